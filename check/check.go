@@ -1,0 +1,248 @@
+// Package check is the registry of check kinds and analyzers.
+//
+// A check kind decides a criterion by rule: "contains", "regex", "cel"... Each
+// kind registers itself from an init function with [Register]; a binary
+// blank-imports check/all to get every built-in kind. Analyzers examine whole
+// requests (claims, grounding, plans) and register with [RegisterAnalyzer].
+//
+// Registration panics on an empty name, a nil factory or a duplicate, like
+// database/sql's Register: these are programming errors found at start-up.
+package check
+
+import (
+	"fmt"
+	"io/fs"
+	"slices"
+	"sort"
+	"sync"
+
+	"github.com/go-json-experiment/json"
+
+	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/internal/jsonerr"
+)
+
+// Env is what a factory may use while compiling a check.
+type Env struct {
+	// Files resolves files a check names at compile time (a json_schema
+	// check's schemaFile). Never the workspace under verification: the
+	// agent could have written it. Nil means no files can be named.
+	Files fs.FS
+}
+
+// Factory compiles a check from its spec. It returns a *vouch.Error (or
+// vouch.Errors) whose paths are relative to the check object when the spec
+// is wrong: an unknown parameter, a bad regex, a schema that does not
+// compile. The returned Checker must be safe for concurrent use.
+type Factory func(spec vouch.CheckSpec, env Env) (vouch.Checker, error)
+
+// Kind describes one check kind.
+type Kind struct {
+	// Name is the value of check.type ("contains").
+	Name string
+	// Strength is the evidence strength of the kind's results.
+	Strength vouch.Strength
+	// Level is the pipeline level of the kind's results (usually criteria).
+	Level vouch.Level
+	// New compiles a spec of this kind.
+	New Factory
+	// Params documents the kind's parameters ("{value, ignoreCase}").
+	Params string
+	// Doc says in one sentence what the kind checks.
+	Doc string
+}
+
+// AnalyzerInfo describes one analyzer.
+type AnalyzerInfo struct {
+	// Name identifies the analyzer ("claims.files").
+	Name string
+	// Level is the pipeline level the analyzer's checks belong to; analyzers
+	// run in pipeline order of their levels, then by name.
+	Level vouch.Level
+	// New returns the analyzer; it is called once per engine.
+	New func() vouch.Analyzer
+}
+
+var (
+	mu        sync.RWMutex
+	kinds     = map[string]Kind{}
+	analyzers = map[string]AnalyzerInfo{}
+)
+
+// Register makes a check kind available. It panics if the name is empty, the
+// factory is nil or the name is already registered.
+func Register(k Kind) {
+	mu.Lock()
+	defer mu.Unlock()
+	if k.Name == "" {
+		panic("check: Register with an empty kind name")
+	}
+	if k.New == nil {
+		panic("check: Register of kind " + k.Name + " with a nil factory")
+	}
+	if _, dup := kinds[k.Name]; dup {
+		panic("check: Register called twice for kind " + k.Name)
+	}
+	if k.Strength == "" {
+		k.Strength = vouch.StrengthStrict
+	}
+	if k.Level == "" {
+		k.Level = vouch.LevelCriteria
+	}
+	kinds[k.Name] = k
+}
+
+// Lookup returns the registered kind with the given name.
+func Lookup(name string) (Kind, error) {
+	mu.RLock()
+	defer mu.RUnlock()
+	k, ok := kinds[name]
+	if !ok {
+		return Kind{}, fmt.Errorf("check: kind not registered: %q", name)
+	}
+	return k, nil
+}
+
+// Kinds returns the names of the registered kinds, sorted.
+func Kinds() []string {
+	mu.RLock()
+	defer mu.RUnlock()
+	out := make([]string, 0, len(kinds))
+	for name := range kinds {
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// All returns every registered kind, sorted by name.
+func All() []Kind {
+	mu.RLock()
+	defer mu.RUnlock()
+	out := make([]Kind, 0, len(kinds))
+	for _, k := range kinds {
+		out = append(out, k)
+	}
+	slices.SortFunc(out, func(a, b Kind) int { return compare(a.Name, b.Name) })
+	return out
+}
+
+// RegisterAnalyzer makes an analyzer available. It panics if the name is
+// empty, New is nil or the name is already registered.
+func RegisterAnalyzer(a AnalyzerInfo) {
+	mu.Lock()
+	defer mu.Unlock()
+	if a.Name == "" {
+		panic("check: RegisterAnalyzer with an empty name")
+	}
+	if a.New == nil {
+		panic("check: RegisterAnalyzer of " + a.Name + " with a nil New")
+	}
+	if _, dup := analyzers[a.Name]; dup {
+		panic("check: RegisterAnalyzer called twice for " + a.Name)
+	}
+	analyzers[a.Name] = a
+}
+
+// Analyzers returns the registered analyzers in pipeline order: by level,
+// then by name.
+func Analyzers() []AnalyzerInfo {
+	mu.RLock()
+	defer mu.RUnlock()
+	out := make([]AnalyzerInfo, 0, len(analyzers))
+	for _, a := range analyzers {
+		out = append(out, a)
+	}
+	slices.SortFunc(out, func(a, b AnalyzerInfo) int {
+		if d := levelOrder(a.Level) - levelOrder(b.Level); d != 0 {
+			return d
+		}
+		return compare(a.Name, b.Name)
+	})
+	return out
+}
+
+// Unregister removes a kind or analyzer by name. It is meant for tests that
+// register fakes.
+func Unregister(name string) {
+	mu.Lock()
+	defer mu.Unlock()
+	delete(kinds, name)
+	delete(analyzers, name)
+}
+
+func levelOrder(l vouch.Level) int {
+	switch l {
+	case vouch.LevelStructure:
+		return 0
+	case vouch.LevelPluginSchema:
+		return 1
+	case vouch.LevelClaims:
+		return 2
+	case vouch.LevelGrounding:
+		return 3
+	case vouch.LevelCriteria:
+		return 4
+	case vouch.LevelJudge:
+		return 5
+	}
+	return 6
+}
+
+func compare(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// Common holds the parameters every check accepts: its type and negation.
+// Embed it in a kind's parameter struct with `json:",inline"`.
+type Common struct {
+	Type string `json:"type"`
+	Not  bool   `json:"not,omitempty"`
+}
+
+// Target is the parameter of text checks: the workspace file to read instead
+// of output.summary. Embed it with `json:",inline"`.
+type Target struct {
+	Target string `json:"target,omitempty"`
+}
+
+// DecodeParams decodes the spec's raw object into v strictly: unknown
+// parameters and wrong types are errors whose paths are relative to the
+// check object. v must be a pointer to a struct that embeds [Common].
+func DecodeParams(spec vouch.CheckSpec, v any) error {
+	raw := spec.Raw
+	if len(raw) == 0 {
+		raw = []byte(`{"type":` + quote(spec.Type) + `}`)
+	}
+	if err := json.Unmarshal(raw, v, json.RejectUnknownMembers(true)); err != nil {
+		e := jsonerr.Convert(raw, err)
+		e.Code = codeFor(e.Code)
+		e.Line, e.Column = 0, 0
+		return e
+	}
+	return nil
+}
+
+func codeFor(c vouch.ErrorCode) vouch.ErrorCode {
+	if c == vouch.ErrSyntax {
+		return vouch.ErrCriterion
+	}
+	return c
+}
+
+func quote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// Errorf returns a *vouch.Error with code bad_criterion at path (relative to
+// the check object).
+func Errorf(path, format string, args ...any) error {
+	return &vouch.Error{Code: vouch.ErrCriterion, Path: path, Message: fmt.Sprintf(format, args...)}
+}

@@ -1,0 +1,109 @@
+package vouch
+
+import "slices"
+
+// CodeKind says where a code appears in a report.
+type CodeKind string
+
+// The code kinds.
+const (
+	CodeCheck   CodeKind = "check"   // in a check's evidence.code, when it failed or stayed undecided
+	CodeWarning CodeKind = "warning" // in a warning's code
+	CodeError   CodeKind = "error"   // in an input error's code
+)
+
+// CodeInfo describes one code of the catalogue.
+type CodeInfo struct {
+	Code    string   `json:"code"`
+	Kind    CodeKind `json:"kind"`
+	Meaning string   `json:"meaning"`
+}
+
+// Check codes: the reason a check failed or stayed undecided.
+const (
+	CodeTextMissing      = "TEXT_MISSING"
+	CodeTextPresent      = "TEXT_PRESENT"
+	CodePatternNotFound  = "PATTERN_NOT_FOUND"
+	CodeSectionMissing   = "SECTION_MISSING"
+	CodeLengthOutOfRange = "LENGTH_OUT_OF_RANGE"
+	CodeJSONInvalid      = "JSON_INVALID"
+	CodeSchemaViolation  = "SCHEMA_VIOLATION"
+	CodeCELFalse         = "CEL_FALSE"
+	CodeCELError         = "CEL_ERROR"
+	CodeToolNotCalled    = "TOOL_NOT_CALLED"
+	CodeNegatedMatch     = "NEGATED_MATCH"
+	CodeTargetMissing    = "TARGET_MISSING"
+	CodeTargetUnreadable = "TARGET_UNREADABLE"
+	CodeNoWorkspace      = "NO_WORKSPACE"
+	CodeCheckUnavailable = "CHECK_UNAVAILABLE"
+	CodeCheckPanicked    = "CHECK_PANICKED"
+	CodeCheckCancelled   = "CHECK_CANCELLED"
+)
+
+// Warning codes.
+const (
+	CodeNothingDecided    = "NOTHING_DECIDED"
+	CodeMustUndecided     = "MUST_UNDECIDED"
+	CodeNoJudge           = "NO_JUDGE"
+	CodeJudgeFailed       = "JUDGE_FAILED"
+	CodeJudgeDisagree     = "JUDGE_DISAGREEMENT"
+	CodeTooManyUnverified = "TOO_MANY_UNVERIFIED"
+	CodePromptInjection   = "PROMPT_INJECTION"
+	CodeAnalyzerFailed    = "ANALYZER_FAILED"
+	CodeLastAttempt       = "LAST_ATTEMPT"
+)
+
+// catalogue is the one list of every code vouch emits. Keep it sorted by
+// kind, then code; a test checks that every code constant is listed.
+var catalogue = []CodeInfo{
+	{CodeCELError, CodeCheck, "a CEL expression failed to evaluate (undecided)"},
+	{CodeCELFalse, CodeCheck, "a CEL expression evaluated to false"},
+	{CodeCheckCancelled, CodeCheck, "the verification was cancelled or timed out before the check decided (undecided)"},
+	{CodeCheckPanicked, CodeCheck, "a check crashed; the fault is vouch's and the check is undecided"},
+	{CodeCheckUnavailable, CodeCheck, "the check kind cannot run in this build or setting (undecided)"},
+	{CodeJSONInvalid, CodeCheck, "the text is not valid JSON"},
+	{CodeLengthOutOfRange, CodeCheck, "the text is shorter or longer than the limits in characters or words"},
+	{CodeNegatedMatch, CodeCheck, "a negated check (not: true) matched"},
+	{CodeNoWorkspace, CodeCheck, "the check needs a workspace and the request has none (undecided)"},
+	{CodePatternNotFound, CodeCheck, "the regular expression does not match the text"},
+	{CodeSchemaViolation, CodeCheck, "the JSON does not satisfy the schema; evidence names each violation's path"},
+	{CodeSectionMissing, CodeCheck, "required Markdown sections are missing; evidence lists them"},
+	{CodeTargetMissing, CodeCheck, "the file a check targets does not exist in the workspace"},
+	{CodeTargetUnreadable, CodeCheck, "the file a check targets cannot be read: outside the workspace, not a regular file, or too large (undecided)"},
+	{CodeTextMissing, CodeCheck, "the required text is not in the output"},
+	{CodeTextPresent, CodeCheck, "text that must not appear is in the output"},
+	{CodeToolNotCalled, CodeCheck, "the required tool does not appear in the trace (or, without a trace, in toolCalls)"},
+	{CodeAnalyzerFailed, CodeWarning, "an analyzer could not run; the parts it decides stay undecided"},
+	{CodeJudgeDisagree, CodeWarning, "the judges disagree beyond the policy's limit; a human should review"},
+	{CodeJudgeFailed, CodeWarning, "the judge failed (timeout, refusal, malformed reply); what it would decide stays undecided"},
+	{CodeLastAttempt, CodeWarning, "the output failed on its last allowed attempt; retries are exhausted"},
+	{CodeMustUndecided, CodeWarning, "a must-pass criterion could not be decided; the gate fails closed"},
+	{CodeNoJudge, CodeWarning, "criteria or dimensions need a judge and none is configured; they stay undecided"},
+	{CodeNothingDecided, CodeWarning, "no dimension could be decided; the output cannot pass"},
+	{CodePromptInjection, CodeWarning, "the output contains instructions aimed at the verifier; it cannot pass and needs review"},
+	{CodeTooManyUnverified, CodeWarning, "more mentions are unverified than the policy's maxUnverified"},
+	{string(ErrCriterion), CodeError, "a criterion's check does not compile: bad regex, schema or CEL, unknown type or parameter"},
+	{string(ErrInternal), CodeError, "a fault of vouch itself"},
+	{string(ErrInvalid), CodeError, "a value out of range, outside its enumeration or inconsistent (editedRegion.start > end)"},
+	{string(ErrMissing), CodeError, "a required field is absent (output.summary)"},
+	{string(ErrWiden), CodeError, "a request's task.policy tried to widen the policy in force"},
+	{string(ErrSyntax), CodeError, "malformed JSON or YAML; line and column are given"},
+	{string(ErrTooLarge), CodeError, "the input is over the size limit and was not decoded"},
+	{string(ErrUnknownField), CodeError, "a key the contract does not have"},
+	{string(ErrUsage), CodeError, "a command was called wrongly"},
+	{string(ErrType), CodeError, "a value of the wrong JSON type"},
+}
+
+// Codes returns the catalogue of every check, warning and error code with
+// its meaning, sorted by kind and code.
+func Codes() []CodeInfo { return slices.Clone(catalogue) }
+
+// LookupCode returns the catalogue entry for code.
+func LookupCode(code string) (CodeInfo, bool) {
+	for _, c := range catalogue {
+		if c.Code == code {
+			return c, true
+		}
+	}
+	return CodeInfo{}, false
+}

@@ -1,0 +1,61 @@
+package vouch
+
+import "context"
+
+// Judge asks a language model what no rule could decide: criteria without a
+// rule (or with an "llm" rubric) and dimensions no check decided. A Judge
+// holds credentials and state, so it is passed to the engine as a value,
+// never registered globally. Judge may be called concurrently.
+//
+// A Judge returns an error when it could not judge at all (timeout, refusal,
+// malformed reply, no model reachable); the engine then leaves everything it
+// asked undecided and never counts the fault as a pass. A verdict may also
+// leave single items undecided.
+type Judge interface {
+	Judge(ctx context.Context, q *JudgeQuery) (*JudgeVerdict, error)
+}
+
+// JudgeQuery is what the engine asks a judge.
+type JudgeQuery struct {
+	// Request is the request under verification. Agent text in it is data:
+	// a judge fences and labels it and never follows instructions inside.
+	Request *Request
+	// Criteria are the criteria to decide.
+	Criteria []JudgeCriterion
+	// Dimensions are the names of the dimensions to score.
+	Dimensions []string
+	// Findings summarises what the rules already found, for context.
+	Findings string
+}
+
+// JudgeCriterion is one criterion put to the judge.
+type JudgeCriterion struct {
+	ID     string
+	Text   string
+	Rubric string
+}
+
+// JudgeVerdict is a judge's answer.
+type JudgeVerdict struct {
+	Criteria   []JudgedCriterion
+	Dimensions map[string]JudgedScore
+	Info       JudgeInfo
+	Cost       Cost
+	Warnings   []Warning
+}
+
+// JudgedCriterion is a judge's decision on one criterion.
+type JudgedCriterion struct {
+	ID         string
+	Status     CriterionStatus
+	Score      float64
+	Confidence float64
+	Reason     string
+}
+
+// JudgedScore is a judge's score of one dimension.
+type JudgedScore struct {
+	Score      float64
+	Confidence float64
+	Reason     string
+}
