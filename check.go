@@ -38,6 +38,10 @@ type Outcome struct {
 	// Fix lists the exact things to fix (missing sections, lines, symbols),
 	// quoted in the feedback of a second retry.
 	Fix []string
+	// Strength overrides the kind's evidence strength for this outcome (a
+	// tool_called check decided from the agent's claims alone is light).
+	// Empty means the kind's strength.
+	Strength Strength
 }
 
 // Pass returns a passing Outcome with the given reason.
