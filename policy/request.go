@@ -1,0 +1,246 @@
+package policy
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/vouchgate/vouch"
+)
+
+// requestPath is the path of a request's policy overrides; errors about
+// them are prefixed with it.
+const requestPath = "task.policy"
+
+// requestKeys are the top-level keys a request may set, each under the
+// tighten-only rule checked by [widenings]. A key missing here (judge, or a
+// key added to [vouch.Policy] later) is refused: requests fail closed.
+var requestKeys = map[string]bool{
+	"passAt": true, "failBelow": true, "reviewBelow": true,
+	"maxRetries": true, "maxUnverified": true, "weights": true,
+	"claims": true, "commands": true, "errorWords": true,
+	"pluginSchemas": true, "infer": true, "requiredTopics": true,
+}
+
+// ApplyRequest applies a request's task.policy (raw JSON, as in
+// [vouch.Task].Policy) on top of base, the policy in force, and validates
+// the result. Empty or null raw leaves base as it is.
+//
+// A request may tighten base but never widen it (see the package doc);
+// each widening is a [vouch.ErrWiden] error naming the key and what is not
+// allowed. Every problem is reported, with paths prefixed "task.policy" and
+// no file or line (positions inside the raw message would not match the
+// request's file). On error the policy is the zero Policy. base is not
+// modified.
+func ApplyRequest(base vouch.Policy, raw []byte) (vouch.Policy, error) {
+	p := clonePolicy(base)
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return p, nil
+	}
+	l, err := parseRequest(raw)
+	if err != nil {
+		return vouch.Policy{}, requestErrors(vouch.ErrorList(err))
+	}
+	if l.doc == nil {
+		return p, nil
+	}
+	if err := l.decode(&p); err != nil {
+		return vouch.Policy{}, requestErrors(vouch.ErrorList(err))
+	}
+	normalize(&p)
+	errs := widenings(&base, &p, l)
+	errs = append(errs, vouch.ErrorList(p.Validate())...)
+	if len(errs) > 0 {
+		return vouch.Policy{}, requestErrors(errs)
+	}
+	return p, nil
+}
+
+// parseRequest parses a task.policy, which is JSON.
+func parseRequest(raw []byte) (*Layer, error) {
+	if len(raw) > maxInputBytes {
+		return nil, &vouch.Error{Code: vouch.ErrTooLarge, Message: fmt.Sprintf("the policy is %d bytes, over the limit of %d", len(raw), maxInputBytes)}
+	}
+	root, err := jsonNode(raw, maxNodes)
+	if err != nil {
+		return nil, err
+	}
+	// No trial decode: ApplyRequest decodes the layer at once.
+	return newLayer("", root, false)
+}
+
+// requestErrors prefixes the paths of errors found in a task.policy and
+// drops their positions.
+func requestErrors(list []*vouch.Error) error {
+	out := make(vouch.Errors, len(list))
+	for i, e := range list {
+		c := *e
+		c.Path = vouch.JoinPath(requestPath, c.Path)
+		c.File, c.Line, c.Column = "", 0, 0
+		out[i] = &c
+	}
+	return errorOf(out)
+}
+
+// widenings returns an error for each way r, base with the request layer l
+// applied, is wider than base.
+func widenings(base, r *vouch.Policy, l *Layer) vouch.Errors {
+	var errs vouch.Errors
+	widen := func(path, format string, args ...any) {
+		errs = append(errs, &vouch.Error{Code: vouch.ErrWiden, Path: path, Message: fmt.Sprintf(format, args...)})
+	}
+	for _, key := range structFields(policyType).names {
+		if _, set := l.pos[key]; set && !requestKeys[key] {
+			if key == "judge" {
+				widen(key, "a request may not configure the judge: its models, cost and credentials are the operator's")
+			} else {
+				widen(key, "a request may not set %s", key)
+			}
+		}
+	}
+
+	if r.PassAt < base.PassAt {
+		widen("passAt", "a request may only raise passAt (in force %v, requested %v)", base.PassAt, r.PassAt)
+	}
+	if r.FailBelow < base.FailBelow {
+		widen("failBelow", "a request may only raise failBelow (in force %v, requested %v)", base.FailBelow, r.FailBelow)
+	}
+	if r.ReviewBelow < base.ReviewBelow {
+		widen("reviewBelow", "a request may only raise reviewBelow (in force %v, requested %v)", base.ReviewBelow, r.ReviewBelow)
+	}
+	if r.MaxRetries > base.MaxRetries {
+		widen("maxRetries", "a request may only lower maxRetries (in force %d, requested %d)", base.MaxRetries, r.MaxRetries)
+	}
+	if r.MaxUnverified > base.MaxUnverified {
+		widen("maxUnverified", "a request may only lower maxUnverified (in force %d, requested %d)", base.MaxUnverified, r.MaxUnverified)
+	}
+	// Weights are free: they change emphasis, not what runs.
+
+	if r.Claims.SizeTolerance > base.Claims.SizeTolerance {
+		widen("claims.sizeTolerance", "a request may only shrink the size tolerance (in force %v, requested %v)", base.Claims.SizeTolerance, r.Claims.SizeTolerance)
+	}
+	if base.Claims.StrictIsMustPass && !r.Claims.StrictIsMustPass {
+		widen("claims.strictIsMustPass", "a request may not switch off must-pass strict claim checks")
+	}
+
+	for i, argv := range r.Commands.Allow {
+		if len(argv) > 0 && !allowedBy(argv, base.Commands.Allow) {
+			widen(fmt.Sprintf("commands.allow[%d]", i), "a request may only narrow allowed commands, not add one: %s is not under any of %s",
+				argvString(argv), allowString(base.Commands.Allow))
+		}
+	}
+	if r.Commands.Shell && !base.Commands.Shell {
+		widen("commands.shell", "a request may not allow a shell: the policy in force does not")
+	}
+	if r.Commands.Timeout > base.Commands.Timeout {
+		widen("commands.timeout", "a request may only shorten the command timeout (in force %s, requested %s)",
+			time.Duration(base.Commands.Timeout), time.Duration(r.Commands.Timeout))
+	}
+
+	if missing := dropped(base.ErrorWords, r.ErrorWords); len(missing) > 0 {
+		widen("errorWords", "a request may only add error words, not drop %s", quoteList(missing))
+	}
+
+	for _, tool := range sortedKeys(base.PluginSchemas) {
+		s, ok := r.PluginSchemas[tool]
+		if !ok {
+			widen("pluginSchemas."+tool, "a request may not remove the schema the policy registers for %q", tool)
+		} else if !sameJSON(base.PluginSchemas[tool], s) {
+			widen("pluginSchemas."+tool, "a request may not replace the schema the policy registers for %q; it may add schemas for tools that have none", tool)
+		}
+	}
+
+	infer := []struct {
+		key       string
+		base, now bool
+	}{
+		{"docComments", base.Infer.DocComments, r.Infer.DocComments},
+		{"counts", base.Infer.Counts, r.Infer.Counts},
+		{"created", base.Infer.Created, r.Infer.Created},
+	}
+	for _, f := range infer {
+		if f.base && !f.now {
+			widen("infer."+f.key, "a request may not switch off inferred criteria")
+		}
+	}
+
+	if missing := dropped(base.RequiredTopics, r.RequiredTopics); len(missing) > 0 {
+		widen("requiredTopics", "a request may only add required topics, not drop %s", quoteList(missing))
+	}
+	return errs
+}
+
+// allowedBy reports whether argv equals or extends (is narrower than) an
+// allowed argv prefix.
+func allowedBy(argv []string, allow [][]string) bool {
+	for _, a := range allow {
+		if len(a) > 0 && len(a) <= len(argv) && slices.Equal(a, argv[:len(a)]) {
+			return true
+		}
+	}
+	return false
+}
+
+// dropped returns the words of base missing from now.
+func dropped(base, now []string) []string {
+	var out []string
+	for _, w := range base {
+		if !slices.Contains(now, w) && !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// sameJSON reports whether two JSON texts are the same value, member order
+// and spacing aside.
+func sameJSON(a, b []byte) bool {
+	ca, cb := jsontext.Value(bytes.Clone(a)), jsontext.Value(bytes.Clone(b))
+	if ca.Canonicalize() != nil || cb.Canonicalize() != nil {
+		return bytes.Equal(a, b)
+	}
+	return bytes.Equal(ca, cb)
+}
+
+func argvString(argv []string) string {
+	b := []byte{'['}
+	for i, t := range argv {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b, _ = jsontext.AppendQuote(b, t)
+	}
+	return string(append(b, ']'))
+}
+
+func allowString(allow [][]string) string {
+	if len(allow) == 0 {
+		return "[] (the policy in force allows no command)"
+	}
+	parts := make([]string, len(allow))
+	for i, a := range allow {
+		parts[i] = argvString(a)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+func quoteList(ws []string) string {
+	parts := make([]string, len(ws))
+	for i, w := range ws {
+		parts[i] = fmt.Sprintf("%q", w)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
