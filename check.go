@@ -33,7 +33,9 @@ type Outcome struct {
 	// Code is a catalogue code, required when the check failed or stayed
 	// undecided.
 	Code string
-	// Evidence holds what the check saw, as JSON-ready values.
+	// Evidence holds what the check saw, as JSON-ready values. It is
+	// read-only once returned: the engine copies it before adding to it, so
+	// a Checker may return a map it shares between calls.
 	Evidence map[string]any
 	// Fix lists the exact things to fix (missing sections, lines, symbols),
 	// quoted in the feedback of a second retry.
@@ -199,18 +201,21 @@ func (s *Subject) readFile(path string) ([]byte, error) {
 
 type textKey string
 
+type textResult struct {
+	text string
+	err  error
+}
+
 // Text returns the text a text check reads: the output's summary when target
-// is empty, else the workspace file target (see [Subject.ReadFile]).
+// is empty, else the workspace file target (see [Subject.ReadFile]). The
+// file's text is memoised, so several checks on one file share one copy.
 func (s *Subject) Text(target string) (string, error) {
 	if target == "" {
 		return s.Request.Output.Summary, nil
 	}
 	r := s.Memo(textKey(target), func() any {
 		data, err := s.ReadFile(target)
-		return fileResult{data, err}
-	}).(fileResult)
-	if r.err != nil {
-		return "", r.err
-	}
-	return string(r.data), nil
+		return textResult{string(data), err}
+	}).(textResult)
+	return r.text, r.err
 }

@@ -95,6 +95,8 @@ func Convert(data []byte, err error) *vouch.Error {
 		switch {
 		case errors.Is(sem.Err, json.ErrUnknownName):
 			return &vouch.Error{Code: vouch.ErrUnknownField, Path: path, Message: "unknown field", Line: line, Column: col, Err: err}
+		case sem.Err != nil && sem.JSONKind == '0' && goTypeName(sem) == "integer":
+			return &vouch.Error{Code: vouch.ErrType, Path: path, Message: "got a number that is not a whole number, want integer", Line: line, Column: col, Err: err}
 		case sem.Err != nil:
 			var inner *vouch.Error
 			if errors.As(sem.Err, &inner) {

@@ -1,0 +1,17 @@
+// Package all registers every built-in check kind. Import it for its side
+// effects in a binary or test that compiles criteria:
+//
+//	import _ "github.com/vouchgate/vouch/check/all"
+//
+// It plays the part caddy's modules/standard plays: the one place that lists
+// the built-in kinds, so a program gets them all with one import and a
+// smaller build can import only the kinds it wants.
+package all
+
+import (
+	// Kind cel.
+	_ "github.com/vouchgate/vouch/check/cel"
+	// Kinds contains, not_contains, regex, sections, length, json,
+	// json_schema and tool_called.
+	_ "github.com/vouchgate/vouch/check/text"
+)
