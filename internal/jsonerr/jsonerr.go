@@ -5,6 +5,7 @@ package jsonerr
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/go-json-experiment/json"
@@ -95,8 +96,8 @@ func Convert(data []byte, err error) *vouch.Error {
 		switch {
 		case errors.Is(sem.Err, json.ErrUnknownName):
 			return &vouch.Error{Code: vouch.ErrUnknownField, Path: path, Message: "unknown field", Line: line, Column: col, Err: err}
-		case sem.Err != nil && sem.JSONKind == '0' && goTypeName(sem) == "integer":
-			return &vouch.Error{Code: vouch.ErrType, Path: path, Message: "got a number that is not a whole number, want integer", Line: line, Column: col, Err: err}
+		case errors.Is(sem.Err, strconv.ErrSyntax) && sem.JSONKind == '0' && goTypeName(sem) == "integer":
+			return &vouch.Error{Code: vouch.ErrType, Path: path, Message: "got a fraction or an out-of-range number, want integer", Line: line, Column: col, Err: err}
 		case sem.Err != nil:
 			var inner *vouch.Error
 			if errors.As(sem.Err, &inner) {
@@ -167,4 +168,3 @@ func goTypeName(sem *json.SemanticError) string {
 	}
 	return t.String()
 }
-
