@@ -247,7 +247,7 @@ func (p *Policy) Validate() error {
 			bad("weights."+string(k), "weights must not all be zero")
 		}
 	}
-	if p.Claims.SizeTolerance < 0 {
+	if p.Claims.SizeTolerance < 0 || p.Claims.SizeTolerance != p.Claims.SizeTolerance {
 		bad("claims.sizeTolerance", "must not be negative, got %v", p.Claims.SizeTolerance)
 	}
 	for i, argv := range p.Commands.Allow {
