@@ -1,0 +1,271 @@
+// Package engine turns a policy and a request into a report.
+//
+// An [Engine] is built once from a policy ([New]) and then verifies many
+// requests, concurrently if the caller likes: compiled criteria and request
+// policies are cached by content hash, so a batch that repeats criteria
+// compiles each once. One verification runs the pipeline of DESIGN.md:
+// structure (criteria compile), analyzers in pipeline order (plugin schemas,
+// claims, grounding), the rule-decided criteria, the judge for what is left,
+// and finally scoring, confidence and the verdict table.
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"time"
+
+	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/check"
+	"github.com/vouchgate/vouch/policy"
+	"github.com/vouchgate/vouch/wire"
+)
+
+// Options configure an [Engine]. The zero Options mean: the built-in policy,
+// no judge, the system clock, requests up to 4 MiB, workspaces taken from
+// the request as directory paths.
+type Options struct {
+	// Policy is the resolved policy (built-in defaults, then policy files);
+	// nil means vouch.DefaultPolicy(). Requests may tighten it.
+	Policy *vouch.Policy
+	// Judge decides what no rule can; nil means no judge.
+	Judge vouch.Judge
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// Files resolves files named by criteria at compile time (a json_schema
+	// check's schemaFile); nil means none can be named.
+	Files fs.FS
+	// MaxRequestBytes bounds a request given to VerifyBytes; 0 means 4 MiB.
+	MaxRequestBytes int64
+	// Workspace maps a request to the directory of its workspace, or "" for
+	// none. Nil means the request's own workspace field, taken as a
+	// directory path. A command-line flag or a server's allow-list of
+	// workspace roots goes here.
+	Workspace func(req *vouch.Request) (string, error)
+	// Analyzers names the registered analyzers to run; nil means all.
+	Analyzers []string
+}
+
+// Engine verifies requests against a policy. It is safe for concurrent use.
+type Engine struct {
+	policy    vouch.Policy
+	judge     vouch.Judge
+	now       func() time.Time
+	files     fs.FS
+	maxBytes  int64
+	workspace func(req *vouch.Request) (string, error)
+	analyzers []namedAnalyzer
+
+	criteria *cache[*compiled]
+	policies *cache[policyResult]
+}
+
+type namedAnalyzer struct {
+	name     string
+	analyzer vouch.Analyzer
+}
+
+type policyResult struct {
+	p   *vouch.Policy
+	err error
+}
+
+// New returns an engine for the given options. It fails if the policy does
+// not validate or a named analyzer is not registered.
+func New(opts Options) (*Engine, error) {
+	p := vouch.DefaultPolicy()
+	if opts.Policy != nil {
+		p = *opts.Policy
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	e := &Engine{
+		policy:    p,
+		judge:     opts.Judge,
+		now:       opts.Now,
+		files:     opts.Files,
+		maxBytes:  opts.MaxRequestBytes,
+		workspace: opts.Workspace,
+		criteria:  newCache[*compiled](4096),
+		policies:  newCache[policyResult](256),
+	}
+	if e.now == nil {
+		e.now = time.Now
+	}
+	if e.workspace == nil {
+		e.workspace = func(req *vouch.Request) (string, error) { return req.Workspace, nil }
+	}
+	registered := check.Analyzers()
+	if opts.Analyzers == nil {
+		for _, a := range registered {
+			e.analyzers = append(e.analyzers, namedAnalyzer{a.Name, a.New()})
+		}
+	} else {
+		for _, name := range opts.Analyzers {
+			found := false
+			for _, a := range registered {
+				if a.Name == name {
+					e.analyzers = append(e.analyzers, namedAnalyzer{a.Name, a.New()})
+					found = true
+				}
+			}
+			if !found {
+				return nil, fmt.Errorf("engine: analyzer not registered: %q", name)
+			}
+		}
+	}
+	return e, nil
+}
+
+// Policy returns the engine's policy (before any request's tightening).
+func (e *Engine) Policy() vouch.Policy { return e.policy }
+
+// VerifyBytes decodes a request (JSON or YAML, see package wire) and
+// verifies it. Invalid input gives an error naming its path, never a report.
+func (e *Engine) VerifyBytes(ctx context.Context, data []byte) (*vouch.Report, error) {
+	req, err := wire.DecodeRequest(data, wire.Options{MaxBytes: e.maxBytes})
+	if err != nil {
+		return nil, err
+	}
+	return e.Verify(ctx, req)
+}
+
+// Verify verifies one decoded request. It returns an error only when the
+// request is invalid (its task.policy widens the policy, a criterion does
+// not compile: a *vouch.Error or vouch.Errors naming the path) or its
+// workspace cannot be opened; everything that goes wrong during the checks
+// themselves makes parts of the report undecided instead. Verify never
+// returns a passing report for a run that could not check anything.
+func (e *Engine) Verify(ctx context.Context, req *vouch.Request) (*vouch.Report, error) {
+	start := e.now()
+	if req == nil {
+		return nil, &vouch.Error{Code: vouch.ErrMissing, Message: "no request"}
+	}
+	kind := req.EffectiveKind()
+	if !kind.Valid() {
+		return nil, &vouch.Error{Code: vouch.ErrInvalid, Path: "kind", Message: fmt.Sprintf("unknown kind %q", kind)}
+	}
+	pol, err := e.requestPolicy(req)
+	if err != nil {
+		return nil, err
+	}
+	rules, err := e.compileCriteria(req)
+	if err != nil {
+		return nil, err
+	}
+	subj := &vouch.Subject{Request: req, Policy: pol, Now: e.now}
+	dir, err := e.workspace(req)
+	if err != nil {
+		return nil, err
+	}
+	if dir != "" {
+		root, err := openWorkspace(dir)
+		if err != nil {
+			return nil, err
+		}
+		defer root.Close()
+		subj.Workspace = root
+	}
+
+	run := &run{e: e, ctx: ctx, req: req, kind: kind, pol: pol, subj: subj}
+	run.analyze()
+	run.criteria(rules)
+	run.judge()
+	rep := run.report()
+	rep.DurationMs = float64(e.now().Sub(start).Microseconds()) / 1000
+	return rep, nil
+}
+
+func openWorkspace(dir string) (*os.Root, error) {
+	abs, err := filepath.Abs(dir)
+	if err == nil {
+		var fi os.FileInfo
+		fi, err = os.Stat(abs)
+		if err == nil && !fi.IsDir() {
+			err = errors.New("not a directory")
+		}
+	}
+	if err != nil {
+		return nil, &vouch.Error{Code: vouch.ErrInvalid, Path: "workspace", Message: fmt.Sprintf("cannot open workspace %s: %v", dir, unwrapPathErr(err)), Err: err}
+	}
+	root, err := os.OpenRoot(abs)
+	if err != nil {
+		return nil, &vouch.Error{Code: vouch.ErrInvalid, Path: "workspace", Message: fmt.Sprintf("cannot open workspace %s: %v", dir, unwrapPathErr(err)), Err: err}
+	}
+	return root, nil
+}
+
+func unwrapPathErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// requestPolicy returns the policy in force for req: the engine's, tightened
+// by the request's task.policy (cached by content).
+func (e *Engine) requestPolicy(req *vouch.Request) (*vouch.Policy, error) {
+	raw := req.Task.Policy
+	if len(raw) == 0 || string(raw) == "null" {
+		return &e.policy, nil
+	}
+	r := e.policies.get("", raw, func() policyResult {
+		p, err := policy.ApplyRequest(e.policy, raw)
+		if err != nil {
+			return policyResult{err: err}
+		}
+		return policyResult{p: &p}
+	})
+	return r.p, r.err
+}
+
+// rule is a criterion with its compiled rule.
+type rule struct {
+	index int
+	crit  *vouch.Criterion
+	comp  *compiled // nil when the criterion has no check
+}
+
+// compileCriteria compiles every criterion, reporting every one that does
+// not compile with its path.
+func (e *Engine) compileCriteria(req *vouch.Request) ([]rule, error) {
+	crits := req.Task.Criteria
+	if len(crits) == 0 {
+		return nil, nil
+	}
+	rules := make([]rule, len(crits))
+	var errs vouch.Errors
+	env := check.Env{Files: e.files}
+	for i := range crits {
+		c := &crits[i]
+		rules[i] = rule{index: i, crit: c}
+		if c.Check == nil {
+			continue
+		}
+		comp := e.criteria.get(c.Check.Type, c.Check.Raw, func() *compiled { return compileSpec(c.Check, env) })
+		if comp.err != nil {
+			errs = append(errs, vouch.ErrorList(vouch.WithPrefix(fmt.Sprintf("task.criteria[%d].check", i), comp.err))...)
+			continue
+		}
+		rules[i].comp = comp
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return rules, nil
+}
+
+// stack returns a short stack for panic reports.
+func stack() string {
+	s := string(debug.Stack())
+	if len(s) > 2000 {
+		s = s[:2000]
+	}
+	return s
+}

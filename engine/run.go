@@ -1,0 +1,281 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/vouchgate/vouch"
+)
+
+// run is the state of one verification.
+type run struct {
+	e    *Engine
+	ctx  context.Context
+	req  *vouch.Request
+	kind vouch.Kind
+	pol  *vouch.Policy
+	subj *vouch.Subject
+
+	f        vouch.Findings
+	crits    []vouch.CriterionResult
+	pending  []pendingCriterion // criteria left to the judge
+	judged   *vouch.JudgeVerdict
+	judgeErr error
+}
+
+type pendingCriterion struct {
+	index  int // into crits
+	weight float64
+	must   bool
+	rubric string
+}
+
+// analyze runs every analyzer in pipeline order. A failing or crashing
+// analyzer leaves a warning; what it would decide stays undecided.
+func (r *run) analyze() {
+	for _, a := range r.e.analyzers {
+		if err := r.safeAnalyze(a); err != nil {
+			r.f.Warnings = append(r.f.Warnings, vouch.Warning{
+				Code:    vouch.CodeAnalyzerFailed,
+				Message: fmt.Sprintf("analyzer %s could not run: %v", a.name, err),
+				Details: map[string]any{"analyzer": a.name},
+			})
+		}
+	}
+}
+
+func (r *run) safeAnalyze(a namedAnalyzer) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("crashed: %v", p)
+		}
+	}()
+	return a.analyzer.Analyze(r.ctx, r.subj, &r.f)
+}
+
+// criteria decides every written criterion that has a rule and queues the
+// rest for the judge.
+func (r *run) criteria(rules []rule) {
+	dim := vouch.CriteriaDimension(r.kind)
+	for _, ru := range rules {
+		c := ru.crit
+		res := vouch.CriterionResult{ID: c.ID, Text: c.Text, Must: c.Must, Status: vouch.CriterionUndecided}
+		if res.Text == "" && c.Check != nil {
+			res.Text = c.Check.Type + " check"
+		}
+		if ru.comp == nil || ru.comp.llm {
+			p := pendingCriterion{index: len(r.crits), weight: c.EffectiveWeight(), must: c.Must}
+			if ru.comp != nil {
+				p.rubric = ru.comp.rubric
+			}
+			res.Reason = "no rule decides this criterion"
+			r.pending = append(r.pending, p)
+			r.crits = append(r.crits, res)
+			continue
+		}
+		out := r.runCheck(ru.comp)
+		strength := ru.comp.kind.Strength
+		if out.Strength != "" {
+			strength = out.Strength
+		}
+		cr := vouch.CheckResult{
+			Name:      ru.comp.typ + ":" + c.ID,
+			Level:     ru.comp.kind.Level,
+			Strength:  strength,
+			Status:    out.Status,
+			Reason:    out.Reason,
+			Evidence:  withCode(out.Evidence, out.Code, c.ID),
+			Dimension: dim,
+			Score:     out.Score,
+			Weight:    c.EffectiveWeight(),
+			Must:      c.Must,
+			Code:      out.Code,
+			Fix:       out.Fix,
+		}
+		if out.Status != vouch.StatusUndecided {
+			cr.Confidence = strength.Weight()
+		}
+		res.Reason = out.Reason
+		res.DecidedBy = vouch.DecidedByRule
+		switch out.Status {
+		case vouch.StatusPass:
+			res.Status = vouch.CriterionMet
+		case vouch.StatusFail:
+			res.Status = vouch.CriterionUnmet
+		default:
+			res.DecidedBy = ""
+		}
+		if out.Status != vouch.StatusUndecided {
+			res.Score = ptr(round(out.Score))
+		}
+		r.f.Checks = append(r.f.Checks, cr)
+		r.crits = append(r.crits, res)
+	}
+}
+
+// runCheck runs one compiled check, applying negation and turning a crash
+// or a cancelled context into an undecided outcome.
+func (r *run) runCheck(c *compiled) (out vouch.Outcome) {
+	if err := r.ctx.Err(); err != nil {
+		return vouch.Undecided(vouch.CodeCheckCancelled, "verification stopped before this check ran: "+err.Error())
+	}
+	func() {
+		defer func() {
+			if p := recover(); p != nil {
+				out = vouch.Undecided(vouch.CodeCheckPanicked, fmt.Sprintf("the %s check crashed: %v", c.typ, p))
+				out.Evidence = map[string]any{"stack": stack()}
+			}
+		}()
+		out = c.checker.Check(r.ctx, r.subj)
+	}()
+	if out.Status == vouch.StatusUndecided && out.Code == "" {
+		out.Code = vouch.CodeCheckUnavailable
+	}
+	if out.Status == "" {
+		return vouch.Undecided(vouch.CodeCheckUnavailable, "the check returned no status")
+	}
+	if out.Score < 0 || out.Score > 1 || out.Score != out.Score {
+		out.Score = 0
+		if out.Status == vouch.StatusPass {
+			out.Score = 1
+		}
+	}
+	if !c.not {
+		return out
+	}
+	switch out.Status {
+	case vouch.StatusPass:
+		out.Status, out.Score, out.Code = vouch.StatusFail, 0, vouch.CodeNegatedMatch
+		out.Reason = "negated check matched: " + out.Reason
+	case vouch.StatusFail:
+		out.Status, out.Score, out.Code, out.Fix = vouch.StatusPass, 1, "", nil
+		out.Reason = "negated check did not match: " + out.Reason
+	}
+	return out
+}
+
+func withCode(ev map[string]any, code, criterion string) map[string]any {
+	if code == "" && criterion == "" {
+		return ev
+	}
+	out := make(map[string]any, len(ev)+2)
+	for k, v := range ev {
+		out[k] = v
+	}
+	if code != "" {
+		out["code"] = code
+	}
+	if criterion != "" {
+		out["criterion"] = criterion
+	}
+	return out
+}
+
+// judge asks the judge about what no rule decided: pending criteria and
+// applicable dimensions no check decided. It is skipped when a must-pass
+// check already failed: the run ends before anything expensive is spent.
+func (r *run) judge() {
+	dims := r.undecidedDimensions()
+	if len(r.pending) == 0 && len(dims) == 0 {
+		return
+	}
+	if r.e.judge == nil {
+		if len(r.pending) > 0 {
+			r.f.Warnings = append(r.f.Warnings, vouch.Warning{
+				Code:    vouch.CodeNoJudge,
+				Message: fmt.Sprintf("%d criteria need a judge and none is configured; they stay undecided", len(r.pending)),
+			})
+		}
+		return
+	}
+	if r.mustFailed() {
+		return
+	}
+	q := &vouch.JudgeQuery{Request: r.req, Dimensions: dims}
+	for _, p := range r.pending {
+		c := r.crits[p.index]
+		q.Criteria = append(q.Criteria, vouch.JudgeCriterion{ID: c.ID, Text: c.Text, Rubric: p.rubric})
+	}
+	ctx, cancel := context.WithTimeout(r.ctx, time.Duration(r.pol.Judge.Timeout))
+	defer cancel()
+	v, err := r.safeJudge(ctx, q)
+	if err != nil {
+		r.judgeErr = err
+		r.f.Warnings = append(r.f.Warnings, vouch.Warning{
+			Code:    vouch.CodeJudgeFailed,
+			Message: "the judge failed; what it would decide stays undecided: " + err.Error(),
+		})
+		return
+	}
+	r.judged = v
+	r.applyJudge(v)
+}
+
+func (r *run) safeJudge(ctx context.Context, q *vouch.JudgeQuery) (v *vouch.JudgeVerdict, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			v, err = nil, fmt.Errorf("judge crashed: %v", p)
+		}
+	}()
+	v, err = r.e.judge.Judge(ctx, q)
+	if err == nil && v == nil {
+		err = fmt.Errorf("judge returned no verdict")
+	}
+	return v, err
+}
+
+// applyJudge records the judge's decisions as checks of level judge. A
+// judged item with a status other than met/unmet, or a score or confidence
+// out of range, stays undecided.
+func (r *run) applyJudge(v *vouch.JudgeVerdict) {
+	dim := vouch.CriteriaDimension(r.kind)
+	byID := make(map[string]vouch.JudgedCriterion, len(v.Criteria))
+	for _, jc := range v.Criteria {
+		byID[jc.ID] = jc
+	}
+	for _, p := range r.pending {
+		res := &r.crits[p.index]
+		jc, ok := byID[res.ID]
+		cr := vouch.CheckResult{
+			Name: "judge:" + res.ID, Level: vouch.LevelJudge, Strength: vouch.StrengthJudge,
+			Status: vouch.StatusUndecided, Dimension: dim, Weight: p.weight, Must: p.must,
+			Evidence: map[string]any{"criterion": res.ID},
+		}
+		valid := ok && inUnit(jc.Score) && inUnit(jc.Confidence) &&
+			(jc.Status == vouch.CriterionMet || jc.Status == vouch.CriterionUnmet)
+		if !valid {
+			cr.Reason = "the judge gave no valid decision"
+			cr.Code = vouch.CodeJudgeFailed
+			cr.Evidence["code"] = vouch.CodeJudgeFailed
+			res.Reason = cr.Reason
+			r.f.Checks = append(r.f.Checks, cr)
+			continue
+		}
+		cr.Confidence, cr.Reason, cr.Score = jc.Confidence, jc.Reason, jc.Score
+		cr.Status = vouch.StatusPass
+		if jc.Status == vouch.CriterionUnmet {
+			cr.Status = vouch.StatusFail
+		}
+		res.Status, res.Score, res.DecidedBy, res.Reason = jc.Status, ptr(round(jc.Score)), vouch.DecidedByJudge, jc.Reason
+		r.f.Checks = append(r.f.Checks, cr)
+	}
+	for _, d := range vouch.Dimensions(r.kind) {
+		js, ok := v.Dimensions[d]
+		if !ok || !inUnit(js.Score) || !inUnit(js.Confidence) {
+			continue
+		}
+		st := vouch.StatusPass
+		if js.Score < r.pol.PassAt {
+			st = vouch.StatusFail
+		}
+		r.f.Checks = append(r.f.Checks, vouch.CheckResult{
+			Name: "judge:" + d, Level: vouch.LevelJudge, Strength: vouch.StrengthJudge,
+			Status: st, Confidence: js.Confidence, Reason: js.Reason, Score: js.Score,
+			Evidence: map[string]any{"dimension": d}, Dimension: d, Weight: 1,
+		})
+	}
+	r.f.Warnings = append(r.f.Warnings, v.Warnings...)
+}
+
+func inUnit(x float64) bool { return x >= 0 && x <= 1 }
