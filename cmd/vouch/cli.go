@@ -1,0 +1,152 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/vouchgate/vouch"
+	_ "github.com/vouchgate/vouch/check/all" // every built-in check kind
+)
+
+// Exit codes.
+const (
+	exitPass  = 0 // the output passed (or the command succeeded)
+	exitNotOK = 1 // the output was sent back for a retry or failed
+	exitInput = 2 // bad input or usage
+)
+
+// Version is the release version, set at build time with
+// -ldflags "-X main.Version=v1.2.3"; empty means the module version.
+var Version = ""
+
+// Streams are the command's standard streams. IsTerminal reports whether a
+// stream is a terminal; nil means "ask the operating system".
+type Streams struct {
+	In  io.Reader
+	Out io.Writer
+	Err io.Writer
+	// IsTerminal overrides terminal detection (for tests).
+	IsTerminal func(w any) bool
+	// Getenv overrides the environment (for tests).
+	Getenv func(string) string
+}
+
+func (s Streams) terminal(w any) bool {
+	if s.IsTerminal != nil {
+		return s.IsTerminal(w)
+	}
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+func (s Streams) getenv(k string) string {
+	if s.Getenv != nil {
+		return s.Getenv(k)
+	}
+	return os.Getenv(k)
+}
+
+// color reports whether to colour output written to w.
+func (s Streams) color(w any) bool {
+	return s.terminal(w) && s.getenv("NO_COLOR") == "" && s.getenv("TERM") != "dumb"
+}
+
+// exitError carries an exit code out of a command.
+type exitError struct {
+	code int
+	err  error // already reported when nil
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit %d", e.code)
+	}
+	return e.err.Error()
+}
+
+// usageErr marks an error as a usage or input error (exit 2).
+func usageErr(err error) error { return &exitError{code: exitInput, err: err} }
+
+// Main runs the vouch command with args and returns the exit code. It is the
+// whole program but for signal handling, so tests run it in-process.
+func Main(ctx context.Context, args []string, st Streams) int {
+	root := newRoot(st)
+	root.SetArgs(args)
+	root.SetIn(st.In)
+	root.SetOut(st.Out)
+	root.SetErr(st.Err)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return exitPass
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil {
+			printError(st.Err, ee.err)
+		}
+		return ee.code
+	}
+	// Errors from cobra itself: unknown commands and flags.
+	fmt.Fprintf(st.Err, "vouch: %v\nRun 'vouch --help' for usage.\n", err)
+	return exitInput
+}
+
+// printError prints an input error, one problem a line.
+func printError(w io.Writer, err error) {
+	list := vouch.ErrorList(err)
+	if len(list) == 1 {
+		fmt.Fprintf(w, "vouch: %v\n", list[0])
+		return
+	}
+	fmt.Fprintf(w, "vouch: %d problems:\n", len(list))
+	for _, e := range list {
+		fmt.Fprintf(w, "  %v\n", e)
+	}
+}
+
+func newRoot(st Streams) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "vouch",
+		Short: "Verify the outputs of AI agents against ground truth and success criteria",
+		Long: `vouch is a verification gate for AI agent outputs. Given the task an agent was
+given and what it returned and claims to have done, it checks the claims against
+ground truth, decides the task's success criteria by rule, and returns a verdict
+(pass, retry or fail) with a score, a confidence, the evidence and feedback.
+
+Exit codes: 0 pass, 1 retry or fail, 2 bad input or usage.`,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+	}
+	root.CompletionOptions.DisableDefaultCmd = true
+	root.AddCommand(newVerifyCmd(st), newSchemaCmd(), newPolicyCmd(), newCodesCmd(), newVersionCmd())
+	return root
+}
+
+func newVersionCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the version of vouch",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			fmt.Fprintf(cmd.OutOrStdout(), "vouch %s (%s)\n", version(), vouch.APIVersion)
+			return nil
+		},
+	}
+}
+
+func version() string {
+	if Version != "" {
+		return Version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "(devel)"
+}

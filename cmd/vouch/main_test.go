@@ -1,0 +1,185 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"vouch": func() {
+			os.Exit(Main(context.Background(), os.Args[1:], Streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}))
+		},
+	})
+}
+
+// TestScripts runs the command end to end on the scripts in testdata/script.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir: "testdata/script",
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"ids": cmdIDs,
+		},
+	})
+}
+
+// cmdIDs reads a batch output file and writes, per line, the report's id
+// and verdict, or "line N error" for an error line: ids OUT.jsonl IDS.
+func cmdIDs(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: ids OUT.jsonl IDS")
+	}
+	var b strings.Builder
+	for _, line := range strings.Split(strings.TrimSpace(ts.ReadFile(args[0])), "\n") {
+		var v struct {
+			ID      string `json:"id"`
+			Verdict string `json:"verdict"`
+			Line    int    `json:"line"`
+			Error   *struct {
+				Code string `json:"code"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(line), &v); err != nil {
+			ts.Fatalf("bad output line %q: %v", line, err)
+		}
+		if v.Error != nil {
+			fmt.Fprintf(&b, "line %d error\n", v.Line)
+			continue
+		}
+		fmt.Fprintf(&b, "%s %s\n", v.ID, v.Verdict)
+	}
+	if err := os.WriteFile(ts.MkAbs(args[1]), []byte(b.String()), 0o644); err != nil {
+		ts.Fatalf("%v", err)
+	}
+}
+
+const passing = `{"id":"p","task":{"criteria":[{"id":"a","check":{"type":"contains","value":"ok"}}]},"output":{"summary":"ok"}}`
+
+// TestColor checks that the verdict is coloured on a terminal only, and
+// never when NO_COLOR is set.
+func TestColor(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		terminal bool
+		noColor  string
+		want     bool
+	}{
+		{"terminal", true, "", true},
+		{"pipe", false, "", false},
+		{"terminal with NO_COLOR", true, "1", false},
+	} {
+		var out, errb bytes.Buffer
+		st := Streams{
+			In: strings.NewReader(passing), Out: &out, Err: &errb,
+			IsTerminal: func(any) bool { return tt.terminal },
+			Getenv: func(k string) string {
+				if k == "NO_COLOR" {
+					return tt.noColor
+				}
+				return ""
+			},
+		}
+		code := Main(context.Background(), []string{"verify", "-"}, st)
+		if code != 0 {
+			t.Fatalf("%s: exit %d, stderr %s", tt.name, code, errb.String())
+		}
+		if got := strings.Contains(out.String(), "\033["); got != tt.want {
+			t.Errorf("%s: coloured = %v, want %v:\n%q", tt.name, got, tt.want, out.String())
+		}
+		if !strings.HasPrefix(strings.TrimPrefix(out.String(), ansiBold+ansiGreen), "PASS") {
+			t.Errorf("%s: report does not start with the verdict: %q", tt.name, out.String())
+		}
+	}
+}
+
+// TestProgressOnTerminalOnly checks that the batch progress bar is drawn on
+// a terminal and not otherwise.
+func TestProgressOnTerminalOnly(t *testing.T) {
+	dir := t.TempDir()
+	in := dir + "/in.jsonl"
+	if err := os.WriteFile(in, []byte(strings.Repeat(passing+"\n", 5)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, terminal := range []bool{true, false} {
+		var out, errb bytes.Buffer
+		st := Streams{Out: &out, Err: &errb, IsTerminal: func(any) bool { return terminal }}
+		if code := Main(context.Background(), []string{"verify", "--batch", in, "--out", dir + "/out.jsonl"}, st); code != 0 {
+			t.Fatalf("exit %d: %s", code, errb.String())
+		}
+		if got := strings.Contains(errb.String(), "5/5"); got != terminal {
+			t.Errorf("terminal=%v: progress drawn = %v: %q", terminal, got, errb.String())
+		}
+		if !strings.Contains(errb.String(), "5 requests") {
+			t.Errorf("no summary: %q", errb.String())
+		}
+	}
+}
+
+// TestBatchOrder checks that a large batch verified concurrently comes out
+// in input order, with bad and oversized lines reported by line number.
+func TestBatchOrder(t *testing.T) {
+	dir := t.TempDir()
+	var in strings.Builder
+	const n = 500
+	for i := 1; i <= n; i++ {
+		switch {
+		case i%97 == 0:
+			in.WriteString(`{"id": "bad"` + "\n")
+		case i%101 == 0:
+			fmt.Fprintf(&in, `{"id":"big-%d","output":{"summary":"%s"}}`+"\n", i, strings.Repeat("x", 3000))
+		default:
+			fmt.Fprintf(&in, `{"id":"r-%d","task":{"criteria":[{"check":{"type":"length","minChars":%d}}]},"output":{"summary":"%s"}}`+"\n", i, i%7, strings.Repeat("y", i%11))
+		}
+	}
+	if err := os.WriteFile(dir+"/in.jsonl", []byte(in.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	code := Main(context.Background(), []string{"verify", "--batch", dir + "/in.jsonl", "--out", dir + "/out.jsonl",
+		"--concurrency", "4", "--max-request-bytes", "2048"}, Streams{Out: &out, Err: &errb})
+	if code != exitInput {
+		t.Fatalf("exit %d, want 2 (bad lines): %s", code, errb.String())
+	}
+	data, err := os.ReadFile(dir + "/out.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) != n {
+		t.Fatalf("%d output lines, want %d", len(lines), n)
+	}
+	for i, line := range lines {
+		num := i + 1
+		var v struct {
+			ID    string `json:"id"`
+			Line  int    `json:"line"`
+			Error *struct {
+				Code string `json:"code"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(line), &v); err != nil {
+			t.Fatalf("line %d: %v", num, err)
+		}
+		switch {
+		case num%97 == 0:
+			if v.Error == nil || v.Line != num || v.Error.Code != "syntax" {
+				t.Errorf("line %d: want a syntax error object, got %s", num, line)
+			}
+		case num%101 == 0:
+			if v.Error == nil || v.Line != num || v.Error.Code != "too_large" {
+				t.Errorf("line %d: want a too_large error object, got %.200s", num, line)
+			}
+		default:
+			if v.ID != fmt.Sprintf("r-%d", num) {
+				t.Errorf("line %d: id %q, out of order", num, v.ID)
+			}
+		}
+	}
+}

@@ -1,0 +1,138 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/vouchgate/vouch"
+)
+
+const (
+	ansiReset  = "\033[0m"
+	ansiBold   = "\033[1m"
+	ansiRed    = "\033[31m"
+	ansiGreen  = "\033[32m"
+	ansiYellow = "\033[33m"
+	ansiDim    = "\033[2m"
+)
+
+// render writes a report for a person: the verdict first, then the
+// dimensions, the failed and undecided checks with their evidence, the
+// warnings and the feedback.
+func render(w io.Writer, rep *vouch.Report, color bool) {
+	paint := func(code, s string) string {
+		if !color {
+			return s
+		}
+		return code + s + ansiReset
+	}
+	vc := ansiGreen
+	switch rep.Verdict {
+	case vouch.VerdictRetry:
+		vc = ansiYellow
+	case vouch.VerdictFail:
+		vc = ansiRed
+	}
+	score := "n/a"
+	if rep.Score != nil {
+		score = fmt.Sprintf("%.2f", *rep.Score)
+	}
+	fmt.Fprintf(w, "%s  action %s  score %s  confidence %.2f", paint(ansiBold+vc, strings.ToUpper(string(rep.Verdict))), rep.Action, score, rep.Confidence)
+	if rep.NeedsReview {
+		fmt.Fprint(w, "  "+paint(ansiYellow, "needs review"))
+	}
+	fmt.Fprintf(w, "\n%s\n", paint(ansiDim, fmt.Sprintf("%s  kind %s  attempt %d  %.2fms", rep.ID, rep.Kind, rep.Attempt, rep.DurationMs)))
+
+	fmt.Fprintln(w, "\nDimensions:")
+	for _, d := range vouch.Dimensions(rep.Kind) {
+		dim, ok := rep.Dimensions[d]
+		if !ok {
+			continue
+		}
+		s := "   -"
+		if dim.Score != nil {
+			s = fmt.Sprintf("%.2f", *dim.Score)
+		}
+		fmt.Fprintf(w, "  %-13s %s  %-14s weight %.2f\n", d, s, dim.State, dim.Weight)
+	}
+
+	var failed, undecided []vouch.CheckResult
+	passed := 0
+	for _, c := range rep.Checks {
+		switch c.Status {
+		case vouch.StatusFail:
+			failed = append(failed, c)
+		case vouch.StatusUndecided:
+			undecided = append(undecided, c)
+		default:
+			passed++
+		}
+	}
+	fmt.Fprintf(w, "\nChecks: %d passed, %d failed, %d undecided\n", passed, len(failed), len(undecided))
+	for _, c := range failed {
+		fmt.Fprintf(w, "  %s %s%s: %s\n", paint(ansiRed, "FAIL"), c.Name, codeSuffix(c), c.Reason)
+		writeEvidence(w, c.Evidence)
+	}
+	for _, c := range undecided {
+		fmt.Fprintf(w, "  %s %s%s: %s\n", paint(ansiYellow, "????"), c.Name, codeSuffix(c), c.Reason)
+	}
+	for _, c := range rep.Criteria {
+		if c.Status == vouch.CriterionUndecided && !hasCheckFor(rep.Checks, c.ID) {
+			fmt.Fprintf(w, "  %s criterion %s: %s\n", paint(ansiYellow, "????"), c.ID, c.Reason)
+		}
+	}
+	if len(rep.Mentions.Unverified) > 0 {
+		fmt.Fprintln(w, "\nUnverified mentions:")
+		for _, m := range rep.Mentions.Unverified {
+			fmt.Fprintf(w, "  %s %q in: %s\n", m.Kind, m.Text, m.Sentence)
+		}
+	}
+	if len(rep.Warnings) > 0 {
+		fmt.Fprintln(w, "\nWarnings:")
+		for _, wn := range rep.Warnings {
+			fmt.Fprintf(w, "  %s %s\n", paint(ansiYellow, wn.Code), wn.Message)
+		}
+	}
+	if rep.Feedback != "" {
+		fmt.Fprintln(w, "\nFeedback:")
+		for _, line := range strings.Split(rep.Feedback, "\n") {
+			fmt.Fprintf(w, "  %s\n", line)
+		}
+	}
+}
+
+func codeSuffix(c vouch.CheckResult) string {
+	if code, ok := c.Evidence["code"].(string); ok && code != "" {
+		return " [" + code + "]"
+	}
+	return ""
+}
+
+func hasCheckFor(checks []vouch.CheckResult, id string) bool {
+	for _, c := range checks {
+		if c.Evidence["criterion"] == id {
+			return true
+		}
+	}
+	return false
+}
+
+// writeEvidence prints a check's evidence, one key a line, skipping the code
+// already shown.
+func writeEvidence(w io.Writer, ev map[string]any) {
+	keys := make([]string, 0, len(ev))
+	for k := range ev {
+		if k != "code" && k != "criterion" && k != "stack" {
+			keys = append(keys, k)
+		}
+	}
+	sortStrings(keys)
+	for _, k := range keys {
+		v := fmt.Sprint(ev[k])
+		if len(v) > 200 {
+			v = v[:197] + "..."
+		}
+		fmt.Fprintf(w, "       %s: %s\n", k, v)
+	}
+}

@@ -1,0 +1,182 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/engine"
+	"github.com/vouchgate/vouch/policy"
+	"github.com/vouchgate/vouch/wire"
+)
+
+// verifyFlags are the flags of vouch verify.
+type verifyFlags struct {
+	workspace   string
+	base        string
+	policies    []string
+	json        bool
+	timeout     time.Duration
+	batch       string
+	out         string
+	concurrency int
+	maxBytes    int64
+}
+
+func newVerifyCmd(st Streams) *cobra.Command {
+	var f verifyFlags
+	cmd := &cobra.Command{
+		Use:   "verify [flags] REQUEST|-",
+		Short: "Verify one request, or a JSONL batch of requests",
+		Long: `Verify one request (a JSON or YAML file, or - for standard input) and print
+the report: readable by default, JSON with --json. With --batch, verify every
+line of a JSONL file and write one report per line to --out, in input order; a
+bad line becomes {"line": N, "error": {...}} and the batch goes on.
+
+A workspace named in a request is taken relative to the request file's
+directory; --workspace overrides it. Files a criterion names (a json_schema
+check's schemaFile) are read relative to the request file's directory too.
+
+Exit codes: 0 pass; 1 retry or fail; 2 bad input or usage. With --batch: 2 if
+any line was bad, else 1 if any report was not a pass, else 0.`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if f.batch != "" {
+				if len(args) > 0 {
+					return usageErr(errors.New("verify --batch takes no REQUEST argument"))
+				}
+				if f.out == "" {
+					return usageErr(errors.New("verify --batch needs --out FILE"))
+				}
+				return nil
+			}
+			if f.out != "" || cmd.Flags().Changed("concurrency") {
+				return usageErr(errors.New("--out and --concurrency go with --batch"))
+			}
+			if len(args) != 1 {
+				return usageErr(errors.New("verify needs exactly one REQUEST file (or - for standard input)"))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if f.concurrency < 1 {
+				return usageErr(fmt.Errorf("--concurrency must be at least 1, got %d", f.concurrency))
+			}
+			if f.timeout < 0 {
+				return usageErr(fmt.Errorf("--timeout must not be negative"))
+			}
+			pol, err := policy.Load(f.policies...)
+			if err != nil {
+				return usageErr(err)
+			}
+			if f.batch != "" {
+				return runBatch(cmd.Context(), st, &f, &pol)
+			}
+			return runOne(cmd.Context(), st, &f, &pol, args[0])
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.workspace, "workspace", "", "the agent's workspace `DIR` (overrides the request's)")
+	fl.StringVar(&f.base, "base", "", "the commit `REF` the task started from (overrides the request's)")
+	fl.StringArrayVar(&f.policies, "policy", nil, "a policy `FILE` (YAML); repeat to layer, later wins")
+	fl.BoolVar(&f.json, "json", false, "print the report as JSON")
+	fl.DurationVar(&f.timeout, "timeout", 2*time.Minute, "give up on a verification after `D` (0: no limit); what is unchecked then stays undecided")
+	fl.StringVar(&f.batch, "batch", "", "verify every line of `IN.jsonl`")
+	fl.StringVar(&f.out, "out", "", "with --batch, write the reports to `OUT.jsonl`")
+	fl.IntVar(&f.concurrency, "concurrency", defaultConcurrency(), "with --batch, verify `N` requests at once")
+	fl.Int64Var(&f.maxBytes, "max-request-bytes", wire.DefaultMaxBytes, "refuse requests over `N` bytes")
+	return cmd
+}
+
+// newEngine builds the engine for a request source in dir.
+func newEngine(f *verifyFlags, pol *vouch.Policy, dir string) (*engine.Engine, error) {
+	return engine.New(engine.Options{
+		Policy:          pol,
+		Files:           os.DirFS(dir),
+		MaxRequestBytes: f.maxBytes,
+		Workspace: func(req *vouch.Request) (string, error) {
+			if f.workspace != "" {
+				return f.workspace, nil
+			}
+			if req.Workspace == "" || filepath.IsAbs(req.Workspace) {
+				return req.Workspace, nil
+			}
+			return filepath.Join(dir, req.Workspace), nil
+		},
+	})
+}
+
+func runOne(ctx context.Context, st Streams, f *verifyFlags, pol *vouch.Policy, src string) error {
+	var data []byte
+	var err error
+	dir := "."
+	if src == "-" {
+		data, err = io.ReadAll(io.LimitReader(st.In, f.maxBytes+1))
+	} else {
+		data, err = readLimited(src, f.maxBytes)
+		dir = filepath.Dir(src)
+	}
+	if err != nil {
+		return usageErr(err)
+	}
+	eng, err := newEngine(f, pol, dir)
+	if err != nil {
+		return usageErr(err)
+	}
+	name := src
+	if src == "-" {
+		name = "<stdin>"
+	}
+	req, err := wire.DecodeRequest(data, wire.Options{MaxBytes: f.maxBytes, Name: name})
+	if err != nil {
+		return usageErr(err)
+	}
+	if f.base != "" {
+		req.Base = f.base
+	}
+	if f.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, f.timeout)
+		defer cancel()
+	}
+	rep, err := eng.Verify(ctx, req)
+	if err != nil {
+		return usageErr(err)
+	}
+	if f.json {
+		if err := wire.EncodeReport(st.Out, rep, true); err != nil {
+			return &exitError{code: exitInput, err: err}
+		}
+	} else {
+		render(st.Out, rep, st.color(st.Out))
+	}
+	if rep.Verdict != vouch.VerdictPass {
+		return &exitError{code: exitNotOK}
+	}
+	return nil
+}
+
+// readLimited reads a file, refusing one over max bytes before reading it.
+func readLimited(path string, max int64) ([]byte, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return nil, fmt.Errorf("cannot read %s: %v", path, pe.Err)
+		}
+		return nil, err
+	}
+	defer fh.Close()
+	if fi, err := fh.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > max {
+		return nil, &vouch.Error{Code: vouch.ErrTooLarge, File: path,
+			Message: fmt.Sprintf("request is %d bytes, over the limit of %d", fi.Size(), max)}
+	}
+	return io.ReadAll(io.LimitReader(fh, max+1))
+}
