@@ -84,8 +84,8 @@ func TestLengthCompileErrors(t *testing.T) {
 		{name: "min over max chars", spec: `{"type":"length","minChars":10,"maxChars":5}`, path: "maxChars", code: vouch.ErrCriterion},
 		{name: "min over max words", spec: `{"type":"length","minWords":10,"maxWords":5}`, path: "maxWords", code: vouch.ErrCriterion},
 		{name: "wrong type", spec: `{"type":"length","maxChars":"10"}`, path: "maxChars", code: vouch.ErrType},
-		// The decoder reports a fraction for an integer as invalid_value.
-		{name: "fraction", spec: `{"type":"length","maxChars":1.5}`, path: "maxChars", code: vouch.ErrInvalid},
+		// A fraction where an integer is wanted is a wrong type.
+		{name: "fraction", spec: `{"type":"length","maxChars":1.5}`, path: "maxChars", code: vouch.ErrType},
 	}
 	cases = append(cases, commonErrCases("length", `,"maxChars":1`)...)
 	runErrCases(t, cases)
