@@ -234,10 +234,11 @@ type FileCreated struct {
 	LinesCount *int   `json:"linesCount,omitempty"`
 }
 
-// CommandResult is a claimed run of a command.
+// CommandResult is a claimed run of a command. ExitCode is nil when the
+// agent did not say how the command ended: that is never read as success.
 type CommandResult struct {
 	Command     string `json:"command"`
-	ExitCode    int    `json:"exitCode"`
+	ExitCode    *int   `json:"exitCode,omitempty"`
 	StdoutLines int    `json:"stdoutLines,omitempty"`
 	StderrLines int    `json:"stderrLines,omitempty"`
 }

@@ -11,13 +11,13 @@ import (
 
 // compiled is one criterion's compiled rule.
 type compiled struct {
-	checker  vouch.Checker
-	kind     check.Kind
-	not      bool
-	llm      bool   // left to the judge
-	rubric   string // the llm check's rubric
-	typ      string
-	err      error
+	checker vouch.Checker
+	kind    check.Kind
+	not     bool
+	llm     bool   // left to the judge
+	rubric  string // the llm check's rubric
+	typ     string
+	err     error
 }
 
 // llmParams are the parameters of the "llm" check type, which is decided by

@@ -105,11 +105,11 @@ type fakeJudge struct {
 }
 
 type judgeSpec struct {
-	Fail     string                        `yaml:"fail"`
-	Criteria []vouch.JudgedCriterion       `yaml:"criteria"`
-	Dims     map[string]vouch.JudgedScore  `yaml:"dimensions"`
-	Agree    *float64                      `yaml:"agreement"`
-	Warnings []vouch.Warning               `yaml:"warnings"`
+	Fail     string                       `yaml:"fail"`
+	Criteria []vouch.JudgedCriterion      `yaml:"criteria"`
+	Dims     map[string]vouch.JudgedScore `yaml:"dimensions"`
+	Agree    *float64                     `yaml:"agreement"`
+	Warnings []vouch.Warning              `yaml:"warnings"`
 }
 
 func (j *fakeJudge) Judge(ctx context.Context, q *vouch.JudgeQuery) (*vouch.JudgeVerdict, error) {

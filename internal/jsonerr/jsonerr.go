@@ -70,15 +70,12 @@ func LineCol(data []byte, off int64) (line, col int) {
 }
 
 // Convert turns an error from json.Unmarshal of data into a *vouch.Error with
-// a dotted path, line and column. Errors that are already *vouch.Error are
-// returned as they are, with line and column added when missing.
+// a dotted path, line and column. A *vouch.Error wrapped in the decoder's
+// error (returned by a caller-specified unmarshaler) gets the decoder's path
+// prepended and its position; a bare *vouch.Error is returned as it is.
 func Convert(data []byte, err error) *vouch.Error {
 	if err == nil {
 		return nil
-	}
-	var ve *vouch.Error
-	if errors.As(err, &ve) {
-		return ve
 	}
 	var syn *jsontext.SyntacticError
 	if errors.As(err, &syn) {
@@ -117,6 +114,10 @@ func Convert(data []byte, err error) *vouch.Error {
 			}
 			return &vouch.Error{Code: vouch.ErrType, Path: path, Message: fmt.Sprintf("got %s, want %s", got, want), Line: line, Column: col, Err: err}
 		}
+	}
+	var ve *vouch.Error
+	if errors.As(err, &ve) {
+		return ve
 	}
 	return &vouch.Error{Code: vouch.ErrSyntax, Message: err.Error(), Err: err}
 }
