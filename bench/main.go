@@ -56,7 +56,7 @@ func run(n, runs, conc int) error {
 	fi, _ := os.Stat(in)
 	fmt.Printf("batch: %d requests x 5 text criteria, %.1f KB input\n", n, float64(fi.Size())/1024)
 
-	var walls []time.Duration
+	var walls, cpus []time.Duration
 	var rss []int64
 	for i := 0; i <= runs; i++ {
 		args := []string{"verify", "--batch", in, "--out", filepath.Join(dir, "out.jsonl")}
@@ -78,11 +78,14 @@ func run(n, runs, conc int) error {
 			continue // the first run warms the page cache
 		}
 		walls = append(walls, wall)
+		cpus = append(cpus, time.Duration(ru.Utime.Nano()+ru.Stime.Nano()))
 		rss = append(rss, ru.Maxrss) // KiB on Linux
 	}
 	slices.Sort(walls)
 	slices.Sort(rss)
+	slices.Sort(cpus)
 	fmt.Printf("wall time over %d runs: min %v, median %v, max %v\n", runs, walls[0].Round(time.Microsecond*100), walls[len(walls)/2].Round(time.Microsecond*100), walls[len(walls)-1].Round(time.Microsecond*100))
+	fmt.Printf("CPU time (user+sys) over %d runs: min %v, median %v\n", runs, cpus[0].Round(time.Microsecond*100), cpus[len(cpus)/2].Round(time.Microsecond*100))
 	fmt.Printf("peak RSS: median %.1f MB, max %.1f MB\n", float64(rss[len(rss)/2])/1024, float64(rss[len(rss)-1])/1024)
 	return nil
 }

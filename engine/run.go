@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/vouchgate/vouch"
@@ -58,6 +59,8 @@ func (r *run) safeAnalyze(a namedAnalyzer) (err error) {
 // rest for the judge.
 func (r *run) criteria(rules []rule) {
 	dim := vouch.CriteriaDimension(r.kind)
+	r.f.Checks = slices.Grow(r.f.Checks, len(rules))
+	r.crits = make([]vouch.CriterionResult, 0, len(rules))
 	for _, ru := range rules {
 		c := ru.crit
 		res := vouch.CriterionResult{ID: c.ID, Text: c.Text, Must: c.Must, Status: vouch.CriterionUndecided}

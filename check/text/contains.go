@@ -36,6 +36,10 @@ type containsChecker struct {
 	needleIK    bool   // needle has an i or a k, which non-ASCII runes lower to
 	rare        int    // index of the needle's byte searches anchor on
 	ignoreCase  bool
+	// The same for lowerValue, used for the "differs in case" hint of a
+	// case-sensitive search that found nothing.
+	hintASCII, hintIK bool
+	hintRare          int
 	target      string
 
 	// Precomputed for the pass path.
@@ -80,6 +84,9 @@ func compileContains(spec vouch.CheckSpec, absent bool) (*containsChecker, error
 		c.needleIK = strings.ContainsAny(c.needle, "ik")
 	}
 	c.rare = rareByte(c.needle, c.ignoreCase)
+	c.hintASCII = isASCII(c.lowerValue)
+	c.hintIK = strings.ContainsAny(c.lowerValue, "ik")
+	c.hintRare = rareByte(c.lowerValue, true)
 	suffix := ""
 	if c.ignoreCase {
 		suffix = " (ignoring case)"
@@ -101,11 +108,18 @@ func (c *containsChecker) find(s *vouch.Subject, text string) (start, end int) {
 		i := indexRare(text, c.value, c.rare)
 		return i, i + len(c.value)
 	}
-	if c.needleASCII && (!c.needleIK || !hasLowerToASCII(text)) {
-		i := indexFoldASCII(text, c.needle, c.rare)
-		return i, i + len(c.needle)
+	return c.findFold(s, text, c.needle, c.needleASCII, c.needleIK, c.rare)
+}
+
+// findFold finds needle (lowered) in text ignoring case: by an ASCII
+// case-folding search on the text as it is when that finds the same match,
+// else in the lowered text.
+func (c *containsChecker) findFold(s *vouch.Subject, text, needle string, ascii, ik bool, rare int) (start, end int) {
+	if ascii && (!ik || !hasLowerToASCII(text)) {
+		i := indexFoldASCII(text, needle, rare)
+		return i, i + len(needle)
 	}
-	return c.findLowered(s, text, c.needle)
+	return c.findLowered(s, text, needle)
 }
 
 // findLowered returns the byte range in text of the first instance of
@@ -140,7 +154,7 @@ func (c *containsChecker) Check(_ context.Context, s *vouch.Subject) vouch.Outco
 		}
 		reason := c.badReason
 		if !c.ignoreCase {
-			if i, j := c.findLowered(s, text, c.lowerValue); i >= 0 {
+			if i, j := c.findFold(s, text, c.lowerValue, c.hintASCII, c.hintIK, c.hintRare); i >= 0 {
 				reason += fmt.Sprintf(" (it contains %s, which differs in case)", quoteValue(text[i:j]))
 			}
 		}

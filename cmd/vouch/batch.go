@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"time"
@@ -69,6 +70,14 @@ func runBatch(ctx context.Context, st Streams, f *verifyFlags, pol *vouch.Policy
 	if st.terminal(st.Err) {
 		total = countLines(f.batch)
 		bar = newProgress(st.Err, total)
+	}
+
+	// A batch's live heap is small (a bounded window of lines) and its
+	// garbage short-lived; at the default GOGC=100 collection takes about a
+	// third of the CPU time. Unless GOGC is set, collect less often: it costs
+	// about 10 MB of resident memory.
+	if os.Getenv("GOGC") == "" {
+		defer debug.SetGCPercent(debug.SetGCPercent(400))
 	}
 
 	start := time.Now()
