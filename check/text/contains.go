@@ -40,7 +40,7 @@ type containsChecker struct {
 	// case-sensitive search that found nothing.
 	hintASCII, hintIK bool
 	hintRare          int
-	target      string
+	target            string
 
 	// Precomputed for the pass path.
 	okReason  string
