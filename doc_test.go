@@ -1,0 +1,117 @@
+package vouch_test
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestEveryExportedIdentifierDocumented walks the module and checks that
+// every package has a package doc and every exported identifier a doc
+// comment (a grouped const or var may share its group's doc).
+func TestEveryExportedIdentifierDocumented(t *testing.T) {
+	dirs := map[string]bool{}
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() && path != "." && (name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go") {
+			dirs[filepath.Dir(path)] = true
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(dirs) < 8 {
+		t.Fatalf("found only %d package directories", len(dirs))
+	}
+	for dir := range dirs {
+		fset := token.NewFileSet()
+		pkgs, err := parser.ParseDir(fset, dir, func(fi fs.FileInfo) bool {
+			return !strings.HasSuffix(fi.Name(), "_test.go")
+		}, parser.ParseComments)
+		if err != nil {
+			t.Errorf("%s: %v", dir, err)
+			continue
+		}
+		for name, pkg := range pkgs {
+			hasDoc := false
+			for _, f := range pkg.Files {
+				hasDoc = hasDoc || f.Doc != nil
+			}
+			if !hasDoc {
+				t.Errorf("package %s (%s) has no package doc", name, dir)
+			}
+			if name == "main" {
+				continue
+			}
+			for path, f := range pkg.Files {
+				for _, d := range f.Decls {
+					checkDecl(t, fset, path, d)
+				}
+			}
+		}
+	}
+}
+
+func checkDecl(t *testing.T, fset *token.FileSet, path string, d ast.Decl) {
+	t.Helper()
+	missing := func(name string, pos token.Pos) {
+		t.Errorf("%s: exported %s has no doc comment", fset.Position(pos), name)
+	}
+	switch d := d.(type) {
+	case *ast.FuncDecl:
+		if !d.Name.IsExported() || d.Doc != nil {
+			return
+		}
+		if d.Recv != nil && !exportedRecv(d.Recv) {
+			return
+		}
+		missing(d.Name.Name, d.Pos())
+	case *ast.GenDecl:
+		for _, s := range d.Specs {
+			switch s := s.(type) {
+			case *ast.TypeSpec:
+				if s.Name.IsExported() && s.Doc == nil && d.Doc == nil {
+					missing(s.Name.Name, s.Pos())
+				}
+			case *ast.ValueSpec:
+				for _, n := range s.Names {
+					if n.IsExported() && s.Doc == nil && s.Comment == nil && d.Doc == nil {
+						missing(n.Name, n.Pos())
+					}
+				}
+			}
+		}
+	}
+}
+
+func exportedRecv(fl *ast.FieldList) bool {
+	if len(fl.List) == 0 {
+		return false
+	}
+	e := fl.List[0].Type
+	for {
+		switch x := e.(type) {
+		case *ast.StarExpr:
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.IndexListExpr:
+			e = x.X
+		case *ast.Ident:
+			return x.IsExported()
+		default:
+			return false
+		}
+	}
+}
