@@ -5,14 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/internal/jsonerr"
+	"github.com/vouchgate/vouch/internal/yamldoc"
 )
 
 // Limits on one policy document. A policy is a page of settings; anything
@@ -65,70 +65,9 @@ func looksLikeJSON(data []byte) bool {
 	return len(data) > 0 && (data[0] == '{' || data[0] == '[')
 }
 
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
-
-// parseYAML parses one YAML document.
-func parseYAML(data []byte) (root *yaml.Node, verr *vouch.Error) {
-	defer func() {
-		// The YAML parser reports errors by panicking internally and
-		// recovering; a panic that escapes it is a parser bug on hostile
-		// input, which must not take the process down.
-		if r := recover(); r != nil {
-			root, verr = nil, &vouch.Error{Code: vouch.ErrSyntax, Message: fmt.Sprintf("malformed YAML: %v", r)}
-		}
-	}()
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	var doc yaml.Node
-	if err := dec.Decode(&doc); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, nil
-		}
-		return nil, yamlSyntaxError(err)
-	}
-	var extra yaml.Node
-	switch err := dec.Decode(&extra); {
-	case errors.Is(err, io.EOF):
-	case err != nil:
-		return nil, yamlSyntaxError(err)
-	default:
-		e := &vouch.Error{Code: vouch.ErrSyntax, Message: "a policy holds one YAML document; found a second"}
-		if len(extra.Content) > 0 {
-			e.Line, e.Column = extra.Content[0].Line, extra.Content[0].Column
-		}
-		return nil, e
-	}
-	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
-		return nil, nil
-	}
-	return doc.Content[0], nil
-}
-
-// isParserProblem reports whether a YAML error message comes from the
-// parser rather than the scanner.
-func isParserProblem(msg string) bool {
-	for _, p := range []string{"did not find expected", "found undefined tag handle", "found duplicate %", "found incompatible YAML document"} {
-		if strings.HasPrefix(msg, p) {
-			return true
-		}
-	}
-	return false
-}
-
-func yamlSyntaxError(err error) *vouch.Error {
-	msg := strings.TrimPrefix(err.Error(), "yaml: ")
-	e := &vouch.Error{Code: vouch.ErrSyntax, Err: err}
-	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
-		e.Line, _ = strconv.Atoi(m[1])
-		msg = m[2]
-		if isParserProblem(msg) {
-			// The YAML parser (unlike its scanner) reports 0-based lines:
-			// the line where the unfinished list or mapping starts, or of
-			// the problem.
-			e.Line++
-		}
-	}
-	e.Message = "malformed YAML: " + msg
-	return e
+// parseYAML parses one YAML document; a nil node means an empty document.
+func parseYAML(data []byte) (*yaml.Node, *vouch.Error) {
+	return yamldoc.Parse(data, "a policy")
 }
 
 // jsonNode parses a JSON document into a YAML node tree with the positions
@@ -151,19 +90,19 @@ func jsonNode(data []byte, limit int) (*yaml.Node, *vouch.Error) {
 		}
 		var syn *jsontext.SyntacticError
 		if errors.As(err, &syn) {
-			line, col := lineCol(data, syn.ByteOffset)
+			line, col := jsonerr.LineCol(data, syn.ByteOffset)
 			msg := "malformed JSON: " + syn.Err.Error()
 			code := vouch.ErrSyntax
 			if errors.Is(syn.Err, jsontext.ErrDuplicateName) {
 				code, msg = vouch.ErrInvalid, "duplicate key"
 			}
-			return nil, &vouch.Error{Code: code, Path: pointerPath(string(syn.JSONPointer)), Message: msg, Line: line, Column: col, Err: err}
+			return nil, &vouch.Error{Code: code, Path: jsonerr.PointerToPath(string(syn.JSONPointer)), Message: msg, Line: line, Column: col, Err: err}
 		}
 		if errors.Is(err, io.ErrUnexpectedEOF) {
-			line, col := lineCol(data, int64(len(data)))
+			line, col := jsonerr.LineCol(data, int64(len(data)))
 			return nil, &vouch.Error{Code: vouch.ErrSyntax, Message: "malformed JSON: unexpected end of input", Line: line, Column: col, Err: err}
 		}
-		line, col := lineCol(data, p.dec.InputOffset())
+		line, col := jsonerr.LineCol(data, p.dec.InputOffset())
 		return nil, &vouch.Error{Code: vouch.ErrSyntax, Message: "malformed JSON: " + err.Error(), Line: line, Column: col, Err: err}
 	}
 	return n, nil
@@ -255,34 +194,6 @@ func (p *jsonParser) value() (*yaml.Node, error) {
 		return nil, fmt.Errorf("unexpected token %v", tok)
 	}
 	return n, nil
-}
-
-// lineCol returns the 1-based line and column (in characters) of byte offset
-// off in data.
-func lineCol(data []byte, off int64) (line, col int) {
-	off = min(max(off, 0), int64(len(data)))
-	line, col = 1, 1
-	for _, c := range data[:off] {
-		if c == '\n' {
-			line, col = line+1, 1
-		} else if c&0xC0 != 0x80 {
-			col++
-		}
-	}
-	return line, col
-}
-
-// pointerPath turns a JSON Pointer into a dotted path, like [jsonerr].
-func pointerPath(ptr string) string {
-	path := ""
-	if ptr == "" {
-		return path
-	}
-	for _, seg := range strings.Split(strings.TrimPrefix(ptr, "/"), "/") {
-		seg = strings.ReplaceAll(strings.ReplaceAll(seg, "~1", "/"), "~0", "~")
-		path = joinKey(path, seg)
-	}
-	return path
 }
 
 // joinKey appends a key to a dotted path; keys made only of digits become

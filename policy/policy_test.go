@@ -244,7 +244,7 @@ func TestParseErrors(t *testing.T) {
 		name: "two documents",
 		file: "p.yaml",
 		doc:  "passAt: 0.8\n---\npassAt: 0.9\n",
-		want: []wantErr{{vouch.ErrSyntax, "p.yaml:3:1", "", "one YAML document"}},
+		want: []wantErr{{vouch.ErrSyntax, "p.yaml:2:1", "", "one YAML document"}},
 	}, {
 		name: "unknown anchor",
 		file: "p.yaml",

@@ -1,12 +1,8 @@
 package wire
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
-	"io"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -14,6 +10,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/internal/yamldoc"
 )
 
 // YAML requests are parsed into a yaml.Node tree, converted to JSON and
@@ -34,8 +31,6 @@ const (
 	// more than that is alias expansion.
 	yamlExpansion = 4
 )
-
-var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
 // decodeYAML parses data (body is data without its byte order mark) as a
 // YAML request.
@@ -72,54 +67,18 @@ func yamlToJSON(root *yaml.Node, size int, limit int64) ([]byte, error) {
 
 // parseYAML parses the single document in data and returns its root, which
 // must be a mapping.
-func parseYAML(data []byte) (root *yaml.Node, err error) {
-	defer func() {
-		// yaml.v3 reports some malformed input by panicking with errors
-		// it does not recover itself; untrusted input must not crash.
-		if r := recover(); r != nil {
-			root, err = nil, &vouch.Error{Code: vouch.ErrSyntax, Message: fmt.Sprintf("malformed YAML: %v", r)}
-		}
-	}()
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	var doc yaml.Node
-	if err := dec.Decode(&doc); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, &vouch.Error{Code: vouch.ErrSyntax, Message: "empty request: want a JSON object or a YAML mapping"}
-		}
-		return nil, yamlSyntaxError(err)
+func parseYAML(data []byte) (*yaml.Node, error) {
+	root, err := yamldoc.Parse(data, "a request")
+	if err != nil {
+		return nil, err
 	}
-	var next yaml.Node
-	switch err := dec.Decode(&next); {
-	case errors.Is(err, io.EOF):
-	case err != nil:
-		return nil, yamlSyntaxError(err)
-	default:
-		return nil, &vouch.Error{Code: vouch.ErrSyntax, Message: "more than one YAML document: a request is one document", Line: next.Line, Column: next.Column}
-	}
-	root = &doc
-	if root.Kind == yaml.DocumentNode {
-		if len(root.Content) == 0 {
-			return nil, &vouch.Error{Code: vouch.ErrSyntax, Message: "empty request: want a JSON object or a YAML mapping"}
-		}
-		root = root.Content[0]
+	if root == nil {
+		return nil, &vouch.Error{Code: vouch.ErrSyntax, Message: "empty request: want a JSON object or a YAML mapping"}
 	}
 	if n := deref(root); n.Kind != yaml.MappingNode {
 		return nil, &vouch.Error{Code: vouch.ErrType, Message: "a request must be a mapping (object), got " + yamlKindName(n), Line: root.Line, Column: root.Column}
 	}
 	return root, nil
-}
-
-func yamlSyntaxError(err error) *vouch.Error {
-	msg := err.Error()
-	e := &vouch.Error{Code: vouch.ErrSyntax, Err: err}
-	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
-		e.Line, _ = strconv.Atoi(m[1])
-		msg = m[2]
-	} else {
-		msg = strings.TrimPrefix(msg, "yaml: ")
-	}
-	e.Message = "malformed YAML: " + msg
-	return e
 }
 
 func deref(n *yaml.Node) *yaml.Node {

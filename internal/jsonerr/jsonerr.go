@@ -51,22 +51,18 @@ func isIndex(s string) bool {
 }
 
 // LineCol returns the 1-based line and column of byte offset off in data.
+// Columns count characters, not bytes, as editors do.
 func LineCol(data []byte, off int64) (line, col int) {
-	if off < 0 {
-		return 0, 0
-	}
-	if off > int64(len(data)) {
-		off = int64(len(data))
-	}
-	line = 1
-	last := -1
-	for i := 0; i < int(off); i++ {
-		if data[i] == '\n' {
-			line++
-			last = i
+	off = min(max(off, 0), int64(len(data)))
+	line, col = 1, 1
+	for _, c := range data[:off] {
+		if c == '\n' {
+			line, col = line+1, 1
+		} else if c&0xC0 != 0x80 {
+			col++
 		}
 	}
-	return line, int(off) - last
+	return line, col
 }
 
 // Convert turns an error from json.Unmarshal of data into a *vouch.Error with
