@@ -15,6 +15,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/internal/jsonerr"
 )
 
 // The Go types the converter treats specially.
@@ -249,7 +250,7 @@ func (c *converter) value(n *yaml.Node, t reflect.Type, path string, top bool) {
 		for _, kv := range c.pairs(n, path) {
 			f, ok := fs.byName[kv.name]
 			if !ok {
-				c.fail(vouch.ErrUnknownField, kv.key, joinKey(path, kv.name), "unknown field%s", suggest(kv.name, fs.names))
+				c.fail(vouch.ErrUnknownField, kv.key, jsonerr.JoinKey(path, kv.name), "unknown field%s", suggest(kv.name, fs.names))
 				continue
 			}
 			c.member(kv, f.Type, path, &first)
@@ -288,7 +289,7 @@ func (c *converter) value(n *yaml.Node, t reflect.Type, path string, top bool) {
 
 // member writes one key and its value of a mapping.
 func (c *converter) member(kv pair, t reflect.Type, path string, first *bool) {
-	p := joinKey(path, kv.name)
+	p := jsonerr.JoinKey(path, kv.name)
 	c.pos[p] = position{kv.key.Line, kv.key.Column, kv.val.Line, kv.val.Column}
 	if !*first {
 		c.buf = append(c.buf, ',')
@@ -487,7 +488,7 @@ func (c *converter) pairs(n *yaml.Node, path string) []pair {
 			continue
 		}
 		if seen[name] {
-			c.fail(vouch.ErrInvalid, k, joinKey(path, name), "duplicate key")
+			c.fail(vouch.ErrInvalid, k, jsonerr.JoinKey(path, name), "duplicate key")
 			continue
 		}
 		seen[name] = true

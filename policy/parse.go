@@ -195,27 +195,3 @@ func (p *jsonParser) value() (*yaml.Node, error) {
 	}
 	return n, nil
 }
-
-// joinKey appends a key to a dotted path; keys made only of digits become
-// indexes, as in the paths package jsonerr makes from JSON Pointers.
-func joinKey(path, key string) string {
-	if isIndex(key) {
-		return path + "[" + key + "]"
-	}
-	if path == "" {
-		return key
-	}
-	return path + "." + key
-}
-
-func isIndex(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}

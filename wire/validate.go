@@ -6,7 +6,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/internal/jsonerr"
 )
 
 // problems collects the semantic problems of one request. Paths are only
@@ -111,7 +114,7 @@ func validateTask(p *problems, t *vouch.Task) {
 	}
 	if len(t.Policy) > 0 {
 		if k := firstByte(t.Policy); k != '{' {
-			p.add(vouch.ErrType, "task.policy", "got "+jsonKindOf(k)+", want object")
+			p.add(vouch.ErrType, "task.policy", "got "+jsonerr.KindName(jsontext.Value(t.Policy).Kind())+", want object")
 		}
 	}
 }
@@ -331,22 +334,4 @@ func firstByte(b []byte) byte {
 		}
 	}
 	return 0
-}
-
-func jsonKindOf(c byte) string {
-	switch c {
-	case 'n':
-		return "null"
-	case 't', 'f':
-		return "boolean"
-	case '"':
-		return "string"
-	case '{':
-		return "object"
-	case '[':
-		return "array"
-	case 0:
-		return "nothing"
-	}
-	return "number"
 }

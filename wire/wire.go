@@ -226,7 +226,7 @@ func unmarshalCheck(dec *jsontext.Decoder, c *vouch.CheckSpec) error {
 			_, err := dec.ReadToken() // report the syntax error
 			return err
 		}
-		return &vouch.Error{Code: vouch.ErrType, Message: "got " + kindName(k) + ", want object"}
+		return &vouch.Error{Code: vouch.ErrType, Message: "got " + jsonerr.KindName(k) + ", want object"}
 	}
 	// json.Unmarshal decodes from the caller's slice, so the unread buffer
 	// is the rest of the input and stays valid while we read.
@@ -256,7 +256,7 @@ func unmarshalCheck(dec *jsontext.Decoder, c *vouch.CheckSpec) error {
 				return err
 			}
 			if v.Kind() != '"' {
-				return &vouch.Error{Code: vouch.ErrType, Path: "type", Message: "got " + kindName(v.Kind()) + ", want string"}
+				return &vouch.Error{Code: vouch.ErrType, Path: "type", Message: "got " + jsonerr.KindName(v.Kind()) + ", want string"}
 			}
 			typ, hasType = checkType(v), true
 		case "not":
@@ -270,7 +270,7 @@ func unmarshalCheck(dec *jsontext.Decoder, c *vouch.CheckSpec) error {
 			case 'f':
 				not = false
 			default:
-				return &vouch.Error{Code: vouch.ErrType, Path: "not", Message: "got " + kindName(v.Kind()) + ", want boolean"}
+				return &vouch.Error{Code: vouch.ErrType, Path: "not", Message: "got " + jsonerr.KindName(v.Kind()) + ", want boolean"}
 			}
 		default:
 			if err := dec.SkipValue(); err != nil {
@@ -369,24 +369,6 @@ func checkType(v jsontext.Value) string {
 		return ""
 	}
 	return string(u)
-}
-
-func kindName(k jsontext.Kind) string {
-	switch k {
-	case 'n':
-		return "null"
-	case 'f', 't':
-		return "boolean"
-	case '"':
-		return "string"
-	case '0':
-		return "number"
-	case '{':
-		return "object"
-	case '[':
-		return "array"
-	}
-	return "value"
 }
 
 // convert turns a json.Unmarshal error into a *vouch.Error, improving on

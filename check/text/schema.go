@@ -71,7 +71,7 @@ func newJSONSchema(spec vouch.CheckSpec, env check.Env) (vouch.Checker, error) {
 		path, loc, c.name = "schema", inlineScheme+":///schema.json", "inline schema"
 		if k := p.Schema.Kind(); k != '{' {
 			return nil, &vouch.Error{Code: vouch.ErrType, Path: path,
-				Message: fmt.Sprintf("got %s, want object", kindName(k))}
+				Message: fmt.Sprintf("got %s, want object", jsonerr.KindName(k))}
 		}
 		var err error
 		if doc, err = jsonschema.UnmarshalJSON(strings.NewReader(string(p.Schema))); err != nil {
@@ -164,22 +164,6 @@ func unwrapPathError(err error) error {
 		return pe.Err
 	}
 	return err
-}
-
-func kindName(k jsontext.Kind) string {
-	switch k {
-	case 'n':
-		return "null"
-	case 't', 'f':
-		return "boolean"
-	case '"':
-		return "string"
-	case '0':
-		return "number"
-	case '[':
-		return "array"
-	}
-	return "value"
 }
 
 // filesLoader loads the schemas a schema refers to, from check.Env.Files

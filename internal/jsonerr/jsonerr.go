@@ -106,7 +106,7 @@ func Convert(data []byte, err error) *vouch.Error {
 			want := goTypeName(sem)
 			got := "value"
 			if sem.JSONKind != 0 {
-				got = kindName(sem.JSONKind)
+				got = KindName(sem.JSONKind)
 			}
 			return &vouch.Error{Code: vouch.ErrType, Path: path, Message: fmt.Sprintf("got %s, want %s", got, want), Line: line, Column: col, Err: err}
 		}
@@ -118,7 +118,9 @@ func Convert(data []byte, err error) *vouch.Error {
 	return &vouch.Error{Code: vouch.ErrSyntax, Message: err.Error(), Err: err}
 }
 
-func kindName(k jsontext.Kind) string {
+// KindName names a JSON kind for messages: "null", "boolean", "string",
+// "number", "object", "array"; "nothing" for the zero kind.
+func KindName(k jsontext.Kind) string {
 	switch k {
 	case 'n':
 		return "null"
@@ -132,8 +134,22 @@ func kindName(k jsontext.Kind) string {
 		return "object"
 	case '[':
 		return "array"
+	case 0:
+		return "nothing"
 	}
 	return "value"
+}
+
+// JoinKey appends an object key or array index to a dotted path: a key made
+// only of digits becomes an index ("a[2]"), any other a field ("a.b").
+func JoinKey(path, key string) string {
+	if isIndex(key) {
+		return path + "[" + key + "]"
+	}
+	if path == "" {
+		return key
+	}
+	return path + "." + key
 }
 
 func goTypeName(sem *json.SemanticError) string {
