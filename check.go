@@ -3,9 +3,7 @@ package vouch
 import (
 	"context"
 	"errors"
-	"io/fs"
 	"os"
-	"strings"
 	"sync"
 	"time"
 )
@@ -170,33 +168,18 @@ func (s *Subject) ReadFile(path string) ([]byte, error) {
 }
 
 func (s *Subject) readFile(path string) ([]byte, error) {
-	if s.Workspace == nil {
-		return nil, ErrNoWorkspace
-	}
-	if path == "" || strings.HasPrefix(path, "/") || strings.HasPrefix(path, `\`) || (len(path) > 1 && path[1] == ':') {
-		return nil, ErrOutsideRoot
-	}
-	fi, err := s.Workspace.Stat(path)
+	fi, err := s.Stat(path)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, err
-		}
-		if strings.Contains(err.Error(), "escapes") {
-			return nil, ErrOutsideRoot
-		}
 		return nil, err
 	}
 	if !fi.Mode().IsRegular() {
 		return nil, ErrNotRegularFile
 	}
-	limit := s.MaxFileBytes
-	if limit <= 0 {
-		limit = 4 << 20
-	}
-	if fi.Size() > limit {
+	if fi.Size() > s.maxBytes() {
 		return nil, ErrFileTooLarge
 	}
-	return s.Workspace.ReadFile(path)
+	data, err := s.Workspace.ReadFile(path)
+	return data, rootErr(err)
 }
 
 type textKey string
