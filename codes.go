@@ -38,6 +38,14 @@ const (
 	CodeCheckUnavailable = "CHECK_UNAVAILABLE"
 	CodeCheckPanicked    = "CHECK_PANICKED"
 	CodeCheckCancelled   = "CHECK_CANCELLED"
+
+	CodePathOutsideWorkspace = "PATH_OUTSIDE_WORKSPACE"
+	CodeFileUnreadable       = "FILE_UNREADABLE"
+	CodeFileMissing          = "FILE_MISSING"
+	CodeFileNotDeleted       = "FILE_NOT_DELETED"
+	CodeSizeMismatch         = "SIZE_MISMATCH"
+	CodeLinesMismatch        = "LINES_MISMATCH"
+	CodeRegionOutsideFile    = "REGION_OUTSIDE_FILE"
 )
 
 // Warning codes.
@@ -61,13 +69,20 @@ var catalogue = []CodeInfo{
 	{CodeCheckCancelled, CodeCheck, "the verification was cancelled or timed out before the check decided (undecided)"},
 	{CodeCheckPanicked, CodeCheck, "a check crashed; the fault is vouch's and the check is undecided"},
 	{CodeCheckUnavailable, CodeCheck, "the check kind cannot run in this build or setting (undecided)"},
+	{CodeFileMissing, CodeCheck, "a file claimed created or modified does not exist"},
+	{CodeFileNotDeleted, CodeCheck, "a file claimed deleted still exists"},
+	{CodeFileUnreadable, CodeCheck, "a claimed file cannot be read: a device, a FIFO, a directory or over the size limit (undecided)"},
 	{CodeJSONInvalid, CodeCheck, "the text is not valid JSON"},
 	{CodeLengthOutOfRange, CodeCheck, "the text is shorter or longer than the limits in characters or words"},
+	{CodeLinesMismatch, CodeCheck, "a created file's line count differs from the claimed linesCount beyond the tolerance"},
 	{CodeNegatedMatch, CodeCheck, "a negated check (not: true) matched"},
 	{CodeNoWorkspace, CodeCheck, "the check needs a workspace and the request has none (undecided)"},
+	{CodePathOutsideWorkspace, CodeCheck, "a claimed path leads outside the workspace (.., absolute, or a symlink out)"},
 	{CodePatternNotFound, CodeCheck, "the regular expression does not match the text"},
+	{CodeRegionOutsideFile, CodeCheck, "a claimed edited region lies past the end of its file"},
 	{CodeSchemaViolation, CodeCheck, "the JSON does not satisfy the schema; evidence names each violation's path"},
 	{CodeSectionMissing, CodeCheck, "required Markdown sections are missing; evidence lists them"},
+	{CodeSizeMismatch, CodeCheck, "a created file's size differs from the claimed sizeBytes beyond the tolerance"},
 	{CodeTargetMissing, CodeCheck, "the file a check targets does not exist in the workspace"},
 	{CodeTargetUnreadable, CodeCheck, "the file a check targets cannot be read: outside the workspace, not a regular file, or too large (undecided)"},
 	{CodeTextMissing, CodeCheck, "the required text is not in the output"},

@@ -11,6 +11,7 @@ package all
 import (
 	// Kind cel.
 	_ "github.com/vouchgate/vouch/check/cel"
+	_ "github.com/vouchgate/vouch/check/claims"
 	// Kinds contains, not_contains, regex, sections, length, json,
 	// json_schema and tool_called.
 	_ "github.com/vouchgate/vouch/check/text"

@@ -1,0 +1,234 @@
+// Package claims holds the analyzers that re-check what an agent claims it
+// did against the workspace: that claimed files exist (or are gone), that
+// their sizes and line counts hold, that claimed edited regions lie inside
+// their files. Every check is strict (confidence 1.0): the workspace is
+// ground truth. Paths are held in the workspace jail of [vouch.Subject].
+package claims
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"path"
+	"strings"
+
+	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/check"
+)
+
+func init() {
+	check.RegisterAnalyzer(check.AnalyzerInfo{
+		Name:  "claims.files",
+		Level: vouch.LevelClaims,
+		New:   func() vouch.Analyzer { return filesAnalyzer{} },
+	})
+}
+
+// filesAnalyzer checks the file claims of an output.
+type filesAnalyzer struct{}
+
+// claimedFile gathers what the output says about one file.
+type claimedFile struct {
+	path    string // as the agent wrote it
+	rel     string // relative to the workspace, cleaned; "" when outside
+	created bool
+	deleted bool
+	edited  bool
+	size    *int64
+	lines   *int
+	regions []vouch.FileEdit
+}
+
+// gather collects the files the output claims, in the order first claimed.
+func gather(req *vouch.Request) []*claimedFile {
+	var order []*claimedFile
+	byPath := map[string]*claimedFile{}
+	get := func(p string) *claimedFile {
+		if c, ok := byPath[p]; ok {
+			return c
+		}
+		c := &claimedFile{path: p, rel: Rel(req.Workspace, p)}
+		byPath[p] = c
+		order = append(order, c)
+		return c
+	}
+	o := &req.Output
+	for _, p := range o.Created {
+		get(p).created = true
+	}
+	for _, p := range o.Modified {
+		get(p).edited = true
+	}
+	for _, p := range o.Deleted {
+		get(p).deleted = true
+	}
+	if a := o.Artifacts; a != nil {
+		for _, fc := range a.FilesCreated {
+			c := get(fc.File)
+			c.created = true
+			c.size, c.lines = fc.SizeBytes, fc.LinesCount
+		}
+		for _, fe := range a.FileEdits {
+			c := get(fe.File)
+			if fe.ChangeType == vouch.ChangeDelete && fe.EditedRegion == nil {
+				c.deleted = true
+				continue
+			}
+			c.edited = true
+			c.regions = append(c.regions, fe)
+		}
+	}
+	return order
+}
+
+// Rel returns p relative to the workspace, slash-separated and cleaned, or
+// "" when p is outside it. An absolute p is accepted when it lies under the
+// request's workspace path.
+func Rel(workspace, p string) string {
+	p = strings.ReplaceAll(strings.TrimSpace(p), `\`, "/")
+	if path.IsAbs(p) {
+		ws := path.Clean(strings.ReplaceAll(workspace, `\`, "/"))
+		if workspace == "" || !path.IsAbs(ws) || !strings.HasPrefix(p, ws+"/") {
+			return ""
+		}
+		p = strings.TrimPrefix(p, ws+"/")
+	}
+	p = path.Clean(p)
+	if p == "." || p == ".." || strings.HasPrefix(p, "../") {
+		return ""
+	}
+	return p
+}
+
+// Analyze implements vouch.Analyzer.
+func (filesAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Findings) error {
+	files := gather(s.Request)
+	if len(files) == 0 {
+		return nil
+	}
+	f.MarkApplicable(vouch.DimClaims)
+	if s.Workspace == nil {
+		f.Checks = append(f.Checks, result("claims.files", vouch.Undecided(vouch.CodeNoWorkspace,
+			fmt.Sprintf("the output claims changes to %d files, but the request names no workspace to check them in", len(files)))))
+		return nil
+	}
+	tol := s.Policy.Claims.SizeTolerance
+	for _, c := range files {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if c.rel == "" {
+			f.Checks = append(f.Checks, result("claims.path", vouch.Fail(vouch.CodePathOutsideWorkspace,
+				fmt.Sprintf("%s is outside the workspace", c.path), map[string]any{"file": c.path})))
+			continue
+		}
+		fi, err := s.Stat(c.rel)
+		exists := err == nil
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			f.Checks = append(f.Checks, result("claims.file", fileError(c.path, err)))
+			continue
+		}
+		if c.deleted && !c.created && !c.edited {
+			if exists {
+				f.Checks = append(f.Checks, result("claims.deleted", vouch.Fail(vouch.CodeFileNotDeleted,
+					fmt.Sprintf("%s is claimed deleted but still exists", c.path), map[string]any{"file": c.path})))
+			} else {
+				f.Checks = append(f.Checks, result("claims.deleted", vouch.Pass(fmt.Sprintf("%s is gone, as claimed", c.path), map[string]any{"file": c.path})))
+			}
+			continue
+		}
+		verb := "modified"
+		if c.created {
+			verb = "created"
+		}
+		if !exists {
+			out := vouch.Fail(vouch.CodeFileMissing, fmt.Sprintf("%s is claimed %s but does not exist", c.path, verb), map[string]any{"file": c.path})
+			out.Fix = []string{c.path}
+			f.Checks = append(f.Checks, result("claims."+verb, out))
+			continue
+		}
+		if !fi.Mode().IsRegular() {
+			f.Checks = append(f.Checks, result("claims."+verb, fileError(c.path, vouch.ErrNotRegularFile)))
+			continue
+		}
+		f.Checks = append(f.Checks, result("claims."+verb, vouch.Pass(fmt.Sprintf("%s exists", c.path), map[string]any{"file": c.path, "sizeBytes": fi.Size()})))
+		if c.size != nil {
+			f.Checks = append(f.Checks, result("claims.size", compare(c.path, "size", "bytes", float64(*c.size), float64(fi.Size()), tol, 0, vouch.CodeSizeMismatch)))
+		}
+		if c.lines != nil {
+			data, err := s.ReadFile(c.rel)
+			if err != nil {
+				f.Checks = append(f.Checks, result("claims.lines", fileError(c.path, err)))
+			} else {
+				// One line of slack: agents disagree on whether a final
+				// newline starts a line.
+				f.Checks = append(f.Checks, result("claims.lines", compare(c.path, "line count", "lines", float64(*c.lines), float64(vouch.CountLines(data)), tol, 1, vouch.CodeLinesMismatch)))
+			}
+		}
+		for _, fe := range c.regions {
+			if fe.EditedRegion == nil {
+				continue
+			}
+			f.Checks = append(f.Checks, result("claims.region", region(s, c, fe.EditedRegion)))
+		}
+	}
+	return nil
+}
+
+// region checks that a claimed edited region lies inside its file, reading
+// only the lines up to the region's end.
+func region(s *vouch.Subject, c *claimedFile, r *vouch.LineRange) vouch.Outcome {
+	ev := map[string]any{"file": c.path, "start": r.Start, "end": r.End}
+	_, n, err := s.ReadLines(c.rel, r.Start, r.End)
+	if err != nil {
+		return fileError(c.path, err)
+	}
+	if n < r.End {
+		ev["lines"] = n
+		out := vouch.Fail(vouch.CodeRegionOutsideFile,
+			fmt.Sprintf("the claimed edit of %s at lines %d-%d lies outside the file, which has %d lines", c.path, r.Start, r.End, n), ev)
+		out.Fix = []string{fmt.Sprintf("%s:%d-%d", c.path, r.Start, r.End)}
+		return out
+	}
+	return vouch.Pass(fmt.Sprintf("lines %d-%d of %s exist", r.Start, r.End, c.path), ev)
+}
+
+// compare checks a claimed figure against the real one within a relative
+// tolerance plus an absolute slack.
+func compare(file, what, unit string, claimed, real, tol, slack float64, code string) vouch.Outcome {
+	ev := map[string]any{"file": file, "claimed": claimed, "actual": real}
+	allowed := math.Max(math.Ceil(tol*claimed), slack)
+	if math.Abs(claimed-real) <= allowed {
+		return vouch.Pass(fmt.Sprintf("%s of %s is %g %s, as claimed (%g)", what, file, real, unit, claimed), ev)
+	}
+	return vouch.Fail(code, fmt.Sprintf("%s of %s is %g %s, not the claimed %g", what, file, real, unit, claimed), ev)
+}
+
+// fileError turns a workspace error into an outcome: a path that leaves the
+// workspace fails; a file that cannot be read leaves the check undecided.
+func fileError(file string, err error) vouch.Outcome {
+	switch {
+	case errors.Is(err, vouch.ErrOutsideRoot):
+		return vouch.Fail(vouch.CodePathOutsideWorkspace, fmt.Sprintf("%s leads outside the workspace", file), map[string]any{"file": file})
+	case errors.Is(err, fs.ErrNotExist):
+		return vouch.Fail(vouch.CodeFileMissing, fmt.Sprintf("%s does not exist", file), map[string]any{"file": file})
+	}
+	out := vouch.Undecided(vouch.CodeFileUnreadable, fmt.Sprintf("%s cannot be read: %v", file, err))
+	out.Evidence = map[string]any{"file": file}
+	return out
+}
+
+// result makes a strict claims check from an outcome.
+func result(name string, o vouch.Outcome) vouch.CheckResult {
+	r := vouch.CheckResult{
+		Name: name, Level: vouch.LevelClaims, Strength: vouch.StrengthStrict, Status: o.Status,
+		Reason: o.Reason, Evidence: o.Evidence, Dimension: vouch.DimClaims, Score: o.Score,
+		Code: o.Code, Fix: o.Fix,
+	}
+	if o.Status != vouch.StatusUndecided {
+		r.Confidence = 1
+	}
+	return r
+}
