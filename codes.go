@@ -39,13 +39,15 @@ const (
 	CodeCheckPanicked    = "CHECK_PANICKED"
 	CodeCheckCancelled   = "CHECK_CANCELLED"
 
-	CodePathOutsideWorkspace = "PATH_OUTSIDE_WORKSPACE"
-	CodeFileUnreadable       = "FILE_UNREADABLE"
-	CodeFileMissing          = "FILE_MISSING"
-	CodeFileNotDeleted       = "FILE_NOT_DELETED"
-	CodeSizeMismatch         = "SIZE_MISMATCH"
-	CodeLinesMismatch        = "LINES_MISMATCH"
-	CodeRegionOutsideFile    = "REGION_OUTSIDE_FILE"
+	CodePathOutsideWorkspace  = "PATH_OUTSIDE_WORKSPACE"
+	CodeFileUnreadable        = "FILE_UNREADABLE"
+	CodeFileMissing           = "FILE_MISSING"
+	CodeFileNotDeleted        = "FILE_NOT_DELETED"
+	CodeSizeMismatch          = "SIZE_MISMATCH"
+	CodeLinesMismatch         = "LINES_MISMATCH"
+	CodeRegionOutsideFile     = "REGION_OUTSIDE_FILE"
+	CodeTestClaimContradicted = "TEST_CLAIM_CONTRADICTED"
+	CodeTestNotRun            = "TEST_NOT_RUN"
 )
 
 // Warning codes.
@@ -85,6 +87,8 @@ var catalogue = []CodeInfo{
 	{CodeSizeMismatch, CodeCheck, "a created file's size differs from the claimed sizeBytes beyond the tolerance"},
 	{CodeTargetMissing, CodeCheck, "the file a check targets does not exist in the workspace"},
 	{CodeTargetUnreadable, CodeCheck, "the file a check targets cannot be read: outside the workspace, not a regular file, or too large (undecided)"},
+	{CodeTestClaimContradicted, CodeCheck, "the output claims the tests passed, but the last run of a test command failed (exit code or runner output)"},
+	{CodeTestNotRun, CodeCheck, "the output claims the tests passed, but no test run is in the evidence (fails with a trace, undecided without)"},
 	{CodeTextMissing, CodeCheck, "the required text is not in the output"},
 	{CodeTextPresent, CodeCheck, "text that must not appear is in the output"},
 	{CodeToolNotCalled, CodeCheck, "the required tool does not appear in the trace (or, without a trace, in toolCalls)"},

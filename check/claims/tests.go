@@ -1,0 +1,291 @@
+package claims
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/check"
+)
+
+func init() {
+	check.RegisterAnalyzer(check.AnalyzerInfo{
+		Name:  "claims.tests",
+		Level: vouch.LevelClaims,
+		New:   func() vouch.Analyzer { return testsAnalyzer{} },
+	})
+}
+
+// testsAnalyzer holds a claimed test result ("testResult: passed") against
+// the last run of each test command: in the trace (evidence) or, without a
+// trace, in the agent's own commandResults (claims, so light evidence).
+type testsAnalyzer struct{}
+
+// shellTools are the tool names, across agent frameworks, whose calls run a
+// shell command; commandKeys the input keys that hold the command.
+var (
+	shellTools  = []string{"shell:exec", "shell", "bash", "Bash", "run_terminal_cmd", "execute_command", "run_command", "terminal", "exec"}
+	commandKeys = []string{"command", "cmd", "script"}
+)
+
+// testRunners are argv prefixes that run tests. A command runs tests when one
+// of its pipeline stages starts with one of them.
+var testRunners = [][]string{
+	{"go", "test"}, {"gotestsum"}, {"npm", "test"}, {"npm", "run", "test"}, {"npm", "t"},
+	{"yarn", "test"}, {"pnpm", "test"}, {"npx", "jest"}, {"npx", "vitest"}, {"jest"}, {"vitest"},
+	{"pytest"}, {"python", "-m", "pytest"}, {"python3", "-m", "pytest"}, {"tox"},
+	{"python", "-m", "unittest"}, {"python3", "-m", "unittest"}, {"mix", "test"}, {"cargo", "test"},
+	{"cargo", "nextest"}, {"mvn", "test"}, {"mvn", "verify"}, {"gradle", "test"}, {"./gradlew", "test"},
+	{"make", "test"}, {"make", "check"}, {"rspec"}, {"bundle", "exec", "rspec"}, {"phpunit"},
+	{"dotnet", "test"}, {"ctest"}, {"bun", "test"}, {"deno", "test"}, {"swift", "test"},
+}
+
+// failureOutput matches what test runners print when tests fail; a run
+// whose output matches failed, whatever its exit code (a pipe into tail
+// hides the runner's exit code).
+var failureOutput = []*regexp.Regexp{
+	regexp.MustCompile(`(?m)^(--- )?FAIL\b`),                                  // go test
+	regexp.MustCompile(`(?m)^FAILED\b`),                                       // pytest, cargo
+	regexp.MustCompile(`\b[1-9]\d* (failed|failing|failures?|errored)\b`),     // pytest, mocha, ExUnit, rspec
+	regexp.MustCompile(`(?i)\bTests?:\s+[1-9]\d* failed\b`),                   // jest, vitest
+	regexp.MustCompile(`\btest result: FAILED\b`),                             // cargo
+	regexp.MustCompile(`(?m)^npm ERR! (Test failed|code ELIFECYCLE)`),         // npm
+	regexp.MustCompile(`\bTests run: \d+, Failures: [1-9]`),                   // surefire
+	regexp.MustCompile(`(?m)^ERROR: .*(test|Test).* failed`),                  // tox, bazel
+	regexp.MustCompile(`(?i)\b[1-9]\d* tests? failed\b`),                      // generic
+	regexp.MustCompile(`(?m)^(\d+ tests?, )?[1-9]\d* failures?(, \d+ \w+)*$`), // ExUnit summary line
+}
+
+var exitCodeRE = regexp.MustCompile(`^\s*Exit code (\d+)`)
+
+// testRun is one run of a test command.
+type testRun struct {
+	command string
+	argv    []string // of the test stage
+	failed  bool
+	why     string
+	source  string // "trace" or "commandResults"
+	index   int
+}
+
+// Analyze implements vouch.Analyzer.
+func (testsAnalyzer) Analyze(_ context.Context, s *vouch.Subject, f *vouch.Findings) error {
+	req := s.Request
+	if req.Output.TestResult != vouch.TestPassed {
+		return nil
+	}
+	f.MarkApplicable(vouch.DimClaims)
+	runs, source := testRuns(req)
+	strength := vouch.StrengthStrict
+	if source == "commandResults" {
+		strength = vouch.StrengthLight
+	}
+	if len(runs) == 0 {
+		if len(req.Trace) > 0 {
+			out := vouch.Fail(vouch.CodeTestNotRun, "the output claims the tests passed, but the trace shows no test command run", map[string]any{"traceEntries": len(req.Trace)})
+			f.Checks = append(f.Checks, result("claims.tests", out))
+			return nil
+		}
+		f.Checks = append(f.Checks, result("claims.tests", vouch.Undecided(vouch.CodeTestNotRun,
+			"the output claims the tests passed, but neither a trace nor commandResults (with exit codes) show a test run")))
+		return nil
+	}
+	var bad []testRun
+	for _, r := range lastRuns(runs) {
+		if r.failed {
+			bad = append(bad, r)
+		}
+	}
+	var out vouch.Outcome
+	if len(bad) == 0 {
+		out = vouch.Pass(fmt.Sprintf("the last run of each of %d test commands passed (%s)", len(lastRuns(runs)), source), map[string]any{"runs": len(runs), "source": source})
+	} else {
+		cmds := make([]string, len(bad))
+		for i, r := range bad {
+			cmds[i] = r.command
+		}
+		out = vouch.Fail(vouch.CodeTestClaimContradicted,
+			fmt.Sprintf("the output claims the tests passed, but the last run of %q failed: %s", bad[0].command, bad[0].why),
+			map[string]any{"failedCommands": cmds, "source": source})
+		out.Fix = cmds
+	}
+	r := result("claims.tests", out)
+	r.Strength = strength
+	if out.Status != vouch.StatusUndecided {
+		r.Confidence = strength.Weight()
+	}
+	f.Checks = append(f.Checks, r)
+	return nil
+}
+
+// testRuns returns the test runs in the trace, or, when there is no trace,
+// in commandResults.
+func testRuns(req *vouch.Request) ([]testRun, string) {
+	var runs []testRun
+	if len(req.Trace) > 0 {
+		for i := range req.Trace {
+			e := &req.Trace[i]
+			if !isShellTool(e.Tool) {
+				continue
+			}
+			cmd := inputCommand(e.Input)
+			argv, ok := testStage(cmd)
+			if !ok {
+				continue
+			}
+			text := e.OutputText()
+			r := testRun{command: cmd, argv: argv, source: "trace", index: i}
+			if m := exitCodeRE.FindStringSubmatch(text); m != nil && m[1] != "0" {
+				r.failed, r.why = true, "exit code "+m[1]
+			} else if e.IsError {
+				r.failed, r.why = true, "the tool reported an error"
+			} else if why := failureIn(text); why != "" {
+				r.failed, r.why = true, "its output says "+strconv.Quote(why)
+			}
+			runs = append(runs, r)
+		}
+		return runs, "trace"
+	}
+	if a := req.Output.Artifacts; a != nil {
+		for i, cr := range a.CommandResults {
+			argv, ok := testStage(cr.Command)
+			if !ok || cr.ExitCode == nil {
+				// A run without an exit code tells nothing either way.
+				continue
+			}
+			r := testRun{command: cr.Command, argv: argv, source: "commandResults", index: i}
+			if *cr.ExitCode != 0 {
+				r.failed, r.why = true, fmt.Sprintf("exit code %d", *cr.ExitCode)
+			}
+			runs = append(runs, r)
+		}
+	}
+	return runs, "commandResults"
+}
+
+// lastRuns keeps the last run of each test command, and drops a failed run
+// that a later passing run covers (the same runner with fewer arguments:
+// "go test ./..." after "go test ./pkg").
+func lastRuns(runs []testRun) []testRun {
+	var out []testRun
+	for i, r := range runs {
+		superseded := false
+		for _, later := range runs[i+1:] {
+			if sameArgv(later.argv, r.argv) || (!later.failed && covers(later.argv, r.argv)) {
+				superseded = true
+				break
+			}
+		}
+		if !superseded {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// covers reports whether a run of a covers a run of b: a is b's runner
+// with a prefix of its arguments, or runs everything ("./...").
+func covers(a, b []string) bool {
+	n := runnerLen(a)
+	if n == 0 || n > len(b) || !sameArgv(a[:n], b[:n]) {
+		return false
+	}
+	rest := a[n:]
+	if len(rest) == 0 || (len(rest) == 1 && rest[0] == "./...") {
+		return true
+	}
+	return len(rest) <= len(b)-n && sameArgv(rest, b[n:n+len(rest)])
+}
+
+func runnerLen(argv []string) int {
+	for _, r := range testRunners {
+		if hasPrefix(argv, r) {
+			return len(r)
+		}
+	}
+	return 0
+}
+
+func sameArgv(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func hasPrefix(argv, prefix []string) bool {
+	return len(argv) >= len(prefix) && sameArgv(argv[:len(prefix)], prefix)
+}
+
+// testStage finds the stage of a shell command line that runs tests and
+// returns its argv (without redirections and environment assignments).
+func testStage(cmd string) ([]string, bool) {
+	for _, stage := range splitStages(cmd) {
+		argv := strings.Fields(stage)
+		// Drop leading VAR=value assignments and redirections.
+		for len(argv) > 0 && strings.Contains(argv[0], "=") && !strings.HasPrefix(argv[0], "-") {
+			argv = argv[1:]
+		}
+		clean := argv[:0:0]
+		for _, a := range argv {
+			if strings.HasPrefix(a, "2>") || strings.HasPrefix(a, ">") || strings.HasPrefix(a, "1>") || a == "&>" {
+				continue
+			}
+			clean = append(clean, a)
+		}
+		if runnerLen(clean) > 0 {
+			return clean, true
+		}
+	}
+	return nil, false
+}
+
+// splitStages splits a command line at ;, &&, || and | (outside quotes is
+// not tracked: test commands rarely quote these).
+func splitStages(cmd string) []string {
+	return strings.FieldsFunc(strings.NewReplacer("&&", ";", "||", ";", "|", ";", "\n", ";", "(", ";", ")", ";").Replace(cmd), func(r rune) bool { return r == ';' })
+}
+
+func failureIn(text string) string {
+	for _, re := range failureOutput {
+		if m := re.FindString(text); m != "" {
+			return strings.TrimSpace(m)
+		}
+	}
+	return ""
+}
+
+func isShellTool(tool string) bool {
+	for _, t := range shellTools {
+		if strings.EqualFold(tool, t) {
+			return true
+		}
+	}
+	return false
+}
+
+func inputCommand(in map[string]any) string {
+	for _, k := range commandKeys {
+		switch v := in[k].(type) {
+		case string:
+			return v
+		case []any:
+			parts := make([]string, 0, len(v))
+			for _, p := range v {
+				if s, ok := p.(string); ok {
+					parts = append(parts, s)
+				}
+			}
+			return strings.Join(parts, " ")
+		}
+	}
+	return ""
+}

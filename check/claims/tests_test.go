@@ -1,0 +1,104 @@
+package claims
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/vouchgate/vouch"
+)
+
+func bash(cmd, out string, isErr bool) vouch.TraceEntry {
+	b, _ := json.Marshal(out)
+	return vouch.TraceEntry{Tool: "Bash", Input: map[string]any{"command": cmd}, Output: b, IsError: isErr}
+}
+
+func runTests(t *testing.T, out vouch.Output, trace []vouch.TraceEntry) []vouch.CheckResult {
+	t.Helper()
+	pol := vouch.DefaultPolicy()
+	s := &vouch.Subject{Request: &vouch.Request{Output: out, Trace: trace}, Policy: &pol}
+	var f vouch.Findings
+	if err := (testsAnalyzer{}).Analyze(context.Background(), s, &f); err != nil {
+		t.Fatal(err)
+	}
+	return f.Checks
+}
+
+func TestTestClaims(t *testing.T) {
+	passed := vouch.Output{Summary: "All tests pass.", TestResult: vouch.TestPassed}
+	exit := func(n int) *int { return &n }
+	for _, tt := range []struct {
+		name     string
+		out      vouch.Output
+		trace    []vouch.TraceEntry
+		status   vouch.Status
+		code     string
+		strength vouch.Strength
+	}{
+		{"no claim, no check", vouch.Output{Summary: "done"}, []vouch.TraceEntry{bash("go test ./...", "FAIL", true)}, "", "", ""},
+		{"last run passed", passed, []vouch.TraceEntry{bash("go test ./...", "ok  \tx\t0.1s", false)}, vouch.StatusPass, "", vouch.StrengthStrict},
+		{"fail then pass is fine", passed, []vouch.TraceEntry{
+			bash("go test ./...", "--- FAIL: TestX\nFAIL", true),
+			bash("go test ./...", "ok  \tx\t0.1s", false)}, vouch.StatusPass, "", vouch.StrengthStrict},
+		{"pass then fail contradicts", passed, []vouch.TraceEntry{
+			bash("go test ./...", "ok", false),
+			bash("go test ./...", "Exit code 1\n--- FAIL: TestX", true)}, vouch.StatusFail, vouch.CodeTestClaimContradicted, vouch.StrengthStrict},
+		{"pipe hides exit code, output does not", passed, []vouch.TraceEntry{
+			bash("mix test 2>&1 | tail -5", "Finished in 0.4 seconds\n120 tests, 2 failures\n", false)}, vouch.StatusFail, vouch.CodeTestClaimContradicted, vouch.StrengthStrict},
+		{"zero failures is a pass", passed, []vouch.TraceEntry{
+			bash("mix test 2>&1 | tail -5", "Finished in 0.4 seconds\n120 tests, 0 failures\n", false)}, vouch.StatusPass, "", vouch.StrengthStrict},
+		{"targeted failure covered by a later full run", passed, []vouch.TraceEntry{
+			bash("mix test test/a_test.exs", "Exit code 2\n1) test a", true),
+			bash("mix test", "50 tests, 0 failures", false)}, vouch.StatusPass, "", vouch.StrengthStrict},
+		{"full run failure not covered by a later targeted run", passed, []vouch.TraceEntry{
+			bash("mix test", "Exit code 2\n50 tests, 3 failures", true),
+			bash("mix test test/a_test.exs", "3 tests, 0 failures", false)}, vouch.StatusFail, vouch.CodeTestClaimContradicted, vouch.StrengthStrict},
+		{"pytest failed line", passed, []vouch.TraceEntry{
+			bash("cd app && python -m pytest -q", "FAILED tests/test_a.py::test_x - assert 1 == 2\n1 failed, 9 passed", false)}, vouch.StatusFail, vouch.CodeTestClaimContradicted, vouch.StrengthStrict},
+		{"jest summary", passed, []vouch.TraceEntry{
+			bash("npm test", "Tests:       1 failed, 41 passed, 42 total", false)}, vouch.StatusFail, vouch.CodeTestClaimContradicted, vouch.StrengthStrict},
+		{"no test run in the trace", passed, []vouch.TraceEntry{bash("ls", "a b", false)}, vouch.StatusFail, vouch.CodeTestNotRun, vouch.StrengthStrict},
+		{"no evidence at all", passed, nil, vouch.StatusUndecided, vouch.CodeTestNotRun, vouch.StrengthStrict},
+		{"claimed results only, failing", vouch.Output{TestResult: vouch.TestPassed, Artifacts: &vouch.Artifacts{CommandResults: []vouch.CommandResult{
+			{Command: "go test ./...", ExitCode: exit(1)}}}}, nil, vouch.StatusFail, vouch.CodeTestClaimContradicted, vouch.StrengthLight},
+		{"claimed results only, passing", vouch.Output{TestResult: vouch.TestPassed, Artifacts: &vouch.Artifacts{CommandResults: []vouch.CommandResult{
+			{Command: "go test ./...", ExitCode: exit(1)}, {Command: "go test ./...", ExitCode: exit(0)}}}}, nil, vouch.StatusPass, "", vouch.StrengthLight},
+		{"trace wins over claims", vouch.Output{TestResult: vouch.TestPassed, Artifacts: &vouch.Artifacts{CommandResults: []vouch.CommandResult{
+			{Command: "go test ./...", ExitCode: exit(0)}}}}, []vouch.TraceEntry{bash("go test ./...", "Exit code 1\nFAIL", true)}, vouch.StatusFail, vouch.CodeTestClaimContradicted, vouch.StrengthStrict},
+		{"unknown exit code is not success", vouch.Output{TestResult: vouch.TestPassed, Artifacts: &vouch.Artifacts{CommandResults: []vouch.CommandResult{
+			{Command: "go test ./..."}}}}, nil, vouch.StatusUndecided, vouch.CodeTestNotRun, vouch.StrengthStrict},
+	} {
+		got := runTests(t, tt.out, tt.trace)
+		if tt.status == "" {
+			if len(got) != 0 {
+				t.Errorf("%s: want no check, got %+v", tt.name, got)
+			}
+			continue
+		}
+		if len(got) != 1 {
+			t.Errorf("%s: %d checks: %+v", tt.name, len(got), got)
+			continue
+		}
+		g := got[0]
+		if g.Status != tt.status || g.Code != tt.code || g.Strength != tt.strength {
+			t.Errorf("%s: got %s %s %s (%s), want %s %s %s", tt.name, g.Status, g.Code, g.Strength, g.Reason, tt.status, tt.code, tt.strength)
+		}
+	}
+}
+
+func TestTestStage(t *testing.T) {
+	for cmd, want := range map[string]bool{
+		"go test ./...":                      true,
+		"cd web && npm test -- --watch=false": true,
+		"GOFLAGS=-count=1 go test ./pkg":     true,
+		"mix test 2>&1 | tail -5":            true,
+		"python3 -m pytest tests/":           true,
+		"go build ./...":                     false,
+		"echo go test":                       false,
+		"git commit -m 'test'":               false,
+	} {
+		if _, got := testStage(cmd); got != want {
+			t.Errorf("testStage(%q) = %v, want %v", cmd, got, want)
+		}
+	}
+}
