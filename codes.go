@@ -48,6 +48,10 @@ const (
 	CodeRegionOutsideFile     = "REGION_OUTSIDE_FILE"
 	CodeTestClaimContradicted = "TEST_CLAIM_CONTRADICTED"
 	CodeTestNotRun            = "TEST_NOT_RUN"
+	CodePluginError           = "PLUGIN_ERROR"
+	CodeItemsMismatch         = "ITEMS_MISMATCH"
+	CodeEmptySummary          = "EMPTY_SUMMARY"
+	CodeErrorWords            = "ERROR_WORDS"
 )
 
 // Warning codes.
@@ -71,9 +75,12 @@ var catalogue = []CodeInfo{
 	{CodeCheckCancelled, CodeCheck, "the verification was cancelled or timed out before the check decided (undecided)"},
 	{CodeCheckPanicked, CodeCheck, "a check crashed; the fault is vouch's and the check is undecided"},
 	{CodeCheckUnavailable, CodeCheck, "the check kind cannot run in this build or setting (undecided)"},
+	{CodeEmptySummary, CodeCheck, "a plugin-using output has an empty summary (light)"},
+	{CodeErrorWords, CodeCheck, "the summary reports a failure in words from the policy's errorWords (light)"},
 	{CodeFileMissing, CodeCheck, "a file claimed created or modified does not exist"},
 	{CodeFileNotDeleted, CodeCheck, "a file claimed deleted still exists"},
 	{CodeFileUnreadable, CodeCheck, "a claimed file cannot be read: a device, a FIFO, a directory or over the size limit (undecided)"},
+	{CodeItemsMismatch, CodeCheck, "a plugin result's itemsReturned differs from the items in its data (light)"},
 	{CodeJSONInvalid, CodeCheck, "the text is not valid JSON"},
 	{CodeLengthOutOfRange, CodeCheck, "the text is shorter or longer than the limits in characters or words"},
 	{CodeLinesMismatch, CodeCheck, "a created file's line count differs from the claimed linesCount beyond the tolerance"},
@@ -81,6 +88,7 @@ var catalogue = []CodeInfo{
 	{CodeNoWorkspace, CodeCheck, "the check needs a workspace and the request has none (undecided)"},
 	{CodePathOutsideWorkspace, CodeCheck, "a claimed path leads outside the workspace (.., absolute, or a symlink out)"},
 	{CodePatternNotFound, CodeCheck, "the regular expression does not match the text"},
+	{CodePluginError, CodeCheck, "a plugin result has status error (light)"},
 	{CodeRegionOutsideFile, CodeCheck, "a claimed edited region lies past the end of its file"},
 	{CodeSchemaViolation, CodeCheck, "the JSON does not satisfy the schema; evidence names each violation's path"},
 	{CodeSectionMissing, CodeCheck, "required Markdown sections are missing; evidence lists them"},

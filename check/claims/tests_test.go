@@ -88,14 +88,14 @@ func TestTestClaims(t *testing.T) {
 
 func TestTestStage(t *testing.T) {
 	for cmd, want := range map[string]bool{
-		"go test ./...":                      true,
+		"go test ./...":                       true,
 		"cd web && npm test -- --watch=false": true,
-		"GOFLAGS=-count=1 go test ./pkg":     true,
-		"mix test 2>&1 | tail -5":            true,
-		"python3 -m pytest tests/":           true,
-		"go build ./...":                     false,
-		"echo go test":                       false,
-		"git commit -m 'test'":               false,
+		"GOFLAGS=-count=1 go test ./pkg":      true,
+		"mix test 2>&1 | tail -5":             true,
+		"python3 -m pytest tests/":            true,
+		"go build ./...":                      false,
+		"echo go test":                        false,
+		"git commit -m 'test'":                false,
 	} {
 		if _, got := testStage(cmd); got != want {
 			t.Errorf("testStage(%q) = %v, want %v", cmd, got, want)

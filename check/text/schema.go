@@ -1,13 +1,11 @@
 package text
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"net/url"
-	"slices"
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -16,6 +14,7 @@ import (
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/check"
 	"github.com/vouchgate/vouch/internal/jsonerr"
+	"github.com/vouchgate/vouch/internal/jsonschemax"
 )
 
 type schemaParams struct {
@@ -102,14 +101,11 @@ func newJSONSchema(spec vouch.CheckSpec, env check.Env) (vouch.Checker, error) {
 	// The compiler is created per compiled check, only when a json_schema
 	// check is compiled: it is not safe for concurrent use, and a shared
 	// one would keep every schema ever compiled.
-	comp := jsonschema.NewCompiler()
-	comp.DefaultDraft(jsonschema.Draft2020)
-	comp.AssertFormat()
-	if hasInline {
-		comp.UseLoader(filesLoader{}) // refers to nothing outside itself
-	} else {
-		comp.UseLoader(filesLoader{files: env.Files})
+	loader := filesLoader{} // an inline schema refers to nothing outside itself
+	if !hasInline {
+		loader.files = env.Files
 	}
+	comp := jsonschemax.NewCompiler(loader)
 	if err := comp.AddResource(loc, doc); err != nil {
 		return nil, check.Errorf(path, "%v", err)
 	}
@@ -132,19 +128,19 @@ func schemaCompileError(path string, inline bool, err error) error {
 	if !errors.As(err, &sve) || !errors.As(sve.Err, &ve) {
 		return check.Errorf(path, "does not compile: %s", schemaErrorText(err))
 	}
-	vs := sortedViolations(ve)
+	vs := jsonschemax.Violations(ve)
 	at := inline
 	for _, v := range vs {
-		at = at && v.path == vs[0].path
+		at = at && v.Path == vs[0].Path
 	}
 	if at { // the error's path says where
-		path = vouch.JoinPath(path, jsonerr.PointerToPath(vs[0].path))
+		path = vouch.JoinPath(path, jsonerr.PointerToPath(vs[0].Path))
 	}
 	msgs := make([]string, len(vs))
 	for i, v := range vs {
-		msgs[i] = v.message
+		msgs[i] = v.Message
 		if !at {
-			msgs[i] = displayPointer(v.path) + ": " + v.message
+			msgs[i] = v.Display() + ": " + v.Message
 		}
 	}
 	return check.Errorf(path, "is not a valid JSON Schema: %s", strings.Join(msgs, "; "))
@@ -198,10 +194,6 @@ type instance struct {
 	err error
 }
 
-// violation is one leaf error of a schema validation.
-type violation struct {
-	path, message string
-}
 
 // Check implements vouch.Checker.
 func (c *schemaChecker) Check(_ context.Context, s *vouch.Subject) vouch.Outcome {
@@ -234,13 +226,13 @@ func (c *schemaChecker) Check(_ context.Context, s *vouch.Subject) vouch.Outcome
 		o.Evidence = ev
 		return o
 	}
-	vs := sortedViolations(ve)
+	vs := jsonschemax.Violations(ve)
 	shown := vs[:min(len(vs), maxViolations)]
 	list := make([]map[string]any, len(shown))
 	fix := make([]string, len(shown))
 	for i, v := range shown {
-		list[i] = map[string]any{"path": v.path, "message": v.message}
-		fix[i] = displayPointer(v.path) + ": " + v.message
+		list[i] = map[string]any{"path": v.Path, "message": v.Message}
+		fix[i] = v.Display() + ": " + v.Message
 	}
 	ev["violations"] = list
 	if len(vs) > len(shown) {
@@ -254,48 +246,4 @@ func (c *schemaChecker) Check(_ context.Context, s *vouch.Subject) vouch.Outcome
 		fmt.Sprintf("%s is not valid against the %s: %d %s, first %s", subject, c.name, len(vs), noun, fix[0]), ev)
 	o.Fix = fix
 	return o
-}
-
-// sortedViolations returns the leaf violations of a validation error,
-// sorted by path and message, without duplicates: the validator's order
-// depends on map iteration.
-func sortedViolations(ve *jsonschema.ValidationError) []violation {
-	vs := leafViolations(ve, nil)
-	slices.SortFunc(vs, func(a, b violation) int {
-		return cmp.Or(cmp.Compare(a.path, b.path), cmp.Compare(a.message, b.message))
-	})
-	return slices.Compact(vs)
-}
-
-// displayPointer returns a JSON Pointer for a message: "(root)" for "".
-func displayPointer(p string) string {
-	if p == "" {
-		return "(root)"
-	}
-	return p
-}
-
-// leafViolations appends the leaves of a validation error tree: the errors
-// without causes, each with the JSON Pointer of its instance location.
-func leafViolations(e *jsonschema.ValidationError, out []violation) []violation {
-	if len(e.Causes) == 0 {
-		// A ValidationError without location prints as "at '': message".
-		msg := (&jsonschema.ValidationError{ErrorKind: e.ErrorKind}).Error()
-		msg = strings.TrimPrefix(msg, "at '': ")
-		return append(out, violation{path: pointer(e.InstanceLocation), message: msg})
-	}
-	for _, c := range e.Causes {
-		out = leafViolations(c, out)
-	}
-	return out
-}
-
-// pointer returns the JSON Pointer (RFC 6901) of a location.
-func pointer(tokens []string) string {
-	var b strings.Builder
-	for _, t := range tokens {
-		b.WriteByte('/')
-		b.WriteString(strings.ReplaceAll(strings.ReplaceAll(t, "~", "~0"), "/", "~1"))
-	}
-	return b.String()
 }
