@@ -194,7 +194,6 @@ type instance struct {
 	err error
 }
 
-
 // Check implements vouch.Checker.
 func (c *schemaChecker) Check(_ context.Context, s *vouch.Subject) vouch.Outcome {
 	doc, out, ok := checkJSON(s, c.target)
