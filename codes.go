@@ -52,6 +52,9 @@ const (
 	CodeItemsMismatch         = "ITEMS_MISMATCH"
 	CodeEmptySummary          = "EMPTY_SUMMARY"
 	CodeErrorWords            = "ERROR_WORDS"
+	CodeCommandNotAllowed     = "COMMAND_NOT_ALLOWED"
+	CodeCommandFailed         = "COMMAND_FAILED"
+	CodeCommandTimedOut       = "COMMAND_TIMED_OUT"
 )
 
 // Warning codes.
@@ -75,6 +78,9 @@ var catalogue = []CodeInfo{
 	{CodeCheckCancelled, CodeCheck, "the verification was cancelled or timed out before the check decided (undecided)"},
 	{CodeCheckPanicked, CodeCheck, "a check crashed; the fault is vouch's and the check is undecided"},
 	{CodeCheckUnavailable, CodeCheck, "the check kind cannot run in this build or setting (undecided)"},
+	{CodeCommandFailed, CodeCheck, "a command run by vouch exited with another code than expected"},
+	{CodeCommandNotAllowed, CodeCheck, "a command was not run: not on the policy's allow-list, or shell syntax without commands.shell (undecided)"},
+	{CodeCommandTimedOut, CodeCheck, "a command run by vouch did not finish within commands.timeout (undecided)"},
 	{CodeEmptySummary, CodeCheck, "a plugin-using output has an empty summary (light)"},
 	{CodeErrorWords, CodeCheck, "the summary reports a failure in words from the policy's errorWords (light)"},
 	{CodeFileMissing, CodeCheck, "a file claimed created or modified does not exist"},

@@ -12,6 +12,8 @@ import (
 	// Kind cel.
 	_ "github.com/vouchgate/vouch/check/cel"
 	_ "github.com/vouchgate/vouch/check/claims"
+	// Kind command.
+	_ "github.com/vouchgate/vouch/check/shell"
 	// Kinds contains, not_contains, regex, sections, length, json,
 	// json_schema and tool_called.
 	_ "github.com/vouchgate/vouch/check/text"

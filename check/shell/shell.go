@@ -1,0 +1,107 @@
+// Package shell holds the command check kind: a criterion decided by
+// running a command in the workspace. Only commands the policy allow-lists
+// run (see package runner); any other stays undecided.
+package shell
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/check"
+	"github.com/vouchgate/vouch/internal/runner"
+)
+
+func init() {
+	check.Register(check.Kind{
+		Name:     "command",
+		Strength: vouch.StrengthStrict,
+		New:      newCommand,
+		Params:   "{run: [argv...], expectExit}",
+		Doc:      "The command, run in the workspace if the policy allow-lists it, exits with expectExit (default 0).",
+	})
+}
+
+type commandParams struct {
+	check.Common `json:",inline"`
+	Run          []string `json:"run"`
+	ExpectExit   *int     `json:"expectExit,omitempty"`
+}
+
+type commandChecker struct {
+	argv   []string
+	expect int
+}
+
+func newCommand(spec vouch.CheckSpec, _ check.Env) (vouch.Checker, error) {
+	var p commandParams
+	if err := check.DecodeParams(spec, &p); err != nil {
+		return nil, err
+	}
+	if len(p.Run) == 0 {
+		return nil, check.Errorf("run", "is required: the command as an argv list, e.g. [\"go\", \"test\", \"./...\"]")
+	}
+	for i, a := range p.Run {
+		if a == "" && i == 0 {
+			return nil, check.Errorf("run[0]", "must name the program")
+		}
+	}
+	c := &commandChecker{argv: p.Run}
+	if p.ExpectExit != nil {
+		c.expect = *p.ExpectExit
+	}
+	return c, nil
+}
+
+// Check implements vouch.Checker.
+func (c *commandChecker) Check(ctx context.Context, s *vouch.Subject) vouch.Outcome {
+	cmd := strings.Join(c.argv, " ")
+	ev := map[string]any{"command": c.argv, "expectExit": c.expect}
+	argv, err := runner.Check(s.Policy, c.argv, "")
+	if err != nil {
+		o := vouch.Undecided(vouch.CodeCommandNotAllowed, fmt.Sprintf("%q does not run: %v", cmd, reason(err)))
+		o.Evidence = ev
+		return o
+	}
+	if s.Workspace == nil {
+		return vouch.Undecided(vouch.CodeNoWorkspace, fmt.Sprintf("%q needs a workspace to run in", cmd))
+	}
+	res, err := runner.Run(ctx, s.Workspace.Name(), argv, time.Duration(s.Policy.Commands.Timeout))
+	if err != nil {
+		o := vouch.Undecided(vouch.CodeCheckUnavailable, fmt.Sprintf("%q could not start: %v", cmd, err))
+		o.Evidence = ev
+		return o
+	}
+	ev["exitCode"], ev["durationMs"] = res.ExitCode, res.Duration.Milliseconds()
+	ev["output"] = tail(res.Stdout+res.Stderr, 600)
+	switch {
+	case res.TimedOut:
+		o := vouch.Undecided(vouch.CodeCommandTimedOut, fmt.Sprintf("%q did not finish within %v", cmd, time.Duration(s.Policy.Commands.Timeout)))
+		o.Evidence = ev
+		return o
+	case res.ExitCode != c.expect:
+		return vouch.Fail(vouch.CodeCommandFailed, fmt.Sprintf("%q exited %d, want %d", cmd, res.ExitCode, c.expect), ev)
+	}
+	return vouch.Pass(fmt.Sprintf("%q exited %d", cmd, res.ExitCode), ev)
+}
+
+func reason(err error) string {
+	switch {
+	case errors.Is(err, runner.ErrNotAllowed):
+		return "it is not on the policy's allow-list (commands.allow)"
+	case errors.Is(err, runner.ErrShell):
+		return "it needs a shell and the policy allows none (commands.shell)"
+	}
+	return err.Error()
+}
+
+// tail keeps the last n bytes of s, where runners print their summaries.
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return "..." + s[len(s)-n:]
+}
