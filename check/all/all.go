@@ -12,6 +12,8 @@ import (
 	// Kind cel.
 	_ "github.com/vouchgate/vouch/check/cel"
 	_ "github.com/vouchgate/vouch/check/claims"
+	// Kind file_exists.
+	_ "github.com/vouchgate/vouch/check/fs"
 	// Kind command.
 	_ "github.com/vouchgate/vouch/check/shell"
 	// Kinds contains, not_contains, regex, sections, length, json,

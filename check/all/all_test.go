@@ -12,7 +12,7 @@ import (
 
 func TestKinds(t *testing.T) {
 	want := []string{
-		"cel", "command", "contains", "json", "json_schema", "length",
+		"cel", "command", "contains", "file_exists", "json", "json_schema", "length",
 		"not_contains", "regex", "sections", "tool_called",
 	}
 	if d := cmp.Diff(want, check.Kinds()); d != "" {

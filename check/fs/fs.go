@@ -1,0 +1,64 @@
+// Package fs holds the check kinds about workspace files: file_exists, and
+// file_changed (the file changed since the task's base commit). Paths are
+// held in the workspace jail of [vouch.Subject].
+package fs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	iofs "io/fs"
+
+	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/check"
+)
+
+func init() {
+	check.Register(check.Kind{
+		Name:     "file_exists",
+		Strength: vouch.StrengthStrict,
+		New:      newFileExists,
+		Params:   "{path}",
+		Doc:      "The file exists in the workspace.",
+	})
+}
+
+type pathParams struct {
+	check.Common `json:",inline"`
+	Path         string `json:"path"`
+}
+
+type fileExists struct{ path string }
+
+func newFileExists(spec vouch.CheckSpec, _ check.Env) (vouch.Checker, error) {
+	var p pathParams
+	if err := check.DecodeParams(spec, &p); err != nil {
+		return nil, err
+	}
+	if p.Path == "" {
+		return nil, check.Errorf("path", "is required")
+	}
+	return fileExists{p.Path}, nil
+}
+
+// Check implements vouch.Checker.
+func (c fileExists) Check(_ context.Context, s *vouch.Subject) vouch.Outcome {
+	ev := map[string]any{"path": c.path}
+	fi, err := s.Stat(c.path)
+	switch {
+	case err == nil:
+		ev["sizeBytes"], ev["dir"] = fi.Size(), fi.IsDir()
+		return vouch.Pass(fmt.Sprintf("%s exists", c.path), ev)
+	case errors.Is(err, iofs.ErrNotExist):
+		o := vouch.Fail(vouch.CodeFileMissing, fmt.Sprintf("%s does not exist", c.path), ev)
+		o.Fix = []string{c.path}
+		return o
+	case errors.Is(err, vouch.ErrNoWorkspace):
+		return vouch.Undecided(vouch.CodeNoWorkspace, fmt.Sprintf("%s cannot be looked for: the request has no workspace", c.path))
+	case errors.Is(err, vouch.ErrOutsideRoot):
+		return vouch.Fail(vouch.CodePathOutsideWorkspace, fmt.Sprintf("%s leads outside the workspace", c.path), ev)
+	}
+	o := vouch.Undecided(vouch.CodeFileUnreadable, fmt.Sprintf("%s cannot be looked at: %v", c.path, err))
+	o.Evidence = ev
+	return o
+}
