@@ -55,6 +55,10 @@ const (
 	CodeCommandNotAllowed     = "COMMAND_NOT_ALLOWED"
 	CodeCommandFailed         = "COMMAND_FAILED"
 	CodeCommandTimedOut       = "COMMAND_TIMED_OUT"
+	CodeDocMissing            = "DOC_MISSING"
+	CodeSymbolMissing         = "SYMBOL_MISSING"
+	CodeNoSymbols             = "NO_SYMBOLS"
+	CodeCodeUnparsable        = "CODE_UNPARSABLE"
 )
 
 // Warning codes.
@@ -81,6 +85,8 @@ var catalogue = []CodeInfo{
 	{CodeCommandFailed, CodeCheck, "a command run by vouch exited with another code than expected"},
 	{CodeCommandNotAllowed, CodeCheck, "a command was not run: not on the policy's allow-list, or shell syntax without commands.shell (undecided)"},
 	{CodeCommandTimedOut, CodeCheck, "a command run by vouch did not finish within commands.timeout (undecided)"},
+	{CodeCodeUnparsable, CodeCheck, "a source file has syntax errors, so its symbols cannot be checked (undecided)"},
+	{CodeDocMissing, CodeCheck, "symbols lack doc comments (JSDoc, docstring, Go doc); evidence lists them"},
 	{CodeEmptySummary, CodeCheck, "a plugin-using output has an empty summary (light)"},
 	{CodeErrorWords, CodeCheck, "the summary reports a failure in words from the policy's errorWords (light)"},
 	{CodeFileMissing, CodeCheck, "a file claimed created or modified does not exist"},
@@ -91,6 +97,7 @@ var catalogue = []CodeInfo{
 	{CodeLengthOutOfRange, CodeCheck, "the text is shorter or longer than the limits in characters or words"},
 	{CodeLinesMismatch, CodeCheck, "a created file's line count differs from the claimed linesCount beyond the tolerance"},
 	{CodeNegatedMatch, CodeCheck, "a negated check (not: true) matched"},
+	{CodeNoSymbols, CodeCheck, "a doc-comment check found no symbols to check (undecided)"},
 	{CodeNoWorkspace, CodeCheck, "the check needs a workspace and the request has none (undecided)"},
 	{CodePathOutsideWorkspace, CodeCheck, "a claimed path leads outside the workspace (.., absolute, or a symlink out)"},
 	{CodePatternNotFound, CodeCheck, "the regular expression does not match the text"},
@@ -99,6 +106,7 @@ var catalogue = []CodeInfo{
 	{CodeSchemaViolation, CodeCheck, "the JSON does not satisfy the schema; evidence names each violation's path"},
 	{CodeSectionMissing, CodeCheck, "required Markdown sections are missing; evidence lists them"},
 	{CodeSizeMismatch, CodeCheck, "a created file's size differs from the claimed sizeBytes beyond the tolerance"},
+	{CodeSymbolMissing, CodeCheck, "the file does not define the symbol"},
 	{CodeTargetMissing, CodeCheck, "the file a check targets does not exist in the workspace"},
 	{CodeTargetUnreadable, CodeCheck, "the file a check targets cannot be read: outside the workspace, not a regular file, or too large (undecided)"},
 	{CodeTestClaimContradicted, CodeCheck, "the output claims the tests passed, but the last run of a test command failed (exit code or runner output)"},

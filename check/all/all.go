@@ -14,6 +14,8 @@ import (
 	_ "github.com/vouchgate/vouch/check/claims"
 	// Kind file_exists.
 	_ "github.com/vouchgate/vouch/check/fs"
+	// Kinds doc_comments and symbol_exists.
+	_ "github.com/vouchgate/vouch/check/symbols"
 	// Kind command.
 	_ "github.com/vouchgate/vouch/check/shell"
 	// Kinds contains, not_contains, regex, sections, length, json,

@@ -12,8 +12,8 @@ import (
 
 func TestKinds(t *testing.T) {
 	want := []string{
-		"cel", "command", "contains", "file_exists", "json", "json_schema", "length",
-		"not_contains", "regex", "sections", "tool_called",
+		"cel", "command", "contains", "doc_comments", "file_exists", "json", "json_schema", "length",
+		"not_contains", "regex", "sections", "symbol_exists", "tool_called",
 	}
 	if d := cmp.Diff(want, check.Kinds()); d != "" {
 		t.Errorf("registered kinds (-want +got):\n%s", d)
