@@ -59,6 +59,9 @@ const (
 	CodeSymbolMissing         = "SYMBOL_MISSING"
 	CodeNoSymbols             = "NO_SYMBOLS"
 	CodeCodeUnparsable        = "CODE_UNPARSABLE"
+	CodeNoChange              = "NO_CHANGE"
+	CodeRegionUnchanged       = "REGION_UNCHANGED"
+	CodeGitUnavailable        = "GIT_UNAVAILABLE"
 )
 
 // Warning codes.
@@ -72,6 +75,7 @@ const (
 	CodePromptInjection   = "PROMPT_INJECTION"
 	CodeAnalyzerFailed    = "ANALYZER_FAILED"
 	CodeLastAttempt       = "LAST_ATTEMPT"
+	CodeUnclaimedChange   = "UNCLAIMED_CHANGE"
 )
 
 // catalogue is the one list of every code vouch emits. Keep it sorted by
@@ -92,17 +96,20 @@ var catalogue = []CodeInfo{
 	{CodeFileMissing, CodeCheck, "a file claimed created or modified does not exist"},
 	{CodeFileNotDeleted, CodeCheck, "a file claimed deleted still exists"},
 	{CodeFileUnreadable, CodeCheck, "a claimed file cannot be read: a device, a FIFO, a directory or over the size limit (undecided)"},
+	{CodeGitUnavailable, CodeCheck, "the workspace's git changes cannot be read (a base that does not resolve); claims git would decide stay undecided"},
 	{CodeItemsMismatch, CodeCheck, "a plugin result's itemsReturned differs from the items in its data (light)"},
 	{CodeJSONInvalid, CodeCheck, "the text is not valid JSON"},
 	{CodeLengthOutOfRange, CodeCheck, "the text is shorter or longer than the limits in characters or words"},
 	{CodeLinesMismatch, CodeCheck, "a created file's line count differs from the claimed linesCount beyond the tolerance"},
 	{CodeNegatedMatch, CodeCheck, "a negated check (not: true) matched"},
+	{CodeNoChange, CodeCheck, "a file claimed created or modified has no change since the base (undecided without a base)"},
 	{CodeNoSymbols, CodeCheck, "a doc-comment check found no symbols to check (undecided)"},
 	{CodeNoWorkspace, CodeCheck, "the check needs a workspace and the request has none (undecided)"},
 	{CodePathOutsideWorkspace, CodeCheck, "a claimed path leads outside the workspace (.., absolute, or a symlink out)"},
 	{CodePatternNotFound, CodeCheck, "the regular expression does not match the text"},
 	{CodePluginError, CodeCheck, "a plugin result has status error (light)"},
 	{CodeRegionOutsideFile, CodeCheck, "a claimed edited region lies past the end of its file"},
+	{CodeRegionUnchanged, CodeCheck, "a claimed edited region is not touched by any change git shows"},
 	{CodeSchemaViolation, CodeCheck, "the JSON does not satisfy the schema; evidence names each violation's path"},
 	{CodeSectionMissing, CodeCheck, "required Markdown sections are missing; evidence lists them"},
 	{CodeSizeMismatch, CodeCheck, "a created file's size differs from the claimed sizeBytes beyond the tolerance"},
@@ -123,6 +130,7 @@ var catalogue = []CodeInfo{
 	{CodeNothingDecided, CodeWarning, "no dimension could be decided; the output cannot pass"},
 	{CodePromptInjection, CodeWarning, "the output contains instructions aimed at the verifier; it cannot pass and needs review"},
 	{CodeTooManyUnverified, CodeWarning, "more mentions are unverified than the policy's maxUnverified"},
+	{CodeUnclaimedChange, CodeWarning, "files changed that the output never mentions"},
 	{string(ErrCriterion), CodeError, "a criterion's check does not compile: bad regex, schema or CEL, unknown type or parameter"},
 	{string(ErrInternal), CodeError, "a fault of vouch itself"},
 	{string(ErrInvalid), CodeError, "a value out of range, outside its enumeration or inconsistent (editedRegion.start > end)"},

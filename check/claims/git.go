@@ -1,0 +1,159 @@
+package claims
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/check"
+	"github.com/vouchgate/vouch/git"
+)
+
+func init() {
+	check.RegisterAnalyzer(check.AnalyzerInfo{
+		Name:  "claims.git",
+		Level: vouch.LevelClaims,
+		New:   func() vouch.Analyzer { return gitAnalyzer{} },
+	})
+}
+
+// gitAnalyzer holds the claimed changes against git when the workspace is
+// a repository: the changes since the request's base (commits after it and
+// the working tree, untracked files as created). Without a base only
+// uncommitted changes are evidence, so a claimed change git cannot see is
+// undecided rather than failed: committed work and missing work look alike.
+type gitAnalyzer struct{}
+
+type gitKey struct{}
+
+type gitState struct {
+	ch  *git.Changes
+	err error
+}
+
+// Changes returns the git changes of the subject's workspace since the
+// request's base, read once per verification. Nil changes with a nil error
+// mean there is no workspace.
+func Changes(ctx context.Context, s *vouch.Subject) (*git.Changes, error) {
+	if s.Workspace == nil {
+		return nil, nil
+	}
+	st := s.Memo(gitKey{}, func() any {
+		ch, err := git.Read(ctx, s.Workspace.Name(), s.Request.Base)
+		return gitState{ch, err}
+	}).(gitState)
+	return st.ch, st.err
+}
+
+// Analyze implements vouch.Analyzer.
+func (gitAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Findings) error {
+	if s.Workspace == nil {
+		return nil
+	}
+	ch, err := Changes(ctx, s)
+	if err != nil {
+		if vouch.Code(err) == vouch.ErrInvalid {
+			// A base that does not resolve is the caller's mistake: say so
+			// on the claims it leaves unchecked.
+			f.MarkApplicable(vouch.DimClaims)
+			o := vouch.Undecided(vouch.CodeGitUnavailable, "the changes cannot be read from git: "+err.Error())
+			f.Checks = append(f.Checks, result("claims.git", o))
+			return nil
+		}
+		return err
+	}
+	if !ch.Repo {
+		return nil
+	}
+	req := s.Request
+	files := gather(req)
+	withBase := ch.Base != ""
+	claimed := map[string]bool{}
+	for _, c := range files {
+		if c.rel == "" {
+			continue
+		}
+		claimed[c.rel] = true
+		if c.deleted && !c.created && !c.edited {
+			continue // existence is checked by claims.files
+		}
+		fc := ch.File(c.rel)
+		verb := "modified"
+		if c.created {
+			verb = "created"
+		}
+		f.MarkApplicable(vouch.DimClaims)
+		if fc == nil || fc.Status == git.Deleted {
+			ev := map[string]any{"file": c.path, "base": ch.Base}
+			if withBase {
+				o := vouch.Fail(vouch.CodeNoChange, fmt.Sprintf("%s is claimed %s, but git shows no change to it since the base", c.path, verb), ev)
+				o.Fix = []string{c.path}
+				f.Checks = append(f.Checks, result("claims.git", o))
+			} else {
+				o := vouch.Undecided(vouch.CodeNoChange, fmt.Sprintf("%s is claimed %s and has no uncommitted change; without a base, committed work cannot be told from missing work", c.path, verb))
+				o.Evidence = ev
+				f.Checks = append(f.Checks, result("claims.git", o))
+			}
+			continue
+		}
+		if len(c.regions) == 0 {
+			f.Checks = append(f.Checks, result("claims.git", vouch.Pass(fmt.Sprintf("git shows %s %s", c.path, fc.Status), map[string]any{"file": c.path, "status": string(fc.Status)})))
+			continue
+		}
+		for _, fe := range c.regions {
+			r := fe.EditedRegion
+			if r == nil {
+				continue
+			}
+			ev := map[string]any{"file": c.path, "start": r.Start, "end": r.End, "hunks": hunks(fc)}
+			switch {
+			case fc.Touches(r.Start, r.End) || fc.Binary:
+				f.Checks = append(f.Checks, result("claims.region.changed", vouch.Pass(fmt.Sprintf("git shows changes in lines %d-%d of %s", r.Start, r.End, c.path), ev)))
+			case withBase || !fc.Committed:
+				o := vouch.Fail(vouch.CodeRegionUnchanged, fmt.Sprintf("the claimed edit of %s at lines %d-%d is not in any change git shows", c.path, r.Start, r.End), ev)
+				o.Fix = []string{fmt.Sprintf("%s:%d-%d", c.path, r.Start, r.End)}
+				f.Checks = append(f.Checks, result("claims.region.changed", o))
+			default:
+				o := vouch.Undecided(vouch.CodeRegionUnchanged, fmt.Sprintf("lines %d-%d of %s show no uncommitted change; without a base, committed edits are invisible", r.Start, r.End, c.path))
+				o.Evidence = ev
+				f.Checks = append(f.Checks, result("claims.region.changed", o))
+			}
+		}
+	}
+	var unclaimed []string
+	for _, p := range ch.Paths() {
+		if fc := ch.Files[p]; !claimed[p] && !(fc.OldPath != "" && claimed[fc.OldPath]) {
+			unclaimed = append(unclaimed, p)
+		}
+	}
+	if len(unclaimed) > 0 && len(files) > 0 {
+		f.Warnings = append(f.Warnings, vouch.Warning{
+			Code:    vouch.CodeUnclaimedChange,
+			Message: fmt.Sprintf("%d changed files are not among the claimed changes: %s", len(unclaimed), list(unclaimed, 8)),
+			Details: map[string]any{"files": unclaimed},
+		})
+	}
+	return nil
+}
+
+func hunks(fc *git.FileChange) []string {
+	out := make([]string, 0, len(fc.Hunks))
+	for _, h := range fc.Hunks {
+		if h.Empty() {
+			out = append(out, fmt.Sprintf("deletion after %d", h.End))
+		} else {
+			out = append(out, fmt.Sprintf("%d-%d", h.Start, h.End))
+		}
+	}
+	return out
+}
+
+func list(s []string, n int) string {
+	s = slices.Clone(s)
+	if len(s) > n {
+		return strings.Join(s[:n], ", ") + fmt.Sprintf(" and %d more", len(s)-n)
+	}
+	return strings.Join(s, ", ")
+}
