@@ -1,6 +1,9 @@
 package vouch
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // CodeKind says where a code appears in a report.
 type CodeKind string
@@ -62,6 +65,8 @@ const (
 	CodeNoChange              = "NO_CHANGE"
 	CodeRegionUnchanged       = "REGION_UNCHANGED"
 	CodeGitUnavailable        = "GIT_UNAVAILABLE"
+	CodeCountMismatch         = "COUNT_MISMATCH"
+	CodeCountUndecided        = "COUNT_UNDECIDED"
 )
 
 // Warning codes.
@@ -78,8 +83,8 @@ const (
 	CodeUnclaimedChange   = "UNCLAIMED_CHANGE"
 )
 
-// catalogue is the one list of every code vouch emits. Keep it sorted by
-// kind, then code; a test checks that every code constant is listed.
+// catalogue is the one list of every code vouch emits; a test checks that
+// every code constant is listed. Codes sorts it.
 var catalogue = []CodeInfo{
 	{CodeCELError, CodeCheck, "a CEL expression failed to evaluate (undecided)"},
 	{CodeCELFalse, CodeCheck, "a CEL expression evaluated to false"},
@@ -90,6 +95,8 @@ var catalogue = []CodeInfo{
 	{CodeCommandNotAllowed, CodeCheck, "a command was not run: not on the policy's allow-list, or shell syntax without commands.shell (undecided)"},
 	{CodeCommandTimedOut, CodeCheck, "a command run by vouch did not finish within commands.timeout (undecided)"},
 	{CodeCodeUnparsable, CodeCheck, "a source file has syntax errors, so its symbols cannot be checked (undecided)"},
+	{CodeCountMismatch, CodeCheck, "a count the summary claims (\"documented all 4 methods\", \"created 3 files\") is more than what is found; evidence names what is missing"},
+	{CodeCountUndecided, CodeCheck, "a count claim cannot be checked: no workspace, or no file could be parsed (undecided)"},
 	{CodeDocMissing, CodeCheck, "symbols lack doc comments (JSDoc, docstring, Go doc); evidence lists them"},
 	{CodeEmptySummary, CodeCheck, "a plugin-using output has an empty summary (light)"},
 	{CodeErrorWords, CodeCheck, "the summary reports a failure in words from the policy's errorWords (light)"},
@@ -145,7 +152,17 @@ var catalogue = []CodeInfo{
 
 // Codes returns the catalogue of every check, warning and error code with
 // its meaning, sorted by kind and code.
-func Codes() []CodeInfo { return slices.Clone(catalogue) }
+func Codes() []CodeInfo {
+	out := slices.Clone(catalogue)
+	rank := map[CodeKind]int{CodeCheck: 0, CodeWarning: 1, CodeError: 2}
+	slices.SortFunc(out, func(a, b CodeInfo) int {
+		if d := rank[a.Kind] - rank[b.Kind]; d != 0 {
+			return d
+		}
+		return strings.Compare(a.Code, b.Code)
+	})
+	return out
+}
 
 // LookupCode returns the catalogue entry for code.
 func LookupCode(code string) (CodeInfo, bool) {
