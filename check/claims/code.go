@@ -31,10 +31,13 @@ type codeAnalyzer struct{}
 // InferredDocID is the id of the inferred doc-comment criterion.
 const InferredDocID = "inferred.docComments"
 
-// docTarget is one file whose symbols a doc-comment inference checks.
+// docTarget is one file whose symbols a doc-comment inference checks: the
+// symbols in regions, or, for a file the task names without naming
+// symbols, every exported symbol (of the kind the task speaks of).
 type docTarget struct {
-	file    string
-	regions []vouch.LineRange
+	file     string
+	regions  []vouch.LineRange
+	exported bool
 }
 
 // Analyze implements vouch.Analyzer.
@@ -106,9 +109,12 @@ func evalDocs(ctx context.Context, s *vouch.Subject, intent claimtext.TaskIntent
 		}
 		parsed[t.file] = pf
 		ev.files = append(ev.files, t.file)
-		if len(intent.Symbols) == 0 {
-			r := symbols.CheckDocs(pf, t.file, nil, t.regions)
-			merge(&ev.result, r)
+		switch {
+		case len(intent.Symbols) > 0:
+		case t.exported:
+			merge(&ev.result, symbols.CheckDocs(pf, t.file, exportedNames(pf, intent.Noun), nil))
+		default:
+			merge(&ev.result, symbols.CheckDocs(pf, t.file, nil, t.regions))
 		}
 	}
 	if len(intent.Symbols) > 0 {
@@ -138,6 +144,30 @@ func evalDocs(ctx context.Context, s *vouch.Subject, intent claimtext.TaskIntent
 	return ev
 }
 
+// exportedNames returns the qualified names of a file's exported symbols,
+// only functions and methods when the task speaks of functions or methods,
+// only classes when it speaks of classes.
+func exportedNames(f *code.File, noun string) []string {
+	var out []string
+	for _, sym := range f.Symbols {
+		if !sym.Exported {
+			continue
+		}
+		switch noun {
+		case "function", "method":
+			if sym.Kind != code.KindFunction && sym.Kind != code.KindMethod && sym.Kind != code.KindConst {
+				continue
+			}
+		case "class":
+			if sym.Kind != code.KindClass {
+				continue
+			}
+		}
+		out = append(out, sym.QualifiedName())
+	}
+	return out
+}
+
 func merge(dst *symbols.DocResult, r symbols.DocResult) {
 	dst.Documented = append(dst.Documented, r.Documented...)
 	dst.Undocumented = append(dst.Undocumented, r.Undocumented...)
@@ -157,7 +187,8 @@ func docTargets(ctx context.Context, s *vouch.Subject, intent claimtext.TaskInte
 			files = append(files, rel)
 		}
 	}
-	if len(files) == 0 {
+	named := len(files) > 0
+	if !named {
 		for _, c := range gather(s.Request) {
 			if c.rel != "" && (c.created || c.edited) {
 				if _, _, ok := code.ForPath(c.rel); ok {
@@ -168,8 +199,8 @@ func docTargets(ctx context.Context, s *vouch.Subject, intent claimtext.TaskInte
 	}
 	var out []docTarget
 	for _, file := range files {
-		t := docTarget{file: file, regions: symbols.ClaimedRegions(s.Request, file)}
-		if len(t.regions) == 0 && len(intent.Symbols) == 0 {
+		t := docTarget{file: file, regions: symbols.ClaimedRegions(s.Request, file), exported: named}
+		if !named && len(t.regions) == 0 && len(intent.Symbols) == 0 {
 			if ch, err := Changes(ctx, s); err == nil && ch != nil && ch.Repo {
 				if fc := ch.File(file); fc != nil {
 					for _, h := range fc.Hunks {
