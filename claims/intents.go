@@ -39,15 +39,6 @@ type TaskIntent struct {
 	Noun string
 }
 
-// docVerbClasses are the action classes with which a generic doc word
-// ("comments", "documentation") or the verb document asks for doc comments;
-// with any other ("Fix the documentation link") it does not. "" is a goal
-// without an action verb.
-var docVerbClasses = map[string]bool{
-	"": true, "document": true, "add": true, "create": true, "update": true,
-	"complete": true, "implement": true, "refactor": true,
-}
-
 // TaskIntents reads what a task goal asks for. See [TaskIntent].
 func TaskIntents(goal string) TaskIntent {
 	sc := newScanner(goal)
@@ -190,9 +181,9 @@ func (sc *scanner) symbolsNear(k int, ti *TaskIntent) {
 		}
 		first = j
 		j--
-		if sc.punctIs(j, ',') || sc.wordIs(j, "and") || sc.punctIs(j, '&') {
+		if sc.punctIs(j, ',') || sc.wordHas(j, wJoin) || sc.punctIs(j, '&') {
 			j--
-			if sc.punctIs(j+1, ',') && sc.wordIs(j, "and") {
+			if sc.punctIs(j+1, ',') && sc.wordHas(j, wJoin) {
 				j--
 			}
 			continue

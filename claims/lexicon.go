@@ -50,6 +50,15 @@ const (
 	wPronoun                        // resultPronouns
 	wFraction                       // fractionWords
 	wProNoun                        // proNouns
+	wOf                             // partitiveWords
+	wJoin                           // listJoiners
+	wSum                            // sumWords
+	wResultNeg                      // resultNegations
+	wSequence                       // sequenceWords
+	wHave                           // haveWords
+	wObjPrep                        // objectPrepositions
+	wPlace                          // placePrepositions
+	wPair                           // pairWords
 )
 
 // verbForm is the form of a verb in [actionVerbs].
@@ -251,6 +260,15 @@ func buildLexicon() {
 	set(resultPronouns, wPronoun)
 	set(fractionWords, wFraction)
 	set(proNouns, wProNoun)
+	set(partitiveWords, wOf)
+	set(listJoiners, wJoin)
+	set(sumWords, wSum)
+	set(resultNegations, wResultNeg)
+	set(sequenceWords, wSequence)
+	set(haveWords, wHave)
+	set(objectPrepositions, wObjPrep)
+	set(placePrepositions, wPlace)
+	set(pairWords, wPair)
 	set(quantifierFillers, wQFiller)
 	set(labelWords, wLabel)
 	set(approximators, wApprox)
@@ -326,6 +344,9 @@ func buildLexicon() {
 		}
 		if pm.Label {
 			e.flags |= wLabel
+		}
+		if pm.Partitive {
+			e.flags |= wOf
 		}
 		first := get(words[0])
 		first.phrases = append(first.phrases, lexPhrase{rest: words[1:], entry: e})

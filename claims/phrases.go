@@ -211,6 +211,15 @@ var docObjects = map[string]string{
 	"comment": "", "comments": "", "documentation": "", "doc": "", "docs": "",
 }
 
+// docVerbClasses are the action classes with which a generic doc word
+// ("comments", "documentation") or the verb document asks for doc comments;
+// with any other ("Fix the documentation link") it does not. "" is a goal
+// without an action verb.
+var docVerbClasses = map[string]bool{
+	"": true, "document": true, "add": true, "create": true, "update": true,
+	"complete": true, "implement": true, "refactor": true,
+}
+
 // explicitDocWords are the [docObjects] that name doc comments by themselves,
 // whatever they are attached to; the others ("comments", "documentation",
 // "docs") do only when a code symbol is their target.
@@ -513,6 +522,43 @@ var commonWords = []string{
 	"short", "slow", "fast", "broken", "missing", "failing", "flaky", "utility",
 }
 
+// The function words the scanner's patterns are built on, each in a table of
+// its own role, so that no word is spelled out in the code.
+
+// partitiveWords join a count to its total or its set: "4 of 4", "one of
+// the methods", "3 of them" ("out of" is in [phraseTable]).
+var partitiveWords = []string{"of"}
+
+// listJoiners join the last item of a list: "parse, tokenize and format".
+var listJoiners = []string{"and"}
+
+// sumWords add counts up: "65 tests plus 14 doctests" (and "+").
+var sumWords = []string{"plus"}
+
+// resultNegations before a test result turn it around: "no tests failed",
+// "none of the tests fail".
+var resultNegations = []string{"no", "none"}
+
+// sequenceWords make an -ing verb after them a completed one: "After fixing 3
+// bugs, all tests pass".
+var sequenceWords = []string{"after", "having"}
+
+// haveWords, between a counted noun and a doc object, say the things have
+// docs: "all 4 functions now have JSDoc".
+var haveWords = []string{"have", "has", "had"}
+
+// objectPrepositions lead from a doc or test object to its target: "Added
+// JSDoc to `parse`", "Wrote tests for `retry`".
+var objectPrepositions = []string{"to", "for", "on"}
+
+// placePrepositions start a place after a counted noun, skipped on the way to
+// its verb: "All 4 functions in src/parser.ts now have JSDoc".
+var placePrepositions = []string{"in", "of", "from", "under", "across", "inside", "within"}
+
+// pairWords after a listed item make the list pairs, not items: "Renamed 2
+// files: `a.go` → `b.go`", "`foo` to `bar`".
+var pairWords = []string{"to", "into", "as"}
+
 // abbreviations end in a dot that does not end the sentence: "e.g. parse",
 // "vs. the old one".
 var abbreviations = []string{
@@ -589,6 +635,7 @@ var phraseTable = []struct {
 	{"up to", phraseMeaning{Approx: true}},
 	{"a few", phraseMeaning{Approx: true}},
 	{"a couple of", phraseMeaning{Approx: true}},
+	{"out of", phraseMeaning{Partitive: true}},
 	{"in case", phraseMeaning{Conditional: true}},
 	{"at first", phraseMeaning{Historic: true}},
 	{"used to", phraseMeaning{Historic: true}},
@@ -618,4 +665,5 @@ type phraseMeaning struct {
 	Conditional bool   // "in case"
 	Historic    bool   // "at first"
 	Label       bool   // "exit code": the number that follows is a label
+	Partitive   bool   // "out of": like "of"
 }

@@ -63,7 +63,6 @@ type cand struct {
 	elided     bool
 	itemLo     int // range of sc.items
 	itemHi     int
-	list       bool // a list of items without a count
 	needAfter  bool // only a verb after it can make it a claim
 	verbless   bool // its clause has no verb
 
@@ -76,8 +75,9 @@ type cand struct {
 
 func (sc *scanner) word(k int) string { return sc.toks[k].text(sc.s) }
 
-func (sc *scanner) wordIs(k int, w string) bool {
-	return k >= 0 && k < len(sc.toks) && sc.toks[k].kind == tWord && equalWord(sc.word(k), w)
+// wordHas reports a word token k whose lexicon entry has one of the flags f.
+func (sc *scanner) wordHas(k int, f wflag) bool {
+	return k >= 0 && k < len(sc.toks) && sc.toks[k].kind == tWord && sc.toks[k].is(f)
 }
 
 func (sc *scanner) punctIs(k int, p byte) bool {
@@ -120,7 +120,7 @@ func (sc *scanner) parseQuant(i int, out *cand) bool {
 	k := i + 1
 	for k < n {
 		u := &toks[k]
-		if u.kind == tNum && u.val == 1 && sc.wordIs(k+1, "of") && equalWord(sc.word(k), "one") {
+		if u.kind == tNum && u.val == 1 && sc.wordHas(k+1, wOf) {
 			k += 2
 			continue
 		}
@@ -132,7 +132,7 @@ func (sc *scanner) parseQuant(i int, out *cand) bool {
 	if k < n && toks[k].kind == tNum && !sc.numBlocked(k) {
 		c.num, c.hasNum = toks[k].val, true
 		k++
-		if sc.wordIs(k, "of") {
+		if sc.wordHas(k, wOf) {
 			k++
 			for k < n && toks[k].is(wDet) {
 				k++
@@ -199,7 +199,7 @@ func (sc *scanner) numBlocked(i int) bool {
 	if p.is(wLabel) || p.is(wApprox) && !sc.approxOK {
 		return true
 	}
-	if i >= 2 && equalWord(p.text(sc.s), "of") && (sc.toks[i-2].kind == tNum || sc.toks[i-2].kind == tOther) {
+	if i >= 2 && p.is(wOf) && (sc.toks[i-2].kind == tNum || sc.toks[i-2].kind == tOther) {
 		return true
 	}
 	// "half of the 8 tests"
@@ -208,7 +208,7 @@ func (sc *scanner) numBlocked(i int) bool {
 		if u.is(wFraction) {
 			return true
 		}
-		if !u.is(wDet) && !equalWord(u.text(sc.s), "of") {
+		if !u.is(wDet | wOf) {
 			break
 		}
 	}
@@ -257,11 +257,8 @@ func (sc *scanner) parseNum(i int, out *cand) bool {
 	case sc.punctIs(k, '/') && k+1 < n && toks[k+1].kind == tNum:
 		c.total = toks[k+1].val
 		k += 2
-	case sc.wordIs(k, "of") || sc.wordIs(k, "out") && sc.wordIs(k+1, "of"):
+	case sc.wordHas(k, wOf):
 		k2 := k + 1
-		if sc.wordIs(k, "out") {
-			k2++
-		}
 		det := false
 		for k2 < n && toks[k2].is(wDet) {
 			k2++
@@ -271,7 +268,7 @@ func (sc *scanner) parseNum(i int, out *cand) bool {
 		case k2 < n && toks[k2].kind == tNum:
 			c.total = toks[k2].val
 			k = k2 + 1
-		case sc.wordIs(k2, "them") || sc.wordIs(k2, "those") || sc.wordIs(k2, "these"):
+		case sc.wordHas(k2, wPronoun):
 			c.end = k2 + 1
 			c.elided = true
 			return true
@@ -367,7 +364,7 @@ func (sc *scanner) attachItems(c *cand) {
 		}
 		next++
 	}
-	if sc.punctIs(next, ':') || sc.wordIs(next, "to") || sc.wordIs(next, "into") || sc.wordIs(next, "as") {
+	if sc.punctIs(next, ':') || sc.wordHas(next, wPair) {
 		// "Renamed 2 files: `a.go` → `b.go` ...": pairs, not a list.
 		sc.items = sc.items[:lo]
 		return
@@ -429,12 +426,12 @@ func (sc *scanner) parseItems(k int) (cnt, next int, plain bool) {
 		next = j
 		switch {
 		case sc.punctIs(j, ','):
-			if sc.wordIs(j+1, "and") || sc.punctIs(j+1, '&') {
+			if sc.wordHas(j+1, wJoin) || sc.punctIs(j+1, '&') {
 				j += 2
 			} else {
 				j++
 			}
-		case sc.wordIs(j, "and") || sc.punctIs(j, '&'):
+		case sc.wordHas(j, wJoin) || sc.punctIs(j, '&'):
 			j++
 		default:
 			return cnt, next, plain
@@ -465,7 +462,7 @@ func (sc *scanner) parseList(i int, out *cand) bool {
 		return false
 	}
 	c := out
-	*c = cand{start: i, end: next, head: -1, list: true, itemLo: lo, itemHi: len(sc.items), num: cnt, hasNum: true}
+	*c = cand{start: i, end: next, head: -1, itemLo: lo, itemHi: len(sc.items), num: cnt, hasNum: true}
 	if next < n && toks[next].e != nil && symbolClasses[toks[next].e.noun] {
 		c.head, c.noun = next, toks[next].e.noun
 		c.end = next + 1
@@ -496,7 +493,7 @@ func (sc *scanner) parseList(i int, out *cand) bool {
 		case e.flags&(wDoc|wTestObj) != 0:
 			obj = true
 		case e.flags&(wDet|wAdverb) != 0:
-		case e.flags&wPrep != 0 && (equalWord(u.text(sc.s), "to") || equalWord(u.text(sc.s), "for") || equalWord(u.text(sc.s), "on")):
+		case e.flags&wObjPrep != 0:
 			prep, obj = true, false
 		case e.flags&wQuant != 0 && e.num == 2:
 			c.all = true
@@ -569,8 +566,7 @@ func (sc *scanner) listOpener(k int) bool {
 	if e.verb != "" || e.flags&(wDet|wQuant|wDoc|wTestObj|wAux|wOtherVerb) != 0 {
 		return true
 	}
-	w := u.text(sc.s)
-	return equalWord(w, "to") || equalWord(w, "for") || equalWord(w, "on")
+	return e.flags&wObjPrep != 0
 }
 
 // itemText is the text of an item token: code without its backticks, and
@@ -725,7 +721,7 @@ func (sc *scanner) judgeVerb(b *beforeInfo, k int) {
 		b.action, b.done, b.neg = e.verb, true, true
 	case e.form == formBase && p.has(wEnabler):
 		b.action, b.done = e.verb, true
-	case e.form == formIng && k > 0 && sc.wordIs(k-1, "after"):
+	case e.form == formIng && sc.wordHas(k-1, wSequence):
 		b.action, b.done = e.verb, true
 	case e.form == formBase && p.has(wIntentBefore):
 		b.excluded = true
@@ -807,20 +803,19 @@ func (sc *scanner) after(k int) afterInfo {
 			return a
 		case e.flags&wAux != 0:
 			a.sawVerb = true
-			w := u.text(sc.s)
-			if equalWord(w, "have") || equalWord(w, "has") || equalWord(w, "had") {
+			if e.flags&wHave != 0 {
 				sawHave = true
 			}
 		case e.flags&wAdverb != 0:
 		case e.flags&wDet != 0 && (sawHave || gap):
-		case gap && equalWord(u.text(sc.s), "to"):
+		case gap && e.flags&wIntentBefore != 0: // "need to be documented"
 		case e.flags&wPassWord != 0 && a.sawVerb:
 			a.action, a.tok = "pass", j
 			return a
 		case e.flags&wFailWord != 0 && a.sawVerb && e.verb == "":
 			a.action, a.tok = "fail", j // "3 tests are still red"
 			return a
-		case e.flags&wPrep != 0 && !a.sawVerb && !gap && !skipped && sc.placeWord(j):
+		case e.flags&wPlace != 0 && !a.sawVerb && !gap && !skipped:
 			// "All 4 functions in src/parser.ts now have JSDoc": skip the
 			// place.
 			skipped = true
@@ -832,13 +827,6 @@ func (sc *scanner) after(k int) afterInfo {
 		}
 	}
 	return a
-}
-
-// placeWord reports a preposition that starts a place after a counted noun:
-// "in src/parser.ts", "of the parser".
-func (sc *scanner) placeWord(j int) bool {
-	w := sc.word(j)
-	return equalWord(w, "in") || equalWord(w, "of") || equalWord(w, "from") || equalWord(w, "under") || equalWord(w, "across")
 }
 
 // placeTail reports a token that can be part of a place: a path, code, a
@@ -992,11 +980,11 @@ func (sc *scanner) postResolve() {
 		}
 	}
 	bare := func(c *cand) bool { return c.action == "" && !c.excluded && c.noun == "test" && c.verbless }
-	any := false
+	some := false
 	for i := range cs {
-		any = any || bare(&cs[i])
+		some = some || bare(&cs[i])
 	}
-	if !any || !sc.sentencePasses() {
+	if !some || !sc.sentencePasses() {
 		return
 	}
 	for i := range cs {

@@ -225,7 +225,7 @@ func (sc *scanner) inCand(k int) bool {
 func (sc *scanner) plusJoined(a, b int) bool {
 	plus := false
 	for k := a; k < b; k++ {
-		if sc.punctIs(k, '+') || sc.wordIs(k, "plus") {
+		if sc.punctIs(k, '+') || sc.wordHas(k, wSum) {
 			plus = true
 		}
 	}
@@ -239,7 +239,7 @@ func (sc *scanner) signalContext(k int) (excluded, neg bool) {
 	b := sc.before(k)
 	neg = b.neg
 	for j := k - 1; j >= b.segStart; j-- {
-		if sc.wordIs(j, "no") {
+		if sc.wordHas(j, wResultNeg) {
 			neg = true
 		}
 	}

@@ -544,9 +544,9 @@ func classify(m *lexTable, w string, t *token) {
 	t.lower = lowerSeen
 	switch {
 	case ident:
-		if equalWord(w, "e.g") || equalWord(w, "i.e") || equalWord(w, "etc") {
-			t.kind = tWord
-			t.e = m.lookup(w)
+		if e := m.lookup(w); e.has(wAbbrev) {
+			t.kind = tWord // "e.g"
+			t.e = e
 			return
 		}
 		t.kind = tIdent
