@@ -79,7 +79,7 @@ func TaskIntents(goal string) TaskIntent {
 				continue
 			}
 			w := t.text(sc.s)
-			e := t.e
+			e := t.ent()
 			switch {
 			case t.call:
 				ti.Symbols = appendOnce(ti.Symbols, w)
@@ -160,7 +160,7 @@ func (sc *scanner) compound(k int) bool {
 		return false
 	}
 	nx := &sc.toks[k+1]
-	return nx.kind == tWord && nx.e != nil && (nx.e.noun != "" || nx.e.flags&wCommon != 0 && !nx.named())
+	return nx.kind == tWord && nx.ent() != nil && (nx.ent().noun != "" || nx.ent().flags&wCommon != 0 && !nx.named())
 }
 
 // symbolsNear adds the plain names listed next to the symbol noun at k:
@@ -207,7 +207,7 @@ func (sc *scanner) symbolsNear(k int, ti *TaskIntent) {
 func (sc *scanner) addSymbols(ti *TaskIntent, lo int) {
 	for _, k := range sc.items[lo:] {
 		t := &sc.toks[k]
-		if t.kind == tWord && !t.call && t.e.has(wCommon) && !t.named() {
+		if t.kind == tWord && !t.call && t.ent().has(wCommon) && !t.named() {
 			continue
 		}
 		txt := sc.itemText(k)

@@ -81,10 +81,19 @@ type lexEntry struct {
 	num     int    // value, with wNumber or wQuant
 	style   string // doc style, with wDoc
 	implies string // action a noun implies (nounActions)
+	id      int32  // index in lexByID
 	phrases []lexPhrase
 }
 
 func (e *lexEntry) has(f wflag) bool { return e != nil && e.flags&f != 0 }
+
+// index is the id of e, 0 for nil.
+func (e *lexEntry) index() int32 {
+	if e == nil {
+		return 0
+	}
+	return e.id
+}
 
 // lexPhrase is a multi-word phrase starting with the word that holds it.
 type lexPhrase struct {
@@ -95,6 +104,7 @@ type lexPhrase struct {
 var (
 	lexOnce sync.Once
 	lex     *lexTable
+	lexByID = []*lexEntry{nil} // entries by id; id 0 is none
 )
 
 // lexicon returns the lexicon, building it from the phrase tables on first
@@ -359,6 +369,18 @@ func buildLexicon() {
 			for j := i; j > 0 && len(ps[j].rest) > len(ps[j-1].rest); j-- {
 				ps[j], ps[j-1] = ps[j-1], ps[j]
 			}
+		}
+	}
+	number := func(e *lexEntry) {
+		if e.id == 0 {
+			e.id = int32(len(lexByID))
+			lexByID = append(lexByID, e)
+		}
+	}
+	for _, e := range m {
+		number(e)
+		for _, p := range e.phrases {
+			number(p.entry)
 		}
 	}
 	lex = newLexTable(m)

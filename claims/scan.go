@@ -138,11 +138,11 @@ func (sc *scanner) parseQuant(i int, out *cand) bool {
 				k++
 			}
 		}
-	} else if toks[i].e.num == 2 {
+	} else if toks[i].ent().num == 2 {
 		c.num, c.hasNum = 2, true
 	}
 	if head, end := sc.nounRun(k); head >= 0 {
-		c.head, c.noun, c.end = head, toks[head].e.noun, end
+		c.head, c.noun, c.end = head, toks[head].ent().noun, end
 		if c.noun == "" {
 			c.head, c.elided = -1, true
 			return c.hasNum
@@ -157,8 +157,8 @@ func (sc *scanner) parseQuant(i int, out *cand) bool {
 			c.num, c.hasNum = cnt, true
 		}
 		c.end = next
-		if next < n && toks[next].e != nil && symbolClasses[toks[next].e.noun] {
-			c.head, c.noun = next, toks[next].e.noun
+		if next < n && toks[next].ent() != nil && symbolClasses[toks[next].ent().noun] {
+			c.head, c.noun = next, toks[next].ent().noun
 			c.end = next + 1
 		} else {
 			c.noun = sc.listNoun(lo)
@@ -231,7 +231,7 @@ func (sc *scanner) elidable(k int) bool {
 	default:
 		return false
 	}
-	e := u.e
+	e := u.ent()
 	if e == nil {
 		return false
 	}
@@ -283,7 +283,7 @@ func (sc *scanner) parseNum(i int, out *cand) bool {
 		return false
 	}
 	if head, end := sc.nounRun(k); head >= 0 {
-		c.head, c.noun, c.end = head, toks[head].e.noun, end
+		c.head, c.noun, c.end = head, toks[head].ent().noun, end
 		if c.noun == "" {
 			c.head, c.elided = -1, true
 			return true
@@ -316,7 +316,7 @@ func (sc *scanner) nounRun(k int) (head, end int) {
 		case tCode, tIdent, tOther:
 			continue
 		}
-		e := u.e
+		e := u.ent()
 		if e == nil {
 			continue
 		}
@@ -387,7 +387,7 @@ func (sc *scanner) isItem(k int) (ok, plain bool) {
 		if u.call {
 			return true, false
 		}
-		e := u.e
+		e := u.ent()
 		w := u.text(sc.s)
 		if len(w) < 2 || strings.HasSuffix(w, "ing") || strings.ContainsRune(w, '\'') {
 			return false, true
@@ -463,8 +463,8 @@ func (sc *scanner) parseList(i int, out *cand) bool {
 	}
 	c := out
 	*c = cand{start: i, end: next, head: -1, itemLo: lo, itemHi: len(sc.items), num: cnt, hasNum: true}
-	if next < n && toks[next].e != nil && symbolClasses[toks[next].e.noun] {
-		c.head, c.noun = next, toks[next].e.noun
+	if next < n && toks[next].ent() != nil && symbolClasses[toks[next].ent().noun] {
+		c.head, c.noun = next, toks[next].ent().noun
 		c.end = next + 1
 	}
 	// The way back to the verb may pass only over determiners, doc and test
@@ -477,7 +477,7 @@ func (sc *scanner) parseList(i int, out *cand) bool {
 		if u.kind == tPunct && u.punct == ':' {
 			continue
 		}
-		e := u.e
+		e := u.ent()
 		if u.kind != tWord || e == nil {
 			break
 		}
@@ -516,12 +516,12 @@ func (sc *scanner) parseList(i int, out *cand) bool {
 		// "the Parser class"; "Added JSDoc to the parse function"; not "The
 		// pre-commit hook".
 		return fail()
-	case plain && c.head < 0 && nounBefore == "" && !(verb >= 0 && toks[verb].e.verb == "document"):
+	case plain && c.head < 0 && nounBefore == "" && !(verb >= 0 && toks[verb].ent().verb == "document"):
 		return fail()
 	}
 	if plain {
 		for _, k := range sc.items[lo:] {
-			if u := &toks[k]; u.kind == tWord && !u.call && u.e.has(wCommon) {
+			if u := &toks[k]; u.kind == tWord && !u.call && u.ent().has(wCommon) {
 				return fail()
 			}
 		}
@@ -559,7 +559,7 @@ func (sc *scanner) listOpener(k int) bool {
 		}
 		return false
 	}
-	e := u.e
+	e := u.ent()
 	if u.kind != tWord || e == nil {
 		return false
 	}
@@ -646,7 +646,7 @@ walk:
 			}
 			continue
 		}
-		e := u.e
+		e := u.ent()
 		if e == nil {
 			if b.verb < 0 {
 				b.adjacent = false
@@ -666,7 +666,7 @@ walk:
 			if ingVerb >= 0 && e.verb != "" && e.form == formDone && e.noun == "" {
 				// "Added unit tests covering all 6 edge cases": the -ing verb
 				// shares the completed verb's time.
-				b.action, b.done = sc.toks[ingVerb].e.verb, true
+				b.action, b.done = sc.toks[ingVerb].ent().verb, true
 				ingVerb = -1
 			}
 			continue
@@ -705,10 +705,10 @@ func (sc *scanner) negAfter(k int) bool {
 
 // judgeVerb decides whether the verb at k says the work is done.
 func (sc *scanner) judgeVerb(b *beforeInfo, k int) {
-	e := sc.toks[k].e
+	e := sc.toks[k].ent()
 	var p *lexEntry
 	if k > 0 {
-		p = sc.toks[k-1].e
+		p = sc.toks[k-1].ent()
 	}
 	switch {
 	case e.flags&wUnPart != 0:
@@ -735,10 +735,10 @@ func (sc *scanner) imperative(k int) bool {
 	for k < len(toks) && (toks[k].is(wFiller) || toks[k].kind == tPunct) {
 		k++
 	}
-	if k >= len(toks) || toks[k].kind != tWord || toks[k].e == nil {
+	if k >= len(toks) || toks[k].kind != tWord || toks[k].ent() == nil {
 		return false
 	}
-	e := toks[k].e
+	e := toks[k].ent()
 	if e.form != formBase && e.flags&wImperative == 0 {
 		return false
 	}
@@ -774,10 +774,10 @@ func (sc *scanner) after(k int) afterInfo {
 	sawHave, gap, skipped := false, false, false
 	for j := k; j < len(toks) && j < k+7; j++ {
 		u := &toks[j]
-		if u.kind != tWord || u.e == nil {
+		if u.kind != tWord || u.ent() == nil {
 			return a
 		}
-		e := u.e
+		e := u.ent()
 		switch {
 		case e.flags&wUnPart != 0:
 			a.action, a.tok, a.neg = e.verb, j, true
@@ -837,7 +837,7 @@ func (sc *scanner) placeTail(j int) bool {
 	case tIdent, tCode:
 		return true
 	case tWord:
-		return u.e == nil || u.e.flags&wDet != 0 || u.e.noun != "" && u.e.verb == "" || u.e.flags == wCommon
+		return u.ent() == nil || u.ent().flags&wDet != 0 || u.ent().noun != "" && u.ent().verb == "" || u.ent().flags == wCommon
 	}
 	return false
 }
@@ -883,7 +883,7 @@ func (sc *scanner) resolve(c *cand) {
 		c.neg = true
 	}
 	if c.action == "" && c.head >= 0 && b.verb < 0 {
-		c.action = sc.toks[c.head].e.implies
+		c.action = sc.toks[c.head].ent().implies
 	}
 	if c.elided && c.action != "" {
 		c.noun = sc.antecedent(c)
@@ -923,7 +923,7 @@ func (sc *scanner) modifierAction(c *cand) {
 			}
 			return
 		}
-		e := u.e
+		e := u.ent()
 		if e == nil || e.verb == "" {
 			continue
 		}
@@ -953,7 +953,7 @@ func (sc *scanner) antecedent(c *cand) string {
 		}
 	}
 	for k := c.start - 1; k >= 0; k-- {
-		if e := sc.toks[k].e; e != nil && e.noun != "" && sc.toks[k].kind == tWord {
+		if e := sc.toks[k].ent(); e != nil && e.noun != "" && sc.toks[k].kind == tWord {
 			return e.noun
 		}
 	}
@@ -1032,8 +1032,8 @@ func (sc *scanner) sentencePasses() bool {
 
 // attributive reports an -ing result word before a noun: "3 failing tests".
 func (sc *scanner) attributive(k int) bool {
-	e := sc.toks[k].e
-	return e != nil && e.form == formIng && k+1 < len(sc.toks) && sc.toks[k+1].e != nil && sc.toks[k+1].e.noun != ""
+	e := sc.toks[k].ent()
+	return e != nil && e.form == formIng && k+1 < len(sc.toks) && sc.toks[k+1].ent() != nil && sc.toks[k+1].ent().noun != ""
 }
 
 // coordinated reports that only commas, "+", "and" or parentheses stand
@@ -1055,7 +1055,7 @@ func (sc *scanner) coordinated(a, b int) bool {
 // the next.
 func (sc *scanner) lastNoun() {
 	for k := len(sc.toks) - 1; k >= 0; k-- {
-		if e := sc.toks[k].e; e != nil && e.noun != "" && sc.toks[k].kind == tWord {
+		if e := sc.toks[k].ent(); e != nil && e.noun != "" && sc.toks[k].kind == tWord {
 			sc.prevNoun = e.noun
 			return
 		}

@@ -50,7 +50,7 @@ func (sc *scanner) testClaim() (TestClaim, bool) {
 	subject := false
 	for i := range toks {
 		t := &toks[i]
-		if t.kind == tWord && t.e != nil && (t.e.noun == "test" || t.e.flags&wTestSubject != 0) || t.kind == tCode && sc.testCommand(t) {
+		if t.kind == tWord && t.ent() != nil && (t.ent().noun == "test" || t.ent().flags&wTestSubject != 0) || t.kind == tCode && sc.testCommand(t) {
 			subject = true
 			break
 		}
@@ -155,7 +155,7 @@ func (sc *scanner) subjectNear(k int) bool {
 		if t.kind == tCode {
 			return sc.testCommand(t)
 		}
-		return t.kind == tWord && t.e != nil && (t.e.noun == "test" || t.e.flags&wTestSubject != 0)
+		return t.kind == tWord && t.ent() != nil && (t.ent().noun == "test" || t.ent().flags&wTestSubject != 0)
 	}
 	for j := k; j >= 0; j-- {
 		if isSubject(j) {
@@ -196,7 +196,7 @@ func (sc *scanner) testCommand(t *token) bool {
 
 // signal is +1 for a word of passing, -1 for one of failing, else 0.
 func signal(t *token) int {
-	e := t.e
+	e := t.ent()
 	if t.kind != tWord || e == nil {
 		return 0
 	}

@@ -241,14 +241,19 @@ const (
 type token struct {
 	start, end int32 // byte offsets in the sentence (for tCode, with the backticks)
 	kind       tkind
-	punct      byte // for tPunct: , ; : ( ) [ ] / | + = < > & " ! ? and - for dashes
-	call       bool // written with "()" after it
-	camel      bool // camelCase: a lowercase letter then an uppercase one
-	upper      bool // starts with an uppercase letter
-	lower      bool // has a lowercase letter
-	val        int  // for tNum
-	e          *lexEntry
+	punct      byte  // for tPunct: , ; : ( ) [ ] / | + = < > & " ! ? and - for dashes
+	call       bool  // written with "()" after it
+	camel      bool  // camelCase: a lowercase letter then an uppercase one
+	upper      bool  // starts with an uppercase letter
+	lower      bool  // has a lowercase letter
+	val        int   // for tNum
+	ei         int32 // index of its lexicon entry (see ent); 0 for none
 }
+
+// ent is the lexicon entry of the token, nil when it has none. Tokens hold an
+// index rather than a pointer so that they are free of pointers: moving them
+// costs no write barrier and the collector need not scan them.
+func (t *token) ent() *lexEntry { return lexByID[t.ei] }
 
 func (t *token) text(s string) string { return s[t.start:t.end] }
 
@@ -257,7 +262,7 @@ func (t *token) text(s string) string { return s[t.start:t.end] }
 func (t *token) named() bool { return t.camel || t.upper && t.lower }
 
 // is reports a token whose lexicon entry has one of the flags f.
-func (t *token) is(f wflag) bool { return t.e != nil && t.e.flags&f != 0 }
+func (t *token) is(f wflag) bool { e := lexByID[t.ei]; return e != nil && e.flags&f != 0 }
 
 // tokenize appends the tokens of sentence s to toks.
 func tokenize(m *lexTable, s string, toks []token) []token {
@@ -299,7 +304,7 @@ func tokenize(m *lexTable, s string, toks []token) []token {
 				toks = append(toks, token{start: int32(i), end: int32(i + size), kind: tPunct, punct: ':'})
 				i += size
 			case r == '~' || r == '≈':
-				toks = append(toks, token{start: int32(i), end: int32(i + size), kind: tWord, e: m.lookup(s[i : i+size])})
+				toks = append(toks, token{start: int32(i), end: int32(i + size), kind: tWord, ei: m.lookup(s[i : i+size]).index()})
 				i += size
 			case unicode.IsLetter(r):
 				toks, i = appendRun(m, s, i, toks)
@@ -313,7 +318,7 @@ func tokenize(m *lexTable, s string, toks []token) []token {
 			case '-':
 				toks = append(toks, token{start: int32(i), end: int32(i + 1), kind: tPunct, punct: '-'})
 			case '~':
-				toks = append(toks, token{start: int32(i), end: int32(i + 1), kind: tWord, e: m.lookup("~")})
+				toks = append(toks, token{start: int32(i), end: int32(i + 1), kind: tWord, ei: m.lookup("~").index()})
 			}
 			i++
 		}
@@ -546,7 +551,7 @@ func classify(m *lexTable, w string, t *token) {
 	case ident:
 		if e := m.lookup(w); e.has(wAbbrev) {
 			t.kind = tWord // "e.g"
-			t.e = e
+			t.ei = e.index()
 			return
 		}
 		t.kind = tIdent
@@ -559,9 +564,9 @@ func classify(m *lexTable, w string, t *token) {
 		return
 	}
 	if len(w) <= 48 {
-		t.e = m.find(w, h)
+		t.ei = m.find(w, h).index()
 	}
-	if t.e == nil && strings.IndexByte(w, '-') > 0 {
+	if t.ent() == nil && strings.IndexByte(w, '-') > 0 {
 		// twenty-one
 		a, b, _ := strings.Cut(w, "-")
 		ea, eb := m.lookup(a), m.lookup(b)
@@ -571,9 +576,9 @@ func classify(m *lexTable, w string, t *token) {
 			return
 		}
 	}
-	if t.e.has(wNumber) && t.e.verb == "" {
+	if t.ent().has(wNumber) && t.ent().verb == "" {
 		t.kind = tNum
-		t.val = t.e.num
+		t.val = t.ent().num
 	}
 }
 
@@ -583,8 +588,8 @@ func applyPhrases(s string, toks []token) []token {
 	out := toks[:0]
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
-		if t.e != nil && len(t.e.phrases) > 0 {
-			for _, p := range t.e.phrases {
+		if t.ent() != nil && len(t.ent().phrases) > 0 {
+			for _, p := range t.ent().phrases {
 				if i+len(p.rest) >= len(toks) {
 					continue
 				}
@@ -599,7 +604,7 @@ func applyPhrases(s string, toks []token) []token {
 				if ok {
 					last := toks[i+len(p.rest)]
 					t.end = last.end
-					t.e = p.entry
+					t.ei = p.entry.index()
 					t.kind = tWord
 					if p.entry.flags&wNumber != 0 {
 						t.kind = tNum

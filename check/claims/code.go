@@ -42,6 +42,12 @@ type docTarget struct {
 
 // Analyze implements vouch.Analyzer.
 func (codeAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Findings) error {
+	if s.Workspace == nil {
+		// Nothing here can be checked without the code: skip the text
+		// analysis too, which costs more than the rest of a text-only
+		// verification.
+		return nil
+	}
 	req := s.Request
 	pol := s.Policy
 	intent := claimtext.TaskIntents(req.Task.Goal)
@@ -89,10 +95,6 @@ type docEval struct {
 // it names, else the claimed files), or on the symbols inside the claimed
 // edited regions (else the changed hunks) when it names none.
 func evalDocs(ctx context.Context, s *vouch.Subject, intent claimtext.TaskIntent) *docEval {
-	if s.Workspace == nil {
-		o := vouch.Undecided(vouch.CodeNoWorkspace, "doc comments cannot be checked: the request has no workspace")
-		return &docEval{undecided: &o}
-	}
 	targets := docTargets(ctx, s, intent)
 	if len(targets) == 0 {
 		return nil
@@ -292,9 +294,6 @@ func docCount(c claimtext.CountClaim, d *docEval) vouch.CheckResult {
 // createdCount holds "created N files" against the claimed created files
 // that exist.
 func createdCount(s *vouch.Subject, c claimtext.CountClaim) vouch.CheckResult {
-	if s.Workspace == nil {
-		return result("claims.count", vouch.Undecided(vouch.CodeCountUndecided, fmt.Sprintf("the claim %q cannot be checked: the request has no workspace", c.Text)))
-	}
 	var exist, missing []string
 	for _, cf := range gather(s.Request) {
 		if !cf.created || cf.rel == "" {
