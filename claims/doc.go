@@ -35,11 +35,17 @@
 //
 // A count claim needs a count (a numeral, a number word, "both", "a dozen",
 // "N of M", "N/M", or "all"/"each"/"every" with a noun), a noun of a known
-// class (or one elided and recoverable: "12 passed", "documented all 4"), and
-// an action that says the work is done: a past tense or participle of an
-// action verb ("documented", "were added", "have been fixed"), a present or
-// -ing form of a result verb (pass, fail, skip: "all 12 tests pass"), or, in a
-// clause without a verb, the adjective "new" ("- 3 new files").
+// class (or one elided and recoverable: "12 passed", "documented all 4", "2
+// existing ones"), and an action that says the work is done: a past tense or
+// participle of an action verb ("documented", "were added", "have been
+// fixed"), a present or -ing form of a result verb (pass, fail, skip: "all 12
+// tests pass"), or, in a clause without a verb or after "with", the adjective
+// "new" ("- 3 new files", "with 9 new tests"). The nearest verb before a
+// count decides its action; when that verb is not an action ("The epic has 3
+// tasks", "The parser handles 3 formats") there is no claim. Counts joined by
+// commas or "+" share an action ("6 new builder tests, 4 controller tests").
+// A list of named items after a verb of done work is a claim of its own
+// length ("Documented parse, tokenize and format": 3).
 //
 // Decisions, each covered by the corpus in testdata/:
 //
@@ -60,6 +66,9 @@
 //   - Approximate counts ("about 10", "more than 5", "at least 3") are not
 //     count claims in a summary; in a task goal "at least 3 tests" asks for 3.
 //   - "a"/"an" are not counted as one: "Fixed a bug" is not a count claim.
+//   - A count of things of no known class is no claim ("made 3 network calls",
+//     "120 insertions(+)"): the checks could not find such things anyway.
+//   - A part of a count is no count: "half of the 8 tests".
 //
 // All functions are pure and safe for concurrent use.
 package claims

@@ -59,6 +59,7 @@ const (
 	wObjPrep                        // objectPrepositions
 	wPlace                          // placePrepositions
 	wPair                           // pairWords
+	wWith                           // accompanyWords
 )
 
 // verbForm is the form of a verb in [actionVerbs].
@@ -279,6 +280,7 @@ func buildLexicon() {
 	set(objectPrepositions, wObjPrep)
 	set(placePrepositions, wPlace)
 	set(pairWords, wPair)
+	set(accompanyWords, wWith)
 	set(quantifierFillers, wQFiller)
 	set(labelWords, wLabel)
 	set(approximators, wApprox)

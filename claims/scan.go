@@ -596,6 +596,10 @@ type beforeInfo struct {
 	testObj  bool
 	adjacent bool // only determiners and adverbs between the verb and the count
 	segStart int
+	// unknownVerb: an unknown word in -ed stands before the count; it may be
+	// an adjective ("detailed JSDoc") and does not stop the search for the
+	// verb, but the clause is not verbless.
+	unknownVerb bool
 }
 
 // before reads the clause before token start: its nearest verb, and the
@@ -650,6 +654,11 @@ walk:
 		if e == nil {
 			if b.verb < 0 {
 				b.adjacent = false
+				if strings.HasSuffix(u.text(sc.s), "ed") {
+					// An unknown past form ("Released"): no action, but the
+					// clause has a verb.
+					b.unknownVerb = true
+				}
 			}
 			continue
 		}
@@ -855,7 +864,7 @@ func (sc *scanner) resolve(c *cand) {
 		c.excluded = true
 		return
 	}
-	c.verbless = b.verb < 0 && !a.sawVerb
+	c.verbless = b.verb < 0 && !a.sawVerb && !b.unknownVerb
 	c.spanLo, c.spanHi = c.start, c.end-1
 	switch {
 	case a.action != "" && !a.ing:
@@ -875,7 +884,7 @@ func (sc *scanner) resolve(c *cand) {
 	case a.action != "":
 		c.action, c.neg = a.action, a.neg || b.neg
 		c.spanHi = a.tok
-	case b.verb < 0 && !a.sawVerb && !c.elided:
+	case (c.verbless || sc.wordHas(c.start-1, wWith)) && !c.elided:
 		sc.modifierAction(c)
 		c.neg = c.neg || b.neg || a.neg
 	case a.neg && b.verb < 0:
