@@ -6,9 +6,11 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/check"
+	"github.com/vouchgate/vouch/internal/runner"
 )
 
 func init() {
@@ -72,7 +74,7 @@ type testRun struct {
 }
 
 // Analyze implements vouch.Analyzer.
-func (testsAnalyzer) Analyze(_ context.Context, s *vouch.Subject, f *vouch.Findings) error {
+func (testsAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Findings) error {
 	req := s.Request
 	if req.Output.TestResult != vouch.TestPassed {
 		return nil
@@ -93,8 +95,13 @@ func (testsAnalyzer) Analyze(_ context.Context, s *vouch.Subject, f *vouch.Findi
 			"the output claims the tests passed, but neither a trace nor commandResults (with exit codes) show a test run")))
 		return nil
 	}
+	last := lastRuns(runs)
+	if r, ok := rerun(ctx, s, last); ok {
+		f.Checks = append(f.Checks, r)
+		return nil
+	}
 	var bad []testRun
-	for _, r := range lastRuns(runs) {
+	for _, r := range last {
 		if r.failed {
 			bad = append(bad, r)
 		}
@@ -119,6 +126,49 @@ func (testsAnalyzer) Analyze(_ context.Context, s *vouch.Subject, f *vouch.Findi
 	}
 	f.Checks = append(f.Checks, r)
 	return nil
+}
+
+// rerun runs again, in the workspace, the test commands of the last runs
+// that the policy allow-lists: what they say now is the strongest evidence,
+// and decides the claim. It reports false when none may run.
+func rerun(ctx context.Context, s *vouch.Subject, last []testRun) (vouch.CheckResult, bool) {
+	if s.Workspace == nil || len(s.Policy.Commands.Allow) == 0 {
+		return vouch.CheckResult{}, false
+	}
+	ran := 0
+	var failed []string
+	why := ""
+	for _, r := range last {
+		argv, err := runner.Check(s.Policy, nil, r.command)
+		if err != nil {
+			continue
+		}
+		res, err := runner.Run(ctx, s.Workspace.Name(), argv, time.Duration(s.Policy.Commands.Timeout))
+		if err != nil || res.TimedOut {
+			continue
+		}
+		ran++
+		out := res.Stdout + res.Stderr
+		switch {
+		case res.ExitCode != 0:
+			failed = append(failed, r.command)
+			why = fmt.Sprintf("exit code %d", res.ExitCode)
+		case failureIn(out) != "":
+			failed = append(failed, r.command)
+			why = "its output says " + strconv.Quote(failureIn(out))
+		}
+	}
+	if ran == 0 {
+		return vouch.CheckResult{}, false
+	}
+	ev := map[string]any{"source": "rerun", "rerun": ran}
+	if len(failed) == 0 {
+		return result("claims.tests", vouch.Pass(fmt.Sprintf("vouch ran the %d allowed test commands again and they passed", ran), ev)), true
+	}
+	ev["failedCommands"] = failed
+	o := vouch.Fail(vouch.CodeTestClaimContradicted, fmt.Sprintf("the output claims the tests passed, but vouch ran %q again and it failed: %s", failed[0], why), ev)
+	o.Fix = failed
+	return result("claims.tests", o), true
 }
 
 // testRuns returns the test runs in the trace, or, when there is no trace,

@@ -3,6 +3,9 @@ package claims
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"testing"
 
 	"github.com/vouchgate/vouch"
@@ -100,5 +103,50 @@ func TestTestStage(t *testing.T) {
 		if _, got := testStage(cmd); got != want {
 			t.Errorf("testStage(%q) = %v, want %v", cmd, got, want)
 		}
+	}
+}
+
+// TestRerun checks that allow-listed test commands are run again and that
+// their result decides, over the trace.
+func TestRerun(t *testing.T) {
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("make not installed")
+	}
+	dir := t.TempDir()
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	run := func(allow [][]string, trace []vouch.TraceEntry) vouch.CheckResult {
+		pol := vouch.DefaultPolicy()
+		pol.Commands.Allow = allow
+		s := &vouch.Subject{Request: &vouch.Request{Output: vouch.Output{TestResult: vouch.TestPassed}, Trace: trace}, Policy: &pol, Workspace: root}
+		var f vouch.Findings
+		if err := (testsAnalyzer{}).Analyze(context.Background(), s, &f); err != nil {
+			t.Fatal(err)
+		}
+		if len(f.Checks) != 1 {
+			t.Fatalf("%d checks", len(f.Checks))
+		}
+		return f.Checks[0]
+	}
+	// "make test" fails here (no Makefile): the re-run contradicts a trace
+	// that says it passed.
+	passed := []vouch.TraceEntry{bash("make test", "ok", false)}
+	if c := run([][]string{{"make", "test"}}, passed); c.Status != vouch.StatusFail || c.Evidence["source"] != "rerun" {
+		t.Errorf("failing re-run: %+v", c)
+	}
+	// Not allow-listed: the trace decides.
+	if c := run(nil, passed); c.Status != vouch.StatusPass || c.Evidence["source"] != "trace" {
+		t.Errorf("no re-run: %+v", c)
+	}
+	// A re-run that passes decides over a stale failing trace.
+	if err := os.WriteFile(filepath.Join(dir, "Makefile"), []byte("test:\n\t@echo ok\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	failed := []vouch.TraceEntry{bash("make test", "Exit code 2\nFAIL", true)}
+	if c := run([][]string{{"make", "test"}}, failed); c.Status != vouch.StatusPass || c.Evidence["source"] != "rerun" {
+		t.Errorf("passing re-run: %+v", c)
 	}
 }
