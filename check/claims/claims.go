@@ -119,6 +119,9 @@ func (filesAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Fin
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		if c.created && !c.edited && !c.deleted && !s.Policy.Infer.Created {
+			continue // the policy switched off checks of claimed created files
+		}
 		if c.rel == "" {
 			f.Checks = append(f.Checks, result("claims.path", vouch.Fail(vouch.CodePathOutsideWorkspace,
 				fmt.Sprintf("%s is outside the workspace", c.path), map[string]any{"file": c.path})))

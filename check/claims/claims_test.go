@@ -169,3 +169,22 @@ func TestRel(t *testing.T) {
 		}
 	}
 }
+
+func TestInferCreatedOff(t *testing.T) {
+	dir := ws(t, nil)
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	pol := vouch.DefaultPolicy()
+	pol.Infer.Created = false
+	s := &vouch.Subject{Request: &vouch.Request{Output: vouch.Output{Created: []string{"nothere.md"}, Modified: []string{"gone.go"}}}, Policy: &pol, Workspace: root}
+	var f vouch.Findings
+	if err := (filesAnalyzer{}).Analyze(context.Background(), s, &f); err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Checks) != 1 || f.Checks[0].Name != "claims.modified" {
+		t.Fatalf("with infer.created off, only the modified claim is checked: %+v", f.Checks)
+	}
+}
