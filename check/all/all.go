@@ -12,7 +12,7 @@ import (
 	// Kind cel.
 	_ "github.com/vouchgate/vouch/check/cel"
 	_ "github.com/vouchgate/vouch/check/claims"
-	// Kind file_exists.
+	// Kinds file_exists and file_changed.
 	_ "github.com/vouchgate/vouch/check/fs"
 	// Kinds doc_comments and symbol_exists.
 	_ "github.com/vouchgate/vouch/check/symbols"

@@ -12,7 +12,7 @@ import (
 
 func TestKinds(t *testing.T) {
 	want := []string{
-		"cel", "command", "contains", "doc_comments", "file_exists", "json", "json_schema", "length",
+		"cel", "command", "contains", "doc_comments", "file_changed", "file_exists", "json", "json_schema", "length",
 		"not_contains", "regex", "sections", "symbol_exists", "tool_called",
 	}
 	if d := cmp.Diff(want, check.Kinds()); d != "" {
