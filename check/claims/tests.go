@@ -10,6 +10,7 @@ import (
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/check"
+	claimtext "github.com/vouchgate/vouch/claims"
 	"github.com/vouchgate/vouch/internal/runner"
 )
 
@@ -76,11 +77,21 @@ type testRun struct {
 // Analyze implements vouch.Analyzer.
 func (testsAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Findings) error {
 	req := s.Request
-	if req.Output.TestResult != vouch.TestPassed {
+	runs, source := testRuns(req)
+	// What the summary says about the tests: read only when there is
+	// evidence to hold it against, or a structured claim to refine.
+	var said *claimtext.TestClaim
+	if s.Policy.Infer.Counts && (req.Output.TestResult == vouch.TestPassed || len(runs) > 0) {
+		if tc := claimtext.TestClaims(req.Output.Summary); len(tc) > 0 {
+			said = &tc[len(tc)-1]
+		}
+	}
+	claimed := req.Output.TestResult == vouch.TestPassed ||
+		req.Output.TestResult == "" && said != nil && said.Passed
+	if !claimed {
 		return nil
 	}
 	f.MarkApplicable(vouch.DimClaims)
-	runs, source := testRuns(req)
 	strength := vouch.StrengthStrict
 	if source == "commandResults" {
 		strength = vouch.StrengthLight
@@ -96,6 +107,11 @@ func (testsAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Fin
 		return nil
 	}
 	last := lastRuns(runs)
+	if said != nil && said.Passed && said.Count > 0 && source == "trace" {
+		if c, ok := testCount(req, said, last); ok {
+			f.Checks = append(f.Checks, c)
+		}
+	}
 	if r, ok := rerun(ctx, s, last); ok {
 		f.Checks = append(f.Checks, r)
 		return nil
@@ -126,6 +142,64 @@ func (testsAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Fin
 	}
 	f.Checks = append(f.Checks, r)
 	return nil
+}
+
+// passedCounts read how many tests a runner says passed.
+var passedCounts = []struct {
+	re        *regexp.Regexp
+	minusNext bool // the second group counts failures to subtract
+}{
+	{regexp.MustCompile(`(?i)\bTests:\s+(?:\d+ failed, )?(\d+) passed`), false}, // jest, vitest
+	{regexp.MustCompile(`\btest result: \w+\. (\d+) passed`), false},            // cargo
+	{regexp.MustCompile(`\b(\d+) passed\b`), false},                             // pytest
+	{regexp.MustCompile(`\b(\d+) passing\b`), false},                            // mocha
+	{regexp.MustCompile(`\b(\d+) tests?, (\d+) failures?`), true},               // ExUnit
+	{regexp.MustCompile(`\b(\d+) examples?, (\d+) failures?`), true},            // rspec
+}
+
+var goPass = regexp.MustCompile(`(?m)^\s*--- PASS: `)
+
+// passed returns how many tests a runner's output says passed.
+func passed(out string) (int, bool) {
+	for _, p := range passedCounts {
+		m := p.re.FindAllStringSubmatch(out, -1)
+		if len(m) == 0 {
+			continue
+		}
+		last := m[len(m)-1]
+		n, _ := strconv.Atoi(last[1])
+		if p.minusNext {
+			k, _ := strconv.Atoi(last[2])
+			n -= k
+		}
+		return n, true
+	}
+	if n := len(goPass.FindAllStringIndex(out, -1)); n > 0 {
+		return n, true
+	}
+	return 0, false
+}
+
+// testCount holds a claimed number of passing tests ("all 12 tests pass")
+// against what the last runs printed.
+func testCount(req *vouch.Request, said *claimtext.TestClaim, last []testRun) (vouch.CheckResult, bool) {
+	found, known := 0, false
+	for _, r := range last {
+		if n, ok := passed(req.Trace[r.index].OutputText()); ok {
+			found += n
+			known = true
+		}
+	}
+	if !known {
+		return vouch.CheckResult{}, false
+	}
+	ev := map[string]any{"claim": said.Text, "claimed": said.Count, "found": found}
+	if found >= said.Count {
+		return result("claims.count", vouch.Pass(fmt.Sprintf("the claim %q holds: the last runs show %d passing", said.Text, found), ev)), true
+	}
+	o := vouch.Outcome{Status: vouch.StatusFail, Score: float64(found) / float64(said.Count), Code: vouch.CodeCountMismatch,
+		Reason: fmt.Sprintf("the summary claims %q, but the last runs show %d passing", said.Text, found), Evidence: ev}
+	return result("claims.count", o), true
 }
 
 // rerun runs again, in the workspace, the test commands of the last runs

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/vouchgate/vouch"
@@ -148,5 +149,32 @@ func TestRerun(t *testing.T) {
 	failed := []vouch.TraceEntry{bash("make test", "Exit code 2\nFAIL", true)}
 	if c := run([][]string{{"make", "test"}}, failed); c.Status != vouch.StatusPass || c.Evidence["source"] != "rerun" {
 		t.Errorf("passing re-run: %+v", c)
+	}
+}
+
+// TestTestClaimsFromSummary reads the claim from the summary when the
+// output has no testResult, and holds a claimed count against the runner.
+func TestTestClaimsFromSummary(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		summary string
+		out     string
+		want    string
+	}{
+		{"count holds", "Fixed the parser. All 12 tests pass.", "============ 12 passed in 0.31s ============", "pass: pass:"},
+		{"count short", "Fixed the parser. All 12 tests pass.", "============ 9 passed in 0.31s ============", "fail:COUNT_MISMATCH pass:"},
+		{"exunit count", "All 120 tests pass.", "Finished in 1.2 seconds\n120 tests, 0 failures", "pass: pass:"},
+		{"go -v count short", "All 3 tests pass.", "=== RUN TestA\n--- PASS: TestA (0.00s)\n=== RUN TestB\n--- PASS: TestB (0.00s)\nPASS\nok  x 0.1s", "fail:COUNT_MISMATCH pass:"},
+		{"no claim in the summary", "Refactored the parser.", "FAIL", ""},
+		{"claimed in words, contradicted", "Done, and the test suite passes.", "--- FAIL: TestA\nFAIL", "fail:TEST_CLAIM_CONTRADICTED"},
+	} {
+		got := runTests(t, vouch.Output{Summary: tt.summary}, []vouch.TraceEntry{bash("go test -v ./... 2>&1 | tail -20", tt.out, false)})
+		var b []string
+		for _, c := range got {
+			b = append(b, string(c.Status)+":"+c.Code)
+		}
+		if s := strings.Join(b, " "); s != tt.want {
+			t.Errorf("%s: %q, want %q", tt.name, s, tt.want)
+		}
 	}
 }
