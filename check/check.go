@@ -10,6 +10,7 @@
 package check
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"slices"
@@ -245,4 +246,28 @@ func quote(s string) string {
 // the check object).
 func Errorf(path, format string, args ...any) error {
 	return &vouch.Error{Code: vouch.ErrCriterion, Path: path, Message: fmt.Sprintf(format, args...)}
+}
+
+// FileError turns an error reading a workspace file (see
+// [vouch.Subject.ReadFile]) into an outcome, the same way for every check: a
+// missing file or a path out of the workspace fails; no workspace, or a file
+// that cannot be read (a device, a FIFO, a directory, too large) leaves the
+// check undecided.
+func FileError(path string, err error) vouch.Outcome {
+	ev := map[string]any{"file": path}
+	var o vouch.Outcome
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		o = vouch.Fail(vouch.CodeFileMissing, fmt.Sprintf("%s does not exist", path), ev)
+		o.Fix = []string{path}
+		return o
+	case errors.Is(err, vouch.ErrOutsideRoot):
+		return vouch.Fail(vouch.CodePathOutsideWorkspace, fmt.Sprintf("%s leads outside the workspace", path), ev)
+	case errors.Is(err, vouch.ErrNoWorkspace):
+		o = vouch.Undecided(vouch.CodeNoWorkspace, fmt.Sprintf("%s cannot be looked at: the request has no workspace", path))
+	default:
+		o = vouch.Undecided(vouch.CodeFileUnreadable, fmt.Sprintf("%s cannot be read: %v", path, err))
+	}
+	o.Evidence = ev
+	return o
 }

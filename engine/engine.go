@@ -46,7 +46,8 @@ type Options struct {
 	// directory path. A command-line flag or a server's allow-list of
 	// workspace roots goes here.
 	Workspace func(req *vouch.Request) (string, error)
-	// Analyzers names the registered analyzers to run; nil means all.
+	// Analyzers names the registered analyzers to run: nil means all of
+	// them, an empty non-nil list none.
 	Analyzers []string
 }
 

@@ -130,7 +130,7 @@ func (filesAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Fin
 		fi, err := s.Stat(c.rel)
 		exists := err == nil
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			f.Checks = append(f.Checks, result("claims.file", fileError(c.path, err)))
+			f.Checks = append(f.Checks, result("claims.file", check.FileError(c.path, err)))
 			continue
 		}
 		if c.deleted && !c.created && !c.edited {
@@ -153,7 +153,7 @@ func (filesAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Fin
 			continue
 		}
 		if !fi.Mode().IsRegular() {
-			f.Checks = append(f.Checks, result("claims."+verb, fileError(c.path, vouch.ErrNotRegularFile)))
+			f.Checks = append(f.Checks, result("claims."+verb, check.FileError(c.path, vouch.ErrNotRegularFile)))
 			continue
 		}
 		f.Checks = append(f.Checks, result("claims."+verb, vouch.Pass(fmt.Sprintf("%s exists", c.path), map[string]any{"file": c.path, "sizeBytes": fi.Size()})))
@@ -163,7 +163,7 @@ func (filesAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Fin
 		if c.lines != nil {
 			data, err := s.ReadFile(c.rel)
 			if err != nil {
-				f.Checks = append(f.Checks, result("claims.lines", fileError(c.path, err)))
+				f.Checks = append(f.Checks, result("claims.lines", check.FileError(c.path, err)))
 			} else {
 				// One line of slack: agents disagree on whether a final
 				// newline starts a line.
@@ -186,7 +186,7 @@ func region(s *vouch.Subject, c *claimedFile, r *vouch.LineRange) vouch.Outcome 
 	ev := map[string]any{"file": c.path, "start": r.Start, "end": r.End}
 	_, n, err := s.ReadLines(c.rel, r.Start, r.End)
 	if err != nil {
-		return fileError(c.path, err)
+		return check.FileError(c.path, err)
 	}
 	if n < r.End {
 		ev["lines"] = n
@@ -207,20 +207,6 @@ func compare(file, what, unit string, claimed, real, tol, slack float64, code st
 		return vouch.Pass(fmt.Sprintf("%s of %s is %g %s, as claimed (%g)", what, file, real, unit, claimed), ev)
 	}
 	return vouch.Fail(code, fmt.Sprintf("%s of %s is %g %s, not the claimed %g", what, file, real, unit, claimed), ev)
-}
-
-// fileError turns a workspace error into an outcome: a path that leaves the
-// workspace fails; a file that cannot be read leaves the check undecided.
-func fileError(file string, err error) vouch.Outcome {
-	switch {
-	case errors.Is(err, vouch.ErrOutsideRoot):
-		return vouch.Fail(vouch.CodePathOutsideWorkspace, fmt.Sprintf("%s leads outside the workspace", file), map[string]any{"file": file})
-	case errors.Is(err, fs.ErrNotExist):
-		return vouch.Fail(vouch.CodeFileMissing, fmt.Sprintf("%s does not exist", file), map[string]any{"file": file})
-	}
-	out := vouch.Undecided(vouch.CodeFileUnreadable, fmt.Sprintf("%s cannot be read: %v", file, err))
-	out.Evidence = map[string]any{"file": file}
-	return out
 }
 
 // result makes a strict claims check from an outcome.

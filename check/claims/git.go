@@ -3,7 +3,6 @@ package claims
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/vouchgate/vouch"
@@ -151,7 +150,6 @@ func hunks(fc *git.FileChange) []string {
 }
 
 func list(s []string, n int) string {
-	s = slices.Clone(s)
 	if len(s) > n {
 		return strings.Join(s[:n], ", ") + fmt.Sprintf(" and %d more", len(s)-n)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/check"
+	"github.com/vouchgate/vouch/internal/jsonerr"
 	"github.com/vouchgate/vouch/internal/jsonschemax"
 )
 
@@ -171,7 +172,7 @@ func (a *pluginsAnalyzer) schemaCheck(raw []byte, i int, r vouch.PluginResult) v
 			paths := make([]string, len(vs))
 			list := make([]any, len(vs))
 			for j, v := range vs {
-				at := fmt.Sprintf("pluginResults[%d].data%s", i, dotted(v.Path))
+				at := vouch.JoinPath(fmt.Sprintf("pluginResults[%d].data", i), jsonerr.PointerToPath(v.Path))
 				paths[j] = at + ": " + v.Message
 				list[j] = map[string]any{"path": at, "message": v.Message}
 			}
@@ -185,23 +186,6 @@ func (a *pluginsAnalyzer) schemaCheck(raw []byte, i int, r vouch.PluginResult) v
 	res := result(name, out)
 	res.Level = vouch.LevelPluginSchema
 	return res
-}
-
-// dotted turns a JSON Pointer into the dotted form of report paths.
-func dotted(ptr string) string {
-	if ptr == "" {
-		return ""
-	}
-	var b strings.Builder
-	for _, seg := range strings.Split(ptr[1:], "/") {
-		seg = strings.ReplaceAll(strings.ReplaceAll(seg, "~1", "/"), "~0", "~")
-		if seg != "" && strings.Trim(seg, "0123456789") == "" {
-			b.WriteString("[" + seg + "]")
-		} else {
-			b.WriteString("." + seg)
-		}
-	}
-	return b.String()
 }
 
 // light makes a light (tier 2) claims check from an outcome.

@@ -124,7 +124,7 @@ func (testsAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Fin
 	}
 	var out vouch.Outcome
 	if len(bad) == 0 {
-		out = vouch.Pass(fmt.Sprintf("the last run of each of %d test commands passed (%s)", len(lastRuns(runs)), source), map[string]any{"runs": len(runs), "source": source})
+		out = vouch.Pass(fmt.Sprintf("the last run of each of %d test commands passed (%s)", len(last), source), map[string]any{"runs": len(runs), "source": source})
 	} else {
 		cmds := make([]string, len(bad))
 		for i, r := range bad {
@@ -222,14 +222,12 @@ func rerun(ctx context.Context, s *vouch.Subject, last []testRun) (vouch.CheckRe
 			continue
 		}
 		ran++
-		out := res.Stdout + res.Stderr
-		switch {
-		case res.ExitCode != 0:
+		if res.ExitCode != 0 {
 			failed = append(failed, r.command)
 			why = fmt.Sprintf("exit code %d", res.ExitCode)
-		case failureIn(out) != "":
+		} else if said := failureIn(res.Stdout + res.Stderr); said != "" {
 			failed = append(failed, r.command)
-			why = "its output says " + strconv.Quote(failureIn(out))
+			why = "its output says " + strconv.Quote(said)
 		}
 	}
 	if ran == 0 {
@@ -352,7 +350,7 @@ func hasPrefix(argv, prefix []string) bool {
 // testStage finds the stage of a shell command line that runs tests and
 // returns its argv (without redirections and environment assignments).
 func testStage(cmd string) ([]string, bool) {
-	for _, stage := range splitStages(cmd) {
+	for _, stage := range runner.Stages(strings.NewReplacer("(", ";", ")", ";").Replace(cmd)) {
 		argv := strings.Fields(stage)
 		// Drop leading VAR=value assignments and redirections.
 		for len(argv) > 0 && strings.Contains(argv[0], "=") && !strings.HasPrefix(argv[0], "-") {
@@ -370,12 +368,6 @@ func testStage(cmd string) ([]string, bool) {
 		}
 	}
 	return nil, false
-}
-
-// splitStages splits a command line at ;, &&, || and | (outside quotes is
-// not tracked: test commands rarely quote these).
-func splitStages(cmd string) []string {
-	return strings.FieldsFunc(strings.NewReplacer("&&", ";", "||", ";", "|", ";", "\n", ";", "(", ";", ")", ";").Replace(cmd), func(r rune) bool { return r == ';' })
 }
 
 func failureIn(text string) string {

@@ -5,9 +5,7 @@ package fs
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	iofs "io/fs"
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/check"
@@ -45,20 +43,9 @@ func newFileExists(spec vouch.CheckSpec, _ check.Env) (vouch.Checker, error) {
 func (c fileExists) Check(_ context.Context, s *vouch.Subject) vouch.Outcome {
 	ev := map[string]any{"path": c.path}
 	fi, err := s.Stat(c.path)
-	switch {
-	case err == nil:
-		ev["sizeBytes"], ev["dir"] = fi.Size(), fi.IsDir()
-		return vouch.Pass(fmt.Sprintf("%s exists", c.path), ev)
-	case errors.Is(err, iofs.ErrNotExist):
-		o := vouch.Fail(vouch.CodeFileMissing, fmt.Sprintf("%s does not exist", c.path), ev)
-		o.Fix = []string{c.path}
-		return o
-	case errors.Is(err, vouch.ErrNoWorkspace):
-		return vouch.Undecided(vouch.CodeNoWorkspace, fmt.Sprintf("%s cannot be looked for: the request has no workspace", c.path))
-	case errors.Is(err, vouch.ErrOutsideRoot):
-		return vouch.Fail(vouch.CodePathOutsideWorkspace, fmt.Sprintf("%s leads outside the workspace", c.path), ev)
+	if err != nil {
+		return check.FileError(c.path, err)
 	}
-	o := vouch.Undecided(vouch.CodeFileUnreadable, fmt.Sprintf("%s cannot be looked at: %v", c.path, err))
-	o.Evidence = ev
-	return o
+	ev["sizeBytes"], ev["dir"] = fi.Size(), fi.IsDir()
+	return vouch.Pass(fmt.Sprintf("%s exists", c.path), ev)
 }

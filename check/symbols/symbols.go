@@ -8,7 +8,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	iofs "io/fs"
 	"strings"
 
 	"github.com/vouchgate/vouch"
@@ -63,29 +62,20 @@ func Parse(s *vouch.Subject, path string) (*code.File, error) {
 	return r.file, r.err
 }
 
-// FileError turns an error of [Parse] into an outcome: a missing file or a
-// path out of the workspace fails; no workspace, no parser, a file that
-// cannot be read or parsed leaves the check undecided.
+// FileError turns an error of [Parse] into an outcome: no parser or a file
+// that does not parse leaves the check undecided; workspace errors are
+// mapped by [check.FileError].
 func FileError(path string, err error) vouch.Outcome {
-	ev := map[string]any{"file": path}
 	var o vouch.Outcome
 	switch {
-	case errors.Is(err, iofs.ErrNotExist):
-		o = vouch.Fail(vouch.CodeFileMissing, fmt.Sprintf("%s does not exist", path), ev)
-		o.Fix = []string{path}
-		return o
-	case errors.Is(err, vouch.ErrOutsideRoot):
-		return vouch.Fail(vouch.CodePathOutsideWorkspace, fmt.Sprintf("%s leads outside the workspace", path), ev)
-	case errors.Is(err, vouch.ErrNoWorkspace):
-		o = vouch.Undecided(vouch.CodeNoWorkspace, fmt.Sprintf("%s cannot be parsed: the request has no workspace", path))
 	case errors.Is(err, code.ErrUnsupported):
 		o = vouch.Undecided(vouch.CodeCheckUnavailable, fmt.Sprintf("%s cannot be parsed: %v", path, err))
 	case errors.Is(err, code.ErrSyntax):
 		o = vouch.Undecided(vouch.CodeCodeUnparsable, fmt.Sprintf("%s does not parse: %v", path, err))
 	default:
-		o = vouch.Undecided(vouch.CodeFileUnreadable, fmt.Sprintf("%s cannot be read: %v", path, err))
+		return check.FileError(path, err)
 	}
-	o.Evidence = ev
+	o.Evidence = map[string]any{"file": path}
 	return o
 }
 

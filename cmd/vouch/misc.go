@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"sort"
 	"text/tabwriter"
 
 	"github.com/go-json-experiment/json"
@@ -15,8 +14,6 @@ import (
 	"github.com/vouchgate/vouch/policy"
 	"github.com/vouchgate/vouch/schema"
 )
-
-func sortStrings(s []string) { sort.Strings(s) }
 
 func newSchemaCmd() *cobra.Command {
 	return &cobra.Command{

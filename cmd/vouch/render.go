@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 
 	"github.com/vouchgate/vouch"
@@ -127,7 +128,7 @@ func writeEvidence(w io.Writer, ev map[string]any) {
 			keys = append(keys, k)
 		}
 	}
-	sortStrings(keys)
+	sort.Strings(keys)
 	for _, k := range keys {
 		v := fmt.Sprint(ev[k])
 		if len(v) > 200 {
