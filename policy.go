@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -41,6 +42,10 @@ type Policy struct {
 	Infer InferPolicy `json:"infer"`
 	// RequiredTopics are topics every plan must cover.
 	RequiredTopics []string `json:"requiredTopics"`
+	// Tools maps an agent framework's tool names to what the tool does
+	// (one of [ToolOps]: "read", "write", "exec"...), on top of the built-in
+	// table of package trace. A tool that is in neither is a plugin.
+	Tools map[string]string `json:"tools"`
 	// Judge configures the LLM judge.
 	Judge JudgePolicy `json:"judge"`
 }
@@ -116,6 +121,12 @@ func (d *Duration) UnmarshalJSON(data []byte) error {
 	*d = Duration(secs * float64(time.Second))
 	return nil
 }
+
+// ToolOps are what a tool call can do, as the trace summary and grounding
+// read it: read a file, list a directory, write or edit a file, run a
+// command, search file contents or names, fetch a URL, delegate to another
+// agent, or call a plugin (any other tool).
+var ToolOps = []string{"read", "list", "write", "exec", "search", "fetch", "agent", "plugin"}
 
 // Dimension names.
 const (
@@ -271,6 +282,14 @@ func (p *Policy) Validate() error {
 	for _, tool := range sortedKeys(p.PluginSchemas) {
 		if !json.Valid(p.PluginSchemas[tool]) {
 			bad("pluginSchemas."+tool, "is not valid JSON")
+		}
+	}
+	for _, tool := range sortedKeys(p.Tools) {
+		if tool == "" {
+			bad("tools", "a tool name must not be empty")
+		}
+		if !slices.Contains(ToolOps, p.Tools[tool]) {
+			bad("tools."+tool, "must be one of %s, got %q", strings.Join(ToolOps, ", "), p.Tools[tool])
 		}
 	}
 	if p.Judge.Samples < 1 {

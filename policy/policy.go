@@ -19,8 +19,8 @@
 //
 //   - a key left out keeps the value of the layers below;
 //   - a mapping merges key by key: weights: {subtask: {claims: 0.5}} changes
-//     one weight and keeps the others, and a new pluginSchemas tool adds a
-//     schema beside the others;
+//     one weight and keeps the others, and a new pluginSchemas tool (or
+//     tools entry) adds beside the others;
 //   - a list replaces the list below as a whole (commands.allow,
 //     errorWords, requiredTopics, judge.models); write [] to empty it;
 //   - null is refused: leave the key out to keep a value.
@@ -389,6 +389,7 @@ func clonePolicy(p vouch.Policy) vouch.Policy {
 		}
 	}
 	c.RequiredTopics = slices.Clone(p.RequiredTopics)
+	c.Tools = maps.Clone(p.Tools)
 	c.Judge.Models = slices.Clone(p.Judge.Models)
 	return c
 }
@@ -410,6 +411,9 @@ func normalize(p *vouch.Policy) {
 	}
 	if len(p.RequiredTopics) == 0 {
 		p.RequiredTopics = nil
+	}
+	if len(p.Tools) == 0 {
+		p.Tools = nil
 	}
 	if len(p.Judge.Models) == 0 {
 		p.Judge.Models = nil

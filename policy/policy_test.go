@@ -485,6 +485,7 @@ func TestLayering(t *testing.T) {
 	}
 	want.Infer.Counts = false
 	want.RequiredTopics = []string{"security", "rollout"}
+	want.Tools = map[string]string{"mcp__fs__read_text": "read", "run_tests": "exec"}
 	want.Judge.Models = []string{"anthropic/claude-opus"}
 	want.Judge.Samples = 3
 	if diff := cmp.Diff(want, p); diff != "" {
@@ -516,6 +517,10 @@ func TestLoadErrors(t *testing.T) {
 		files: []string{"testdata/bad_order.yaml"},
 		// No file sets failBelow: the passAt that made it too high is named.
 		want: []wantErr{{vouch.ErrInvalid, "testdata/bad_order.yaml:1:1", "failBelow", "must not exceed passAt (0.4)"}},
+	}, {
+		name:  "unknown tool operation",
+		files: []string{"testdata/bad_tools.yaml"},
+		want:  []wantErr{{vouch.ErrInvalid, "testdata/bad_tools.yaml:4:3", "tools.Frob", `must be one of read, list, write, exec, search, fetch, agent, plugin, got "frobnicate"`}},
 	}, {
 		name:  "failBelow above passAt, both set",
 		files: []string{"testdata/bad_order_explicit.yaml"},
@@ -733,7 +738,7 @@ func nan() float64 {
 func TestCloneIsDeep(t *testing.T) {
 	handled := map[string]bool{
 		"Weights": true, "Commands.Allow": true, "ErrorWords": true,
-		"PluginSchemas": true, "RequiredTopics": true, "Judge.Models": true,
+		"PluginSchemas": true, "RequiredTopics": true, "Tools": true, "Judge.Models": true,
 	}
 	var walk func(t reflect.Type, prefix string)
 	walk = func(typ reflect.Type, prefix string) {

@@ -95,9 +95,12 @@ func widenings(base, r *vouch.Policy, l *Layer) vouch.Errors {
 	}
 	for _, key := range structFields(policyType).names {
 		if _, set := l.pos[key]; set && !requestKeys[key] {
-			if key == "judge" {
+			switch key {
+			case "judge":
 				widen(key, "a request may not configure the judge: its models, cost and credentials are the operator's")
-			} else {
+			case "tools":
+				widen(key, "a request may not map tool names: which calls count as evidence is the operator's")
+			default:
 				widen(key, "a request may not set %s", key)
 			}
 		}
