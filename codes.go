@@ -67,6 +67,20 @@ const (
 	CodeGitUnavailable        = "GIT_UNAVAILABLE"
 	CodeCountMismatch         = "COUNT_MISMATCH"
 	CodeCountUndecided        = "COUNT_UNDECIDED"
+
+	CodeMentionsUnverified = "MENTIONS_UNVERIFIED"
+	CodeUnsupportedClaim   = "UNSUPPORTED_CLAIM"
+	CodeContradiction      = "CONTRADICTION"
+	CodeSubgoalUnknown     = "SUBGOAL_UNKNOWN"
+	CodeDependencyCycle    = "DEPENDENCY_CYCLE"
+	CodeParallelDependency = "PARALLEL_DEPENDENCY"
+	CodeAgentUnknown       = "AGENT_UNKNOWN"
+	CodeAgentIncapable     = "AGENT_INCAPABLE"
+	CodeTopicUncovered     = "TOPIC_UNCOVERED"
+	CodeOutputUnused       = "OUTPUT_UNUSED"
+	CodePointDropped       = "POINT_DROPPED"
+	CodeSummaryTruncated   = "SUMMARY_TRUNCATED"
+	CodeFormatInvalid      = "FORMAT_INVALID"
 )
 
 // Warning codes.
@@ -81,6 +95,11 @@ const (
 	CodeAnalyzerFailed    = "ANALYZER_FAILED"
 	CodeLastAttempt       = "LAST_ATTEMPT"
 	CodeUnclaimedChange   = "UNCLAIMED_CHANGE"
+	CodeUnverifiedFile    = "UNVERIFIED_FILE"
+	CodeUnverifiedPackage = "UNVERIFIED_PACKAGE"
+	CodeUnverifiedSymbol  = "UNVERIFIED_SYMBOL"
+	CodeUnverifiedURL     = "UNVERIFIED_URL"
+	CodeFallBack          = "FALL_BACK_TO_OUTPUTS"
 )
 
 // catalogue is the one list of every code vouch emits; a test checks that
@@ -128,6 +147,19 @@ var catalogue = []CodeInfo{
 	{CodeTextMissing, CodeCheck, "the required text is not in the output"},
 	{CodeTextPresent, CodeCheck, "text that must not appear is in the output"},
 	{CodeToolNotCalled, CodeCheck, "the required tool does not appear in the trace (or, without a trace, in toolCalls)"},
+	{CodeMentionsUnverified, CodeCheck, "mentions in the answer (files, packages, symbols, URLs) are found in no evidence; the score is the share verified"},
+	{CodeUnsupportedClaim, CodeCheck, "claims (numbers, dates, names, quoted phrases) that no source, tool output or agent output supports, or that contradict one; evidence gives each sentence"},
+	{CodeContradiction, CodeCheck, "two outputs contradict each other (one entity with different numbers, a file created by one and deleted by another, opposite statements); both sources are named"},
+	{CodeSubgoalUnknown, CodeCheck, "a plan names a subgoal id in dependsOn or phases that no subgoal has"},
+	{CodeDependencyCycle, CodeCheck, "a plan's dependencies form a cycle; evidence names it"},
+	{CodeParallelDependency, CodeCheck, "members of one parallel phase depend on each other"},
+	{CodeAgentUnknown, CodeCheck, "a subgoal is routed to an agent missing from context.agents"},
+	{CodeAgentIncapable, CodeCheck, "a subgoal's agent lacks a capability the subgoal requires"},
+	{CodeTopicUncovered, CodeCheck, "a topic the policy's requiredTopics names (testing, error handling...) is covered by no subgoal"},
+	{CodeOutputUnused, CodeCheck, "agent outputs that the synthesis never draws on; evidence names them"},
+	{CodePointDropped, CodeCheck, "points raised by several participants, or marked as decisions, that the moderator's summary drops"},
+	{CodeSummaryTruncated, CodeCheck, "the agent's summary is missing or stops mid-sentence"},
+	{CodeFormatInvalid, CodeCheck, "the agent result breaks its format: selfAssessment.confidence outside [0,1], toolCalls not a list of names, metadata not an object"},
 	{CodeAnalyzerFailed, CodeWarning, "an analyzer could not run; the parts it decides stay undecided"},
 	{CodeJudgeDisagree, CodeWarning, "the judges disagree beyond the policy's limit; a human should review"},
 	{CodeJudgeFailed, CodeWarning, "the judge failed (timeout, refusal, malformed reply); what it would decide stays undecided"},
@@ -138,6 +170,11 @@ var catalogue = []CodeInfo{
 	{CodePromptInjection, CodeWarning, "the output contains instructions aimed at the verifier; it cannot pass and needs review"},
 	{CodeTooManyUnverified, CodeWarning, "more mentions are unverified than the policy's maxUnverified"},
 	{CodeUnclaimedChange, CodeWarning, "files changed that the output never mentions"},
+	{CodeUnverifiedFile, CodeWarning, "the answer mentions a file that no read, listing or write in the trace shows and the workspace does not hold"},
+	{CodeUnverifiedPackage, CodeWarning, "the answer mentions a package that no manifest or import the agent saw names"},
+	{CodeUnverifiedSymbol, CodeWarning, "the answer mentions a class, function or method defined in no parsed file and shown in no read"},
+	{CodeUnverifiedURL, CodeWarning, "the answer cites a URL that appears in no source or tool output"},
+	{CodeFallBack, CodeWarning, "the synthesis failed on its last allowed attempt: use the agent outputs it was built from instead"},
 	{string(ErrCriterion), CodeError, "a criterion's check does not compile: bad regex, schema or CEL, unknown type or parameter"},
 	{string(ErrInternal), CodeError, "a fault of vouch itself"},
 	{string(ErrInvalid), CodeError, "a value out of range, outside its enumeration or inconsistent (editedRegion.start > end)"},
