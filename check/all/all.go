@@ -12,6 +12,8 @@ import (
 	// Kind cel.
 	_ "github.com/vouchgate/vouch/check/cel"
 	_ "github.com/vouchgate/vouch/check/claims"
+	// Analyzer output.format.
+	_ "github.com/vouchgate/vouch/check/output"
 	// Kinds file_exists and file_changed.
 	_ "github.com/vouchgate/vouch/check/fs"
 	// Kinds doc_comments and symbol_exists.
