@@ -55,6 +55,8 @@ type fixtureFindings struct {
 	Unverified []vouch.UnverifiedMention `json:"unverified"`
 	Warnings   []vouch.Warning           `json:"warnings"`
 	Gaps       []string                  `json:"gaps"`
+	Issues     []string                  `json:"issues"`
+	Suggest    []string                  `json:"suggestions"`
 	Fail       string                    `json:"fail"`
 	Panic      bool                      `json:"panic"`
 }
@@ -90,6 +92,8 @@ func (fixtureAnalyzer) Analyze(_ context.Context, s *vouch.Subject, f *vouch.Fin
 	f.Mentions.Unverified = append(f.Mentions.Unverified, ff.Unverified...)
 	f.Warnings = append(f.Warnings, ff.Warnings...)
 	f.Gaps = append(f.Gaps, ff.Gaps...)
+	f.Issues = append(f.Issues, ff.Issues...)
+	f.Suggestions = append(f.Suggestions, ff.Suggest...)
 	return nil
 }
 

@@ -24,6 +24,7 @@ func (r *run) report() *vouch.Report {
 		Mentions:    r.f.Mentions,
 		Warnings:    r.f.Warnings,
 		Gaps:        dedupe(append(append([]string(nil), r.f.Gaps...), selfGaps(req)...)),
+		Issues:      r.f.Issues,
 		Suggestions: r.f.Suggestions,
 		AnswerChars: utf8.RuneCountInString(req.Output.Summary),
 	}
@@ -102,6 +103,16 @@ func (r *run) report() *vouch.Report {
 	if verdict == vouch.VerdictFail && (row == 2 || row == 4) {
 		rep.Warnings = append(rep.Warnings, vouch.Warning{Code: vouch.CodeLastAttempt,
 			Message: fmt.Sprintf("attempt %d failed and the policy allows %d retries", rep.Attempt, r.pol.MaxRetries)})
+	}
+
+	if verdict == vouch.VerdictFail && r.kind == vouch.KindSynthesis && req.Context != nil && len(req.Context.Outputs) > 0 {
+		ids := make([]string, len(req.Context.Outputs))
+		for i, o := range req.Context.Outputs {
+			ids[i] = o.ID
+		}
+		rep.Warnings = append(rep.Warnings, vouch.Warning{Code: vouch.CodeFallBack,
+			Message: "the synthesis cannot be used and will not be retried: hand on the agent outputs it was built from (" + strings.Join(ids, ", ") + ")",
+			Details: map[string]any{"outputs": ids}})
 	}
 
 	// Review.
@@ -250,6 +261,12 @@ func feedback(rep *vouch.Report, p *vouch.Policy, row int, mustFailed bool) stri
 	}
 	if len(unchecked) > 0 {
 		fmt.Fprintf(&b, "\nMust-pass criteria that could not be checked: %s. State plainly how each is met.", strings.Join(unchecked, ", "))
+	}
+	if len(rep.Suggestions) > 0 {
+		b.WriteString("\nSuggestions:")
+		for _, sg := range rep.Suggestions {
+			fmt.Fprintf(&b, "\n- %s", sg)
+		}
 	}
 	if n := len(rep.Mentions.Unverified); n > p.MaxUnverified {
 		b.WriteString("\nThese mentions were not found in anything you read or wrote; remove them or show where they come from:")
