@@ -125,8 +125,9 @@ func (d *Duration) UnmarshalJSON(data []byte) error {
 // ToolOps are what a tool call can do, as the trace summary and grounding
 // read it: read a file, list a directory, write or edit a file, run a
 // command, search file contents or names, fetch a URL, delegate to another
-// agent, or call a plugin (any other tool).
-var ToolOps = []string{"read", "list", "write", "exec", "search", "fetch", "agent", "plugin"}
+// agent, steer the agent's own session (a todo list, plan mode: "control",
+// neither evidence nor plugin work), or call a plugin (any other tool).
+var ToolOps = []string{"read", "list", "write", "exec", "search", "fetch", "agent", "control", "plugin"}
 
 // Dimension names.
 const (

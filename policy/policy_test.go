@@ -520,7 +520,7 @@ func TestLoadErrors(t *testing.T) {
 	}, {
 		name:  "unknown tool operation",
 		files: []string{"testdata/bad_tools.yaml"},
-		want:  []wantErr{{vouch.ErrInvalid, "testdata/bad_tools.yaml:4:3", "tools.Frob", `must be one of read, list, write, exec, search, fetch, agent, plugin, got "frobnicate"`}},
+		want:  []wantErr{{vouch.ErrInvalid, "testdata/bad_tools.yaml:4:3", "tools.Frob", `must be one of read, list, write, exec, search, fetch, agent, control, plugin, got "frobnicate"`}},
 	}, {
 		name:  "failBelow above passAt, both set",
 		files: []string{"testdata/bad_order_explicit.yaml"},

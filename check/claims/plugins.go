@@ -13,6 +13,7 @@ import (
 	"github.com/vouchgate/vouch/check"
 	"github.com/vouchgate/vouch/internal/jsonerr"
 	"github.com/vouchgate/vouch/internal/jsonschemax"
+	"github.com/vouchgate/vouch/trace"
 )
 
 func init() {
@@ -37,28 +38,12 @@ type compiledSchema struct {
 	err error
 }
 
-// builtinTools are tool names of the built-in kinds across frameworks
-// (besides the fs:, code: and shell: prefixes): not plugins.
-var builtinTools = map[string]bool{
-	"read": true, "write": true, "edit": true, "multiedit": true, "bash": true, "glob": true,
-	"grep": true, "ls": true, "notebookedit": true, "read_file": true, "write_file": true,
-	"edit_file": true, "list_dir": true, "run_terminal_cmd": true, "shell": true, "execute_command": true,
-	"task": true, "todowrite": true, "webfetch": true, "websearch": true,
-}
-
-// IsPlugin reports whether a tool is a plugin tool: neither fs:*, code:*
-// nor shell:*, nor a known built-in of a common agent framework.
-func IsPlugin(tool string) bool {
-	if tool == "" {
-		return false
-	}
-	for _, p := range []string{"fs:", "code:", "shell:"} {
-		if strings.HasPrefix(tool, p) {
-			return false
-		}
-	}
-	return !builtinTools[strings.ToLower(tool)]
-}
+// IsPlugin reports whether a tool is a plugin tool by the built-in tool
+// table of package trace: a tool whose op is plugin, that is neither an
+// fs:*, code:* or shell:* tool nor a known tool of a common agent
+// framework. The analyzer itself uses the policy's table, which may name
+// more tools.
+func IsPlugin(tool string) bool { return trace.Builtin().IsPlugin(tool) }
 
 // Analyze implements vouch.Analyzer.
 func (a *pluginsAnalyzer) Analyze(_ context.Context, s *vouch.Subject, f *vouch.Findings) error {
@@ -67,7 +52,7 @@ func (a *pluginsAnalyzer) Analyze(_ context.Context, s *vouch.Subject, f *vouch.
 	if req.Output.Artifacts != nil {
 		results = req.Output.Artifacts.PluginResults
 	}
-	tools := pluginTools(req, results)
+	tools := pluginTools(req, results, trace.TableFor(s))
 	if len(tools) == 0 {
 		return nil
 	}
@@ -121,11 +106,11 @@ func (a *pluginsAnalyzer) Analyze(_ context.Context, s *vouch.Subject, f *vouch.
 }
 
 // pluginTools lists the plugin tools of a request in order of first mention.
-func pluginTools(req *vouch.Request, results []vouch.PluginResult) []string {
+func pluginTools(req *vouch.Request, results []vouch.PluginResult, tbl *trace.Table) []string {
 	var out []string
 	seen := map[string]bool{}
 	add := func(t string) {
-		if IsPlugin(t) && !seen[t] {
+		if tbl.IsPlugin(t) && !seen[t] {
 			seen[t] = true
 			out = append(out, t)
 		}

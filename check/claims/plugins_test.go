@@ -142,3 +142,27 @@ func TestPluginSchemas(t *testing.T) {
 		t.Fatalf("broken schema: %+v", broken)
 	}
 }
+
+// TestPluginsFollowPolicyTools checks that the plugin checks use the
+// policy's tool table: a tool the policy maps to a built-in op is no
+// plugin, one it maps to plugin is, and session-control tools never are.
+func TestPluginsFollowPolicyTools(t *testing.T) {
+	req := &vouch.Request{Output: vouch.Output{Summary: "ok", ToolCalls: []string{"mind:rag-query", "TodoWrite", "Bash"}}}
+	if got := plugins(t, req, nil); byName(got, "plugin.called") == nil {
+		t.Fatalf("mind:rag-query not checked as a plugin: %+v", got)
+	}
+	pol := vouch.DefaultPolicy()
+	pol.Tools = map[string]string{"mind:rag-query": "search"}
+	if got := plugins(t, req, &pol); len(got) != 0 {
+		t.Errorf("a tool the policy maps to search was checked as a plugin: %+v", got)
+	}
+	pol.Tools = map[string]string{"Bash": "plugin"}
+	req = &vouch.Request{Output: vouch.Output{Summary: "ok", ToolCalls: []string{"Bash", "TodoWrite"}}}
+	got := plugins(t, req, &pol)
+	if c := byName(got, "plugin.called"); c == nil || c.Evidence["tool"] != "Bash" {
+		t.Errorf("a tool the policy maps to plugin was not checked: %+v", got)
+	}
+	if IsPlugin("TodoWrite") || IsPlugin("") || IsPlugin("mcp__fs__read_file") || !IsPlugin("mcp__kb__lookup") {
+		t.Error("IsPlugin by the built-in table")
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/vouchgate/vouch/check"
 	claimtext "github.com/vouchgate/vouch/claims"
 	"github.com/vouchgate/vouch/internal/runner"
+	"github.com/vouchgate/vouch/trace"
 )
 
 func init() {
@@ -26,13 +27,6 @@ func init() {
 // the last run of each test command: in the trace (evidence) or, without a
 // trace, in the agent's own commandResults (claims, so light evidence).
 type testsAnalyzer struct{}
-
-// shellTools are the tool names, across agent frameworks, whose calls run a
-// shell command; commandKeys the input keys that hold the command.
-var (
-	shellTools  = []string{"shell:exec", "shell", "bash", "Bash", "run_terminal_cmd", "execute_command", "run_command", "terminal", "exec"}
-	commandKeys = []string{"command", "cmd", "script"}
-)
 
 // testRunners are argv prefixes that run tests. A command runs tests when one
 // of its pipeline stages starts with one of them.
@@ -62,8 +56,6 @@ var failureOutput = []*regexp.Regexp{
 	regexp.MustCompile(`(?m)^(\d+ tests?, )?[1-9]\d* failures?(, \d+ \w+)*$`), // ExUnit summary line
 }
 
-var exitCodeRE = regexp.MustCompile(`^\s*Exit code (\d+)`)
-
 // testRun is one run of a test command.
 type testRun struct {
 	command string
@@ -77,7 +69,7 @@ type testRun struct {
 // Analyze implements vouch.Analyzer.
 func (testsAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Findings) error {
 	req := s.Request
-	runs, source := testRuns(req)
+	runs, source := testRuns(req, trace.SummaryFor(s))
 	// What the summary says about the tests: read only when there is
 	// evidence to hold it against, or a structured claim to refine.
 	var said *claimtext.TestClaim
@@ -244,27 +236,24 @@ func rerun(ctx context.Context, s *vouch.Subject, last []testRun) (vouch.CheckRe
 }
 
 // testRuns returns the test runs in the trace, or, when there is no trace,
-// in commandResults.
-func testRuns(req *vouch.Request) ([]testRun, string) {
+// in commandResults. The commands of the trace are those of its summary
+// sum: the calls the policy's tool table maps to exec. A run started in
+// the background counts only once a later poll of its task reported its
+// exit status.
+func testRuns(req *vouch.Request, sum *trace.Summary) ([]testRun, string) {
 	var runs []testRun
 	if len(req.Trace) > 0 {
-		for i := range req.Trace {
-			e := &req.Trace[i]
-			if !isShellTool(e.Tool) {
+		for _, c := range sum.Commands {
+			argv, ok := testStage(c.Command)
+			if !ok || (c.Background && c.ExitCode == nil) {
 				continue
 			}
-			cmd := inputCommand(e.Input)
-			argv, ok := testStage(cmd)
-			if !ok {
-				continue
-			}
-			text := e.OutputText()
-			r := testRun{command: cmd, argv: argv, source: "trace", index: i}
-			if m := exitCodeRE.FindStringSubmatch(text); m != nil && m[1] != "0" {
-				r.failed, r.why = true, "exit code "+m[1]
-			} else if e.IsError {
+			r := testRun{command: c.Command, argv: argv, source: "trace", index: c.Index}
+			if c.ExitCode != nil && *c.ExitCode != 0 {
+				r.failed, r.why = true, "exit code "+strconv.Itoa(*c.ExitCode)
+			} else if c.IsError {
 				r.failed, r.why = true, "the tool reported an error"
-			} else if why := failureIn(text); why != "" {
+			} else if why := failureIn(req.Trace[c.Index].OutputText()); why != "" && !c.Background {
 				r.failed, r.why = true, "its output says "+strconv.Quote(why)
 			}
 			runs = append(runs, r)
@@ -374,33 +363,6 @@ func failureIn(text string) string {
 	for _, re := range failureOutput {
 		if m := re.FindString(text); m != "" {
 			return strings.TrimSpace(m)
-		}
-	}
-	return ""
-}
-
-func isShellTool(tool string) bool {
-	for _, t := range shellTools {
-		if strings.EqualFold(tool, t) {
-			return true
-		}
-	}
-	return false
-}
-
-func inputCommand(in map[string]any) string {
-	for _, k := range commandKeys {
-		switch v := in[k].(type) {
-		case string:
-			return v
-		case []any:
-			parts := make([]string, 0, len(v))
-			for _, p := range v {
-				if s, ok := p.(string); ok {
-					parts = append(parts, s)
-				}
-			}
-			return strings.Join(parts, " ")
 		}
 	}
 	return ""

@@ -178,3 +178,56 @@ func TestTestClaimsFromSummary(t *testing.T) {
 		}
 	}
 }
+
+// TestTestRunsInBackground checks that a test run started in the
+// background counts by the exit status a later poll reported, and not at
+// all before one did.
+func TestTestRunsInBackground(t *testing.T) {
+	passed := vouch.Output{Summary: "All tests pass.", TestResult: vouch.TestPassed}
+	start := vouch.TraceEntry{Tool: "Bash", Input: map[string]any{"command": "go test ./...", "run_in_background": true},
+		Output: json.RawMessage(`"Command running in background with ID: b1. Output is being written to: /tmp/b1.output"`)}
+	poll := func(code string) vouch.TraceEntry {
+		out, _ := json.Marshal("<task_id>b1</task_id>\n<status>completed</status>\n<exit_code>" + code + "</exit_code>\n<output>\nFAIL\n</output>")
+		return vouch.TraceEntry{Tool: "TaskOutput", Input: map[string]any{"task_id": "b1"}, Output: out}
+	}
+	for _, tt := range []struct {
+		name   string
+		trace  []vouch.TraceEntry
+		status vouch.Status
+		code   string
+	}{
+		{"never polled", []vouch.TraceEntry{start}, vouch.StatusFail, vouch.CodeTestNotRun},
+		{"polled, failed", []vouch.TraceEntry{start, poll("1")}, vouch.StatusFail, vouch.CodeTestClaimContradicted},
+		{"polled, passed", []vouch.TraceEntry{start, poll("0")}, vouch.StatusPass, ""},
+	} {
+		c := byName(runTests(t, passed, tt.trace), "claims.tests")
+		if c == nil || c.Status != tt.status || c.Code != tt.code {
+			t.Errorf("%s: %+v, want %s %s", tt.name, c, tt.status, tt.code)
+		}
+	}
+}
+
+// TestTestRunsExitStatuses checks the exit statuses read from the outputs
+// of frameworks other than Claude Code.
+func TestTestRunsExitStatuses(t *testing.T) {
+	passed := vouch.Output{Summary: "All tests pass.", TestResult: vouch.TestPassed}
+	for _, tt := range []struct {
+		name   string
+		entry  vouch.TraceEntry
+		status vouch.Status
+	}{
+		{"mini-swe-agent", vouch.TraceEntry{Tool: "shell:exec", Input: map[string]any{"command": "pytest -q"},
+			Output: json.RawMessage(`"<returncode>1</returncode>\n<output>\n</output>"`)}, vouch.StatusFail},
+		{"JSON object", vouch.TraceEntry{Tool: "run_shell_command", Input: map[string]any{"command": "npm test"},
+			Output: json.RawMessage(`{"exit_code": 2, "stdout": ""}`)}, vouch.StatusFail},
+		{"argv command", vouch.TraceEntry{Tool: "exec", Input: map[string]any{"cmd": []any{"go", "test", "./..."}},
+			Output: json.RawMessage(`{"exitCode": 0, "stdout": "ok"}`)}, vouch.StatusPass},
+		{"MCP shell", vouch.TraceEntry{Tool: "mcp__desktop__execute_command", Input: map[string]any{"command": "cargo test"},
+			Output: json.RawMessage(`"test result: FAILED. 1 passed; 1 failed"`)}, vouch.StatusFail},
+	} {
+		c := byName(runTests(t, passed, []vouch.TraceEntry{tt.entry}), "claims.tests")
+		if c == nil || c.Status != tt.status {
+			t.Errorf("%s: %+v, want %s", tt.name, c, tt.status)
+		}
+	}
+}

@@ -1,0 +1,22 @@
+// Package trace reads what agents actually did: their tool-call traces.
+//
+// Agent frameworks name the same tools differently ("Read", "read_file",
+// "fs:read", "view"); a [Table] maps each name to an [Op], what the call does
+// (read a file, list a directory, write, run a command, search, fetch,
+// delegate, or call a plugin), with the policy's own names on top of the
+// built-in ones. The input helpers ([FilePath], [DirPath], [Command],
+// [Query], [URL]) read the arguments a call was given whatever the framework
+// called them.
+//
+// [Summarize] turns a trace into a [Summary]: the files read, listed and
+// written, the commands run with their exit status, the searches, fetches,
+// plugin calls and delegations, and the paths the agent saw in listings and
+// search results. Grounding and the claim checks use it as evidence; its
+// [Summary.Text] is a compact digest for a judge prompt or a report.
+//
+// The adapters turn native agent logs into vouch requests: [FromClaude]
+// reads a Claude Code session log (JSONL) and [FromMiniSWE] a mini-swe-agent
+// trajectory. Each returns a [Transcript]: the trace, and the output the
+// agent claimed (its last message, the files it created and modified, the
+// commands it ran), from which [Transcript.Request] builds a request.
+package trace

@@ -1,0 +1,72 @@
+package trace
+
+import "strings"
+
+// The input keys that hold each kind of argument, in order of preference.
+var (
+	pathKeys    = []string{"path", "file_path", "filePath", "file", "filename", "notebook_path", "target_file"}
+	dirKeys     = []string{"path", "dir", "directory", "dir_path", "target_directory", "relative_workspace_path"}
+	commandKeys = []string{"command", "cmd", "script"}
+	queryKeys   = []string{"query", "pattern", "q", "regex", "search", "glob", "search_term"}
+	urlKeys     = []string{"url", "uri"}
+)
+
+// FilePath returns the file a tool call's input names: the first non-empty
+// string among "path", "file_path", "filePath", "file", "filename",
+// "notebook_path" and "target_file"; "" when there is none.
+func FilePath(input map[string]any) string { return firstString(input, pathKeys) }
+
+// DirPath returns the directory a listing's input names: the first
+// non-empty string among "path", "dir", "directory", "dir_path",
+// "target_directory" and "relative_workspace_path"; "" when there is none
+// (the tool's working directory).
+func DirPath(input map[string]any) string { return firstString(input, dirKeys) }
+
+// Query returns the query or pattern a search's input names: the first
+// non-empty string among "query", "pattern", "q", "regex", "search", "glob"
+// and "search_term".
+func Query(input map[string]any) string { return firstString(input, queryKeys) }
+
+// URL returns the URL a fetch's input names ("url", then "uri").
+func URL(input map[string]any) string { return firstString(input, urlKeys) }
+
+// Command returns the command a call's input holds: the first of "command",
+// "cmd" and "script" that is a non-empty string, or a list whose string
+// items are joined by spaces (an argv).
+func Command(input map[string]any) string {
+	for _, k := range commandKeys {
+		switch v := input[k].(type) {
+		case string:
+			if v != "" {
+				return v
+			}
+		case []any:
+			var b strings.Builder
+			for _, p := range v {
+				if s, ok := p.(string); ok {
+					if b.Len() > 0 {
+						b.WriteByte(' ')
+					}
+					b.WriteString(s)
+				}
+			}
+			if b.Len() > 0 {
+				return b.String()
+			}
+		case []string:
+			if len(v) > 0 {
+				return strings.Join(v, " ")
+			}
+		}
+	}
+	return ""
+}
+
+func firstString(input map[string]any, keys []string) string {
+	for _, k := range keys {
+		if s, ok := input[k].(string); ok && s != "" {
+			return s
+		}
+	}
+	return ""
+}

@@ -1,0 +1,52 @@
+package trace
+
+import "testing"
+
+func TestInputKeys(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		fn    func(map[string]any) string
+		input map[string]any
+		want  string
+	}{
+		{"path", FilePath, map[string]any{"path": "a.go"}, "a.go"},
+		{"file_path", FilePath, map[string]any{"file_path": "/w/a.go", "offset": 3.0}, "/w/a.go"},
+		{"filePath", FilePath, map[string]any{"filePath": "b.go"}, "b.go"},
+		{"file", FilePath, map[string]any{"file": "c.go"}, "c.go"},
+		{"filename", FilePath, map[string]any{"filename": "d.go"}, "d.go"},
+		{"notebook_path", FilePath, map[string]any{"notebook_path": "n.ipynb"}, "n.ipynb"},
+		{"target_file", FilePath, map[string]any{"target_file": "t.go"}, "t.go"},
+		{"path wins", FilePath, map[string]any{"file_path": "x", "path": "p"}, "p"},
+		{"empty skipped", FilePath, map[string]any{"path": "", "file_path": "f"}, "f"},
+		{"not a string", FilePath, map[string]any{"path": 3.0}, ""},
+		{"nil input", FilePath, nil, ""},
+
+		{"dir path", DirPath, map[string]any{"path": "src", "pattern": "*.go"}, "src"},
+		{"dir", DirPath, map[string]any{"dir": "lib"}, "lib"},
+		{"directory", DirPath, map[string]any{"directory": "pkg"}, "pkg"},
+		{"no dir", DirPath, map[string]any{"pattern": "*.go"}, ""},
+
+		{"command", Command, map[string]any{"command": "go test ./..."}, "go test ./..."},
+		{"cmd", Command, map[string]any{"cmd": "ls"}, "ls"},
+		{"script", Command, map[string]any{"script": "make"}, "make"},
+		{"argv", Command, map[string]any{"command": []any{"go", "test", 1.0, "./..."}}, "go test ./..."},
+		{"string argv", Command, map[string]any{"cmd": []string{"npm", "test"}}, "npm test"},
+		{"empty list", Command, map[string]any{"command": []any{}, "cmd": "ls"}, "ls"},
+		{"none", Command, map[string]any{"description": "x"}, ""},
+
+		{"query", Query, map[string]any{"query": "how"}, "how"},
+		{"pattern", Query, map[string]any{"pattern": "func main", "path": "."}, "func main"},
+		{"q", Query, map[string]any{"q": "x"}, "x"},
+		{"regex", Query, map[string]any{"regex": "a+"}, "a+"},
+		{"search", Query, map[string]any{"search": "s"}, "s"},
+		{"glob", Query, map[string]any{"glob": "*.ts"}, "*.ts"},
+		{"pattern before glob", Query, map[string]any{"glob": "*.ex", "pattern": "port"}, "port"},
+
+		{"url", URL, map[string]any{"url": "https://go.dev", "prompt": "p"}, "https://go.dev"},
+		{"no url", URL, map[string]any{"prompt": "p"}, ""},
+	} {
+		if got := tt.fn(tt.input); got != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
