@@ -24,7 +24,7 @@ func (r *run) report() *vouch.Report {
 		Mentions:    r.f.Mentions,
 		Warnings:    r.f.Warnings,
 		Gaps:        dedupe(append(append([]string(nil), r.f.Gaps...), selfGaps(req)...)),
-		Issues:      r.f.Issues,
+		Issues:      append([]string(nil), r.f.Issues...),
 		Suggestions: r.f.Suggestions,
 		AnswerChars: utf8.RuneCountInString(req.Output.Summary),
 	}
@@ -138,6 +138,7 @@ func (r *run) report() *vouch.Report {
 			rep.Issues = append(rep.Issues, c.Name+": "+c.Reason)
 		}
 	}
+	rep.Issues = dedupe(rep.Issues)
 	rep.Feedback = feedback(rep, r.pol, row, in.mustFailed)
 	fillEmpty(rep)
 	return rep

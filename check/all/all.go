@@ -14,6 +14,8 @@ import (
 	_ "github.com/vouchgate/vouch/check/claims"
 	// Analyzer output.format.
 	_ "github.com/vouchgate/vouch/check/output"
+	// Analyzer plan.structure.
+	_ "github.com/vouchgate/vouch/check/plan"
 	// Kinds file_exists and file_changed.
 	_ "github.com/vouchgate/vouch/check/fs"
 	// Kinds doc_comments and symbol_exists.
