@@ -13,6 +13,8 @@
 //   - [TestClaims] finds claims about test results ("all 12 tests pass",
 //     "tests are green", "2 tests failed"), to be held against the commands
 //     that were really run.
+//   - [CountAt] reads a count of things where it is written, claimed or not
+//     ("4 methods", "all four functions"): package mention's quantities.
 //   - [TaskIntents] reads a task goal: does it ask for doc comments, in which
 //     style, on which symbols, in which files, and how many of what.
 //
