@@ -3,6 +3,8 @@ package vouch
 import (
 	"encoding/json"
 	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // Kind names a checkpoint kind: what sort of agent output a request carries.
@@ -290,12 +292,108 @@ func (e *TraceEntry) OutputText() string {
 		return ""
 	}
 	if raw[0] == '"' {
+		if s, ok := unquote(raw); ok {
+			return s
+		}
 		var s string
 		if json.Unmarshal([]byte(raw), &s) == nil {
 			return s
 		}
 	}
 	return raw
+}
+
+// unquote decodes a JSON string literal quickly, without reflection; it
+// reports false for anything it does not read exactly as encoding/json
+// would (the caller then falls back to it).
+func unquote(raw string) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return "", false
+	}
+	body := raw[1 : len(raw)-1]
+	esc := strings.IndexByte(body, '\\')
+	if esc < 0 {
+		if strings.IndexByte(body, '"') >= 0 || !utf8.ValidString(body) {
+			return "", false
+		}
+		return body, true
+	}
+	var b strings.Builder
+	b.Grow(len(body))
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		if c == '"' || c < 0x20 {
+			return "", false
+		}
+		if c != '\\' {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		if i >= len(body) {
+			return "", false
+		}
+		switch body[i] {
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case 'r':
+			b.WriteByte('\r')
+		case 'b':
+			b.WriteByte('\b')
+		case 'f':
+			b.WriteByte('\f')
+		case '"', '\\', '/':
+			b.WriteByte(body[i])
+		case 'u':
+			r, ok := hex4(body, i+1)
+			if !ok {
+				return "", false
+			}
+			i += 4
+			if utf16.IsSurrogate(r) {
+				r2, ok := rune(0), false
+				if i+6 < len(body) && body[i+1] == '\\' && body[i+2] == 'u' {
+					r2, ok = hex4(body, i+3)
+				}
+				if dec := utf16.DecodeRune(r, r2); ok && dec != utf8.RuneError {
+					r = dec
+					i += 6
+				} else {
+					r = utf8.RuneError
+				}
+			}
+			b.WriteRune(r)
+		default:
+			return "", false
+		}
+	}
+	if !utf8.ValidString(b.String()) {
+		return "", false
+	}
+	return b.String(), true
+}
+
+func hex4(s string, i int) (rune, bool) {
+	if i+4 > len(s) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range []byte(s[i : i+4]) {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c -= 'a' - 10
+		case 'A' <= c && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
 }
 
 // Context is what the output can be checked against beyond the trace:

@@ -150,3 +150,32 @@ func TestErrorFormat(t *testing.T) {
 }
 
 func strconvErr() error { _, err := strconv.Atoi("x"); return err }
+
+// TestOutputTextMatchesJSON holds the fast unquoting of trace outputs to
+// encoding/json's.
+func TestOutputTextMatchesJSON(t *testing.T) {
+	for _, s := range []string{"", "plain", "a\nb\tc\r", `q"uote\back/slash`, "\u00e9\u4e16 \U0001F600", "\x01\x1f", "\b\f", "bad \xff byte"} {
+		raw, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := vouch.TraceEntry{Output: raw}
+		var want string
+		if err := json.Unmarshal(raw, &want); err != nil {
+			t.Fatal(err)
+		}
+		if got := e.OutputText(); got != want {
+			t.Errorf("OutputText(%s) = %q, want %q", raw, got, want)
+		}
+	}
+	for _, raw := range []string{`"\ud83d\ude00"`, `"\ud83d x"`, `"\u00E9"`, `"a\/b"`} {
+		e := vouch.TraceEntry{Output: json.RawMessage(raw)}
+		var want string
+		if err := json.Unmarshal([]byte(raw), &want); err != nil {
+			t.Fatal(err)
+		}
+		if got := e.OutputText(); got != want {
+			t.Errorf("OutputText(%s) = %q, want %q", raw, got, want)
+		}
+	}
+}

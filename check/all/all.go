@@ -16,6 +16,8 @@ import (
 	_ "github.com/vouchgate/vouch/check/output"
 	// Analyzer plan.structure.
 	_ "github.com/vouchgate/vouch/check/plan"
+	// Analyzer grounding.mentions.
+	_ "github.com/vouchgate/vouch/check/grounding"
 	// Kinds file_exists and file_changed.
 	_ "github.com/vouchgate/vouch/check/fs"
 	// Kinds doc_comments and symbol_exists.

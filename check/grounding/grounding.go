@@ -1,0 +1,688 @@
+package grounding
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+
+	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/check"
+	"github.com/vouchgate/vouch/check/symbols"
+	"github.com/vouchgate/vouch/mention"
+	"github.com/vouchgate/vouch/support"
+	"github.com/vouchgate/vouch/trace"
+)
+
+func init() {
+	check.RegisterAnalyzer(check.AnalyzerInfo{
+		Name:  "grounding.mentions",
+		Level: vouch.LevelGrounding,
+		New:   func() vouch.Analyzer { return analyzer{} },
+	})
+}
+
+type analyzer struct{}
+
+// maxWarnings caps the UNVERIFIED_* warnings of one report; the mentions
+// list holds them all.
+const maxWarnings = 20
+
+// dimensionFor is the dimension grounding feeds for a kind: groundedness
+// where the kind has it, else the dimension that asks whether the answer
+// rests on evidence.
+func dimensionFor(kind vouch.Kind) string {
+	switch kind {
+	case vouch.KindSynthesis:
+		return vouch.DimTraceability
+	case vouch.KindModeration:
+		return vouch.DimFaithfulness
+	}
+	return vouch.DimGroundedness
+}
+
+// Analyze implements vouch.Analyzer.
+func (analyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Findings) error {
+	req := s.Request
+	kind := req.EffectiveKind()
+	ev := newEvidence(s)
+	if !ev.any() {
+		return nil // nothing to ground in: not applicable
+	}
+	dim := dimensionFor(kind)
+	f.MarkApplicable(dim)
+
+	docs := answerDocs(req, kind)
+	for _, doc := range docs {
+		for _, m := range doc.Mentions {
+			if m.Kind == vouch.MentionFile {
+				ev.mentioned = append(ev.mentioned, m.Norm)
+			}
+		}
+	}
+	var out result
+	for _, doc := range docs {
+		for i := range doc.Mentions {
+			m := &doc.Mentions[i]
+			switch m.Kind {
+			case vouch.MentionFile, vouch.MentionPackage, vouch.MentionSymbol, vouch.MentionURL:
+			default:
+				continue
+			}
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			if !out.first(m.Kind, m.Norm) {
+				continue
+			}
+			v := ev.verify(m)
+			out.add(m, doc, v)
+		}
+	}
+	if kind == vouch.KindAnswer && len(ev.sources) > 0 {
+		out.claims = ev.index().Claims(docs[0])
+		for _, c := range out.claims {
+			for _, a := range c.Unsupported {
+				if out.first(vouch.MentionKind(a.Kind), a.Norm) {
+					out.unverified = append(out.unverified, vouch.UnverifiedMention{Text: a.Text, Kind: atomKind(a.Kind), Sentence: c.Sentence.Text})
+				}
+			}
+			for _, x := range c.Contradicted {
+				if out.first(vouch.MentionKind(x.Atom.Kind), x.Atom.Norm) {
+					out.unverified = append(out.unverified, vouch.UnverifiedMention{Text: x.Atom.Text, Kind: atomKind(x.Atom.Kind), Sentence: c.Sentence.Text})
+				}
+			}
+		}
+	}
+	out.report(f, dim)
+	return nil
+}
+
+// atomKind maps a support atom's kind to a mention kind; a quoted phrase
+// is reported as an entity.
+func atomKind(k string) vouch.MentionKind {
+	if k == "quote" {
+		return vouch.MentionEntity
+	}
+	return vouch.MentionKind(k)
+}
+
+// answerDocs returns the texts to ground: the answer, or for a plan its
+// subgoals' descriptions (the goal is context, not claim).
+func answerDocs(req *vouch.Request, kind vouch.Kind) []*mention.Doc {
+	if kind == vouch.KindDecomposition {
+		var docs []*mention.Doc
+		if req.Context != nil && req.Context.Plan != nil {
+			for _, sg := range req.Context.Plan.Subgoals {
+				if strings.TrimSpace(sg.Description) != "" {
+					docs = append(docs, mention.Parse(sg.Description))
+				}
+			}
+		}
+		return docs
+	}
+	return []*mention.Doc{mention.Parse(req.Output.Summary)}
+}
+
+// verdict is what the evidence says of one mention.
+type verdict struct {
+	found bool
+	// refuted is set when the place that would hold the mention was
+	// examined and does not: a path missing from the workspace, a package
+	// missing from a dependency manifest the agent or vouch read.
+	refuted bool
+	where   string
+}
+
+// result gathers the mentions of one verification.
+type result struct {
+	seen       map[string]bool
+	verified   []vouch.VerifiedMention
+	unverified []vouch.UnverifiedMention
+	refuted    []string
+	total      int
+	claims     []support.Claim
+}
+
+// first reports whether a mention of this kind and norm is new.
+func (r *result) first(kind vouch.MentionKind, norm string) bool {
+	key := string(kind) + "\x00" + strings.ToLower(norm)
+	if r.seen[key] {
+		return false
+	}
+	if r.seen == nil {
+		r.seen = make(map[string]bool)
+	}
+	r.seen[key] = true
+	return true
+}
+
+func (r *result) add(m *mention.Mention, doc *mention.Doc, v verdict) {
+	r.total++
+	if v.found {
+		r.verified = append(r.verified, vouch.VerifiedMention{Text: m.Text, Kind: m.Kind, Evidence: map[string]any{"source": v.where}})
+		return
+	}
+	sentence := ""
+	if m.Sentence >= 0 && m.Sentence < len(doc.Sentences) {
+		sentence = strings.TrimSpace(doc.Sentences[m.Sentence].Text)
+	}
+	r.unverified = append(r.unverified, vouch.UnverifiedMention{Text: m.Text, Kind: m.Kind, Sentence: sentence})
+	if v.refuted {
+		r.refuted = append(r.refuted, fmt.Sprintf("%s %s (%s)", m.Kind, m.Text, v.where))
+	}
+}
+
+var warningCodes = map[vouch.MentionKind]string{
+	vouch.MentionFile:    vouch.CodeUnverifiedFile,
+	vouch.MentionPackage: vouch.CodeUnverifiedPackage,
+	vouch.MentionSymbol:  vouch.CodeUnverifiedSymbol,
+	vouch.MentionURL:     vouch.CodeUnverifiedURL,
+}
+
+// report adds the mentions, warnings and checks to f.
+func (r *result) report(f *vouch.Findings, dim string) {
+	f.Mentions.Verified = append(f.Mentions.Verified, r.verified...)
+	f.Mentions.Unverified = append(f.Mentions.Unverified, r.unverified...)
+	nWarn := 0
+	var fix []string
+	for _, u := range r.unverified {
+		code, ok := warningCodes[u.Kind]
+		if !ok {
+			continue
+		}
+		fix = append(fix, fmt.Sprintf("%s %q", u.Kind, u.Text))
+		if nWarn < maxWarnings {
+			nWarn++
+			f.Warnings = append(f.Warnings, vouch.Warning{Code: code,
+				Message: fmt.Sprintf("%s %q is in nothing the agent read, listed or wrote, nor in the workspace", u.Kind, u.Text),
+				Details: map[string]any{"mention": u.Text, "sentence": u.Sentence}})
+		}
+	}
+	if r.total > 0 {
+		good := len(r.verified)
+		c := vouch.CheckResult{
+			Name: "grounding.mentions", Level: vouch.LevelGrounding, Strength: vouch.StrengthStrict,
+			Status: vouch.StatusPass, Confidence: 1, Dimension: dim, Weight: 1,
+			Score:    float64(good) / float64(r.total),
+			Reason:   fmt.Sprintf("%d of %d files, packages, symbols and URLs mentioned are found in the evidence", good, r.total),
+			Evidence: map[string]any{"verified": good, "mentions": r.total},
+		}
+		if good < r.total {
+			c.Status, c.Code, c.Fix = vouch.StatusFail, vouch.CodeMentionsUnverified, fix
+			c.Evidence["unverified"] = fix
+		}
+		if len(r.refuted) > 0 {
+			// The place that would hold these was examined and does not:
+			// not a gap in the evidence but a mention of something that is
+			// not there.
+			c.Must = true
+			c.Evidence["refuted"] = r.refuted
+			c.Reason += "; refuted: " + strings.Join(r.refuted, ", ")
+		}
+		f.Checks = append(f.Checks, c)
+	}
+	if score, ok := support.Groundedness(r.claims); ok {
+		bad := support.Unsupported(r.claims)
+		c := vouch.CheckResult{
+			Name: "grounding.claims", Level: vouch.LevelGrounding, Strength: vouch.StrengthStrict,
+			Status: vouch.StatusPass, Confidence: 1, Dimension: dim, Weight: 1, Score: score,
+			Reason:   fmt.Sprintf("every checkable claim (%d) is supported by the sources", checkable(r.claims)),
+			Evidence: map[string]any{"claims": checkable(r.claims)},
+		}
+		if len(bad) > 0 {
+			var sentences []string
+			contradicted := false
+			for _, b := range bad {
+				txt := strings.TrimSpace(b.Sentence.Text)
+				for _, x := range b.Contradicted {
+					contradicted = true
+					txt += fmt.Sprintf(" [%s contradicts %q: it says %q]", x.Source, x.Atom.Text, x.Found)
+				}
+				for _, a := range b.Unsupported {
+					txt += fmt.Sprintf(" [no source holds %q]", a.Text)
+				}
+				sentences = append(sentences, txt)
+			}
+			c.Status, c.Code, c.Fix = vouch.StatusFail, vouch.CodeUnsupportedClaim, sentences
+			c.Reason = fmt.Sprintf("%d of %d checkable claims are not supported by the sources", len(bad), checkable(r.claims))
+			c.Evidence["unsupported"] = sentences
+			// A source that says otherwise is not missing evidence: the
+			// answer contradicts what it was given.
+			c.Must = contradicted
+		}
+		f.Checks = append(f.Checks, c)
+	}
+}
+
+func checkable(claims []support.Claim) int {
+	n := 0
+	for i := range claims {
+		if claims[i].Checkable {
+			n++
+		}
+	}
+	return n
+}
+
+// evidence is everything a mention can be found in, built lazily.
+type evidence struct {
+	s       *vouch.Subject
+	sum     *trace.Summary
+	table   *trace.Table
+	byBase  map[string][]string // trace paths by base name
+	texts   []evText            // tool outputs, written contents, task text
+	sources []support.Source
+	deleted map[string]bool
+	// mentioned are the files the answer mentions; their symbols count.
+	mentioned []string
+
+	pkgs      packageSet
+	manifests []string // manifests read, by where
+	ws        map[string][]string
+	ix        *support.Index
+}
+
+// evText is one text that can show a symbol, package or URL.
+type evText struct {
+	where string
+	text  string
+	code  bool // a file's contents (a read or a write), where imports count
+}
+
+func newEvidence(s *vouch.Subject) *evidence {
+	req := s.Request
+	ev := &evidence{s: s, table: trace.TableFor(s)}
+	if len(req.Trace) > 0 {
+		ev.sum = trace.SummaryFor(s)
+		ev.byBase = make(map[string][]string)
+		for _, p := range ev.sum.Paths() {
+			b := path.Base(p)
+			ev.byBase[b] = append(ev.byBase[b], p)
+		}
+		for i := range req.Trace {
+			e := &req.Trace[i]
+			op := ev.table.CallOp(e.Tool, e.Input)
+			where := fmt.Sprintf("trace[%d] %s", i, e.Tool)
+			if op == trace.OpWrite {
+				for _, k := range []string{"content", "new_string", "newString", "text", "file_text", "new_str"} {
+					if v, ok := e.Input[k].(string); ok && v != "" {
+						ev.texts = append(ev.texts, evText{where, v, true})
+					}
+				}
+			}
+			if op == trace.OpFetch {
+				if u := trace.URL(e.Input); u != "" {
+					ev.texts = append(ev.texts, evText{where, u, false})
+				}
+			}
+			if e.IsError || op == trace.OpControl {
+				continue
+			}
+			if out := e.OutputText(); out != "" {
+				ev.texts = append(ev.texts, evText{where, out, op == trace.OpRead})
+				ev.sources = append(ev.sources, support.Source{ID: fmt.Sprintf("trace[%d]", i), Text: out})
+			}
+		}
+	}
+	if c := req.Context; c != nil {
+		for i, raw := range c.Sources {
+			src := support.FromJSON(fmt.Sprintf("sources[%d]", i), raw)
+			ev.sources = append(ev.sources, src)
+			ev.texts = append(ev.texts, evText{src.ID, src.Text, false})
+		}
+		if c.Plan != nil && c.Plan.Goal != "" {
+			ev.texts = append(ev.texts, evText{"plan.goal", c.Plan.Goal, false})
+		}
+	}
+	if req.Task.Goal != "" {
+		ev.texts = append(ev.texts, evText{"task.goal", req.Task.Goal, false})
+	}
+	for _, d := range req.Output.Deleted {
+		if ev.deleted == nil {
+			ev.deleted = make(map[string]bool)
+		}
+		ev.deleted[cleanPath(d)] = true
+	}
+	return ev
+}
+
+// any reports whether there is evidence to ground in: a trace, sources or
+// a workspace (the task text alone is context, not evidence).
+func (ev *evidence) any() bool {
+	return ev.sum != nil || len(ev.sources) > 0 || ev.s.Workspace != nil
+}
+
+func (ev *evidence) index() *support.Index {
+	if ev.ix == nil {
+		srcs := ev.sources
+		if g := ev.s.Request.Task.Goal; g != "" {
+			srcs = append(srcs[:len(srcs):len(srcs)], support.Source{ID: "task.goal", Text: g})
+		}
+		ev.ix = support.NewIndex(srcs)
+	}
+	return ev.ix
+}
+
+func (ev *evidence) verify(m *mention.Mention) verdict {
+	switch m.Kind {
+	case vouch.MentionFile:
+		return ev.file(m.Norm)
+	case vouch.MentionPackage:
+		return ev.pkg(m.Norm)
+	case vouch.MentionSymbol:
+		return ev.symbol(m.Norm)
+	case vouch.MentionURL:
+		return ev.url(m)
+	}
+	return verdict{}
+}
+
+// cleanPath cleans a mentioned path: slashes, no "./", no trailing slash.
+func cleanPath(p string) string {
+	p = strings.ReplaceAll(p, "\\", "/")
+	p = path.Clean(p)
+	return strings.TrimPrefix(p, "./")
+}
+
+// samePath reports whether a mentioned path and a path in the evidence name
+// one file: equal, or one ends with the other at a directory boundary
+// ("parser.ts" and "/repo/src/parser.ts"; "src/parser.ts" and
+// "/home/u/repo/src/parser.ts").
+func samePath(m, e string) bool {
+	e = cleanPath(e)
+	if m == e {
+		return true
+	}
+	if strings.HasSuffix(e, "/"+m) {
+		return true
+	}
+	return strings.Contains(e, "/") && strings.HasSuffix(m, "/"+e)
+}
+
+func (ev *evidence) file(norm string) verdict {
+	m := cleanPath(norm)
+	if m == "." || m == "" {
+		return verdict{found: true, where: "the workspace root"}
+	}
+	for _, p := range ev.byBase[path.Base(m)] {
+		if samePath(m, p) {
+			return verdict{found: true, where: "trace: " + p}
+		}
+	}
+	if ev.sum != nil {
+		// A directory the agent listed or wrote into.
+		for _, l := range ev.sum.Listings {
+			if !l.IsError && l.Dir != "" && samePath(m, l.Dir) {
+				return verdict{found: true, where: "trace: listed " + l.Dir}
+			}
+		}
+		for _, w := range ev.sum.Writes {
+			if !w.IsError && strings.HasPrefix(cleanPath(w.Path)+"/", m+"/") || strings.Contains(cleanPath(w.Path), "/"+m+"/") {
+				return verdict{found: true, where: "trace: wrote " + w.Path}
+			}
+		}
+	}
+	if ev.deleted[m] {
+		// Claimed deleted: the claims checks decide whether it is gone.
+		return verdict{found: true, where: "output.deleted"}
+	}
+	local := ev.s.Workspace != nil && !path.IsAbs(m) && !strings.HasPrefix(m, "../")
+	if local {
+		if _, err := ev.s.Stat(m); err == nil {
+			return verdict{found: true, where: "workspace: " + m}
+		}
+	}
+	// Named in the task, a source or a tool's output (git status, ls).
+	for _, t := range ev.texts {
+		if containsWord(t.text, m) {
+			return verdict{found: true, where: t.where}
+		}
+	}
+	if !local {
+		return verdict{}
+	}
+	if !strings.Contains(m, "/") {
+		if ps := ev.workspaceFiles()[m]; len(ps) > 0 {
+			return verdict{found: true, where: "workspace: " + ps[0]}
+		}
+	}
+	return verdict{refuted: true, where: "not in the workspace"}
+}
+
+// skipDirs are directories a workspace walk does not enter.
+var skipDirs = map[string]bool{
+	".git": true, "node_modules": true, "vendor": true, "_build": true, "deps": true, ".venv": true,
+	"venv": true, "__pycache__": true, "target": true, "dist": true, "build": true, ".next": true,
+}
+
+// maxWalk caps the entries of a workspace walk.
+const maxWalk = 50000
+
+type wsKey struct{}
+
+// workspaceFiles indexes the workspace's files by base name, once per
+// verification.
+func (ev *evidence) workspaceFiles() map[string][]string {
+	if ev.ws != nil {
+		return ev.ws
+	}
+	ev.ws = ev.s.Memo(wsKey{}, func() any {
+		out := map[string][]string{}
+		n := 0
+		_ = fs.WalkDir(ev.s.Workspace.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			if n++; n > maxWalk {
+				return fs.SkipAll
+			}
+			if d.IsDir() {
+				if p != "." && skipDirs[d.Name()] {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			out[d.Name()] = append(out[d.Name()], p)
+			return nil
+		})
+		return out
+	}).(map[string][]string)
+	return ev.ws
+}
+
+// symbolParts splits a symbol's norm into the identifiers that must all be
+// shown: "Parser.parse" → Parser, parse; "Foo::bar" → Foo, bar.
+func symbolParts(norm string) []string {
+	return strings.FieldsFunc(norm, func(r rune) bool { return r == '.' || r == ':' || r == '#' || r == '/' })
+}
+
+func (ev *evidence) symbol(norm string) verdict {
+	parts := symbolParts(norm)
+	if len(parts) == 0 {
+		return verdict{}
+	}
+	for _, t := range ev.texts {
+		ok := true
+		for _, p := range parts {
+			if !containsWord(t.text, p) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return verdict{found: true, where: t.where}
+		}
+	}
+	if ev.s.Workspace == nil {
+		return verdict{}
+	}
+	for _, p := range ev.codeFiles() {
+		// A file with syntax errors still gives the symbols it parsed.
+		f, _ := symbols.Parse(ev.s, p)
+		if f == nil {
+			continue
+		}
+		if len(f.Lookup(norm)) > 0 {
+			return verdict{found: true, where: "defined in " + p}
+		}
+	}
+	return verdict{}
+}
+
+// maxParsed caps the workspace files parsed to find symbols.
+const maxParsed = 50
+
+// codeFiles lists the workspace files whose symbols count: the files the
+// trace touched and the files the answer mentions, that exist.
+func (ev *evidence) codeFiles() []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(p string) {
+		p = cleanPath(p)
+		if seen[p] || len(out) >= maxParsed || path.IsAbs(p) || strings.HasPrefix(p, "../") {
+			return
+		}
+		seen[p] = true
+		if fi, err := ev.s.Stat(p); err == nil && fi.Mode().IsRegular() {
+			out = append(out, p)
+		}
+	}
+	if ev.sum != nil {
+		for _, p := range ev.sum.Paths() {
+			add(p)
+		}
+	}
+	for _, p := range ev.mentioned {
+		add(p)
+	}
+	req := ev.s.Request
+	for _, p := range req.Output.Modified {
+		add(p)
+	}
+	for _, p := range req.Output.Created {
+		add(p)
+	}
+	if a := req.Output.Artifacts; a != nil {
+		for _, fe := range a.FileEdits {
+			add(fe.File)
+		}
+	}
+	return out
+}
+
+func (ev *evidence) pkg(norm string) verdict {
+	if isStdlib(norm) {
+		return verdict{found: true, where: "standard library"}
+	}
+	ps := ev.packages()
+	if where, ok := ps.has(norm); ok {
+		return verdict{found: true, where: where}
+	}
+	if len(ev.manifests) > 0 {
+		return verdict{refuted: true, where: "not in " + strings.Join(ev.manifests, ", ")}
+	}
+	return verdict{}
+}
+
+// packages builds the set of packages the evidence shows: the workspace's
+// root manifests, manifests and imports in what the agent read or wrote,
+// packages named in sources, the task and successful commands.
+func (ev *evidence) packages() packageSet {
+	if ev.pkgs != nil {
+		return ev.pkgs
+	}
+	ps := packageSet{}
+	if ev.s.Workspace != nil {
+		for name := range manifests {
+			if data, err := ev.s.ReadFile(name); err == nil {
+				ps.addManifest(name, string(data), "workspace: "+name)
+				ev.manifests = append(ev.manifests, name)
+			}
+		}
+	}
+	req := ev.s.Request
+	for i := range req.Trace {
+		e := &req.Trace[i]
+		if e.IsError {
+			continue
+		}
+		op := ev.table.CallOp(e.Tool, e.Input)
+		where := fmt.Sprintf("trace[%d] %s", i, e.Tool)
+		if op == trace.OpRead {
+			if p := trace.FilePath(e.Input); isManifest(p) {
+				ps.addManifest(p, stripLineNumbers(e.OutputText()), where)
+				ev.manifests = append(ev.manifests, where)
+			}
+		}
+		if op == trace.OpExec {
+			for _, m := range mention.Parse("`" + trace.Command(e.Input) + "`").Mentions {
+				if m.Kind == vouch.MentionPackage {
+					ps.add(m.Norm, where)
+				}
+			}
+		}
+	}
+	for _, t := range ev.texts {
+		if t.code {
+			ps.addImports(stripLineNumbers(t.text), t.where)
+			continue
+		}
+		if strings.HasPrefix(t.where, "sources[") || strings.HasPrefix(t.where, "task.") || t.where == "plan.goal" {
+			for _, m := range mention.Parse(t.text).Mentions {
+				if m.Kind == vouch.MentionPackage {
+					ps.add(m.Norm, t.where)
+				}
+			}
+		}
+	}
+	ev.pkgs = ps
+	return ps
+}
+
+func (ev *evidence) url(m *mention.Mention) verdict {
+	for _, t := range ev.texts {
+		if containsURL(t.text, m.Text) || m.Norm != m.Text && containsURL(t.text, m.Norm) {
+			return verdict{found: true, where: t.where}
+		}
+	}
+	return verdict{}
+}
+
+// containsURL reports whether text holds u followed by nothing that would
+// continue a different URL's host or name.
+func containsURL(text, u string) bool {
+	for i := 0; ; {
+		j := strings.Index(text[i:], u)
+		if j < 0 {
+			return false
+		}
+		end := i + j + len(u)
+		if end == len(text) || strings.ContainsRune("/?#)]>\"' \t\r\n,;", rune(text[end])) || text[end] == '.' && (end+1 == len(text) || text[end+1] == ' ' || text[end+1] == '\n') {
+			return true
+		}
+		i = end
+	}
+}
+
+// containsWord reports whether text holds w as a whole word: not preceded
+// or followed by a letter, digit or underscore (or, for a path, a slash or
+// dot before it).
+func containsWord(text, w string) bool {
+	for i := 0; ; {
+		j := strings.Index(text[i:], w)
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len(w)
+		if (start == 0 || !wordByte(text[start-1])) && (end == len(text) || !wordByte(text[end])) {
+			return true
+		}
+		i = start + 1
+	}
+}
+
+func wordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}

@@ -1,0 +1,222 @@
+package grounding
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/code/treesitter"
+)
+
+// run analyzes req, with a workspace holding files when files is not nil.
+func run(t testing.TB, req *vouch.Request, files map[string]string) *vouch.Findings {
+	t.Helper()
+	pol := vouch.DefaultPolicy()
+	s := &vouch.Subject{Request: req, Policy: &pol}
+	if files != nil {
+		dir := t.TempDir()
+		for name, body := range files {
+			p := filepath.Join(dir, filepath.FromSlash(name))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		root, err := os.OpenRoot(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { root.Close() })
+		s.Workspace = root
+	}
+	var f vouch.Findings
+	if err := (analyzer{}).Analyze(context.Background(), s, &f); err != nil {
+		t.Fatal(err)
+	}
+	return &f
+}
+
+func entry(tool string, input map[string]any, output string, isErr bool) vouch.TraceEntry {
+	raw, _ := json.Marshal(output)
+	return vouch.TraceEntry{Tool: tool, Input: input, Output: raw, IsError: isErr}
+}
+
+func texts[M vouch.VerifiedMention | vouch.UnverifiedMention](ms []M) []string {
+	var out []string
+	for _, m := range ms {
+		switch m := any(m).(type) {
+		case vouch.VerifiedMention:
+			out = append(out, string(m.Kind)+":"+m.Text)
+		case vouch.UnverifiedMention:
+			out = append(out, string(m.Kind)+":"+m.Text)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func codes(f *vouch.Findings) []string {
+	var out []string
+	for _, c := range f.Checks {
+		if c.Status == vouch.StatusFail {
+			out = append(out, c.Name+"="+c.Code)
+		}
+	}
+	for _, w := range f.Warnings {
+		out = append(out, w.Code)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func TestTraceEvidence(t *testing.T) {
+	tr := []vouch.TraceEntry{
+		entry("Read", map[string]any{"file_path": "/home/u/app/src/parser.ts"}, "     1→import { z } from \"zod\";\n     2→export class Parser {\n     3→  parse(input: string) {}\n     4→}\n", false),
+		entry("Read", map[string]any{"file_path": "/home/u/app/src/ghost.ts"}, "File does not exist.", true),
+		entry("Glob", map[string]any{"pattern": "**/*.test.ts"}, "/home/u/app/test/parser.test.ts\n", false),
+		entry("Bash", map[string]any{"command": "git status --short"}, " M lib/util.ts\n", false),
+		entry("WebFetch", map[string]any{"url": "https://zod.dev/api"}, "Zod API docs", false),
+	}
+	tests := []struct {
+		name       string
+		summary    string
+		verified   []string
+		unverified []string
+		codes      []string
+	}{
+		{"all seen", "Updated `src/parser.ts` so that `Parser.parse()` validates with the zod package, per https://zod.dev/api. Tests in parser.test.ts and lib/util.ts pass.",
+			[]string{"file:lib/util.ts", "file:parser.test.ts", "file:src/parser.ts", "package:zod", "symbol:Parser.parse()", "url:https://zod.dev/api"}, nil, nil},
+		{"a failed read is no evidence", "Fixed the bug in src/ghost.ts.",
+			nil, []string{"file:src/ghost.ts"}, []string{"UNVERIFIED_FILE", "grounding.mentions=MENTIONS_UNVERIFIED"}},
+		{"invented symbol, package and URL", "Added `TokenCache.flush()` using the `@acme/fastcache` package, see https://acme.dev/cache.",
+			nil, []string{"package:@acme/fastcache", "symbol:TokenCache.flush()", "url:https://acme.dev/cache"},
+			[]string{"UNVERIFIED_PACKAGE", "UNVERIFIED_SYMBOL", "UNVERIFIED_URL", "grounding.mentions=MENTIONS_UNVERIFIED"}},
+		{"half a symbol is not a symbol", "Called `Parser.tokenize()`.", nil, []string{"symbol:Parser.tokenize()"}, []string{"UNVERIFIED_SYMBOL", "grounding.mentions=MENTIONS_UNVERIFIED"}},
+		{"a longer word is not the word", "Updated `Pars` in src/parser.ts.", []string{"file:src/parser.ts"}, []string{"symbol:Pars"}, []string{"UNVERIFIED_SYMBOL", "grounding.mentions=MENTIONS_UNVERIFIED"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := run(t, &vouch.Request{Output: vouch.Output{Summary: tt.summary}, Trace: tr}, nil)
+			if got := texts(f.Mentions.Verified); !slices.Equal(got, tt.verified) {
+				t.Errorf("verified = %q, want %q", got, tt.verified)
+			}
+			if got := texts(f.Mentions.Unverified); !slices.Equal(got, tt.unverified) {
+				t.Errorf("unverified = %q, want %q", got, tt.unverified)
+			}
+			if got := codes(f); !slices.Equal(got, tt.codes) {
+				t.Errorf("codes = %q, want %q", got, tt.codes)
+			}
+			if !f.Applicable[vouch.DimGroundedness] {
+				t.Error("groundedness not applicable")
+			}
+			for _, c := range f.Checks {
+				if c.Must {
+					t.Errorf("%s is must-pass without a workspace or a manifest", c.Name)
+				}
+			}
+		})
+	}
+}
+
+func TestWorkspaceEvidence(t *testing.T) {
+	files := map[string]string{
+		"package.json":        `{"dependencies": {"express": "^4"}}`,
+		"src/server.js":       "const express = require('express')\nfunction startServer() {}\nclass Router {}\n",
+		"docs/guide/setup.md": "# Setup\n",
+		"store/store.go":      "package store\n\ntype Store struct{}\n\nfunc (s *Store) Flush() {}\n",
+	}
+	tests := []struct {
+		name    string
+		summary string
+		score   float64
+		must    bool
+		unver   []string
+		ts      bool // needs the tree-sitter parsers (cgo)
+	}{
+		{"exists", "Added startServer() to src/server.js using the express package; documented in setup.md.", 1, false, nil, true},
+		{"missing file is refuted", "Moved the routes to src/routes.js.", 0, true, []string{"file:src/routes.js"}, false},
+		{"package missing from the manifest is refuted", "Switched to the `fastify` package in src/server.js.", 0.5, true, []string{"package:fastify"}, false},
+		{"standard library needs no manifest", "Reads config with the `node:fs` module and the `path` package in src/server.js.", 1, false, nil, false},
+		{"symbol defined in a parsed file", "The `Router` class in src/server.js handles it.", 1, false, nil, true},
+		{"method defined in a parsed Go file", "Added `Store.Flush()` in store/store.go.", 1, false, nil, false},
+		{"method not defined", "Added `Store.Close()` in store/store.go.", 0.5, false, []string{"symbol:Store.Close()"}, false},
+		{"symbol nowhere", "The `RouteTable` class in src/server.js handles it.", 0.5, false, []string{"symbol:RouteTable"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.ts && !treesitter.Available {
+				t.Skip("no tree-sitter parsers in this build")
+			}
+			f := run(t, &vouch.Request{Output: vouch.Output{Summary: tt.summary}}, files)
+			if got := texts(f.Mentions.Unverified); !slices.Equal(got, tt.unver) {
+				t.Errorf("unverified = %q, want %q (verified %q)", got, tt.unver, texts(f.Mentions.Verified))
+			}
+			if len(f.Checks) != 1 {
+				t.Fatalf("checks = %+v", f.Checks)
+			}
+			c := f.Checks[0]
+			if c.Score != tt.score || c.Must != tt.must {
+				t.Errorf("score %v must %v, want %v %v (%s)", c.Score, c.Must, tt.score, tt.must, c.Reason)
+			}
+		})
+	}
+}
+
+func TestNotApplicable(t *testing.T) {
+	f := run(t, &vouch.Request{Task: vouch.Task{Goal: "edit src/a.ts"}, Output: vouch.Output{Summary: "Edited src/b.ts."}}, nil)
+	if len(f.Checks) != 0 || len(f.Mentions.Unverified) != 0 || f.Applicable[vouch.DimGroundedness] {
+		t.Errorf("without trace, sources or workspace grounding must not apply: %+v", f)
+	}
+	// Evidence but no mentions: applicable, undecided.
+	f = run(t, &vouch.Request{Output: vouch.Output{Summary: "Done."}, Trace: []vouch.TraceEntry{entry("Bash", map[string]any{"command": "ls"}, "a\n", false)}}, nil)
+	if len(f.Checks) != 0 || !f.Applicable[vouch.DimGroundedness] {
+		t.Errorf("no mentions: want applicable and no check, got %+v", f)
+	}
+}
+
+func TestAnswerClaims(t *testing.T) {
+	src := func(s string) json.RawMessage { b, _ := json.Marshal(s); return b }
+	sources := []json.RawMessage{
+		src("Acme Corp reported revenue of $3.2 million in 2023, up from $2.9 million in 2022. Its CEO is Dana Reyes."),
+		json.RawMessage(`{"company": "Acme Corp", "employees": 140, "founded": 2011}`),
+	}
+	tests := []struct {
+		name   string
+		answer string
+		fail   bool
+		must   bool
+	}{
+		{"supported", "Acme Corp's revenue was 3.2 million dollars in 2023. It has 140 employees and was founded in 2011.", false, false},
+		{"invented entity", "Acme Corp opened an office in Lisbon.", true, false},
+		{"contradicted by a record", "Acme Corp has 450 employees.", true, true},
+		{"contradicted number", "Acme Corp reported revenue of $4.1 million in 2023.", true, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req := &vouch.Request{Kind: vouch.KindAnswer, Output: vouch.Output{Summary: tt.answer}, Context: &vouch.Context{Sources: sources}}
+			f := run(t, req, nil)
+			var claims *vouch.CheckResult
+			for i := range f.Checks {
+				if f.Checks[i].Name == "grounding.claims" {
+					claims = &f.Checks[i]
+				}
+			}
+			if claims == nil {
+				t.Fatalf("no claims check: %+v", f.Checks)
+			}
+			if (claims.Status == vouch.StatusFail) != tt.fail || claims.Must != tt.must {
+				t.Errorf("claims check %s must=%v (%s %v), want fail=%v must=%v", claims.Status, claims.Must, claims.Reason, claims.Evidence, tt.fail, tt.must)
+			}
+			if tt.fail && (len(f.Mentions.Unverified) == 0 || !strings.Contains(f.Mentions.Unverified[0].Sentence, "Acme")) {
+				t.Errorf("unverified = %+v, want the claim with its sentence", f.Mentions.Unverified)
+			}
+		})
+	}
+}
