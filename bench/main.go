@@ -3,10 +3,17 @@
 // printing the wall time and the peak resident memory of each run.
 //
 //	go run ./bench [-n 2000] [-runs 5] [-concurrency 0]
+//	go run ./bench -answers support/testdata/answers/rows.jsonl
 //
 // Each request carries five text criteria (contains, case-insensitive
 // contains, regex, negated contains, length) over a summary of about 1 KB;
 // validation is included, as it is in every real run.
+//
+// With -answers, the batch is instead one `answer` request per labelled row
+// of a grounding evaluation set (JSONL of {id, sources, answer, label:
+// supported|hallucinated}), and besides the timings the run prints the
+// response-level precision, recall and balanced accuracy of the verdicts
+// (hallucinated is positive; a verdict other than pass flags a row).
 package main
 
 import (
@@ -24,20 +31,22 @@ import (
 	"time"
 
 	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 func main() {
 	n := flag.Int("n", 2000, "requests in the batch")
 	runs := flag.Int("runs", 5, "timed runs")
 	conc := flag.Int("concurrency", 0, "--concurrency for vouch (0: its default)")
+	answers := flag.String("answers", "", "labelled answer rows (JSONL) to verify instead of the text batch")
 	flag.Parse()
-	if err := run(*n, *runs, *conc); err != nil {
+	if err := run(*n, *runs, *conc, *answers); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(n, runs, conc int) error {
+func run(n, runs, conc int, answers string) error {
 	dir, err := os.MkdirTemp("", "vouch-bench-")
 	if err != nil {
 		return err
@@ -50,11 +59,20 @@ func run(n, runs, conc int) error {
 		return fmt.Errorf("build: %w", err)
 	}
 	in := filepath.Join(dir, "in.jsonl")
-	if err := writeBatch(in, n); err != nil {
-		return err
+	var labels []bool // hallucinated, by line, with -answers
+	if answers != "" {
+		if labels, err = writeAnswers(in, answers); err != nil {
+			return err
+		}
+		fi, _ := os.Stat(in)
+		fmt.Printf("batch: %d answer requests from %s, %.1f KB input\n", len(labels), answers, float64(fi.Size())/1024)
+	} else {
+		if err := writeBatch(in, n); err != nil {
+			return err
+		}
+		fi, _ := os.Stat(in)
+		fmt.Printf("batch: %d requests x 5 text criteria, %.1f KB input\n", n, float64(fi.Size())/1024)
 	}
-	fi, _ := os.Stat(in)
-	fmt.Printf("batch: %d requests x 5 text criteria, %.1f KB input\n", n, float64(fi.Size())/1024)
 
 	var walls, cpus []time.Duration
 	var rss []int64
@@ -87,6 +105,98 @@ func run(n, runs, conc int) error {
 	fmt.Printf("wall time over %d runs: min %v, median %v, max %v\n", runs, walls[0].Round(time.Microsecond*100), walls[len(walls)/2].Round(time.Microsecond*100), walls[len(walls)-1].Round(time.Microsecond*100))
 	fmt.Printf("CPU time (user+sys) over %d runs: min %v, median %v\n", runs, cpus[0].Round(time.Microsecond*100), cpus[len(cpus)/2].Round(time.Microsecond*100))
 	fmt.Printf("peak RSS: median %.1f MB, max %.1f MB\n", float64(rss[len(rss)/2])/1024, float64(rss[len(rss)-1])/1024)
+	if labels != nil {
+		return score(filepath.Join(dir, "out.jsonl"), labels)
+	}
+	return nil
+}
+
+// answerRow is one labelled row of a grounding evaluation set.
+type answerRow struct {
+	ID      string           `json:"id"`
+	Sources []jsontext.Value `json:"sources"`
+	Answer  string           `json:"answer"`
+	Label   string           `json:"label"`
+}
+
+// writeAnswers turns labelled rows into answer requests and returns the
+// labels (true: hallucinated) in order.
+func writeAnswers(path, rowsPath string) ([]bool, error) {
+	data, err := os.ReadFile(rowsPath)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	w := bufio.NewWriter(f)
+	var labels []bool
+	for i, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var row answerRow
+		if err := json.Unmarshal([]byte(line), &row); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", rowsPath, i+1, err)
+		}
+		if row.Label != "supported" && row.Label != "hallucinated" {
+			return nil, fmt.Errorf("%s:%d: label %q, want supported or hallucinated", rowsPath, i+1, row.Label)
+		}
+		labels = append(labels, row.Label == "hallucinated")
+		req := map[string]any{
+			"id":      row.ID,
+			"kind":    "answer",
+			"task":    map[string]any{"goal": "Answer from the sources"},
+			"output":  map[string]any{"summary": row.Answer},
+			"context": map[string]any{"sources": row.Sources},
+		}
+		b, err := json.Marshal(req, json.Deterministic(true))
+		if err != nil {
+			return nil, err
+		}
+		w.Write(b)
+		w.WriteByte('\n')
+	}
+	if err := w.Flush(); err != nil {
+		return nil, err
+	}
+	return labels, f.Close()
+}
+
+// score reads the reports of an answer batch and prints precision, recall
+// and balanced accuracy against the labels.
+func score(out string, labels []bool) error {
+	data, err := os.ReadFile(out)
+	if err != nil {
+		return err
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) != len(labels) {
+		return fmt.Errorf("%d reports for %d rows", len(lines), len(labels))
+	}
+	var tp, fp, tn, fn int
+	for i, line := range lines {
+		var rep struct {
+			Verdict string `json:"verdict"`
+		}
+		if err := json.Unmarshal([]byte(line), &rep, json.RejectUnknownMembers(false)); err != nil || rep.Verdict == "" {
+			return fmt.Errorf("report %d: %v %s", i+1, err, line)
+		}
+		flagged := rep.Verdict != "pass"
+		switch {
+		case flagged && labels[i]:
+			tp++
+		case flagged:
+			fp++
+		case labels[i]:
+			fn++
+		default:
+			tn++
+		}
+	}
+	prec := float64(tp) / float64(max(tp+fp, 1))
+	rec := float64(tp) / float64(max(tp+fn, 1))
+	spec := float64(tn) / float64(max(tn+fp, 1))
+	fmt.Printf("verdicts: %d hallucinated rows flagged of %d, %d supported rows flagged of %d\n", tp, tp+fn, fp, fp+tn)
+	fmt.Printf("precision %.3f, recall %.3f, balanced accuracy %.3f\n", prec, rec, (rec+spec)/2)
 	return nil
 }
 
