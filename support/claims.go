@@ -36,7 +36,8 @@ func (ix *Index) Claims(doc *mention.Doc) []Claim {
 		return nil
 	}
 	c := claimer{ix: ix, doc: doc,
-		held: make([]int32, len(ix.srcs)), ov: make([]int32, len(ix.srcs))}
+		held: make([]int32, len(ix.srcs)), ov: make([]int32, len(ix.srcs)),
+		termMark: make([]uint32, len(ix.terms))}
 	claims := make([]Claim, 0, len(doc.Sentences))
 	var ms []mention.Mention
 	mi := 0
@@ -100,7 +101,8 @@ type claimer struct {
 	epoch     uint32
 	sc        scanner
 	found     []int32
-	seen      []int32  // terms counted, for the current sentence
+	termMark  []uint32 // per term: termEpoch when counted or named in the current sentence
+	termEpoch uint32
 	rank      []uint64 // the current sentence's sources, by rank key
 	names     []int32  // names of the current sentence
 	named     bool     // names is filled
@@ -208,19 +210,19 @@ func (c *claimer) claim(sp mention.Span, ms []mention.Mention) Claim {
 
 	// Content words held by each source.
 	nContent := int32(0)
-	c.seen = c.seen[:0]
+	c.termEpoch++
 	for _, t := range c.toks {
 		if t.flags&tkContent == 0 || t.flags&tkUnit != 0 {
 			continue
 		}
-		if t.term >= 0 && slices.Contains(c.seen, t.term) {
+		if t.term >= 0 && c.termMark[t.term] == c.termEpoch {
 			continue
 		}
 		nContent++
 		if t.term < 0 {
 			continue
 		}
-		c.seen = append(c.seen, t.term)
+		c.termMark[t.term] = c.termEpoch
 		for _, s := range ix.sourcesOf(t.term) {
 			if c.held[s] == 0 && c.ov[s] == 0 {
 				c.touched = append(c.touched, s)
@@ -380,6 +382,12 @@ func (ix *Index) wordRuns(words []string, out []int32) []int32 {
 	return out
 }
 
+// maxCandidates bounds the search for a contradiction: the first source
+// units naming the claim's names, or the first places of each key word,
+// in index order. An atom past the bound stays unsupported, only without
+// a contradiction named.
+const maxCandidates = 256
+
 // keyWindow is how many tokens before a value (and keyAfter after it) are
 // read for its key words.
 const (
@@ -388,21 +396,37 @@ const (
 )
 
 // keyTerms appends the key words around the tokens [lo, hi) of toks
-// within [ulo, uhi): content words, not units, up to the next value.
-func (ix *Index) keyTerms(toks []tok, lo, hi, ulo, uhi int, out []int32) []int32 {
+// within [ulo, uhi): content words, not units, up to the next value, and
+// not across a ";" or a line break (a field of a record), nor, after the
+// value, a ",".
+func (ix *Index) keyTerms(text string, toks []tok, lo, hi, ulo, uhi int, out []int32) []int32 {
 	for k, n := lo-1, 0; k >= ulo && n < keyWindow; k, n = k-1, n+1 {
-		if toks[k].flags&tkValue != 0 {
+		if toks[k].flags&tkValue != 0 || breaksField(text, toks[k].end, toks[k+1].start, false) {
 			break
 		}
 		out = ix.addKey(toks[k], out)
 	}
 	for k, n := hi, 0; k < uhi && n < keyAfter; k, n = k+1, n+1 {
-		if toks[k].flags&tkValue != 0 {
+		if toks[k].flags&tkValue != 0 || k > 0 && breaksField(text, toks[k-1].end, toks[k].start, true) {
 			break
 		}
 		out = ix.addKey(toks[k], out)
 	}
 	return out
+}
+
+// breaksField reports whether the text between two tokens separates
+// fields or clauses.
+func breaksField(text string, from, to int32, comma bool) bool {
+	if from < 0 || to > int32(len(text)) || from >= to {
+		return false
+	}
+	for _, c := range []byte(text[from:to]) {
+		if c == ';' || c == '\n' || comma && c == ',' {
+			return true
+		}
+	}
+	return false
 }
 
 func (ix *Index) addKey(t tok, out []int32) []int32 {
@@ -426,16 +450,18 @@ func (c *claimer) valueKeys(v int, si, lo, hi int32) []int32 {
 	}
 	src := &c.ix.srcs[si]
 	ulo, uhi := src.unitOfTok(lo)
-	k := c.ix.keyTerms(src.toks, int(lo), int(hi), int(ulo), int(uhi), make([]int32, 0, 4))
+	k := c.ix.keyTerms(src.text, src.toks, int(lo), int(hi), int(ulo), int(uhi), make([]int32, 0, 4))
 	c.vkeys[v] = k
 	return k
 }
 
-// names appends the capitalised content words of toks[lo:hi], the names
-// a sentence or record item speaks of.
-func names(toks []tok, lo, hi int, out []int32) []int32 {
-	for _, t := range toks[lo:hi] {
-		if t.flags&tkCap != 0 && t.flags&(tkContent|tkValue) == tkContent && !slices.Contains(out, t.term) {
+// sentenceNames appends the capitalised content words of the sentence, the names
+// it speaks of, each once.
+func (c *claimer) sentenceNames(out []int32) []int32 {
+	c.termEpoch++
+	for _, t := range c.toks {
+		if t.term >= 0 && t.flags&tkCap != 0 && t.flags&(tkContent|tkValue) == tkContent && c.termMark[t.term] != c.termEpoch {
+			c.termMark[t.term] = c.termEpoch
 			out = append(out, t.term)
 		}
 	}
@@ -448,7 +474,7 @@ func names(toks []tok, lo, hi int, out []int32) []int32 {
 // word) with the claim; when the claim names no one, two key words.
 func (c *claimer) contradiction(a *atomAt) (Contradiction, bool) {
 	ix := c.ix
-	keys := ix.keyTerms(c.toks, a.lo, a.hi, 0, len(c.toks), nil)
+	keys := ix.keyTerms(c.doc.Text, c.toks, a.lo, a.hi, 0, len(c.toks), nil)
 	var noun int32 = -1
 	if a.m.Kind == kindQuantity {
 		noun = ix.term(singular([]byte(strings.ToLower(a.m.Unit))))
@@ -460,7 +486,7 @@ func (c *claimer) contradiction(a *atomAt) (Contradiction, bool) {
 		return Contradiction{}, false
 	}
 	if !c.named {
-		c.names, c.named = names(c.toks, 0, len(c.toks), c.names[:0]), true
+		c.names, c.named = c.sentenceNames(c.names[:0]), true
 		// The source units that hold one of the names.
 		c.nameEpoch++
 		if len(c.unitMark) < ix.units {
@@ -499,8 +525,14 @@ func (c *claimer) contradiction(a *atomAt) (Contradiction, bool) {
 		if shared < need {
 			return
 		}
-		if shared > bestShared || shared == bestShared && int(si) < best {
-			best, bestShared, found = int(si), shared, text
+		// Among values anchored alike, one written as precisely as the
+		// claim's (a full date for a full date) is the better match.
+		score := 2 * shared
+		if a.m.Kind == kindDate && v >= len(ix.nums) && len(ix.dvals[v-len(ix.nums)].norm) == len(a.Norm) {
+			score++
+		}
+		if score > bestShared || score == bestShared && int(si) < best {
+			best, bestShared, found = int(si), score, text
 		}
 	}
 	var u unit
@@ -539,7 +571,11 @@ func (c *claimer) contradiction(a *atomAt) (Contradiction, bool) {
 	}
 	if len(c.names) > 0 {
 		// Only a unit that names one of the claim's names can contradict it.
-		for _, m := range c.marked {
+		marked := c.marked
+		if len(marked) > maxCandidates {
+			marked = marked[:maxCandidates]
+		}
+		for _, m := range marked {
 			src := &ix.srcs[m[0]]
 			lo, hi := src.unitOfTok(src.units[m[1]])
 			for tk := lo; tk < hi; tk++ {
@@ -558,13 +594,26 @@ func (c *claimer) contradiction(a *atomAt) (Contradiction, bool) {
 		if len(search) < 2 {
 			return Contradiction{}, false
 		}
+		// A value sharing two key words shares one that is not the most
+		// frequent: the places of the others find it.
+		most := 0
+		for i, k := range search {
+			if len(ix.places(k)) > len(ix.places(search[most])) {
+				most = i
+			}
+		}
+		search = append(slices.Clip(search[:most]), search[most+1:]...)
 		nv := len(ix.nums) + len(ix.dvals)
 		if len(c.mark) < nv {
 			c.mark = make([]uint32, nv)
 		}
 		c.epoch++
 		for _, k := range search {
-			for _, p := range ix.places(k) {
+			places := ix.places(k)
+			if len(places) > maxCandidates {
+				places = places[:maxCandidates]
+			}
+			for _, p := range places {
 				src := &ix.srcs[p.src]
 				ulo, uhi := src.unitOfTok(p.pos)
 				lo := max(int(ulo), int(p.pos)-keyAfter-3)

@@ -189,6 +189,19 @@ func TestEvaluate(t *testing.T) {
 			}
 		}
 	}
+	var hard []row
+	for _, r := range rows {
+		if strings.HasPrefix(r.Note, "hard") {
+			hard = append(hard, r)
+		}
+	}
+	var hc confusion
+	for _, r := range hard {
+		f, _ := flagRules(r)
+		hc.add(f, r.Label == "hallucinated")
+	}
+	t.Logf("rows marked hard (%d): %d of %d hallucinated flagged, %d of %d supported passed",
+		len(hard), hc.tp, hc.tp+hc.fn, hc.tn, hc.tn+hc.fp)
 	t.Logf("responses with a contradiction: %d hallucinated, %d supported", contra["hallucinated"], contra["supported"])
 	for _, min := range []float64{0.34, 0.5} {
 		c := evaluate(t, rows, func(r row) (bool, string) {

@@ -62,23 +62,23 @@ func (s *scanner) next() (start, end int, flags uint8, ok bool) {
 	start = i
 	buf := s.buf[:0]
 	upper, letters := true, 0
+	switch byteClass[text[i]] {
+	case clUpper:
+		flags |= tkCap
+	case clDigit:
+		flags |= tkDigit
+	}
 	for i < n {
 		c := text[i]
 		if c < utf8.RuneSelf {
-			switch {
-			case 'a' <= c && c <= 'z':
+			switch byteClass[c] {
+			case clLower:
 				letters++
 				upper = false
-			case 'A' <= c && c <= 'Z':
-				if i == start {
-					flags |= tkCap
-				}
+			case clUpper:
 				letters++
 				c += 'a' - 'A'
-			case '0' <= c && c <= '9':
-				if i == start {
-					flags |= tkDigit
-				}
+			case clDigit:
 			default:
 				goto done
 			}
@@ -202,9 +202,28 @@ func (d *dict) grow() {
 	}
 }
 
-func isAlnumASCII(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
-}
+// Byte classes of ASCII.
+const (
+	clOther = iota
+	clLower
+	clUpper
+	clDigit
+)
+
+var byteClass = func() (t [256]uint8) {
+	for c := 'a'; c <= 'z'; c++ {
+		t[c] = clLower
+	}
+	for c := 'A'; c <= 'Z'; c++ {
+		t[c] = clUpper
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = clDigit
+	}
+	return t
+}()
+
+func isAlnumASCII(c byte) bool { return byteClass[c] != clOther }
 
 // isWordByte reports whether a letter or digit starts at text[i].
 func isWordByte(text string, i int) bool {

@@ -83,8 +83,13 @@ type dateEntry struct {
 	text         string
 }
 
-// NewIndex parses every source once and indexes it. A source whose Text
-// is a JSON object or array is read as [FromJSON] reads it.
+// NewIndex parses every source once ([mention.Parse]) and indexes it: its
+// numbers, dates and quantities by value, its words by folded form, its
+// sentences (or record items) as the units contradictions are looked for
+// in. A source made by [FromJSON] is not parsed again: its JSON numbers
+// are already typed, with their units, and its strings holding digits
+// were parsed then. A source whose Text is a JSON object or array is read
+// as FromJSON reads it.
 func NewIndex(sources []Source) *Index {
 	total := 0
 	for _, s := range sources {
@@ -158,7 +163,7 @@ func NewIndex(sources []Source) *Index {
 		unitArena = ix.srcs[si].nameUnits(unitArena)
 	}
 	ix.buildPostings()
-	slices.SortFunc(ix.nums, func(a, b numEntry) int { return cmp.Compare(a.raw, b.raw) })
+	ix.sortNums()
 	for i, n := range ix.nums {
 		if n.dim != "" {
 			ix.byBase = append(ix.byBase, int32(i))
@@ -167,6 +172,29 @@ func NewIndex(sources []Source) *Index {
 	slices.SortFunc(ix.byBase, func(a, b int32) int { return cmp.Compare(ix.nums[a].base, ix.nums[b].base) })
 	ix.placeValues()
 	return ix
+}
+
+// sortNums sorts the numbers by raw value, through small keys.
+func (ix *Index) sortNums() {
+	type key struct {
+		raw float64
+		i   int32
+	}
+	keys := make([]key, len(ix.nums))
+	for i, n := range ix.nums {
+		keys[i] = key{n.raw, int32(i)}
+	}
+	slices.SortFunc(keys, func(a, b key) int {
+		if c := cmp.Compare(a.raw, b.raw); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.i, b.i)
+	})
+	sorted := make([]numEntry, len(ix.nums))
+	for i, k := range keys {
+		sorted[i] = ix.nums[k.i]
+	}
+	ix.nums = sorted
 }
 
 // placeValues fills numAt and dateAt.
@@ -268,6 +296,9 @@ func tokRange(toks []tok, start, end int32) (lo, hi int32) {
 func (ix *Index) addValues(si int32, src *source, vals []value) {
 	for _, v := range vals {
 		lo, hi := tokRange(src.toks, v.start, v.end)
+		if lo >= hi {
+			continue // no word or digit in it
+		}
 		for k := lo; k < hi; k++ {
 			src.toks[k].flags |= tkValue
 			src.toks[k].flags &^= tkContent

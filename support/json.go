@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/vouchgate/vouch/mention"
 )
@@ -92,7 +93,7 @@ func flatten(raw []byte) (*record, bool) {
 		}
 		f.rec.items = append(f.rec.items, int32(f.buf.Len()))
 		f.sep = false
-		f.value("", it, "")
+		f.value(f.key[:0], it, "")
 	}
 	f.rec.text = f.buf.String()
 	for i := range f.rec.values {
@@ -200,12 +201,13 @@ func (r *jsonReader) str() string {
 type flattener struct {
 	buf bytes.Buffer
 	rec *record
-	sep bool // a field was written in the current item
+	sep bool   // a field was written in the current item
+	key []byte // scratch for dotted keys
 }
 
-// value writes one JSON value under the dotted key prefix; unit is the
-// unit its record names through a sibling field.
-func (f *flattener) value(key string, v any, unitHint string) {
+// value writes one JSON value under the dotted key; unit is the unit its
+// record names through a sibling field.
+func (f *flattener) value(key []byte, v any, unitHint string) {
 	switch v := v.(type) {
 	case ordered:
 		if v.array {
@@ -224,7 +226,13 @@ func (f *flattener) value(key string, v any, unitHint string) {
 			}
 		}
 		for _, m := range v.items {
-			f.value(joinKey(key, m.key), m.v, hint)
+			k := key
+			if len(k) > 0 {
+				k = append(k, '.')
+			}
+			k = appendKeyWords(k, m.key)
+			f.value(k, m.v, hint)
+			f.key = k[:0]
 		}
 	case nil:
 		// A null says nothing.
@@ -235,7 +243,7 @@ func (f *flattener) value(key string, v any, unitHint string) {
 }
 
 // array writes an array: scalars as a list, records item by item.
-func (f *flattener) array(key string, a ordered) {
+func (f *flattener) array(key []byte, a ordered) {
 	scalars := true
 	for _, it := range a.items {
 		if _, ok := it.v.(ordered); ok {
@@ -262,19 +270,19 @@ func (f *flattener) array(key string, a ordered) {
 }
 
 // field starts a "key: " field.
-func (f *flattener) field(key string) {
+func (f *flattener) field(key []byte) {
 	if f.sep {
 		f.buf.WriteString("; ")
 	}
 	f.sep = true
-	if key != "" {
-		f.buf.WriteString(key)
+	if len(key) > 0 {
+		f.buf.Write(key)
 		f.buf.WriteString(": ")
 	}
 }
 
 // scalar writes a string, number or boolean and records its values.
-func (f *flattener) scalar(key string, v any, unitHint string) {
+func (f *flattener) scalar(key []byte, v any, unitHint string) {
 	start := int32(f.buf.Len())
 	switch v := v.(type) {
 	case string:
@@ -283,7 +291,7 @@ func (f *flattener) scalar(key string, v any, unitHint string) {
 			doc := mention.Parse(v)
 			for _, m := range doc.Mentions {
 				switch m.Kind {
-				case mention.Kind("number"), mention.Kind("date"), mention.Kind("quantity"):
+				case kindNumber, kindDate, kindQuantity:
 					f.rec.values = append(f.rec.values, value{
 						kind: m.Kind, start: start + int32(m.Start), end: start + int32(m.End),
 						norm: m.Norm, num: m.Value, unit: m.Unit,
@@ -297,12 +305,12 @@ func (f *flattener) scalar(key string, v any, unitHint string) {
 		if err != nil {
 			return
 		}
-		u := keyUnit(key)
+		u := keyUnit(lastKeyWord(key))
 		if u == "" {
 			u = unitHint
 		}
 		f.rec.values = append(f.rec.values, value{
-			kind: mention.Kind("number"), start: start, end: int32(f.buf.Len()),
+			kind: kindNumber, start: start, end: int32(f.buf.Len()),
 			norm: string(v), num: n, unit: u,
 		})
 	case bool:
@@ -314,37 +322,37 @@ func (f *flattener) scalar(key string, v any, unitHint string) {
 	}
 }
 
-// joinKey appends a record key, in words, to a dotted prefix.
-func joinKey(prefix, key string) string {
-	k := keyWords(key)
-	if prefix == "" {
-		return k
-	}
-	if k == "" {
-		return prefix
-	}
-	return prefix + "." + k
+// lastKeyWord returns the last word of a dotted key in words.
+func lastKeyWord(key []byte) string {
+	i := bytes.LastIndexAny(key, " .")
+	return string(key[i+1:])
 }
 
-// keyWords spells a key in words: "revenue_usd" → "revenue usd",
-// "reviewCount" → "review count".
-func keyWords(key string) string {
-	var b strings.Builder
-	b.Grow(len(key) + 4)
+// appendKeyWords appends a key spelt in words: "revenue_usd" → "revenue
+// usd", "reviewCount" → "review count".
+func appendKeyWords(dst []byte, key string) []byte {
+	start := len(dst)
 	prevLower := false
 	for _, r := range key {
 		switch {
 		case r == '_' || r == '-' || r == ' ':
-			if b.Len() > 0 {
-				b.WriteByte(' ')
+			if len(dst) > start && dst[len(dst)-1] != ' ' {
+				dst = append(dst, ' ')
 			}
 			prevLower = false
 			continue
 		case unicode.IsUpper(r) && prevLower:
-			b.WriteByte(' ')
+			dst = append(dst, ' ')
 		}
 		prevLower = unicode.IsLower(r) || unicode.IsDigit(r)
-		b.WriteRune(unicode.ToLower(r))
+		if r < utf8.RuneSelf {
+			if 'A' <= r && r <= 'Z' {
+				r += 'a' - 'A'
+			}
+			dst = append(dst, byte(r))
+		} else {
+			dst = utf8.AppendRune(dst, unicode.ToLower(r))
+		}
 	}
-	return b.String()
+	return dst
 }

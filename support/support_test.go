@@ -47,8 +47,8 @@ func TestKeyWords(t *testing.T) {
 		"revenue_usd": "revenue usd", "reviewCount": "review count", "HTTPStatus": "httpstatus",
 		"latency-ms": "latency ms", "Year": "year",
 	} {
-		if got := keyWords(in); got != want {
-			t.Errorf("keyWords(%q) = %q, want %q", in, got, want)
+		if got := string(appendKeyWords(nil, in)); got != want {
+			t.Errorf("appendKeyWords(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
