@@ -73,10 +73,18 @@ func (analyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Findings
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
+			if kind == vouch.KindDecomposition && m.Kind != vouch.MentionURL && creates(doc, m) {
+				continue // a plan may name what it will create
+			}
 			if !out.first(m.Kind, m.Norm) {
 				continue
 			}
 			v := ev.verify(m)
+			if kind == vouch.KindDecomposition {
+				// A plan speaks of the future: what it names may not exist
+				// yet, so nothing it names is refuted.
+				v.refuted = false
+			}
 			out.add(m, doc, v)
 		}
 	}
@@ -97,6 +105,25 @@ func (analyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Findings
 	}
 	out.report(f, dim)
 	return nil
+}
+
+// creationWords announce something a plan will make rather than use.
+var creationWords = []string{"create", "creates", "add", "adds", "write", "writes", "new", "generate",
+	"introduce", "scaffold", "implement", "build", "draft", "define"}
+
+// creates reports whether m's sentence says it will be made ("add fixtures
+// to db/users.sql", "implement SeedUsers()").
+func creates(doc *mention.Doc, m *mention.Mention) bool {
+	if m.Sentence < 0 || m.Sentence >= len(doc.Sentences) {
+		return false
+	}
+	sentence := strings.ToLower(doc.Sentences[m.Sentence].Text)
+	for _, w := range creationWords {
+		if containsWord(sentence, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // atomKind maps a support atom's kind to a mention kind; a quoted phrase

@@ -220,3 +220,22 @@ func TestAnswerClaims(t *testing.T) {
 		})
 	}
 }
+
+func TestPlanGrounding(t *testing.T) {
+	files := map[string]string{"internal/db/migrate.go": "package db\n\nfunc Migrate() error { return nil }\n"}
+	plan := &vouch.Plan{Goal: "Add a users table", Subgoals: []vouch.Subgoal{
+		{ID: "s1", Description: "Extend `Migrate()` in internal/db/migrate.go with the users table"},
+		{ID: "s2", Description: "Load the fixtures in internal/db/fixtures/users.sql with `SeedUsers()`"},
+		{ID: "s3", Description: "Create internal/db/users.go and implement `NewUserStore()`"},
+	}}
+	f := run(t, &vouch.Request{Kind: vouch.KindDecomposition, Output: vouch.Output{Summary: ""}, Context: &vouch.Context{Plan: plan}}, files)
+	if got, want := texts(f.Mentions.Verified), []string{"file:internal/db/migrate.go", "symbol:Migrate()"}; !slices.Equal(got, want) {
+		t.Errorf("verified = %q, want %q", got, want)
+	}
+	if got, want := texts(f.Mentions.Unverified), []string{"file:internal/db/fixtures/users.sql", "symbol:SeedUsers()"}; !slices.Equal(got, want) {
+		t.Errorf("unverified = %q, want %q", got, want)
+	}
+	if len(f.Checks) != 1 || f.Checks[0].Dimension != vouch.DimGroundedness || f.Checks[0].Score != 0.5 || f.Checks[0].Must {
+		t.Errorf("checks = %+v, want one groundedness check scoring 0.5, not must-pass (a plan's files may not exist yet)", f.Checks)
+	}
+}
