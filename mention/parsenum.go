@@ -15,6 +15,9 @@ func (p *parser) number(i, from int, cur string) int {
 	if t.s > p.ss && (p.text[t.s-1] == '\'' || strings.HasSuffix(p.text[p.ss:t.s], "’")) && strings.HasSuffix(w, "s") {
 		return i + 1 // a decade: "'90s"
 	}
+	if t.s >= 2 && p.text[t.s-1] == '+' && isLetter(p.text[t.s-2]) {
+		return i + 1 // a formula: "N+1 queries"
+	}
 	switch nm.kind {
 	case numNone:
 		return i + 1

@@ -1,7 +1,9 @@
 package support
 
 import (
+	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -687,4 +689,58 @@ func Groundedness(claims []Claim) (score float64, ok bool) {
 		return 0, false
 	}
 	return float64(good) / float64(n), true
+}
+
+// Explain returns a claim's sentence followed by what is wrong with it, for
+// a report: each contradicted atom with the source that says otherwise, and
+// each unsupported atom. what names the kind of source ("source",
+// "output", "participant").
+func Explain(c *Claim, what string) string {
+	var b strings.Builder
+	b.WriteString(strings.TrimSpace(c.Sentence.Text))
+	for _, x := range c.Contradicted {
+		fmt.Fprintf(&b, " [%s contradicts %q: it says %q]", x.Source, x.Atom.Text, x.Found)
+	}
+	for _, a := range c.Unsupported {
+		fmt.Fprintf(&b, " [no %s holds %q]", what, a.Text)
+	}
+	return b.String()
+}
+
+// discourseNouns are the nouns a writer counts the parts of their own text
+// with ("three changes would cut the bill", "two issues remain").
+var discourseNouns = map[string]bool{
+	"change": true, "issue": true, "area": true, "point": true, "finding": true, "step": true,
+	"option": true, "recommendation": true, "thing": true, "problem": true, "fix": true, "risk": true,
+	"question": true, "reason": true, "action": true, "item": true, "part": true, "topic": true,
+	"theme": true, "way": true, "idea": true, "lesson": true, "takeaway": true, "priority": true,
+	"concern": true, "next step": true, "conclusion": true, "observation": true, "improvement": true,
+	"suggestion": true, "blocker": true, "gap": true, "decision": true, "proposal": true,
+}
+
+// Discourse reports whether an atom counts the parts of the text it is in
+// rather than something in the world: a quantity of at most twelve of a
+// noun like "changes", "issues", "findings" or "steps" ("Three changes
+// would cut the bill the most"). A synthesis or a summary orders what it
+// draws on that way; no source need hold the count.
+func Discourse(a Atom) bool {
+	if a.Kind != string(kindQuantity) {
+		return false
+	}
+	count, noun, ok := strings.Cut(a.Norm, " ")
+	if !ok {
+		return false
+	}
+	n, err := strconv.ParseFloat(count, 64)
+	if err != nil || n > 12 {
+		return false
+	}
+	if discourseNouns[noun] {
+		return true
+	}
+	// "medium issues", "open questions": the last word is the noun.
+	if i := strings.LastIndexByte(noun, ' '); i >= 0 {
+		return discourseNouns[noun[i+1:]]
+	}
+	return false
 }

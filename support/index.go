@@ -15,6 +15,7 @@ const (
 	kindDate     = mention.Kind("date")
 	kindEntity   = mention.Kind("entity")
 	kindQuantity = mention.Kind("quantity")
+	kindFile     = mention.Kind("file")
 )
 
 // Index holds a set of sources ready for lookups: every source is parsed
@@ -61,6 +62,17 @@ type source struct {
 	// numAt and dateAt give, for the first token of a number or date,
 	// its index in Index.nums or Index.dvals plus one; 0 elsewhere.
 	numAt, dateAt []int32
+	// record reports whether the source is a JSON record (see FromJSON).
+	record bool
+	// files are the byte ranges and normalised paths of the files the
+	// text mentions (prose sources only), for finding conflicts.
+	files []fileAt
+}
+
+// fileAt is a file mentioned in a source.
+type fileAt struct {
+	start, end int32
+	norm       string
 }
 
 type place struct{ src, pos int32 }
@@ -73,6 +85,9 @@ type numEntry struct {
 	src          int32
 	tokLo, tokHi int32 // its tokens
 	text         string
+	// derived marks a value the source implies rather than writes (see
+	// derive): it supports claims but stands for no token.
+	derived bool
 }
 
 // dateEntry is a date found in a source (or a year written as a number).
@@ -118,6 +133,7 @@ func NewIndex(sources []Source) *Index {
 			}
 		}
 		if rec != nil {
+			src.record = true
 			text = rec.text
 			vals = append(vals, rec.values...)
 			unitOffs = append(unitOffs, rec.items...)
@@ -129,6 +145,9 @@ func NewIndex(sources []Source) *Index {
 			for _, m := range doc.Mentions {
 				switch m.Kind {
 				case kindNumber, kindDate, kindQuantity:
+				case kindFile:
+					src.files = append(src.files, fileAt{int32(m.Start), int32(m.End), m.Norm})
+					continue
 				default:
 					continue
 				}
@@ -142,6 +161,7 @@ func NewIndex(sources []Source) *Index {
 				vals = append(vals, value{kind: m.Kind, start: int32(m.Start), end: int32(m.End),
 					text: m.Text, norm: m.Norm, num: m.Value, unit: u})
 			}
+			vals = derive(text, doc.Sentences, vals)
 		}
 		src.text = text
 		from := len(arena)
@@ -209,7 +229,7 @@ func (ix *Index) placeValues() {
 		ix.srcs[i].numAt, ix.srcs[i].dateAt, at = at[:n:n], at[n:2*n:2*n], at[2*n:]
 	}
 	for i, n := range ix.nums {
-		if int(n.tokLo) < len(ix.srcs[n.src].toks) {
+		if !n.derived && int(n.tokLo) < len(ix.srcs[n.src].toks) {
 			ix.srcs[n.src].numAt[n.tokLo] = int32(i + 1)
 		}
 	}
@@ -299,6 +319,12 @@ func (ix *Index) addValues(si int32, src *source, vals []value) {
 		if lo >= hi {
 			continue // no word or digit in it
 		}
+		if v.derived {
+			u := unitOf(v.unit)
+			ix.nums = append(ix.nums, numEntry{raw: v.num, base: v.num * u.factor, dim: u.dim,
+				noun: -1, src: si, tokLo: lo, tokHi: hi, text: v.text, derived: true})
+			continue
+		}
 		for k := lo; k < hi; k++ {
 			src.toks[k].flags |= tkValue
 			src.toks[k].flags &^= tkContent
@@ -310,7 +336,7 @@ func (ix *Index) addValues(si int32, src *source, vals []value) {
 			u := unitOf(v.unit)
 			ix.nums = append(ix.nums, numEntry{raw: v.num, base: v.num * u.factor, dim: u.dim,
 				noun: -1, src: si, tokLo: lo, tokHi: hi, text: v.text})
-			if isYear(v.num) && u.dim == "" && v.end-v.start == 4 {
+			if isYear(v.num) && u.dim == "" && v.end-v.start == 4 && isDigits(v.text) {
 				ix.addDate(dateEntry{norm: v.text, src: si, tokLo: lo, tokHi: hi, text: v.text})
 			}
 		case kindQuantity:
@@ -445,3 +471,27 @@ func (ix *Index) Sources() int { return len(ix.srcs) }
 
 // ID returns the ID of the i-th source.
 func (ix *Index) ID(i int) string { return ix.srcs[i].id }
+
+// Distinct counts, for each source, the content words of text (folded, as
+// the index folds them) that this source holds and no other source does.
+// A text that shares two such words with a source draws on it, even in
+// words of its own ("the write-ahead queue stays half full" and "the
+// write-ahead queue occupancy is 0.5").
+func (ix *Index) Distinct(text string) []int {
+	counts := make([]int, len(ix.srcs))
+	seen := map[int32]bool{}
+	scanTokens(text, nil, func(start, end int, flags uint8, folded []byte) {
+		if flags&tkDigit != 0 || end-start < 2 {
+			return
+		}
+		t := ix.term(folded)
+		if t < 0 || ix.stop[t] || ix.unitw[t] || seen[t] {
+			return
+		}
+		seen[t] = true
+		if srcs := ix.sourcesOf(t); len(srcs) == 1 {
+			counts[srcs[0]]++
+		}
+	})
+	return counts
+}

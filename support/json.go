@@ -34,6 +34,7 @@ type value struct {
 	norm       string
 	num        float64
 	unit       string // a number's unit or a quantity's noun
+	derived    bool   // implied by the text, not written (see derive)
 }
 
 // FromJSON returns the source a request gives as raw JSON: a JSON string
