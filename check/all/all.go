@@ -16,6 +16,8 @@ import (
 	_ "github.com/vouchgate/vouch/check/output"
 	// Analyzer plan.structure.
 	_ "github.com/vouchgate/vouch/check/plan"
+	// Analyzer synthesis.outputs.
+	_ "github.com/vouchgate/vouch/check/synthesis"
 	// Analyzer grounding.mentions.
 	_ "github.com/vouchgate/vouch/check/grounding"
 	// Kinds file_exists and file_changed.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"strconv"
 	"strings"
 
 	"github.com/vouchgate/vouch"
@@ -80,6 +81,9 @@ func (analyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Findings
 				continue
 			}
 			v := ev.verify(m)
+			if !v.found && !v.refuted && len(ev.agents) > 0 {
+				v = ev.agentSaid(m)
+			}
 			if kind == vouch.KindDecomposition {
 				// A plan speaks of the future: what it names may not exist
 				// yet, so nothing it names is refuted.
@@ -119,7 +123,7 @@ func creates(doc *mention.Doc, m *mention.Mention) bool {
 	}
 	sentence := strings.ToLower(doc.Sentences[m.Sentence].Text)
 	for _, w := range creationWords {
-		if containsWord(sentence, w) {
+		if support.ContainsWord(sentence, w) {
 			return true
 		}
 	}
@@ -261,16 +265,9 @@ func (r *result) report(f *vouch.Findings, dim string) {
 		if len(bad) > 0 {
 			var sentences []string
 			contradicted := false
-			for _, b := range bad {
-				txt := strings.TrimSpace(b.Sentence.Text)
-				for _, x := range b.Contradicted {
-					contradicted = true
-					txt += fmt.Sprintf(" [%s contradicts %q: it says %q]", x.Source, x.Atom.Text, x.Found)
-				}
-				for _, a := range b.Unsupported {
-					txt += fmt.Sprintf(" [no source holds %q]", a.Text)
-				}
-				sentences = append(sentences, txt)
+			for i := range bad {
+				contradicted = contradicted || len(bad[i].Contradicted) > 0
+				sentences = append(sentences, support.Explain(&bad[i], "source"))
 			}
 			c.Status, c.Code, c.Fix = vouch.StatusFail, vouch.CodeUnsupportedClaim, sentences
 			c.Reason = fmt.Sprintf("%d of %d checkable claims are not supported by the sources", len(bad), checkable(r.claims))
@@ -304,6 +301,11 @@ type evidence struct {
 	deleted map[string]bool
 	// mentioned are the files the answer mentions; their symbols count.
 	mentioned []string
+
+	// agents are the texts a synthesis or a summary is made from: the
+	// agent outputs, the discussion. They are all such a text rests on, so
+	// what the ground truth does not show must be in one of them.
+	agents []evText
 
 	pkgs      packageSet
 	manifests []string // manifests read, by where
@@ -359,6 +361,20 @@ func newEvidence(s *vouch.Subject) *evidence {
 			ev.sources = append(ev.sources, src)
 			ev.texts = append(ev.texts, evText{src.ID, src.Text, false})
 		}
+		switch req.EffectiveKind() {
+		case vouch.KindSynthesis:
+			for i, o := range c.Outputs {
+				where := "outputs[" + strconv.Itoa(i) + "]"
+				if o.ID != "" {
+					where = "output " + o.ID
+				}
+				ev.agents = append(ev.agents, evText{where, o.Text, false})
+			}
+		case vouch.KindModeration:
+			for i, u := range c.Discussion {
+				ev.agents = append(ev.agents, evText{fmt.Sprintf("discussion[%d] %s", i, u.Speaker), u.Text, false})
+			}
+		}
 		if c.Plan != nil && c.Plan.Goal != "" {
 			ev.texts = append(ev.texts, evText{"plan.goal", c.Plan.Goal, false})
 		}
@@ -378,7 +394,40 @@ func newEvidence(s *vouch.Subject) *evidence {
 // any reports whether there is evidence to ground in: a trace, sources or
 // a workspace (the task text alone is context, not evidence).
 func (ev *evidence) any() bool {
-	return ev.sum != nil || len(ev.sources) > 0 || ev.s.Workspace != nil
+	return ev.sum != nil || len(ev.sources) > 0 || ev.s.Workspace != nil || len(ev.agents) > 0
+}
+
+// agentSaid looks a mention the ground truth does not show up in the texts
+// the answer was made from. Found there, it is traced; found in none of
+// them, it was made up: refuted.
+func (ev *evidence) agentSaid(m *mention.Mention) verdict {
+	for _, t := range ev.agents {
+		var ok bool
+		switch m.Kind {
+		case vouch.MentionFile:
+			ok = support.ContainsWord(t.text, cleanPath(m.Norm))
+		case vouch.MentionSymbol:
+			ok = true
+			for _, p := range symbolParts(m.Norm) {
+				if !support.ContainsWord(t.text, p) {
+					ok = false
+					break
+				}
+			}
+		case vouch.MentionURL:
+			ok = containsURL(t.text, m.Text) || m.Norm != m.Text && containsURL(t.text, m.Norm)
+		default:
+			ok = support.ContainsWord(t.text, m.Norm)
+		}
+		if ok {
+			return verdict{found: true, where: t.where}
+		}
+	}
+	what := "agent output"
+	if ev.s.Request.EffectiveKind() == vouch.KindModeration {
+		what = "participant's words"
+	}
+	return verdict{refuted: true, where: "in no " + what}
 }
 
 func (ev *evidence) index() *support.Index {
@@ -463,7 +512,7 @@ func (ev *evidence) file(norm string) verdict {
 	}
 	// Named in the task, a source or a tool's output (git status, ls).
 	for _, t := range ev.texts {
-		if containsWord(t.text, m) {
+		if support.ContainsWord(t.text, m) {
 			return verdict{found: true, where: t.where}
 		}
 	}
@@ -533,7 +582,7 @@ func (ev *evidence) symbol(norm string) verdict {
 	for _, t := range ev.texts {
 		ok := true
 		for _, p := range parts {
-			if !containsWord(t.text, p) {
+			if !support.ContainsWord(t.text, p) {
 				ok = false
 				break
 			}
@@ -691,25 +740,4 @@ func containsURL(text, u string) bool {
 		}
 		i = end
 	}
-}
-
-// containsWord reports whether text holds w as a whole word: not preceded
-// or followed by a letter, digit or underscore (or, for a path, a slash or
-// dot before it).
-func containsWord(text, w string) bool {
-	for i := 0; ; {
-		j := strings.Index(text[i:], w)
-		if j < 0 {
-			return false
-		}
-		start, end := i+j, i+j+len(w)
-		if (start == 0 || !wordByte(text[start-1])) && (end == len(text) || !wordByte(text[end])) {
-			return true
-		}
-		i = start + 1
-	}
-}
-
-func wordByte(c byte) bool {
-	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }

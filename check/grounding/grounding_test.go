@@ -239,3 +239,51 @@ func TestPlanGrounding(t *testing.T) {
 		t.Errorf("checks = %+v, want one groundedness check scoring 0.5, not must-pass (a plan's files may not exist yet)", f.Checks)
 	}
 }
+
+// A synthesis and a summary are made from agent outputs and a discussion:
+// what the ground truth does not show must be in them, or it was made up.
+func TestAgentTexts(t *testing.T) {
+	req := &vouch.Request{Kind: vouch.KindSynthesis,
+		Output: vouch.Output{Summary: "Set SameSite in api/session/cookie.go; tokens are compared in api/session/store.go. " +
+			"Use the fast-json-turbo package and call verifySignature()."},
+		Context: &vouch.Context{Outputs: []vouch.AgentOutput{
+			{ID: "session", Text: "Cookies are set in api/session/cookie.go with SameSite=None."},
+			{ID: "perf", Text: "Recommend `fast-json-turbo` (already a dependency); `verifySignature` is slow."},
+		}},
+		Trace: []vouch.TraceEntry{entry("Read", map[string]any{"file_path": "package.json"}, `{"dependencies": {"express": "^4"}}`, false)},
+	}
+	f := run(t, req, nil)
+	if got, want := texts(f.Mentions.Verified), []string{"file:api/session/cookie.go", "symbol:SameSite", "symbol:verifySignature()"}; !slices.Equal(got, want) {
+		t.Errorf("verified %v, want %v", got, want)
+	}
+	if got, want := texts(f.Mentions.Unverified), []string{"file:api/session/store.go", "package:fast-json-turbo"}; !slices.Equal(got, want) {
+		t.Errorf("unverified %v, want %v", got, want)
+	}
+	var c *vouch.CheckResult
+	for i := range f.Checks {
+		if f.Checks[i].Name == "grounding.mentions" {
+			c = &f.Checks[i]
+		}
+	}
+	if c == nil || !c.Must || c.Dimension != vouch.DimTraceability {
+		t.Fatalf("grounding.mentions %+v, want a must-pass check of traceability", c)
+	}
+	refuted := strings.Join(c.Evidence["refuted"].([]string), "; ")
+	// The manifest the agent read refutes the package, whatever an output
+	// says; the file is in no output.
+	if !strings.Contains(refuted, "fast-json-turbo (not in trace[0]") || !strings.Contains(refuted, "store.go (in no agent output)") {
+		t.Errorf("refuted %q", refuted)
+	}
+
+	// A moderator's summary rests on the discussion.
+	req = &vouch.Request{Kind: vouch.KindModeration,
+		Output:  vouch.Output{Summary: "Lena will fix deploy/prod.yaml and bump internal/ratelimit."},
+		Context: &vouch.Context{Discussion: []vouch.Utterance{{Speaker: "Lena", Text: "I'll fix deploy/prod.yaml today."}}}}
+	f = run(t, req, nil)
+	if got := texts(f.Mentions.Verified); !slices.Equal(got, []string{"file:deploy/prod.yaml"}) {
+		t.Errorf("verified %v", got)
+	}
+	if !slices.Contains(codes(f), "grounding.mentions="+vouch.CodeMentionsUnverified) || len(f.Mentions.Unverified) != 1 {
+		t.Errorf("codes %v unverified %v", codes(f), texts(f.Mentions.Unverified))
+	}
+}
