@@ -25,3 +25,7 @@ func ContainsWord(text, w string) bool {
 func wordByte(c byte) bool {
 	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
+
+// StopWord reports whether w, in lower case, is a function word that
+// carries no content of its own ("the", "was", "before").
+func StopWord(w string) bool { return stopWords[w] }

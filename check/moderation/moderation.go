@@ -1,0 +1,307 @@
+// Package moderation holds the analyzer of moderation requests,
+// "moderation.summary": it decides by rule whether a moderator's summary
+// of a discussion (context.discussion) keeps its key points and says only
+// what the participants said. It runs only for requests of kind moderation
+// that carry a discussion, and adds nothing for any other request.
+//
+// # What is checked
+//
+// Coverage (dimension coverage, check moderation.coverage): the key points
+// of the discussion are found by rule (see keyPoints): decisions (marked
+// "Decision:", "we decided", "let's go with", "agreed", or a proposal that
+// the next speaker agrees to), actions a participant takes on ("I'll ...",
+// "Action item: ..."), and points two participants both raise (two or more
+// content words their turns share). A point is kept when the summary holds
+// at least half of its words, in any order and form ("flushes" and
+// "flushing" meet). A dropped point fails a must-pass check
+// (POINT_DROPPED), each named with who raised it; a remark one participant
+// makes in passing is no key point. The score is the share kept; with no
+// key point found, coverage is left to the judge.
+//
+// Faithfulness (dimension faithfulness): the summary's numbers, dates,
+// names, counts and quoted phrases are held against what the participants
+// said and the task's goal, with package support's normalisation
+// (check moderation.faithfulness): what no participant said was made up
+// (UNSUPPORTED_CLAIM, must-pass). And each clause that opens with a
+// participant's name ("Bob proposed ...", "Carol will update ...") is held
+// against that participant's own turns and the turns that name them (an
+// action assigned by another, "Carol prices SQS"): when the words are
+// another participant's and not theirs, the summary puts them in the wrong
+// mouth (check moderation.attribution, UNSUPPORTED_CLAIM, must-pass).
+// Files, symbols and URLs are grounded by package grounding, which looks
+// them up in the discussion.
+package moderation
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/check"
+	"github.com/vouchgate/vouch/check/internal/sourced"
+	"github.com/vouchgate/vouch/mention"
+	"github.com/vouchgate/vouch/support"
+)
+
+func init() {
+	check.RegisterAnalyzer(check.AnalyzerInfo{
+		Name:  "moderation.summary",
+		Level: vouch.LevelGrounding,
+		New:   func() vouch.Analyzer { return analyzer{} },
+	})
+}
+
+// analyzer is the moderation.summary analyzer. It holds no state, so it is
+// safe for concurrent use.
+type analyzer struct{}
+
+var _ vouch.Analyzer = analyzer{}
+
+// Analyze implements vouch.Analyzer.
+func (analyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Findings) error {
+	req := s.Request
+	if req == nil || req.EffectiveKind() != vouch.KindModeration || req.Context == nil || len(req.Context.Discussion) == 0 {
+		return nil
+	}
+	disc := req.Context.Discussion
+	srcs := make([]support.Source, 0, len(disc)+1)
+	for i, u := range disc {
+		srcs = append(srcs, support.Source{ID: turnID(i, u.Speaker), Text: u.Speaker + ": " + u.Text})
+	}
+	if g := strings.TrimSpace(req.Task.Goal); g != "" {
+		srcs = append(srcs, support.Source{ID: "task.goal", Text: g})
+	}
+	summary := req.Output.Summary
+	claims := support.NewIndex(srcs).Claims(mention.Parse(summary))
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	turns := readTurns(disc)
+	names := speakerNames(turns)
+
+	f.MarkApplicable(vouch.DimFaithfulness)
+	sourced.Report(f, claims, "moderation.faithfulness", vouch.DimFaithfulness, "participant")
+	attributionCheck(f, turns, summary)
+
+	f.MarkApplicable(vouch.DimCoverage)
+	coverage(f, keyPoints(turns, names), set(summary))
+	return nil
+}
+
+// turnID names turn i in evidence.
+func turnID(i int, speaker string) string {
+	return fmt.Sprintf("%s (turn %d)", strings.TrimSpace(speaker), i+1)
+}
+
+// coverage checks that the summary keeps every key point.
+func coverage(f *vouch.Findings, points []point, summary termSet) {
+	if len(points) == 0 {
+		return
+	}
+	var dropped []string
+	for i := range points {
+		if !points[i].covered(summary) {
+			dropped = append(dropped, points[i].describe())
+		}
+	}
+	c := vouch.CheckResult{
+		Name: "moderation.coverage", Level: vouch.LevelGrounding, Strength: vouch.StrengthStrict,
+		Status: vouch.StatusPass, Confidence: 1, Dimension: vouch.DimCoverage, Weight: 1,
+		Score:    float64(len(points)-len(dropped)) / float64(len(points)),
+		Reason:   fmt.Sprintf("the summary keeps all %d key points of the discussion", len(points)),
+		Evidence: map[string]any{"points": len(points)},
+	}
+	if len(dropped) > 0 {
+		c.Status, c.Code, c.Must, c.Fix = vouch.StatusFail, vouch.CodePointDropped, true, dropped
+		c.Reason = fmt.Sprintf("the summary drops %d of %d key points: %s", len(dropped), len(points), dropped[0])
+		c.Evidence["dropped"] = dropped
+		for _, d := range dropped {
+			f.Gaps = append(f.Gaps, "the summary drops "+d)
+		}
+	}
+	f.Checks = append(f.Checks, c)
+}
+
+// attribution is a clause of the summary that opens with a participant's
+// name: what it says is said to be theirs.
+type attribution struct {
+	speaker string // as the discussion names them
+	clause  string
+	terms   []string
+}
+
+// Thresholds of a misattribution: the named participant's turns hold less
+// than half of the clause's words, another participant's turns at least
+// half and a quarter more.
+const (
+	ownBelow     = 0.5
+	otherAtLeast = 0.5
+	otherMargin  = 0.25
+)
+
+// attributionCheck holds each attribution against the turns of the
+// participant it names.
+func attributionCheck(f *vouch.Findings, turns []turn, summary string) {
+	atts := attributions(summary, turns)
+	if len(atts) == 0 {
+		return
+	}
+	// What each participant said, and what was said to or of them.
+	own := map[string]termSet{}
+	said := map[string]termSet{}
+	for _, t := range turns {
+		k := strings.ToLower(t.speaker)
+		if own[k] == nil {
+			own[k], said[k] = termSet{}, termSet{}
+		}
+		for x := range t.terms {
+			own[k][x] = true
+			said[k][x] = true
+		}
+	}
+	for _, t := range turns {
+		for name := range own {
+			if strings.EqualFold(name, t.speaker) || !mentionsName(t, name) {
+				continue
+			}
+			for x := range t.terms {
+				said[name][x] = true
+			}
+		}
+	}
+	var wrong []string
+	for _, a := range atts {
+		k := strings.ToLower(a.speaker)
+		mine := share(said[k], a.terms)
+		if mine >= ownBelow {
+			continue
+		}
+		best, who := 0.0, ""
+		for name, ts := range own {
+			if name == k {
+				continue
+			}
+			if s := share(ts, a.terms); s > best {
+				best, who = s, name
+			}
+		}
+		if best >= otherAtLeast && best-mine >= otherMargin {
+			wrong = append(wrong, fmt.Sprintf("%s [%s said this, not %s]", quote(a.clause), displayName(turns, who), a.speaker))
+		}
+	}
+	c := vouch.CheckResult{
+		Name: "moderation.attribution", Level: vouch.LevelGrounding, Strength: vouch.StrengthStrict,
+		Status: vouch.StatusPass, Confidence: 1, Dimension: vouch.DimFaithfulness, Weight: 1,
+		Score:    float64(len(atts)-len(wrong)) / float64(len(atts)),
+		Reason:   fmt.Sprintf("the %d statements the summary attributes to participants are theirs", len(atts)),
+		Evidence: map[string]any{"attributions": len(atts)},
+	}
+	if len(wrong) > 0 {
+		c.Status, c.Code, c.Must, c.Fix = vouch.StatusFail, vouch.CodeUnsupportedClaim, true, wrong
+		c.Reason = fmt.Sprintf("%d of %d statements are attributed to the wrong participant: %s", len(wrong), len(atts), wrong[0])
+		c.Evidence["misattributed"] = wrong
+	}
+	f.Checks = append(f.Checks, c)
+}
+
+// displayName returns a speaker's name as the discussion writes it.
+func displayName(turns []turn, lower string) string {
+	for _, t := range turns {
+		if strings.EqualFold(t.speaker, lower) {
+			return t.speaker
+		}
+	}
+	return lower
+}
+
+// mentionsName reports whether a turn names a participant ("Thanks Dave",
+// "Carol prices SQS").
+func mentionsName(t turn, lowerName string) bool {
+	nt := terms(lowerName)
+	if len(nt) == 0 {
+		return false
+	}
+	return t.terms[nt[0]]
+}
+
+// leadWords may open a clause before the name it attributes to.
+var leadWords = map[string]bool{"and": true, "but": true, "so": true, "then": true, "while": true,
+	"whereas": true, "also": true, "finally": true, "meanwhile": true}
+
+// attributions returns the clauses of summary that open with a
+// participant's name.
+func attributions(summary string, turns []turn) []attribution {
+	byName := map[string]string{} // first word of a name, lower case → speaker
+	for _, t := range turns {
+		if fs := strings.Fields(t.speaker); len(fs) > 0 {
+			byName[strings.ToLower(fs[0])] = t.speaker
+		}
+	}
+	var out []attribution
+	for _, sp := range mention.Sentences(summary) {
+		for _, cl := range clauses(sp.Text, byName) {
+			fs := strings.Fields(cl)
+			i := 0
+			for i < len(fs) && leadWords[strings.ToLower(fs[i])] {
+				i++
+			}
+			if i == len(fs) {
+				continue
+			}
+			w := strings.TrimRight(fs[i], ",.;:")
+			w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s")
+			speaker, ok := byName[strings.ToLower(w)]
+			if !ok || w == "" || w[0] < 'A' || w[0] > 'Z' && w[0] < 0x80 {
+				continue
+			}
+			name := nameTerm(speaker)
+			var ts []string
+			for _, t := range unique(terms(strings.Join(fs[i+1:], " "))) {
+				if t != name {
+					ts = append(ts, t)
+				}
+			}
+			if len(ts) >= 2 {
+				out = append(out, attribution{speaker: speaker, clause: strings.TrimSpace(cl), terms: ts})
+			}
+		}
+	}
+	return out
+}
+
+// clauses splits a sentence at semicolons, colons and commas followed by a
+// space, and before "and", "but" or "while" when a participant's name
+// follows ("Alice will build it and Carol will price SQS").
+func clauses(s string, byName map[string]string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		cut := false
+		switch c {
+		case ';':
+			cut = true
+		case ':', ',':
+			cut = i+1 < len(s) && s[i+1] == ' '
+		case ' ':
+			rest := s[i+1:]
+			for _, conj := range []string{"and ", "but ", "while "} {
+				if strings.HasPrefix(rest, conj) {
+					next := strings.Fields(rest[len(conj):])
+					if len(next) > 0 {
+						w := strings.TrimSuffix(strings.TrimRight(next[0], ",.;:"), "'s")
+						if _, ok := byName[strings.ToLower(w)]; ok {
+							cut = true
+						}
+					}
+				}
+			}
+		}
+		if cut {
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, s[start:])
+}

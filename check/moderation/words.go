@@ -1,0 +1,151 @@
+package moderation
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/vouchgate/vouch/support"
+)
+
+// termSet is a set of stems.
+type termSet map[string]bool
+
+// terms returns the stems of the content words of text: lower-cased words
+// that are no stop word and no word of talk ("agreed", "okay", "think"),
+// stemmed (see stem). Numbers are kept as written, without thousands
+// separators ("20,000" is "20000"; "2.4.1" stays whole).
+func terms(text string) []string {
+	var out []string
+	words(text, func(w string) {
+		if isNumber(w) {
+			out = append(out, strings.ReplaceAll(w, ",", ""))
+			return
+		}
+		if len(w) < 2 || support.StopWord(w) || talkWords[w] {
+			return
+		}
+		if st := stem(w); !talkWords[st] {
+			out = append(out, st)
+		}
+	})
+	return out
+}
+
+// set returns the terms of text as a set.
+func set(text string) termSet {
+	s := termSet{}
+	for _, t := range terms(text) {
+		s[t] = true
+	}
+	return s
+}
+
+// words calls emit for each lower-cased word of text: a run of letters and
+// digits, with the dots and commas inside a number ("2.4.1", "20,000"). An
+// apostrophe ends a word ("I'll" is "i" and "ll").
+func words(text string, emit func(string)) {
+	start := -1
+	lower := strings.ToLower(text)
+	for i, r := range lower {
+		alnum := unicode.IsLetter(r) || unicode.IsDigit(r)
+		if !alnum && (r == '.' || r == ',') && start >= 0 && i+1 < len(lower) &&
+			isDigit(lower[i-1]) && isDigit(lower[i+1]) {
+			continue
+		}
+		switch {
+		case alnum && start < 0:
+			start = i
+		case !alnum && start >= 0:
+			emit(lower[start:i])
+			start = -1
+		}
+	}
+	if start >= 0 {
+		emit(lower[start:])
+	}
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func isNumber(w string) bool { return w != "" && isDigit(w[0]) }
+
+// stem strips the common English endings so that the forms of a word meet:
+// "flushes", "flushing" and "flushed" are "flush"; "proposed" and
+// "propose" are "propos". It need not give real stems, only the same key
+// for the forms of one word.
+func stem(w string) string {
+	n := len(w)
+	switch {
+	case n > 5 && strings.HasSuffix(w, "ing"):
+		w = w[:n-3]
+	case n > 4 && strings.HasSuffix(w, "ied"), n > 4 && strings.HasSuffix(w, "ies"):
+		w = w[:n-3] + "y"
+	case n > 4 && strings.HasSuffix(w, "ed"):
+		w = w[:n-2]
+	case n > 4 && strings.HasSuffix(w, "es") && !strings.HasSuffix(w, "ses"):
+		w = w[:n-2]
+	case n > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
+		w = w[:n-1]
+	}
+	if len(w) > 4 && strings.HasSuffix(w, "e") {
+		w = w[:len(w)-1]
+	}
+	// "stopped", "planned": a doubled last consonant.
+	if k := len(w); k > 4 && w[k-1] == w[k-2] && !strings.ContainsRune("aeiouls", rune(w[k-1])) {
+		w = w[:k-1]
+	}
+	return w
+}
+
+// talkWords are words of conversation that carry no point of their own.
+var talkWords = map[string]bool{
+	"agreed": true, "agree": true, "agrees": true, "okay": true, "ok": true, "fine": true, "good": true,
+	"great": true, "thanks": true, "thank": true, "yes": true, "yeah": true, "sure": true, "think": true,
+	"guess": true, "maybe": true, "perhaps": true, "really": true, "actually": true, "lets": true,
+	"need": true, "needs": true, "going": true, "go": true, "get": true, "got": true, "make": true,
+	"makes": true, "want": true, "wants": true, "know": true, "don": true, "doesn": true, "didn": true,
+	"isn": true, "aren": true, "won": true, "can": true, "cannot": true, "sounds": true, "sense": true,
+	"works": true, "decision": true, "decided": true, "decide": true, "action": true, "item": true,
+	"team": true, "everyone": true, "anyone": true, "something": true, "things": true, "thing": true,
+	"way": true, "lot": true, "bit": true, "point": true, "idea": true, "hmm": true, "right": true,
+	"though": true, "then": true, "also": true, "will": true, "ll": true, "shall": true, "let": true,
+}
+
+// holdsHalf reports whether set holds at least half of want (and at least
+// one of them).
+func holdsHalf(set termSet, want []string) bool {
+	n := 0
+	for _, w := range want {
+		if set[w] {
+			n++
+		}
+	}
+	return n > 0 && 2*n >= len(want)
+}
+
+// share returns the share of want that set holds.
+func share(set termSet, want []string) float64 {
+	if len(want) == 0 {
+		return 0
+	}
+	n := 0
+	for _, w := range want {
+		if set[w] {
+			n++
+		}
+	}
+	return float64(n) / float64(len(want))
+}
+
+// unique returns the terms in order without repeats.
+func unique(ts []string) []string {
+	seen := map[string]bool{}
+	out := ts[:0:0]
+	for _, t := range ts {
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	return out
+}
