@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -223,11 +224,12 @@ func (r *result) report(f *vouch.Findings, dim string) {
 		if !ok {
 			continue
 		}
-		fix = append(fix, fmt.Sprintf("%s %q", u.Kind, u.Text))
+		item := string(u.Kind) + " " + strconv.Quote(u.Text)
+		fix = append(fix, item)
 		if nWarn < maxWarnings {
 			nWarn++
 			f.Warnings = append(f.Warnings, vouch.Warning{Code: code,
-				Message: fmt.Sprintf("%s %q is in nothing the agent read, listed or wrote, nor in the workspace", u.Kind, u.Text),
+				Message: item + " is in nothing the agent read, listed or wrote, nor in the workspace",
 				Details: map[string]any{"mention": u.Text, "sentence": u.Sentence}})
 		}
 	}
@@ -297,6 +299,8 @@ type evidence struct {
 	table   *trace.Table
 	byBase  map[string][]string // trace paths by base name
 	texts   []evText            // tool outputs, written contents, task text
+	joined  string              // the texts joined by NUL bytes, once needed
+	starts  []int               // where each text starts in joined
 	sources []support.Source
 	deleted map[string]bool
 	// mentioned are the files the answer mentions; their symbols count.
@@ -315,10 +319,24 @@ type evidence struct {
 
 // evText is one text that can show a symbol, package or URL.
 type evText struct {
-	where string
+	label string // where the text is, for a text not from the trace
+	entry int    // the trace entry the text is from, or -1
+	tool  string // that entry's tool
 	text  string
 	code  bool // a file's contents (a read or a write), where imports count
 }
+
+// where names the text in evidence ("trace[3] Read", "sources[0]"); it is
+// built only for the texts that end up as evidence.
+func (t *evText) where() string {
+	if t.entry < 0 {
+		return t.label
+	}
+	return "trace[" + strconv.Itoa(t.entry) + "] " + t.tool
+}
+
+// labelled returns a text that is not from the trace.
+func labelled(label, text string) evText { return evText{label: label, entry: -1, text: text} }
 
 func newEvidence(s *vouch.Subject) *evidence {
 	req := s.Request
@@ -330,28 +348,35 @@ func newEvidence(s *vouch.Subject) *evidence {
 			b := path.Base(p)
 			ev.byBase[b] = append(ev.byBase[b], p)
 		}
+		answer := req.EffectiveKind() == vouch.KindAnswer
 		for i := range req.Trace {
 			e := &req.Trace[i]
 			op := ev.table.CallOp(e.Tool, e.Input)
-			where := fmt.Sprintf("trace[%d] %s", i, e.Tool)
+			at := evText{entry: i, tool: e.Tool}
 			if op == trace.OpWrite {
 				for _, k := range []string{"content", "new_string", "newString", "text", "file_text", "new_str"} {
 					if v, ok := e.Input[k].(string); ok && v != "" {
-						ev.texts = append(ev.texts, evText{where, v, true})
+						at.text, at.code = v, true
+						ev.texts = append(ev.texts, at)
 					}
 				}
 			}
 			if op == trace.OpFetch {
 				if u := trace.URL(e.Input); u != "" {
-					ev.texts = append(ev.texts, evText{where, u, false})
+					at.text, at.code = u, false
+					ev.texts = append(ev.texts, at)
 				}
 			}
 			if e.IsError || op == trace.OpControl {
 				continue
 			}
 			if out := e.OutputText(); out != "" {
-				ev.texts = append(ev.texts, evText{where, out, op == trace.OpRead})
-				ev.sources = append(ev.sources, support.Source{ID: fmt.Sprintf("trace[%d]", i), Text: out})
+				at.text, at.code = out, op == trace.OpRead
+				ev.texts = append(ev.texts, at)
+				if answer {
+					// Tool outputs are sources of an answer's claims.
+					ev.sources = append(ev.sources, support.Source{ID: "trace[" + strconv.Itoa(i) + "]", Text: out})
+				}
 			}
 		}
 	}
@@ -359,7 +384,7 @@ func newEvidence(s *vouch.Subject) *evidence {
 		for i, raw := range c.Sources {
 			src := support.FromJSON(fmt.Sprintf("sources[%d]", i), raw)
 			ev.sources = append(ev.sources, src)
-			ev.texts = append(ev.texts, evText{src.ID, src.Text, false})
+			ev.texts = append(ev.texts, labelled(src.ID, src.Text))
 		}
 		switch req.EffectiveKind() {
 		case vouch.KindSynthesis:
@@ -368,19 +393,19 @@ func newEvidence(s *vouch.Subject) *evidence {
 				if o.ID != "" {
 					where = "output " + o.ID
 				}
-				ev.agents = append(ev.agents, evText{where, o.Text, false})
+				ev.agents = append(ev.agents, labelled(where, o.Text))
 			}
 		case vouch.KindModeration:
 			for i, u := range c.Discussion {
-				ev.agents = append(ev.agents, evText{fmt.Sprintf("discussion[%d] %s", i, u.Speaker), u.Text, false})
+				ev.agents = append(ev.agents, labelled(fmt.Sprintf("discussion[%d] %s", i, u.Speaker), u.Text))
 			}
 		}
 		if c.Plan != nil && c.Plan.Goal != "" {
-			ev.texts = append(ev.texts, evText{"plan.goal", c.Plan.Goal, false})
+			ev.texts = append(ev.texts, labelled("plan.goal", c.Plan.Goal))
 		}
 	}
 	if req.Task.Goal != "" {
-		ev.texts = append(ev.texts, evText{"task.goal", req.Task.Goal, false})
+		ev.texts = append(ev.texts, labelled("task.goal", req.Task.Goal))
 	}
 	for _, d := range req.Output.Deleted {
 		if ev.deleted == nil {
@@ -389,6 +414,55 @@ func newEvidence(s *vouch.Subject) *evidence {
 		ev.deleted[cleanPath(d)] = true
 	}
 	return ev
+}
+
+// textWith returns the index of the first text that holds w as a whole
+// word and passes also (when not nil), or -1. The texts are searched as one
+// string, joined by NUL bytes, so a lookup is one scan however many texts
+// there are.
+func (ev *evidence) textWith(w string, also func(*evText) bool) int {
+	if w == "" {
+		return -1
+	}
+	if ev.starts == nil {
+		var b strings.Builder
+		ev.starts = make([]int, len(ev.texts))
+		for i := range ev.texts {
+			ev.starts[i] = b.Len()
+			b.WriteString(ev.texts[i].text)
+			b.WriteByte(0)
+		}
+		ev.joined = b.String()
+	}
+	text := ev.joined
+	for from := 0; from < len(text); {
+		j := strings.Index(text[from:], w)
+		if j < 0 {
+			return -1
+		}
+		start, end := from+j, from+j+len(w)
+		if (start == 0 || !wordByte(text[start-1])) && (end == len(text) || !wordByte(text[end])) {
+			// The text holding the match: the last that starts at or before it.
+			i, found := slices.BinarySearch(ev.starts, start)
+			if !found {
+				i--
+			}
+			if also == nil || also(&ev.texts[i]) {
+				return i
+			}
+			if i+1 < len(ev.starts) {
+				from = ev.starts[i+1] // one look at each text
+				continue
+			}
+			return -1
+		}
+		from = start + 1
+	}
+	return -1
+}
+
+func wordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
 // any reports whether there is evidence to ground in: a trace, sources or
@@ -420,7 +494,7 @@ func (ev *evidence) agentSaid(m *mention.Mention) verdict {
 			ok = support.ContainsWord(t.text, m.Norm)
 		}
 		if ok {
-			return verdict{found: true, where: t.where}
+			return verdict{found: true, where: t.where()}
 		}
 	}
 	what := "agent output"
@@ -511,10 +585,8 @@ func (ev *evidence) file(norm string) verdict {
 		}
 	}
 	// Named in the task, a source or a tool's output (git status, ls).
-	for _, t := range ev.texts {
-		if support.ContainsWord(t.text, m) {
-			return verdict{found: true, where: t.where}
-		}
+	if i := ev.textWith(m, nil); i >= 0 {
+		return verdict{found: true, where: ev.texts[i].where()}
 	}
 	if !local {
 		return verdict{}
@@ -579,17 +651,15 @@ func (ev *evidence) symbol(norm string) verdict {
 	if len(parts) == 0 {
 		return verdict{}
 	}
-	for _, t := range ev.texts {
-		ok := true
-		for _, p := range parts {
+	if i := ev.textWith(parts[0], func(t *evText) bool {
+		for _, p := range parts[1:] {
 			if !support.ContainsWord(t.text, p) {
-				ok = false
-				break
+				return false
 			}
 		}
-		if ok {
-			return verdict{found: true, where: t.where}
-		}
+		return true
+	}); i >= 0 {
+		return verdict{found: true, where: ev.texts[i].where()}
 	}
 	if ev.s.Workspace == nil {
 		return verdict{}
@@ -702,13 +772,13 @@ func (ev *evidence) packages() packageSet {
 	}
 	for _, t := range ev.texts {
 		if t.code {
-			ps.addImports(stripLineNumbers(t.text), t.where)
+			ps.addImports(stripLineNumbers(t.text), t.where())
 			continue
 		}
-		if strings.HasPrefix(t.where, "sources[") || strings.HasPrefix(t.where, "task.") || t.where == "plan.goal" {
+		if t.entry < 0 && (strings.HasPrefix(t.label, "sources[") || strings.HasPrefix(t.label, "task.") || t.label == "plan.goal") {
 			for _, m := range mention.Parse(t.text).Mentions {
 				if m.Kind == vouch.MentionPackage {
-					ps.add(m.Norm, t.where)
+					ps.add(m.Norm, t.label)
 				}
 			}
 		}
@@ -720,7 +790,7 @@ func (ev *evidence) packages() packageSet {
 func (ev *evidence) url(m *mention.Mention) verdict {
 	for _, t := range ev.texts {
 		if containsURL(t.text, m.Text) || m.Norm != m.Text && containsURL(t.text, m.Norm) {
-			return verdict{found: true, where: t.where}
+			return verdict{found: true, where: t.where()}
 		}
 	}
 	return verdict{}
