@@ -173,6 +173,8 @@ func TestNumbers(t *testing.T) {
 		{"It took 5 minutes, 2 hours and 30s.", []string{"number 5 minutes=5", "number 2 hours=2", "number 30s=30"}},
 		{"Between 10-40ms usually.", []string{"number 10", "number 40ms=40"}},
 		{"A 10-line default and a 5-minute wait.", []string{"number 10", "number 5-minute=5"}},
+		{"A 100k-entry cache and 20,000-row pages.", []string{"number 100k=100000", "number 20,000=20000"}},
+		{"An N+1 query.", nil},
 		{"Temperature fell to -5 degrees.", []string{"number -5"}},
 		{"two million people and a million more", []string{"number two million=2000000", "number a million=1000000"}},
 		// Not numbers.
@@ -237,6 +239,9 @@ func TestDates(t *testing.T) {
 		{"In Q3 2023 it grew.", []string{"date Q3 2023=2023-Q3"}},
 		{"On March 5th we met, and on 5th March too.", []string{"date March 5th=--03-05", "date 5th March=--03-05"}},
 		{"At 2024-03-05T10:00:00Z it ran.", []string{"date 2024-03-05T10:00:00Z=2024-03-05"}},
+		{"It runs from Friday 12 November; launch is Monday 3 June 2024.", []string{"date 12 November=--11-12", "date 3 June 2024=2024-06-03"}},
+		{"Pages last week (3–9 June), 3-9 June 2024 and 3 to 9 June.", []string{"date 3=--06-03", "date 9 June=--06-09",
+			"date 3=2024-06-03", "date 9 June=2024-06-09", "date 3=--06-03", "date 9 June=--06-09"}},
 		{"Smith (2019) showed it on 05.03.2024.", []string{"date 2019", "date 05.03.2024=2024-03-05"}},
 		// Not dates.
 		{"We had 2019 users and 2048 bytes.", []string{"number 2019", "number 2048 bytes=2048"}},

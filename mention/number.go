@@ -134,6 +134,13 @@ func parseNumber(w string) num {
 	if fs == fe && !n.currency && !neg && len(rest) == 2 && isOrdinal(intPart, rest) {
 		return num{kind: numOrdinal, val: n.val, end: len(w)}
 	}
+	if k := strings.IndexByte(rest, '-'); k > 0 && fs == fe && !n.currency && !neg {
+		// "100k-entry", "5ms-wide": a scaled number or an amount before a
+		// word, read without the word.
+		if m := parseNumber(w[:pos+k]); m.kind == numValue && m.end == pos+k && (m.scaled || m.unit != "") {
+			return m
+		}
+	}
 	if sc, ok := scaleSuffixes[rest]; ok {
 		n.val = decimal(intPart, w[fs:fe], pow10(sc), commas)
 		if neg {

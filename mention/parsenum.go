@@ -45,6 +45,18 @@ func (p *parser) number(i, from int, cur string) int {
 		t.lab = true
 		return i + 1
 	}
+	if nm.kind == numRange && nm.plainInt2() {
+		// "3-9 June": two days of one month.
+		if n := p.dayRange(i, int(nm.val), int(nm.val2), t.s+nm.s2, t.s+nm.e2); n > i {
+			return n
+		}
+	}
+	if nm.plainInt && len(w) <= 2 && cur == "" {
+		// "3–9 June", "3 to 9 June": the first day of a range.
+		if n := p.dayRangeStart(i, int(nm.val)); n > i {
+			return n
+		}
+	}
 	if nm.kind == numRange {
 		for _, r := range [2][3]float64{{0, float64(nm.end), nm.val}, {float64(nm.s2), float64(nm.e2), nm.val2}} {
 			if m := p.add(vouch.MentionNumber, t.s+int(r[0]), t.s+int(r[1]), formatNum(r[2])); m != nil {
@@ -176,7 +188,7 @@ func (p *parser) excluded(i int) bool {
 		return true
 	}
 	if isTitleWord(pw) || unicode1Upper(pw) && !allUpper(pw) {
-		if !p.initial(i-1) && !info.has(lStop|lMonth|lDateCtx|lCurrency|lUnit|lScale) && !prev.poss {
+		if !p.initial(i-1) && !info.has(lStop|lMonth|lDay|lDateCtx|lCurrency|lUnit|lScale) && !prev.poss {
 			return true
 		}
 	}
@@ -282,4 +294,71 @@ func isOneOf(w string, words ...string) bool {
 		}
 	}
 	return false
+}
+
+// plainInt2 reports whether both numbers of a range are small whole numbers
+// written without decimals, as days are.
+func (n num) plainInt2() bool {
+	return n.val == float64(int(n.val)) && n.val2 == float64(int(n.val2)) && n.val >= 1 && n.val2 <= 31 &&
+		n.unit == "" && !n.currency && !n.scaled
+}
+
+// dayRange reads a month (and a year) after a range of days held by token
+// i ("3-9 June 2024"), adding both days as dates; the second day spans
+// [s2, e2). It returns the token after what it read, or i.
+func (p *parser) dayRange(i, d1, d2, s2, e2 int) int {
+	if d1 < 1 || d1 > 31 || d2 < d1 || d2 > 31 || !p.next(i+1, "") {
+		return i
+	}
+	info := p.info(i + 1)
+	if !info.has(lMonth) || !isUpper(p.word(i + 1)[0]) {
+		return i
+	}
+	mon := pad2(int(info.month))
+	t := &p.toks[i]
+	year, k := "--", i+2
+	if p.next(k, ",") && isYearStr(p.word(k)) {
+		year = p.word(k) + "-"
+		p.toks[k].date = true
+		k++
+	}
+	t.date = true
+	p.add(vouch.MentionDate, t.s, s2-1, year+mon+"-"+pad2(d1))
+	p.add(vouch.MentionDate, s2, p.toks[i+1].e, year+mon+"-"+pad2(d2))
+	return k
+}
+
+// dayRangeStart reads "D–D2 Month" or "D to D2 Month" from token i, the
+// first day: it adds the first day as a date of the month the second one
+// is followed by, and leaves the second day to be read as a date of its
+// own. It returns i + 1 when it read a range, or i.
+func (p *parser) dayRangeStart(i, d int) int {
+	if d < 1 || d > 31 || i+2 >= len(p.toks) {
+		return i
+	}
+	t, n := &p.toks[i], &p.toks[i+1]
+	gap := p.text[t.e:n.s]
+	j := i + 1
+	switch {
+	case gap == "–" || gap == "—":
+	case gap == " " && (strings.EqualFold(p.word(j), "to") || strings.EqualFold(p.word(j), "and") || strings.EqualFold(p.word(j), "through")):
+		j++
+	default:
+		return i
+	}
+	if j+1 >= len(p.toks) || !isDigit(p.word(j)[0]) || len(p.word(j)) > 2 || !p.next(j+1, "") {
+		return i
+	}
+	d2 := atoi(p.word(j))
+	info := p.info(j + 1)
+	if d2 <= d || d2 > 31 || !info.has(lMonth) || !isUpper(p.word(j + 1)[0]) {
+		return i
+	}
+	year := "--"
+	if p.next(j+2, ",") && isYearStr(p.word(j+2)) {
+		year = p.word(j+2) + "-"
+	}
+	t.date = true
+	p.add(vouch.MentionDate, t.s, t.e, year+pad2(int(info.month))+"-"+pad2(d))
+	return i + 1
 }
