@@ -3,7 +3,6 @@ package support
 import (
 	"cmp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/vouchgate/vouch/mention"
@@ -21,8 +20,12 @@ const (
 	ConflictFile = "file"
 )
 
-// maxConflicts bounds the conflicts one index reports.
-const maxConflicts = 32
+// maxConflicts bounds the conflicts one index reports, and maxStatements
+// the statements compared (pairwise) to find them.
+const (
+	maxConflicts  = 32
+	maxStatements = 1024
+)
 
 // Conflict is a disagreement between two sources of an [Index].
 type Conflict struct {
@@ -110,71 +113,65 @@ type statement struct {
 	deleted bool
 }
 
-// Conflicts returns the disagreements between the sources of the index, at
-// most 32, in source order:
+// Conflicts returns the disagreements between the sources of the index
+// (asides left out), at most 32, in source order:
 //
 //   - a value: two sources give different values (numbers compared after
 //     unit conversion and rounding as [Index.Find] reads them; dates at
-//     the precision written) to the same key: the content words written
-//     before the value in its clause ("the p99 latency of /search is"),
-//     the same set of at least two words on both sides. A clause is a
+//     the precision written) to one thing. What the thing is, its key, is
+//     the content words written before the value in its clause ("the p99
+//     latency of /search is"), or after it when the value opens the clause
+//     ("4,812 rows lost their billing_country"), with a short qualifier
+//     that opens the sentence ("Before the fix, ...") and, in a record,
+//     the fields that hold no number ("api: search"). A clause is a
 //     sentence's stretch between ;, :, commas, brackets, dashes and
 //     contrastive conjunctions ("but", "while"); in a record, a field. A
-//     clause with two values of one sort (a range, a before and after,
-//     a comparison) gives no statement, and a leading "In FILE" (where a
+//     clause with two values of one sort (a range, a before and after, a
+//     comparison) gives no statement, and a leading "In FILE" (where a
 //     source read the value) is not part of the key;
-//   - a polarity: a clause of at least three content words that one source
-//     negates ("not", "never", "isn't") and another states with the same
-//     words plainly;
+//   - a polarity: a clause of at least two content words that one source
+//     negates ("not", "never", "isn't", or the opposite word: "off",
+//     "disabled", "unencrypted") and another states plainly;
 //   - a file: a source says it created (wrote, added) a file and another
 //     that it deleted (removed) it.
 //
-// Sources that merely differ in what they cover never conflict; statements
-// under other qualifiers ("p95" and "p99", "before the fix" and "after the
-// fix") have different keys.
+// Two keys name one thing when they are the same words, or when one of
+// three words or more is held in the other with detail that does not
+// qualify it (see sameSubject). Sources that merely differ in what they
+// cover never conflict; statements under other qualifiers ("p95" and
+// "p99", "before the fix" and "after the fix") have different keys.
 func (ix *Index) Conflicts() []Conflict {
 	var sts []statement
 	for si := range ix.srcs {
-		sts = ix.statements(int32(si), sts)
-	}
-	// Group by kind and key; compare within a group across sources.
-	groups := map[string][]int{}
-	var order []string
-	for i := range sts {
-		k := sts[i].groupKey()
-		if _, ok := groups[k]; !ok {
-			order = append(order, k)
+		if !ix.srcs[si].aside {
+			sts = ix.statements(int32(si), sts)
 		}
-		groups[k] = append(groups[k], i)
+	}
+	if len(sts) > maxStatements {
+		sts = sts[:maxStatements]
 	}
 	var out []Conflict
 	seen := map[[2]int32]map[string]bool{}
-	for _, k := range order {
-		g := groups[k]
-		for x := 0; x < len(g) && len(out) < maxConflicts; x++ {
-			for y := x + 1; y < len(g) && len(out) < maxConflicts; y++ {
-				a, b := &sts[g[x]], &sts[g[y]]
-				if a.src == b.src {
-					continue
-				}
-				if a.src > b.src {
-					a, b = b, a
-				}
-				c, ok := ix.conflict(a, b)
-				if !ok {
-					continue
-				}
-				// One conflict per pair of sources and subject.
-				pair := [2]int32{a.src, b.src}
-				if seen[pair][c.Subject] {
-					continue
-				}
-				if seen[pair] == nil {
-					seen[pair] = map[string]bool{}
-				}
-				seen[pair][c.Subject] = true
-				out = append(out, c)
+	for x := 0; x < len(sts) && len(out) < maxConflicts; x++ {
+		for y := x + 1; y < len(sts) && len(out) < maxConflicts; y++ {
+			a, b := &sts[x], &sts[y]
+			if a.src == b.src || a.kind != b.kind {
+				continue
 			}
+			c, ok := ix.conflict(a, b)
+			if !ok {
+				continue
+			}
+			// One conflict per pair of sources and subject.
+			pair := [2]int32{a.src, b.src}
+			if seen[pair][c.Subject] {
+				continue
+			}
+			if seen[pair] == nil {
+				seen[pair] = map[string]bool{}
+			}
+			seen[pair][c.Subject] = true
+			out = append(out, c)
 		}
 	}
 	slices.SortStableFunc(out, func(p, q Conflict) int {
@@ -192,32 +189,24 @@ func (ix *Index) srcIndex(id string) int {
 	return -1
 }
 
-func (s *statement) groupKey() string {
-	var b strings.Builder
-	b.WriteString(s.kind)
-	b.WriteByte(0)
-	if s.kind == ConflictFile {
-		b.WriteString(s.path)
-		return b.String()
-	}
-	for _, t := range s.key {
-		b.WriteString(strconv.Itoa(int(t)))
-		b.WriteByte(',')
-	}
-	return b.String()
-}
-
 // conflict reports whether two statements of one group conflict.
 func (ix *Index) conflict(a, b *statement) (Conflict, bool) {
-	c := Conflict{Kind: a.kind, key: a.key}
+	c := Conflict{Kind: a.kind}
 	sa, sb := &ix.srcs[a.src], &ix.srcs[b.src]
+	if a.kind != ConflictFile {
+		key, ok := ix.sameSubject(a.key, b.key)
+		if !ok {
+			return c, false
+		}
+		c.key = key
+	}
 	switch a.kind {
 	case ConflictValue:
 		if !a.val.comparable(b.val) || a.val.agrees(b.val) {
 			return c, false
 		}
 		c.va, c.vb = a.val, b.val
-		c.Subject = ix.keyText(a.key)
+		c.Subject = ix.keyText(c.key)
 		c.A = Side{Source: sa.id, Text: a.val.text, Sentence: sa.sentenceOf(a.lo)}
 		c.B = Side{Source: sb.id, Text: b.val.text, Sentence: sb.sentenceOf(b.lo)}
 	case ConflictPolarity:
@@ -233,7 +222,7 @@ func (ix *Index) conflict(a, b *statement) (Conflict, bool) {
 		c.A = Side{Source: sa.id, Text: sa.clauseText(a.lo, a.hi), Sentence: sa.sentenceOf(a.lo)}
 		c.B = Side{Source: sb.id, Text: sb.clauseText(b.lo, b.hi), Sentence: sb.sentenceOf(b.lo)}
 	case ConflictFile:
-		if a.deleted == b.deleted {
+		if a.path != b.path || a.deleted == b.deleted {
 			return c, false
 		}
 		if a.deleted {
@@ -246,6 +235,51 @@ func (ix *Index) conflict(a, b *statement) (Conflict, bool) {
 		c.B = Side{Source: sb.id, Text: "deleted", Sentence: sb.sentenceOf(b.lo)}
 	}
 	return c, true
+}
+
+// sameSubject reports whether two statements' keys name one thing, and
+// returns the key they share: equal sets of at least two terms, or a set
+// of at least three terms that the other holds with more detail ("the
+// reports ingress has proxy-read-timeout set to" and "the proxy-read-timeout
+// annotation on the production reports ingress is set to"). Two terms are
+// too few to tell the thing from a part of it ("the bucket is public" and
+// "the bucket policy is private"). Detail that qualifies the thing
+// ("before", "median", "peak", "target") makes it another thing.
+func (ix *Index) sameSubject(a, b []int32) ([]int32, bool) {
+	if slices.Equal(a, b) {
+		return a, len(a) >= 2
+	}
+	small, large := a, b
+	if len(small) > len(large) {
+		small, large = large, small
+	}
+	if len(small) < 3 || !containsAll(large, small) {
+		return nil, false
+	}
+	i := 0
+	for _, t := range large {
+		if i < len(small) && small[i] == t {
+			i++
+			continue
+		}
+		if subjectQualifiers[ix.terms[t]] {
+			return nil, false
+		}
+	}
+	return small, true
+}
+
+// subjectQualifiers make a measured thing another thing: a time, a
+// statistic, a goal rather than a reading.
+var subjectQualifiers = map[string]bool{
+	"before": true, "after": true, "during": true, "since": true, "until": true, "prior": true,
+	"previous": true, "old": true, "new": true, "first": true, "last": true, "initial": true, "final": true,
+	"median": true, "mean": true, "average": true, "avg": true, "max": true, "maximum": true, "min": true,
+	"minimum": true, "peak": true, "p50": true, "p75": true, "p90": true, "p95": true, "p99": true,
+	"p999": true, "total": true, "target": true, "objective": true, "goal": true, "budget": true,
+	"expected": true, "estimated": true, "projected": true, "planned": true, "typical": true,
+	"typically": true, "usually": true, "normally": true, "sometimes": true, "without": true,
+	"with": true, "under": true, "over": true, "above": true, "below": true,
 }
 
 // keyText joins the folded words of a key.
@@ -309,18 +343,18 @@ func (ix *Index) statements(si int32, out []statement) []statement {
 func (ix *Index) clauseStatements(si int32, src *source, v *tokView, lo, hi int32, qual []int32, out []statement) []statement {
 	// Values: numbers, quantities and dates that start in the clause.
 	type valAt struct {
-		tok int32
-		val valueRange
+		tok, end int32
+		val      valueRange
 	}
 	var vals []valAt
 	for k := lo; k < hi; k++ {
 		if d := src.dateAt[k]; d > 0 {
 			de := &ix.dvals[d-1]
-			vals = append(vals, valAt{k, valueRange{date: de.norm, noun: -1, text: de.text}})
+			vals = append(vals, valAt{k, de.tokHi, valueRange{date: de.norm, noun: -1, text: de.text}})
 			continue
 		}
 		if n := src.numAt[k]; n > 0 {
-			vals = append(vals, valAt{k, ix.numRange(src, &ix.nums[n-1])})
+			vals = append(vals, valAt{k, ix.nums[n-1].tokHi, ix.numRange(src, &ix.nums[n-1])})
 		}
 	}
 	for i, va := range vals {
@@ -334,7 +368,13 @@ func (ix *Index) clauseStatements(si int32, src *source, v *tokView, lo, hi int3
 		if !alone {
 			continue // a range, a before and after, a comparison
 		}
-		key := v.keyBefore(lo, va.tok, src.files)
+		// The words before the value say what it is ("the p99 latency of
+		// /search is"); when the value opens the clause, the words after
+		// ("4,812 rows lost their billing_country").
+		key := v.clauseKey(lo, va.tok, src.files)
+		if len(key) < 2 {
+			key = v.clauseKey(va.end, hi, nil)
+		}
 		if len(key) < 2 {
 			continue
 		}
@@ -349,7 +389,7 @@ func (ix *Index) clauseStatements(si int32, src *source, v *tokView, lo, hi int3
 		return out
 	}
 	// Polarity.
-	if terms, neg, ok := v.statementTerms(lo, hi); ok && len(terms) >= 3 && len(vals) == 0 {
+	if terms, neg, ok := v.statementTerms(lo, hi); ok && len(terms) >= 2 && len(vals) == 0 {
 		out = append(out, statement{kind: ConflictPolarity, src: si, lo: lo, hi: hi, key: terms, neg: neg})
 	}
 	// Files created or deleted.
@@ -546,12 +586,13 @@ func (v *tokView) identity(src *source, fields [][2]int32) []int32 {
 	return out
 }
 
-// keyBefore returns the key of a value at token at in the clause starting
-// at lo: the sorted content terms before it, without a leading "In FILE".
-func (v *tokView) keyBefore(lo, at int32, files []fileAt) []int32 {
+// clauseKey returns the key of the values of the clause [lo, hi): the
+// sorted content terms of the clause but the values' own, without a
+// leading "In FILE" (where a source read the value, not what it is).
+func (v *tokView) clauseKey(lo, hi int32, files []fileAt) []int32 {
 	var key []int32
 	lead := true
-	for k := lo; k < at; k++ {
+	for k := lo; k < hi; k++ {
 		t := v.toks[k]
 		if lead && v.isStop(k) || lead && leadWords[v.word(k)] {
 			continue
@@ -590,18 +631,27 @@ func (v *tokView) statementTerms(lo, hi int32) (terms []int32, neg, ok bool) {
 	}
 	for k := lo; k < hi; k++ {
 		w := v.word(k)
-		if negWords[w] {
-			neg = true
-			continue
-		}
-		if v.contracted(k) {
-			neg = true
+		if negWords[w] || v.contracted(k) {
+			neg = !neg
 			continue
 		}
 		if w == "t" && k > lo && v.contracted(k-1) {
 			continue
 		}
+		// "is off", "disabled", "unencrypted": the opposite of a word,
+		// read as that word negated.
+		if pos, ok := antonyms[w]; ok && (w != "off" || k > lo && copulas[v.word(k-1)]) {
+			if t := v.ix.term([]byte(pos)); t >= 0 {
+				terms = append(terms, t)
+				neg = !neg
+				continue
+			}
+		}
 		t := v.toks[k]
+		if w == "on" && k > lo && copulas[v.word(k-1)] && t.term >= 0 {
+			terms = append(terms, t.term) // "is on": a state, not a place
+			continue
+		}
 		if t.term < 0 || t.flags&tkContent == 0 {
 			continue
 		}
@@ -610,6 +660,20 @@ func (v *tokView) statementTerms(lo, hi int32) (terms []int32, neg, ok bool) {
 	slices.Sort(terms)
 	return slices.Compact(terms), neg, true
 }
+
+// antonyms are words that state the opposite of another, as folded.
+var antonyms = map[string]string{
+	"off": "on", "disabled": "enabled", "unencrypted": "encrypted", "unsafe": "safe",
+	"unreachable": "reachable", "invalid": "valid", "inactive": "active", "private": "public",
+	"closed": "open", "absent": "present", "false": "true", "failing": "passing",
+	"unavailable": "available", "unhealthy": "healthy", "insecure": "secure", "unsigned": "signed",
+	"unauthenticated": "authenticated", "non-compliant": "compliant", "noncompliant": "compliant",
+}
+
+// copulas link a subject to a state ("is on", "was switched off").
+var copulas = map[string]bool{"is": true, "are": true, "wa": true, "was": true, "were": true, "be": true,
+	"been": true, "turned": true, "switched": true, "stay": true, "stays": true, "remain": true,
+	"remains": true, "set": true, "left": true}
 
 // contracted reports whether token k is the stem of an n't contraction
 // ("isn" of "isn't", "can" of "can't").

@@ -1,6 +1,7 @@
 package support
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -154,14 +155,20 @@ func TestDerived(t *testing.T) {
 	}
 }
 
-func TestDistinct(t *testing.T) {
-	ix := NewIndex(sources(
-		"The write-ahead queue occupancy at the plateau is 0.5 of capacity.",
-		"Database CPU stays below 40% at the plateau; the database is not the bottleneck.",
-		"Throughput plateaus at 1,500 rps."))
-	got := ix.Distinct("The write-ahead queue stays half full, and the database is not the bottleneck.")
-	if got[0] < 2 || got[1] < 2 || got[2] != 0 {
-		t.Errorf("Distinct = %v, want >=2, >=2, 0", got)
+func TestDrawn(t *testing.T) {
+	ix := NewIndex([]Source{
+		{ID: "queue", Text: "The write-ahead queue occupancy at the plateau is 0.5 of capacity."},
+		{ID: "db", Text: "Database CPU stays below 40% at the plateau; the database is not the bottleneck."},
+		{ID: "load", Text: "Throughput plateaus at 1,500 rps."},
+		{ID: "reads", Text: "SessionCache is safe for concurrent reads; Get only loads from a sync.Map."},
+		{ID: "writes", Text: "SessionCache is not safe for concurrent writes; Put must hold the shard lock."},
+		{ID: "goal", Text: "Check the write-ahead queue and the database.", Aside: true},
+	})
+	got := ix.Drawn("The write-ahead queue stays half full, and the database is not the bottleneck. " +
+		"SessionCache is safe for concurrent reads, but Put must hold the shard lock.")
+	want := []bool{true, true, false, true, true, false}
+	if !slices.Equal(got, want) {
+		t.Errorf("Drawn = %v, want %v", got, want)
 	}
 }
 
@@ -184,6 +191,27 @@ func TestDiscourse(t *testing.T) {
 		}
 		if !found && want {
 			t.Errorf("no quantity in %q: %+v", text, d.Mentions)
+		}
+	}
+}
+
+func TestConflictsAntonyms(t *testing.T) {
+	cases := []struct {
+		a, b string
+		want bool
+	}{
+		{"The new_checkout flag is ON in production.", "The new_checkout flag is OFF in production.", true},
+		{"Storage encryption is enabled on orders-db.", "Storage encryption is disabled on orders-db.", true},
+		{"Storage encryption is enabled on orders-db.", "Storage encryption is not disabled on orders-db.", false},
+		{"The bucket is public.", "The bucket is private to the team.", false}, // two words: too few to tell
+		{"The bucket is public.", "The bucket policy is private.", false},
+		{"The health check is failing on web-1.", "The health check is passing on web-1.", true},
+		{"We turned it on in staging.", "The flag turned out off-putting.", false},
+	}
+	for _, c := range cases {
+		got := len(NewIndex(sources(c.a, c.b)).Conflicts()) > 0
+		if got != c.want {
+			t.Errorf("%q vs %q: conflict = %v, want %v", c.a, c.b, got, c.want)
 		}
 	}
 }

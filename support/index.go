@@ -64,6 +64,8 @@ type source struct {
 	numAt, dateAt []int32
 	// record reports whether the source is a JSON record (see FromJSON).
 	record bool
+	// aside: see Source.Aside.
+	aside bool
 	// files are the byte ranges and normalised paths of the files the
 	// text mentions (prose sources only), for finding conflicts.
 	files []fileAt
@@ -123,6 +125,7 @@ func NewIndex(sources []Source) *Index {
 	for si, s := range sources {
 		src := &ix.srcs[si]
 		src.id = s.ID
+		src.aside = s.Aside
 		text := s.Text
 		vals, unitOffs = vals[:0], unitOffs[:0]
 		rec := s.rec
@@ -471,27 +474,3 @@ func (ix *Index) Sources() int { return len(ix.srcs) }
 
 // ID returns the ID of the i-th source.
 func (ix *Index) ID(i int) string { return ix.srcs[i].id }
-
-// Distinct counts, for each source, the content words of text (folded, as
-// the index folds them) that this source holds and no other source does.
-// A text that shares two such words with a source draws on it, even in
-// words of its own ("the write-ahead queue stays half full" and "the
-// write-ahead queue occupancy is 0.5").
-func (ix *Index) Distinct(text string) []int {
-	counts := make([]int, len(ix.srcs))
-	seen := map[int32]bool{}
-	scanTokens(text, nil, func(start, end int, flags uint8, folded []byte) {
-		if flags&tkDigit != 0 || end-start < 2 {
-			return
-		}
-		t := ix.term(folded)
-		if t < 0 || ix.stop[t] || ix.unitw[t] || seen[t] {
-			return
-		}
-		seen[t] = true
-		if srcs := ix.sourcesOf(t); len(srcs) == 1 {
-			counts[srcs[0]]++
-		}
-	})
-	return counts
-}

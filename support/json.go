@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -288,6 +289,13 @@ func (f *flattener) scalar(key []byte, v any, unitHint string) {
 	switch v := v.(type) {
 	case string:
 		f.buf.WriteString(v)
+		if d, ok := durationString(v); ok {
+			// "15m", "1h30m", "250ms": a duration as Go and most
+			// configuration formats write it, in seconds.
+			f.rec.values = append(f.rec.values, value{kind: kindNumber, start: start, end: int32(f.buf.Len()),
+				norm: v, num: d.Seconds(), unit: "s"})
+			return
+		}
 		if strings.IndexFunc(v, unicode.IsDigit) >= 0 {
 			doc := mention.Parse(v)
 			for _, m := range doc.Mentions {
@@ -356,4 +364,15 @@ func appendKeyWords(dst []byte, key string) []byte {
 		}
 	}
 	return dst
+}
+
+// durationString reads a whole string written as a duration with units
+// ("15m", "1h30m", "2.5s", "250ms"), as time.ParseDuration reads it. A bare
+// number is no duration.
+func durationString(v string) (time.Duration, bool) {
+	if v == "" || !isDigit(v[0]) || !strings.ContainsAny(v, "hms") {
+		return 0, false
+	}
+	d, err := time.ParseDuration(v)
+	return d, err == nil && d > 0
 }

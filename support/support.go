@@ -49,6 +49,10 @@ type Source struct {
 	// Text is the document's text. A JSON record is given as its JSON text;
 	// see [FromJSON].
 	Text string
+	// Aside marks a source that supports claims but is not one of the
+	// documents compared: the task given alongside agent outputs.
+	// [Index.Conflicts] and [Index.Distinct] leave it out.
+	Aside bool
 
 	// rec is what FromJSON read, when it made the source.
 	rec *record

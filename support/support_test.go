@@ -374,3 +374,18 @@ func TestConcurrentClaims(t *testing.T) {
 		}
 	}
 }
+
+func TestJSONDurations(t *testing.T) {
+	ix := NewIndex([]Source{FromJSON("k6", []byte(`{"tool": "k6", "vus": 400, "duration": "15m", "warmup": "1h30m"}`))})
+	for claim, want := range map[string]bool{
+		"400 users ran for 15 minutes.":       true,
+		"The warm-up took 90 minutes.":        true,
+		"400 users ran for 15 metres.":        false,
+		"The run lasted about 16 minutes.":    false,
+		"400 users ran for a quarter of 1 h.": false,
+	} {
+		if got := !Hallucinated(ix.Claims(mention.Parse(claim))); got != want {
+			t.Errorf("%q supported = %v, want %v", claim, got, want)
+		}
+	}
+}

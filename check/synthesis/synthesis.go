@@ -24,8 +24,10 @@
 // up in the outputs when the trace and workspace do not show them.
 //
 // Completeness (dimension completeness, check synthesis.completeness):
-// every output with something to say is drawn on by some claim, or shares
-// a file or symbol with the answer (OUTPUT_UNUSED otherwise, must-pass,
+// every output with something to say is drawn on by some claim, by a
+// clause of the answer or by words only it and the answer hold (see
+// [support.Index.Drawn]), or shares with the answer a file or symbol no
+// other output names (OUTPUT_UNUSED otherwise, must-pass,
 // naming the outputs left out). Empty outputs and outputs that report
 // nothing ("No issues found.") need not be used. The score is the share
 // used.
@@ -86,16 +88,15 @@ func (analyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Findings
 	for i, o := range outs {
 		srcs[i] = support.Source{ID: OutputID(i, o.ID), Text: o.Text}
 	}
-	ix := support.NewIndex(srcs)
-	doc := mention.Parse(req.Output.Summary)
 	// The task's goal is given to the synthesis too: what it says (an
 	// objective, a deadline) supports claims, but it is no output to use
 	// or to compare with the others.
-	cix := ix
 	if g := strings.TrimSpace(req.Task.Goal); g != "" {
-		cix = support.NewIndex(append(srcs[:len(srcs):len(srcs)], support.Source{ID: "task.goal", Text: g}))
+		srcs = append(srcs, support.Source{ID: "task.goal", Text: g, Aside: true})
 	}
-	claims := cix.Claims(doc)
+	ix := support.NewIndex(srcs)
+	doc := mention.Parse(req.Output.Summary)
+	claims := ix.Claims(doc)
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -129,10 +130,11 @@ func completeness(f *vouch.Findings, ix *support.Index, outs []vouch.AgentOutput
 			used[id] = true
 		}
 	}
-	// An output that shares two words no other output has with the answer
-	// is used, and so is one that shares a file or symbol with it.
-	for i, n := range ix.Distinct(doc.Text) {
-		if n >= 2 {
+	// An output the answer draws on in its own words is used (see
+	// support.Index.Drawn), and so is one that shares a file or symbol no
+	// other output names.
+	for i, d := range ix.Drawn(doc.Text) {
+		if d {
 			used[srcs[i].ID] = true
 		}
 	}
@@ -141,10 +143,20 @@ func completeness(f *vouch.Findings, ix *support.Index, outs []vouch.AgentOutput
 		if m.Kind != vouch.MentionFile && m.Kind != vouch.MentionSymbol {
 			continue
 		}
-		for i := range srcs {
-			if !used[srcs[i].ID] && support.ContainsWord(srcs[i].Text, m.Norm) {
-				used[srcs[i].ID] = true
+		// Only a file or symbol one output alone names tells which
+		// output the answer draws on.
+		only := -1
+		for i := range outs {
+			if support.ContainsWord(srcs[i].Text, m.Norm) {
+				if only >= 0 {
+					only = -1
+					break
+				}
+				only = i
 			}
+		}
+		if only >= 0 {
+			used[srcs[only].ID] = true
 		}
 	}
 	var substantive int
