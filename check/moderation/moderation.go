@@ -10,8 +10,8 @@
 // of the discussion are found by rule (see keyPoints): decisions (marked
 // "Decision:", "we decided", "let's go with", "agreed", or a proposal that
 // the next speaker agrees to), actions a participant takes on ("I'll ...",
-// "Action item: ..."), and points two participants both raise (two or more
-// content words their turns share). A point is kept when the summary holds
+// "Action item: ..."), and points two participants both raise (three or
+// more content words their turns share). A point is kept when the summary holds
 // at least half of its words, in any order and form ("flushes" and
 // "flushing" meet). A dropped point fails a must-pass check
 // (POINT_DROPPED), each named with who raised it; a remark one participant
@@ -70,7 +70,7 @@ func (analyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Findings
 		srcs = append(srcs, support.Source{ID: turnID(i, u.Speaker), Text: u.Speaker + ": " + u.Text})
 	}
 	if g := strings.TrimSpace(req.Task.Goal); g != "" {
-		srcs = append(srcs, support.Source{ID: "task.goal", Text: g})
+		srcs = append(srcs, support.Source{ID: "task.goal", Text: g, Aside: true})
 	}
 	summary := req.Output.Summary
 	claims := support.NewIndex(srcs).Claims(mention.Parse(summary))
@@ -126,9 +126,9 @@ func coverage(f *vouch.Findings, points []point, summary termSet) {
 // attribution is a clause of the summary that opens with a participant's
 // name: what it says is said to be theirs.
 type attribution struct {
-	speaker string // as the discussion names them
-	clause  string
-	terms   []string
+	speakers []string // as the discussion names them: "Mateo and Hana both saw ..."
+	clause   string
+	terms    []string
 }
 
 // Thresholds of a misattribution: the named participant's turns hold less
@@ -172,14 +172,22 @@ func attributionCheck(f *vouch.Findings, turns []turn, summary string) {
 	}
 	var wrong []string
 	for _, a := range atts {
-		k := strings.ToLower(a.speaker)
-		mine := share(said[k], a.terms)
+		theirs := termSet{}
+		named := map[string]bool{}
+		for _, sp := range a.speakers {
+			k := strings.ToLower(sp)
+			named[k] = true
+			for x := range said[k] {
+				theirs[x] = true
+			}
+		}
+		mine := share(theirs, a.terms)
 		if mine >= ownBelow {
 			continue
 		}
 		best, who := 0.0, ""
 		for name, ts := range own {
-			if name == k {
+			if named[name] {
 				continue
 			}
 			if s := share(ts, a.terms); s > best {
@@ -187,7 +195,7 @@ func attributionCheck(f *vouch.Findings, turns []turn, summary string) {
 			}
 		}
 		if best >= otherAtLeast && best-mine >= otherMargin {
-			wrong = append(wrong, fmt.Sprintf("%s [%s said this, not %s]", quote(a.clause), displayName(turns, who), a.speaker))
+			wrong = append(wrong, fmt.Sprintf("%s [%s said this, not %s]", quote(a.clause), displayName(turns, who), strings.Join(a.speakers, " and ")))
 		}
 	}
 	c := vouch.CheckResult{
@@ -230,7 +238,7 @@ var leadWords = map[string]bool{"and": true, "but": true, "so": true, "then": tr
 	"whereas": true, "also": true, "finally": true, "meanwhile": true}
 
 // attributions returns the clauses of summary that open with a
-// participant's name.
+// participant's name, or with several joined by "and" or commas.
 func attributions(summary string, turns []turn) []attribution {
 	byName := map[string]string{} // first word of a name, lower case → speaker
 	for _, t := range turns {
@@ -238,6 +246,7 @@ func attributions(summary string, turns []turn) []attribution {
 			byName[strings.ToLower(fs[0])] = t.speaker
 		}
 	}
+	names := speakerNames(turns)
 	var out []attribution
 	for _, sp := range mention.Sentences(summary) {
 		for _, cl := range clauses(sp.Text, byName) {
@@ -246,52 +255,69 @@ func attributions(summary string, turns []turn) []attribution {
 			for i < len(fs) && leadWords[strings.ToLower(fs[i])] {
 				i++
 			}
-			if i == len(fs) {
+			var speakers []string
+			for i < len(fs) {
+				speaker, ok := speakerAt(fs[i], byName)
+				if !ok {
+					break
+				}
+				speakers = append(speakers, speaker)
+				i++
+				if i+1 < len(fs) && strings.EqualFold(fs[i], "and") {
+					if _, ok := speakerAt(fs[i+1], byName); ok {
+						i++
+					}
+				}
+			}
+			if len(speakers) == 0 {
 				continue
 			}
-			w := strings.TrimRight(fs[i], ",.;:")
-			w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s")
-			speaker, ok := byName[strings.ToLower(w)]
-			if !ok || w == "" || w[0] < 'A' || w[0] > 'Z' && w[0] < 0x80 {
-				continue
-			}
-			name := nameTerm(speaker)
 			var ts []string
-			for _, t := range unique(terms(strings.Join(fs[i+1:], " "))) {
-				if t != name {
+			for _, t := range unique(terms(strings.Join(fs[i:], " "))) {
+				if !names[t] {
 					ts = append(ts, t)
 				}
 			}
 			if len(ts) >= 2 {
-				out = append(out, attribution{speaker: speaker, clause: strings.TrimSpace(cl), terms: ts})
+				out = append(out, attribution{speakers: speakers, clause: strings.TrimSpace(cl), terms: ts})
 			}
 		}
 	}
 	return out
 }
 
+// speakerAt returns the participant a word of the summary names: their
+// first name, capitalised, possibly possessive or followed by a comma.
+func speakerAt(word string, byName map[string]string) (string, bool) {
+	w := strings.TrimRight(word, ",.;:")
+	w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s")
+	if w == "" || w[0] >= 'a' && w[0] <= 'z' {
+		return "", false
+	}
+	speaker, ok := byName[strings.ToLower(w)]
+	return speaker, ok
+}
+
 // clauses splits a sentence at semicolons, colons and commas followed by a
 // space, and before "and", "but" or "while" when a participant's name
-// follows ("Alice will build it and Carol will price SQS").
+// follows and the clause so far says something of its own ("Alice will
+// build it and Carol will price SQS", not "Mateo and Hana both saw").
 func clauses(s string, byName map[string]string) []string {
 	var out []string
 	start := 0
 	for i := 0; i < len(s); i++ {
-		c := s[i]
 		cut := false
-		switch c {
+		switch s[i] {
 		case ';':
 			cut = true
 		case ':', ',':
-			cut = i+1 < len(s) && s[i+1] == ' '
+			cut = i+1 < len(s) && s[i+1] == ' ' && !(onlyNames(s[start:i], byName) && nameListContinues(s[i+2:], byName))
 		case ' ':
 			rest := s[i+1:]
 			for _, conj := range []string{"and ", "but ", "while "} {
-				if strings.HasPrefix(rest, conj) {
-					next := strings.Fields(rest[len(conj):])
-					if len(next) > 0 {
-						w := strings.TrimSuffix(strings.TrimRight(next[0], ",.;:"), "'s")
-						if _, ok := byName[strings.ToLower(w)]; ok {
+				if strings.HasPrefix(rest, conj) && len(strings.Fields(s[start:i])) >= 3 {
+					if next := strings.Fields(rest[len(conj):]); len(next) > 0 {
+						if _, ok := speakerAt(next[0], byName); ok {
 							cut = true
 						}
 					}
@@ -304,4 +330,30 @@ func clauses(s string, byName map[string]string) []string {
 		}
 	}
 	return append(out, s[start:])
+}
+
+// onlyNames reports whether a stretch of the summary holds nothing but
+// participants' names and "and".
+func onlyNames(part string, byName map[string]string) bool {
+	fs := strings.Fields(part)
+	for _, w := range fs {
+		if _, ok := speakerAt(w, byName); !ok && !strings.EqualFold(w, "and") {
+			return false
+		}
+	}
+	return len(fs) > 0
+}
+
+// nameListContinues reports whether rest goes on a list of names ("Hana
+// and Mateo agreed" after "Leo, "): a comma there joins subjects.
+func nameListContinues(rest string, byName map[string]string) bool {
+	fs := strings.Fields(rest)
+	if len(fs) == 0 {
+		return false
+	}
+	if strings.EqualFold(fs[0], "and") && len(fs) > 1 {
+		fs = fs[1:]
+	}
+	_, ok := speakerAt(fs[0], byName)
+	return ok
 }

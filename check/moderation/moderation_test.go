@@ -170,3 +170,23 @@ func TestStem(t *testing.T) {
 		t.Errorf("terms = %q", got)
 	}
 }
+
+func TestAttributionsParse(t *testing.T) {
+	turns := readTurns(talk("Leo: a", "Hana: b", "Mateo: c", "Ines: d"))
+	cases := map[string][]string{
+		"Mateo and Hana both saw a debugging gap in the loop.":                {"Mateo+Hana: saw debug gap loop"},
+		"Leo, Hana and Mateo agreed to ship the patch on Monday.":             {"Leo+Hana+Mateo: ship patch monday"},
+		"Leo proposed the rollback, Hana objected to the timing.":             {"Leo: propos rollback", "Hana: object tim"},
+		"Ines will write the runbook and Mateo will review it by Friday.":     {"Ines: writ runbook", "Mateo: review friday"},
+		"The team agreed on Monday; Leo's draft goes out first thing Monday.": {"Leo: draft goe monday"},
+	}
+	for summary, want := range cases {
+		var got []string
+		for _, a := range attributions(summary, turns) {
+			got = append(got, strings.Join(a.speakers, "+")+": "+strings.Join(a.terms, " "))
+		}
+		if strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("attributions(%q) = %q, want %q", summary, got, want)
+		}
+	}
+}

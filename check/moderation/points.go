@@ -14,6 +14,10 @@ const (
 	pointShared   = "shared"   // raised by several participants
 )
 
+// minShared is the number of content words two turns must share to raise
+// one point: two ("roll back", "disk alerts") are often just the topic.
+const minShared = 3
+
 // point is a key point of a discussion: one a summary must keep.
 type point struct {
 	kind     string
@@ -24,7 +28,7 @@ type point struct {
 
 // Markers, matched in lower case on word boundaries.
 var (
-	decisionMarkers = []string{"decision:", "decided", "we decide", "let's go with", "lets go with",
+	decisionMarkers = []string{"decision", "decided", "let's go with", "lets go with",
 		"we'll go with", "we will go with", "go ahead with", "agreed", "we agree", "settled on",
 		"final call", "the plan is"}
 	actionMarkers = []string{"action item", "i'll", "i’ll", "i will", "we'll", "we’ll", "we will",
@@ -32,7 +36,11 @@ var (
 	agreeMarkers = []string{"agreed", "good", "fine", "okay", "ok", "sounds good", "+1", "yes",
 		"makes sense", "works for me", "same", "sure", "let's do", "do it"}
 	proposalMarkers = []string{"we should", "let's", "lets", "i propose", "we could", "how about",
-		"i suggest", "suggest", "we need to", "should we"}
+		"i suggest", "suggest", "we need to", "should we", "can we", "could we", "shall we",
+		"what if we", "why don't we", "why not", "proposal", "propose"}
+	// negations: a decision that is negated ("no decision yet", "we haven't
+	// decided") is none.
+	negations = []string{"no", "not", "never", "haven't", "hasn't", "didn't", "don't", "isn't"}
 )
 
 // hasMarker reports whether lower-cased s holds one of markers on word
@@ -102,7 +110,7 @@ func readTurns(disc []vouch.Utterance) []turn {
 //     turn before it ("We should ...", "Let's ...") decisions;
 //   - actions: a participant taking a task on ("I'll ...", "Action item:
 //     Priya writes ..."), with the speaker as one of its words;
-//   - shared points: what two participants both speak of, two or more
+//   - shared points: what two participants both speak of, three or more
 //     content words their turns share.
 //
 // A remark one participant makes in passing is none of these.
@@ -125,12 +133,12 @@ func keyPoints(turns []turn, names termSet) []point {
 		for _, s := range t.sentences {
 			bare := len(withoutNames(s.terms, names, false)) < 2
 			switch {
-			case bare && (hasMarker(s.lower, agreeMarkers) || hasMarker(s.lower, decisionMarkers)):
+			case bare && (hasMarker(s.lower, agreeMarkers) || hasMarker(s.lower, decisionMarkers)) && !hasMarker(s.lower, negations):
 				// A bare agreement: the proposals it agrees to are decided.
 				for _, p := range proposalsBefore(turns, i) {
 					add(point{kind: pointDecision, text: p.text, speakers: []string{t.speaker}, terms: p.terms})
 				}
-			case hasMarker(s.lower, decisionMarkers):
+			case hasMarker(s.lower, decisionMarkers) && !hasMarker(s.lower, negations):
 				add(point{kind: pointDecision, text: s.text, speakers: []string{t.speaker}, terms: s.terms})
 			case hasMarker(s.lower, actionMarkers):
 				ts := s.terms
@@ -156,7 +164,7 @@ func keyPoints(turns []turn, names termSet) []point {
 				}
 			}
 			shared = unique(shared)
-			if len(shared) < 2 {
+			if len(shared) < minShared {
 				continue
 			}
 			add(point{kind: pointShared, text: strings.Join(shared, ", "),
