@@ -29,14 +29,29 @@ import (
 // them (requiredTopics, for instance).
 const labelledDir = "../testdata/labelled"
 
-// minCatch and maxFalseAlarm are the rates every family must meet.
+// heldoutDir holds cases of the same shape written apart from the rules,
+// by an author who had not read them: they measure how the rules do on
+// text they were not shaped by.
+const heldoutDir = "../testdata/heldout"
+
+// minCatch and maxFalseAlarm are the rates every labelled family must
+// meet; held-out families must meet maxFalseAlarm (vouch must not cry
+// wolf), and their catch rates are reported.
 const (
 	minCatch      = 0.9
 	maxFalseAlarm = 0.1
 )
 
 func TestLabelled(t *testing.T) {
-	families, err := os.ReadDir(labelledDir)
+	runFamilies(t, labelledDir, true)
+}
+
+func TestHeldout(t *testing.T) {
+	runFamilies(t, heldoutDir, false)
+}
+
+func runFamilies(t *testing.T, root string, strict bool) {
+	families, err := os.ReadDir(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,12 +60,19 @@ func TestLabelled(t *testing.T) {
 			continue
 		}
 		t.Run(fam.Name(), func(t *testing.T) {
-			runFamily(t, filepath.Join(labelledDir, fam.Name()))
+			runFamily(t, filepath.Join(root, fam.Name()), strict)
 		})
 	}
 }
 
-func runFamily(t *testing.T, dir string) {
+// runFamily verifies every case of a family. A strict run reports each
+// miss and false alarm as an error and holds the family to minCatch; a
+// held-out run logs the misses and holds it to maxFalseAlarm alone.
+func runFamily(t *testing.T, dir string, strict bool) {
+	miss := t.Errorf
+	if !strict {
+		miss = t.Logf
+	}
 	pol := vouch.DefaultPolicy()
 	if _, err := os.Stat(filepath.Join(dir, "policy.yaml")); err == nil {
 		p, err := policy.Load(filepath.Join(dir, "policy.yaml"))
@@ -103,9 +125,9 @@ func runFamily(t *testing.T, dir string) {
 			}
 			switch {
 			case rep.Verdict == vouch.VerdictPass:
-				t.Errorf("%s: faulty case passed (score %v, codes %v)", name, fmtScore(rep.Score), codes)
+				miss("%s: faulty case passed (score %v, codes %v)", name, fmtScore(rep.Score), codes)
 			case len(missing) > 0:
-				t.Errorf("%s: caught (%s) but without %v; codes %v", name, rep.Verdict, missing, codes)
+				miss("%s: caught (%s) but without %v; codes %v", name, rep.Verdict, missing, codes)
 			default:
 				caught++
 			}
@@ -114,7 +136,7 @@ func runFamily(t *testing.T, dir string) {
 		sound++
 		if rep.Verdict != vouch.VerdictPass {
 			alarms++
-			t.Errorf("%s: sound case got %s (score %v, codes %v, feedback %q)", name, rep.Verdict, fmtScore(rep.Score), codes, rep.Feedback)
+			miss("%s: sound case got %s (score %v, codes %v, feedback %q)", name, rep.Verdict, fmtScore(rep.Score), codes, rep.Feedback)
 		}
 	}
 	if faulty == 0 || sound == 0 {
@@ -123,7 +145,7 @@ func runFamily(t *testing.T, dir string) {
 	catch := float64(caught) / float64(faulty)
 	alarm := float64(alarms) / float64(sound)
 	t.Logf("%s: caught %d/%d faulty (%.2f), %d/%d sound flagged (%.2f)", filepath.Base(dir), caught, faulty, catch, alarms, sound, alarm)
-	if catch < minCatch || alarm > maxFalseAlarm {
+	if strict && catch < minCatch || alarm > maxFalseAlarm {
 		t.Errorf("catch rate %.2f (want >= %.2f), false-alarm rate %.2f (want <= %.2f)", catch, minCatch, alarm, maxFalseAlarm)
 	}
 }
