@@ -126,3 +126,25 @@ func TestBenchFixture(t *testing.T) {
 	}
 	t.Logf("%d claims, %d unsupported", len(claims), un)
 }
+
+// BenchmarkConflicts compares 8 agent outputs of about 400 bytes each (a
+// large synthesis) and reads an answer's stance on what they disagree on.
+func BenchmarkConflicts(b *testing.B) {
+	srcs := make([]Source, 8)
+	for i := range srcs {
+		srcs[i] = Source{ID: fmt.Sprintf("o%d", i), Text: fmt.Sprintf(
+			"The p99 latency of /svc%d is %d ms at 300 rps; p50 is %d ms. Before the fix, the queue depth of worker %d was %d messages. "+
+				"parseConfig is %sthread-safe. Created db/m%d.sql with the index on orders(user_id). "+
+				"In deploy/app.yaml the memory limit of the worker container is %d MB. The cache hit rate over 7 days is %d%%.",
+			i%3, 100+i*40, 20+i, i, 1000*i, map[bool]string{true: "not ", false: ""}[i%2 == 0], i%4, 256*(1+i%2), 60+i)}
+	}
+	answer := mention.Parse("The p99 latency of /svc1 is 140 ms. parseConfig is thread-safe. The cache hit rate is 61%.")
+	b.ReportAllocs()
+	for b.Loop() {
+		ix := NewIndex(srcs)
+		for _, c := range ix.Conflicts() {
+			ix.Stance(&c, answer)
+		}
+		ix.Drawn(answer.Text)
+	}
+}

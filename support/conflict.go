@@ -2,6 +2,8 @@ package support
 
 import (
 	"cmp"
+	"encoding/binary"
+	"math"
 	"slices"
 	"strings"
 
@@ -20,11 +22,13 @@ const (
 	ConflictFile = "file"
 )
 
-// maxConflicts bounds the conflicts one index reports, and maxStatements
-// the statements compared (pairwise) to find them.
+// maxConflicts bounds the conflicts one index reports; maxStatements and
+// maxPerSource bound the statements compared to find them, in all and from
+// one source.
 const (
 	maxConflicts  = 32
 	maxStatements = 1024
+	maxPerSource  = 256
 )
 
 // Conflict is a disagreement between two sources of an [Index].
@@ -143,34 +147,77 @@ type statement struct {
 func (ix *Index) Conflicts() []Conflict {
 	var sts []statement
 	for si := range ix.srcs {
-		if !ix.srcs[si].aside {
-			sts = ix.statements(int32(si), sts)
+		if ix.srcs[si].aside || len(sts) >= maxStatements {
+			continue
+		}
+		n := len(sts)
+		sts = ix.statements(int32(si), sts)
+		sts = append(sts[:n], distinctStatements(sts[n:])...)
+		if len(sts)-n > maxPerSource {
+			sts = sts[:n+maxPerSource]
 		}
 	}
 	if len(sts) > maxStatements {
 		sts = sts[:maxStatements]
 	}
+	// Candidate pairs share a statement's rarest key term (a key held in
+	// another holds all its terms) or a file's path; each pair is looked
+	// at once, in statement order.
+	post := map[int32][]int32{}
+	files := map[string][]int32{}
+	for i := range sts {
+		if sts[i].kind == ConflictFile {
+			files[sts[i].path] = append(files[sts[i].path], int32(i))
+			continue
+		}
+		for _, t := range sts[i].key {
+			post[t] = append(post[t], int32(i))
+		}
+	}
+	var pairs [][2]int32
+	for i := range sts {
+		cands := files[sts[i].path]
+		if sts[i].kind != ConflictFile {
+			cands = nil
+			for _, t := range sts[i].key {
+				if p := post[t]; cands == nil || len(p) < len(cands) {
+					cands = p
+				}
+			}
+		}
+		for _, j := range cands {
+			if a, b := &sts[i], &sts[j]; a.src != b.src && a.kind == b.kind {
+				pairs = append(pairs, [2]int32{min(int32(i), j), max(int32(i), j)})
+			}
+		}
+	}
+	slices.SortFunc(pairs, func(p, q [2]int32) int {
+		if c := cmp.Compare(p[0], q[0]); c != 0 {
+			return c
+		}
+		return cmp.Compare(p[1], q[1])
+	})
+	pairs = slices.Compact(pairs)
 	var out []Conflict
 	seen := map[[2]int32]map[string]bool{}
-	for x := 0; x < len(sts) && len(out) < maxConflicts; x++ {
-		for y := x + 1; y < len(sts) && len(out) < maxConflicts; y++ {
-			a, b := &sts[x], &sts[y]
-			if a.src == b.src || a.kind != b.kind {
-				continue
-			}
-			c, ok := ix.conflict(a, b)
-			if !ok {
-				continue
-			}
-			// One conflict per pair of sources and subject.
-			pair := [2]int32{a.src, b.src}
-			if seen[pair][c.Subject] {
-				continue
+	for _, pr := range pairs {
+		if len(out) >= maxConflicts {
+			break
+		}
+		a, b := &sts[pr[0]], &sts[pr[1]]
+		// One conflict per pair of sources and subject.
+		pair := [2]int32{a.src, b.src}
+		c, ok := ix.conflict(a, b, func(subject string) bool {
+			if seen[pair][subject] {
+				return true
 			}
 			if seen[pair] == nil {
 				seen[pair] = map[string]bool{}
 			}
-			seen[pair][c.Subject] = true
+			seen[pair][subject] = true
+			return false
+		})
+		if ok {
 			out = append(out, c)
 		}
 	}
@@ -189,10 +236,36 @@ func (ix *Index) srcIndex(id string) int {
 	return -1
 }
 
+// distinctStatements drops the statements of one source that say what an
+// earlier one says (a repeated sentence), in place.
+func distinctStatements(sts []statement) []statement {
+	seen := make(map[string]bool, len(sts))
+	out := sts[:0]
+	var b []byte
+	for _, st := range sts {
+		b = append(b[:0], st.kind...)
+		b = append(b, 0)
+		for _, t := range st.key {
+			b = binary.AppendVarint(b, int64(t))
+		}
+		b = append(b, st.path...)
+		b = append(b, st.val.date...)
+		b = binary.AppendVarint(b, int64(math.Float64bits(st.val.lo)))
+		b = binary.AppendVarint(b, int64(math.Float64bits(st.val.hi)))
+		if st.neg || st.deleted {
+			b = append(b, 1)
+		}
+		if !seen[string(b)] {
+			seen[string(b)] = true
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
 // conflict reports whether two statements of one group conflict.
-func (ix *Index) conflict(a, b *statement) (Conflict, bool) {
+func (ix *Index) conflict(a, b *statement, dup func(subject string) bool) (Conflict, bool) {
 	c := Conflict{Kind: a.kind}
-	sa, sb := &ix.srcs[a.src], &ix.srcs[b.src]
 	if a.kind != ConflictFile {
 		key, ok := ix.sameSubject(a.key, b.key)
 		if !ok {
@@ -207,8 +280,6 @@ func (ix *Index) conflict(a, b *statement) (Conflict, bool) {
 		}
 		c.va, c.vb = a.val, b.val
 		c.Subject = ix.keyText(c.key)
-		c.A = Side{Source: sa.id, Text: a.val.text, Sentence: sa.sentenceOf(a.lo)}
-		c.B = Side{Source: sb.id, Text: b.val.text, Sentence: sb.sentenceOf(b.lo)}
 	case ConflictPolarity:
 		if a.neg == b.neg {
 			return c, false
@@ -219,20 +290,26 @@ func (ix *Index) conflict(a, b *statement) (Conflict, bool) {
 			pos = b
 		}
 		c.Subject = ix.srcs[pos.src].clauseText(pos.lo, pos.hi)
-		c.A = Side{Source: sa.id, Text: sa.clauseText(a.lo, a.hi), Sentence: sa.sentenceOf(a.lo)}
-		c.B = Side{Source: sb.id, Text: sb.clauseText(b.lo, b.hi), Sentence: sb.sentenceOf(b.lo)}
 	case ConflictFile:
 		if a.path != b.path || a.deleted == b.deleted {
 			return c, false
 		}
 		if a.deleted {
 			a, b = b, a
-			sa, sb = sb, sa
 		}
-		c.path = a.path
-		c.Subject = a.path
-		c.A = Side{Source: sa.id, Text: "created", Sentence: sa.sentenceOf(a.lo)}
-		c.B = Side{Source: sb.id, Text: "deleted", Sentence: sb.sentenceOf(b.lo)}
+		c.path, c.Subject = a.path, a.path
+	}
+	if dup(c.Subject) {
+		return c, false
+	}
+	sa, sb := &ix.srcs[a.src], &ix.srcs[b.src]
+	c.A = Side{Source: sa.id, Text: sa.clauseText(a.lo, a.hi), Sentence: sa.sentenceOf(a.lo)}
+	c.B = Side{Source: sb.id, Text: sb.clauseText(b.lo, b.hi), Sentence: sb.sentenceOf(b.lo)}
+	switch a.kind {
+	case ConflictValue:
+		c.A.Text, c.B.Text = a.val.text, b.val.text
+	case ConflictFile:
+		c.A.Text, c.B.Text = "created", "deleted"
 	}
 	return c, true
 }

@@ -32,3 +32,38 @@ func FuzzClaims(f *testing.F) {
 		}
 	})
 }
+
+// FuzzConflicts checks that no pair of sources makes finding conflicts,
+// reading a text's stance or what it draws on fail, and that conflicts keep
+// their invariants.
+func FuzzConflicts(f *testing.F) {
+	f.Add("The p99 latency of /search is 340 ms.", "Rerun: the p99 latency of /search is 120 ms.", "The p99 latency of /search is 120 ms.")
+	f.Add("parseConfig is thread-safe.", "parseConfig isn't thread-safe; the flag is OFF.", "Whether parseConfig is thread-safe is unclear.")
+	f.Add("Created db/1.sql at 10:05.", "Deleted db/1.sql by 10:47 (2 h 5 min).", "db/1.sql was deleted.")
+	f.Add(`{"api":"search","p99_ms":340,"window":"15m"}`, `[{"api":"search","p99_ms":120}]`, "Before the fix, 3–9 June: 100k-entry.")
+	f.Fuzz(func(t *testing.T, a, b, answer string) {
+		ix := NewIndex([]Source{{ID: "a", Text: a}, FromJSON("b", []byte(b)), {ID: "g", Text: answer, Aside: true}})
+		doc := mention.Parse(answer)
+		cs := ix.Conflicts()
+		if len(cs) > maxConflicts {
+			t.Fatalf("%d conflicts", len(cs))
+		}
+		for i := range cs {
+			c := &cs[i]
+			if c.A.Source == c.B.Source || c.A.Source == "g" || c.B.Source == "g" {
+				t.Fatalf("conflict between %q and %q", c.A.Source, c.B.Source)
+			}
+			switch c.Kind {
+			case ConflictValue, ConflictPolarity, ConflictFile:
+			default:
+				t.Fatalf("kind %q", c.Kind)
+			}
+			if s := ix.Stance(c, doc); s < StanceNone || s > StanceBoth {
+				t.Fatalf("stance %d", s)
+			}
+		}
+		if d := ix.Drawn(answer); len(d) != 3 || d[2] {
+			t.Fatalf("drawn %v", d)
+		}
+	})
+}
