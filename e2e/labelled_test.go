@@ -187,3 +187,44 @@ func fmtScore(s *float64) string {
 	}
 	return fmt.Sprintf("%.2f", *s)
 }
+
+// BenchmarkLabelled verifies every case of a family once per iteration,
+// decoding included: what the checkpoint kinds cost per request.
+func BenchmarkLabelled(b *testing.B) {
+	for _, fam := range []string{"decomposition", "synthesis", "consistency", "moderation"} {
+		b.Run(fam, func(b *testing.B) {
+			dir := filepath.Join(labelledDir, fam)
+			pol := vouch.DefaultPolicy()
+			if _, err := os.Stat(filepath.Join(dir, "policy.yaml")); err == nil {
+				if pol, err = policy.Load(filepath.Join(dir, "policy.yaml")); err != nil {
+					b.Fatal(err)
+				}
+			}
+			eng, err := engine.New(engine.Options{Policy: &pol})
+			if err != nil {
+				b.Fatal(err)
+			}
+			files, err := filepath.Glob(filepath.Join(dir, "*-*.yaml"))
+			if err != nil || len(files) == 0 {
+				b.Fatalf("no cases in %s: %v", dir, err)
+			}
+			var reqs [][]byte
+			for _, f := range files {
+				data, err := os.ReadFile(f)
+				if err != nil {
+					b.Fatal(err)
+				}
+				reqs = append(reqs, data)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, data := range reqs {
+					if _, err := eng.VerifyBytes(context.Background(), data); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*len(reqs)), "µs/request")
+		})
+	}
+}
