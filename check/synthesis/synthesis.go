@@ -50,6 +50,7 @@ package synthesis
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/vouchgate/vouch"
@@ -258,7 +259,7 @@ func consistency(f *vouch.Findings, ix *support.Index, doc *mention.Doc) {
 		Status: vouch.StatusFail, Confidence: 1, Dimension: vouch.DimConsistency, Weight: 1, Score: 0,
 		Must: true, Code: vouch.CodeContradiction, Fix: fix,
 		Reason:   fmt.Sprintf("the answer settles %d conflict(s) between outputs without a word: %s", len(taken), taken[0]),
-		Evidence: map[string]any{"conflicts": taken, "sources": dedupe(sources)},
+		Evidence: map[string]any{"conflicts": taken, "sources": slices.Compact(slices.Sorted(slices.Values(sources)))},
 	})
 }
 
@@ -273,14 +274,3 @@ func describe(c *support.Conflict) string {
 	return fmt.Sprintf("%s and %s give %s as %q and %q", c.A.Source, c.B.Source, c.Subject, c.A.Text, c.B.Text)
 }
 
-func dedupe(xs []string) []string {
-	seen := map[string]bool{}
-	out := xs[:0]
-	for _, x := range xs {
-		if !seen[x] {
-			seen[x] = true
-			out = append(out, x)
-		}
-	}
-	return out
-}
