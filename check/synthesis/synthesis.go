@@ -273,4 +273,3 @@ func describe(c *support.Conflict) string {
 	}
 	return fmt.Sprintf("%s and %s give %s as %q and %q", c.A.Source, c.B.Source, c.Subject, c.A.Text, c.B.Text)
 }
-
