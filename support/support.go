@@ -31,6 +31,18 @@
 //   - quantities match by count and noun;
 //   - quoted phrases of two words or more must appear in one source.
 //
+// A source also supports the values it implies without writing them: the
+// minutes between two clock times of one sentence ("from 14:02 to 14:16"
+// holds "14 minutes"), a duration in hours and minutes as one figure ("2 h
+// 50 min" holds "about 3 hours"), a JSON duration string ("15m").
+//
+// Sources are also compared with each other: [Index.Conflicts] finds one
+// thing given two values, a statement one source affirms and another
+// denies, a file one created and another deleted; [Index.Stance] tells
+// which side a text takes; [Index.Drawn] tells which sources a text draws
+// on in its own words. A source marked Aside (the task beside agent
+// outputs) supports claims but is not compared.
+//
 // What rules cannot see: a claim with no number, date, name, quantity or
 // quote ("the deal was cancelled") is neither supported nor refuted; nor is
 // a wrong relation between things the sources do hold (a value moved to
