@@ -100,6 +100,9 @@ const (
 	CodeUnverifiedSymbol  = "UNVERIFIED_SYMBOL"
 	CodeUnverifiedURL     = "UNVERIFIED_URL"
 	CodeFallBack          = "FALL_BACK_TO_OUTPUTS"
+	CodeSameModelJudge    = "SAME_MODEL_JUDGE"
+	CodeJudgeBypassed     = "JUDGE_BYPASSED"
+	CodeJudgeBudget       = "JUDGE_BUDGET"
 )
 
 // catalogue is the one list of every code vouch emits; a test checks that
@@ -175,6 +178,9 @@ var catalogue = []CodeInfo{
 	{CodeUnverifiedSymbol, CodeWarning, "the answer mentions a class, function or method defined in no parsed file and shown in no read"},
 	{CodeUnverifiedURL, CodeWarning, "the answer cites a URL that appears in no source or tool output"},
 	{CodeFallBack, CodeWarning, "the synthesis failed on its last allowed attempt: use the agent outputs it was built from instead"},
+	{CodeSameModelJudge, CodeWarning, "the judge is the executor's own model (judge.allowSameModel): confidence is capped at 0.5"},
+	{CodeJudgeBypassed, CodeWarning, "the policy's bypass rules skipped the judge (a cheap task, or one nothing depends on); what it would decide stays undecided"},
+	{CodeJudgeBudget, CodeWarning, "a judge call could exceed the policy's judge.budgetUsd and was not made; what it would decide stays undecided"},
 	{string(ErrCriterion), CodeError, "a criterion's check does not compile: bad regex, schema or CEL, unknown type or parameter"},
 	{string(ErrInternal), CodeError, "a fault of vouch itself"},
 	{string(ErrInvalid), CodeError, "a value out of range, outside its enumeration or inconsistent (editedRegion.start > end)"},

@@ -24,8 +24,12 @@ type JudgeQuery struct {
 	Criteria []JudgeCriterion
 	// Dimensions are the names of the dimensions to score.
 	Dimensions []string
-	// Findings summarises what the rules already found, for context.
+	// Findings summarises what the rules already found. A judge gives it
+	// as fact and never asks it again.
 	Findings string
+	// Policy is the policy in force for the request: the judge's models,
+	// mode, samples, budget and the rest come from its Judge section.
+	Policy *Policy
 }
 
 // JudgeCriterion is one criterion put to the judge.
@@ -42,6 +46,16 @@ type JudgeVerdict struct {
 	Info       JudgeInfo
 	Cost       Cost
 	Warnings   []Warning
+	// Gaps are what the judge found missing from the output.
+	Gaps []string
+	// Issues are problems the judge noted that no criterion holds.
+	Issues []string
+	// Unverified are mentions the judge found unsupported that the rules
+	// could not extract.
+	Unverified []UnverifiedMention
+	// ConfidenceCap, when above 0, caps the report's confidence: a judge
+	// that is the executor's own model is worth no more than 0.5.
+	ConfidenceCap float64
 }
 
 // JudgedCriterion is a judge's decision on one criterion.

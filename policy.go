@@ -77,19 +77,114 @@ type InferPolicy struct {
 	Created     bool `json:"created"`
 }
 
-// JudgePolicy configures the LLM judge. With no models, no judge runs and
-// what no rule can decide stays undecided.
+// JudgePolicy configures the LLM judge. With no models (and no tiers), no
+// judge runs and what no rule can decide stays undecided. A request may not
+// set any of it: the judge's models, cost and credentials are the
+// operator's.
 type JudgePolicy struct {
-	// Models names the judge models as provider/model.
+	// Models names the judge models as provider:model ("openai:gpt-4o",
+	// "anthropic:claude-sonnet-4-5"; the model may hold colons of its own,
+	// "openai:llama3:70b"). Several models form an ensemble, all asked.
 	Models []string `json:"models"`
+	// Tiers maps the tiers small, medium and large to candidate models.
+	// With tiers, the judge is one tier above task.executor.tier (large
+	// stays large), or the tier Cascade names for the request's kind; of a
+	// tier's candidates, one from another provider than the executor's is
+	// preferred, and the executor's own model is taken last.
+	Tiers map[string][]string `json:"tiers"`
+	// Cascade names the tier that judges each kind ("subtask: medium",
+	// "synthesis: large"), ahead of the executor's tier.
+	Cascade map[Kind]string `json:"cascade"`
+	// AllowSameModel lets the executor's own model judge its output; the
+	// report then says so (SAME_MODEL_JUDGE) and confidence is capped at
+	// 0.5. Without it such a judge is refused as a configuration error.
+	AllowSameModel bool `json:"allowSameModel"`
+	// Mode is "self" (a plain rubric, the default) or "adversarial" (a
+	// critic's prompt and, with tiers, a tier stronger). A task whose
+	// criticality is "high" is judged adversarially whatever the mode.
+	Mode string `json:"mode"`
 	// Samples is how many times each model is asked (self-consistency).
 	Samples int `json:"samples"`
-	// MaxDisagreement is the largest spread of judge scores tolerated before
-	// a human should review.
+	// Aggregate combines the scores of several samples or models: "mean",
+	// "min" or "majority".
+	Aggregate string `json:"aggregate"`
+	// MaxDisagreement is the largest spread of judge scores tolerated;
+	// beyond it an item is left undecided and a human should review.
 	MaxDisagreement float64 `json:"maxDisagreement"`
-	// Timeout bounds one judge call.
+	// Timeout bounds the judging of one verification.
 	Timeout Duration `json:"timeout"`
+	// MaxRetries is how often a call that failed for a passing reason (a
+	// rate limit, a server error, a dropped connection) is sent again.
+	MaxRetries int `json:"maxRetries"`
+	// MaxTokens bounds one answer's length.
+	MaxTokens int `json:"maxTokens"`
+	// Structured is how an OpenAI-compatible API is asked for the
+	// structured answer: "tool" (function calling) or "json_schema"
+	// (response_format, for servers without tool calling).
+	Structured string `json:"structured"`
+	// BudgetUSD caps what one verification may spend on judges; a call
+	// that could exceed it is not made. 0 means no cap.
+	BudgetUSD float64 `json:"budgetUsd"`
+	// Bypass skips the judge for cheap or leaf tasks.
+	Bypass JudgeBypass `json:"bypass"`
+	// Prices are the prices of models, on top of the built-in table of
+	// common ones.
+	Prices map[string]Price `json:"prices"`
+	// Examples are few-shot examples for the rubric.
+	Examples []JudgeExample `json:"examples"`
+	// Breaker stops calling a model whose calls keep failing.
+	Breaker BreakerPolicy `json:"breaker"`
+	// Cache reuses an earlier answer to the very same question (same
+	// model, prompt version and prompt); undecided answers are never
+	// cached.
+	Cache bool `json:"cache"`
 }
+
+// JudgeBypass says when the judge is not asked at all.
+type JudgeBypass struct {
+	// BelowTaskCostUSD skips the judge for tasks whose executor cost
+	// (task.executor.costUsd) is below it; 0 never skips.
+	BelowTaskCostUSD float64 `json:"belowTaskCostUsd"`
+	// NoDependents skips the judge for tasks that say nothing depends on
+	// them (task.dependents: 0).
+	NoDependents bool `json:"noDependents"`
+}
+
+// Price is what a model costs, in US dollars per million tokens.
+type Price struct {
+	InputPerMTok  float64 `json:"inputPerMTok"`
+	OutputPerMTok float64 `json:"outputPerMTok"`
+}
+
+// JudgeExample is a few-shot example for the judge's rubric: an output, a
+// criterion, and the score and reason a careful judge gives it.
+type JudgeExample struct {
+	Output    string  `json:"output"`
+	Criterion string  `json:"criterion"`
+	Score     float64 `json:"score"`
+	Reason    string  `json:"reason"`
+}
+
+// BreakerPolicy configures the circuit breaker of judge calls.
+type BreakerPolicy struct {
+	// Failures is how many calls in a row must fail to open the circuit.
+	Failures int `json:"failures"`
+	// Cooldown is how long an open circuit refuses calls before one is
+	// let through to try again.
+	Cooldown Duration `json:"cooldown"`
+}
+
+// Judge modes and aggregations.
+const (
+	JudgeSelf        = "self"
+	JudgeAdversarial = "adversarial"
+	AggregateMean    = "mean"
+	AggregateMin     = "min"
+	AggregateMajor   = "majority"
+)
+
+// Tiers are the judge tiers, weakest first.
+var Tiers = []string{"small", "medium", "large"}
 
 // Duration is a time.Duration written as a Go duration string ("30s",
 // "1m30s") in JSON and YAML; a bare number is read as seconds.
@@ -204,7 +299,9 @@ func DefaultPolicy() Policy {
 			"timeout", "unable to", "could not", "couldn't", "cannot", "not found",
 		},
 		Infer: InferPolicy{DocComments: true, Counts: true, Created: true},
-		Judge: JudgePolicy{Samples: 1, MaxDisagreement: 0.3, Timeout: Duration(60 * time.Second)},
+		Judge: JudgePolicy{Mode: JudgeSelf, Samples: 1, Aggregate: AggregateMean, MaxDisagreement: 0.3,
+			Timeout: Duration(60 * time.Second), MaxRetries: 2, MaxTokens: 1024, Structured: "tool",
+			Breaker: BreakerPolicy{Failures: 5, Cooldown: Duration(30 * time.Second)}, Cache: true},
 	}
 }
 
@@ -293,13 +390,7 @@ func (p *Policy) Validate() error {
 			bad("tools."+tool, "must be one of %s, got %q", strings.Join(ToolOps, ", "), p.Tools[tool])
 		}
 	}
-	if p.Judge.Samples < 1 {
-		bad("judge.samples", "must be at least 1, got %d", p.Judge.Samples)
-	}
-	unit("judge.maxDisagreement", p.Judge.MaxDisagreement)
-	if p.Judge.Timeout <= 0 {
-		bad("judge.timeout", "must be positive")
-	}
+	p.Judge.validate(bad, unit)
 	if len(errs) == 0 {
 		return nil
 	}
@@ -347,4 +438,85 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// validate reports the problems of a judge policy.
+func (j *JudgePolicy) validate(bad func(path, format string, args ...any), unit func(string, float64)) {
+	model := func(path, m string) {
+		if p, name, ok := strings.Cut(m, ":"); !ok || p == "" || name == "" {
+			bad(path, "must be provider:model (e.g. openai:gpt-4o), got %q", m)
+		}
+	}
+	for i, m := range j.Models {
+		model(fmt.Sprintf("judge.models[%d]", i), m)
+	}
+	for _, t := range sortedKeys(j.Tiers) {
+		if !slices.Contains(Tiers, t) {
+			bad("judge.tiers."+t, "unknown tier %q (want one of %s)", t, strings.Join(Tiers, ", "))
+		}
+		for i, m := range j.Tiers[t] {
+			model(fmt.Sprintf("judge.tiers.%s[%d]", t, i), m)
+		}
+	}
+	for _, k := range sortedKinds(j.Cascade) {
+		if _, ok := kindDimensions[k]; !ok {
+			bad("judge.cascade."+string(k), "unknown kind %q (want one of %s)", k, kindList())
+		}
+		if t := j.Cascade[k]; !slices.Contains(Tiers, t) {
+			bad("judge.cascade."+string(k), "unknown tier %q (want one of %s)", t, strings.Join(Tiers, ", "))
+		} else if len(j.Tiers[t]) == 0 {
+			bad("judge.cascade."+string(k), "tier %q has no models in judge.tiers", t)
+		}
+	}
+	if j.Mode != JudgeSelf && j.Mode != JudgeAdversarial {
+		bad("judge.mode", "must be %s or %s, got %q", JudgeSelf, JudgeAdversarial, j.Mode)
+	}
+	if j.Samples < 1 {
+		bad("judge.samples", "must be at least 1, got %d", j.Samples)
+	}
+	if j.Aggregate != AggregateMean && j.Aggregate != AggregateMin && j.Aggregate != AggregateMajor {
+		bad("judge.aggregate", "must be mean, min or majority, got %q", j.Aggregate)
+	}
+	unit("judge.maxDisagreement", j.MaxDisagreement)
+	if j.Timeout <= 0 {
+		bad("judge.timeout", "must be positive")
+	}
+	if j.MaxRetries < 0 || j.MaxRetries > 10 {
+		bad("judge.maxRetries", "must be between 0 and 10, got %d", j.MaxRetries)
+	}
+	if j.MaxTokens < 64 {
+		bad("judge.maxTokens", "must be at least 64, got %d", j.MaxTokens)
+	}
+	if j.Structured != "tool" && j.Structured != "json_schema" {
+		bad("judge.structured", "must be tool or json_schema, got %q", j.Structured)
+	}
+	if j.BudgetUSD < 0 || j.BudgetUSD != j.BudgetUSD {
+		bad("judge.budgetUsd", "must not be negative, got %v", j.BudgetUSD)
+	}
+	if j.Bypass.BelowTaskCostUSD < 0 || j.Bypass.BelowTaskCostUSD != j.Bypass.BelowTaskCostUSD {
+		bad("judge.bypass.belowTaskCostUsd", "must not be negative, got %v", j.Bypass.BelowTaskCostUSD)
+	}
+	for _, m := range sortedKeys(j.Prices) {
+		pr := j.Prices[m]
+		if pr.InputPerMTok < 0 || pr.OutputPerMTok < 0 || pr.InputPerMTok != pr.InputPerMTok || pr.OutputPerMTok != pr.OutputPerMTok {
+			bad("judge.prices."+m, "prices must not be negative")
+		}
+	}
+	for i, ex := range j.Examples {
+		unit(fmt.Sprintf("judge.examples[%d].score", i), ex.Score)
+		if strings.TrimSpace(ex.Output) == "" || strings.TrimSpace(ex.Criterion) == "" {
+			bad(fmt.Sprintf("judge.examples[%d]", i), "needs an output and a criterion")
+		}
+	}
+	if j.Breaker.Failures < 1 {
+		bad("judge.breaker.failures", "must be at least 1, got %d", j.Breaker.Failures)
+	}
+	if j.Breaker.Cooldown <= 0 {
+		bad("judge.breaker.cooldown", "must be positive")
+	}
+}
+
+// Enabled reports whether the policy configures a judge: models, or tiers.
+func (j *JudgePolicy) Enabled() bool {
+	return len(j.Models) > 0 || len(j.Tiers) > 0
 }

@@ -73,10 +73,24 @@ type Task struct {
 	Goal     string      `json:"goal,omitempty"`
 	Criteria []Criterion `json:"criteria,omitempty"`
 	Executor *Executor   `json:"executor,omitempty"`
+	// Criticality is how much rides on the task: [CriticalityLow],
+	// [CriticalityNormal] (the default) or [CriticalityHigh]. A
+	// high-criticality task is judged adversarially.
+	Criticality string `json:"criticality,omitempty"`
+	// Dependents is how many tasks build on this one, when the
+	// orchestrator knows; 0 lets a policy skip the judge for leaf tasks.
+	Dependents *int `json:"dependents,omitempty"`
 	// Policy holds task-level policy overrides with the keys of a policy file.
 	// They may tighten the policy in force but never widen what runs.
 	Policy json.RawMessage `json:"policy,omitempty"`
 }
+
+// Task criticalities.
+const (
+	CriticalityLow    = "low"
+	CriticalityNormal = "normal"
+	CriticalityHigh   = "high"
+)
 
 // Executor describes the agent (model) that produced the output.
 type Executor struct {

@@ -121,6 +121,11 @@ func (r *run) report() *vouch.Report {
 		info := r.judged.Info
 		rep.Judge = &info
 		rep.Cost = r.judged.Cost
+		if c := r.judged.ConfidenceCap; c > 0 && rep.Confidence > c {
+			// The executor judging itself: its word is worth little.
+			rep.Confidence = c
+			rep.NeedsReview = rep.NeedsReview || rep.Confidence < r.pol.ReviewBelow
+		}
 		if info.Agreement != nil && 1-*info.Agreement > r.pol.Judge.MaxDisagreement {
 			rep.NeedsReview = true
 			rep.Warnings = append(rep.Warnings, vouch.Warning{Code: vouch.CodeJudgeDisagree,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/vouchgate/vouch"
@@ -195,7 +196,7 @@ func (r *run) judge() {
 	if r.mustFailed() {
 		return
 	}
-	q := &vouch.JudgeQuery{Request: r.req, Dimensions: dims}
+	q := &vouch.JudgeQuery{Request: r.req, Dimensions: dims, Policy: r.pol, Findings: r.findingsText()}
 	for _, p := range r.pending {
 		c := r.crits[p.index]
 		q.Criteria = append(q.Criteria, vouch.JudgeCriterion{ID: c.ID, Text: c.Text, Rubric: p.rubric})
@@ -279,6 +280,43 @@ func (r *run) applyJudge(v *vouch.JudgeVerdict) {
 		})
 	}
 	r.f.Warnings = append(r.f.Warnings, v.Warnings...)
+	r.f.Gaps = append(r.f.Gaps, v.Gaps...)
+	for _, is := range v.Issues {
+		r.f.Issues = append(r.f.Issues, "judge: "+is)
+	}
+	r.f.Mentions.Unverified = append(r.f.Mentions.Unverified, v.Unverified...)
+}
+
+// maxFindings bounds the rule findings given to the judge.
+const maxFindings = 40
+
+// findingsText lists what the rules decided, for the judge to take as
+// fact: each decided check with its status and reason.
+func (r *run) findingsText() string {
+	var b strings.Builder
+	n := 0
+	for i := range r.f.Checks {
+		c := &r.f.Checks[i]
+		if c.Status == vouch.StatusUndecided {
+			continue
+		}
+		if n++; n > maxFindings {
+			fmt.Fprintf(&b, "- ... and %d more checks\n", countDecided(r.f.Checks)-maxFindings)
+			break
+		}
+		fmt.Fprintf(&b, "- %s: %s (%s)\n", c.Name, c.Status, c.Reason)
+	}
+	return b.String()
+}
+
+func countDecided(cs []vouch.CheckResult) int {
+	n := 0
+	for i := range cs {
+		if cs[i].Status != vouch.StatusUndecided {
+			n++
+		}
+	}
+	return n
 }
 
 func inUnit(x float64) bool { return x >= 0 && x <= 1 }

@@ -391,6 +391,15 @@ func clonePolicy(p vouch.Policy) vouch.Policy {
 	c.RequiredTopics = slices.Clone(p.RequiredTopics)
 	c.Tools = maps.Clone(p.Tools)
 	c.Judge.Models = slices.Clone(p.Judge.Models)
+	if p.Judge.Tiers != nil {
+		c.Judge.Tiers = make(map[string][]string, len(p.Judge.Tiers))
+		for t, ms := range p.Judge.Tiers {
+			c.Judge.Tiers[t] = slices.Clone(ms)
+		}
+	}
+	c.Judge.Cascade = maps.Clone(p.Judge.Cascade)
+	c.Judge.Prices = maps.Clone(p.Judge.Prices)
+	c.Judge.Examples = slices.Clone(p.Judge.Examples)
 	return c
 }
 
@@ -417,5 +426,17 @@ func normalize(p *vouch.Policy) {
 	}
 	if len(p.Judge.Models) == 0 {
 		p.Judge.Models = nil
+	}
+	if len(p.Judge.Tiers) == 0 {
+		p.Judge.Tiers = nil
+	}
+	if len(p.Judge.Cascade) == 0 {
+		p.Judge.Cascade = nil
+	}
+	if len(p.Judge.Prices) == 0 {
+		p.Judge.Prices = nil
+	}
+	if len(p.Judge.Examples) == 0 {
+		p.Judge.Examples = nil
 	}
 }

@@ -486,7 +486,7 @@ func TestLayering(t *testing.T) {
 	want.Infer.Counts = false
 	want.RequiredTopics = []string{"security", "rollout"}
 	want.Tools = map[string]string{"mcp__fs__read_text": "read", "run_tests": "exec"}
-	want.Judge.Models = []string{"anthropic/claude-opus"}
+	want.Judge.Models = []string{"anthropic:claude-opus"}
 	want.Judge.Samples = 3
 	if diff := cmp.Diff(want, p); diff != "" {
 		t.Errorf("Load(team, mission) (-want +got):\n%s", diff)
@@ -739,6 +739,7 @@ func TestCloneIsDeep(t *testing.T) {
 	handled := map[string]bool{
 		"Weights": true, "Commands.Allow": true, "ErrorWords": true,
 		"PluginSchemas": true, "RequiredTopics": true, "Tools": true, "Judge.Models": true,
+		"Judge.Tiers": true, "Judge.Cascade": true, "Judge.Prices": true, "Judge.Examples": true,
 	}
 	var walk func(t reflect.Type, prefix string)
 	walk = func(typ reflect.Type, prefix string) {

@@ -127,7 +127,7 @@ func TestApplyRequest(t *testing.T) {
 		// judge
 		{name: "judge: samples", raw: `{"judge": {"samples": 5}}`,
 			errs: []wantErr{{vouch.ErrWiden, "", "task.policy.judge", "may not configure the judge"}}},
-		{name: "judge: models", raw: `{"judge": {"models": ["openai/gpt-4o"]}}`,
+		{name: "judge: models", raw: `{"judge": {"models": ["openai:gpt-4o"]}}`,
 			errs: []wantErr{{vouch.ErrWiden, "", "task.policy.judge", "cost and credentials"}}},
 		{name: "judge: empty", raw: `{"judge": {}}`,
 			errs: []wantErr{{vouch.ErrWiden, "", "task.policy.judge", "may not configure the judge"}}},

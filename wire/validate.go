@@ -112,6 +112,14 @@ func validateTask(p *problems, t *vouch.Task) {
 			p.add(vouch.ErrInvalid, "task.executor.costUsd", fmt.Sprintf("must be a finite number >= 0, got %v", c))
 		}
 	}
+	switch t.Criticality {
+	case "", vouch.CriticalityLow, vouch.CriticalityNormal, vouch.CriticalityHigh:
+	default:
+		p.add(vouch.ErrInvalid, "task.criticality", notOneOf(t.Criticality, vouch.CriticalityLow, vouch.CriticalityNormal, vouch.CriticalityHigh))
+	}
+	if t.Dependents != nil && *t.Dependents < 0 {
+		p.add(vouch.ErrInvalid, "task.dependents", fmt.Sprintf("must be >= 0, got %d", *t.Dependents))
+	}
 	if len(t.Policy) > 0 {
 		if k := firstByte(t.Policy); k != '{' {
 			p.add(vouch.ErrType, "task.policy", "got "+jsonerr.KindName(jsontext.Value(t.Policy).Kind())+", want object")

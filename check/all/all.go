@@ -16,6 +16,8 @@ import (
 	_ "github.com/vouchgate/vouch/check/output"
 	// Analyzer plan.structure.
 	_ "github.com/vouchgate/vouch/check/plan"
+	// Analyzer injection.scan.
+	_ "github.com/vouchgate/vouch/check/injection"
 	// Analyzer moderation.summary.
 	_ "github.com/vouchgate/vouch/check/moderation"
 	// Analyzer synthesis.outputs.
