@@ -65,6 +65,9 @@ type JudgedCriterion struct {
 	Score      float64
 	Confidence float64
 	Reason     string
+	// Code says why a criterion left undecided is (JUDGE_BYPASSED,
+	// JUDGE_BUDGET, JUDGE_DISAGREEMENT, JUDGE_FAILED); empty otherwise.
+	Code string
 }
 
 // JudgedScore is a judge's score of one dimension.

@@ -249,9 +249,14 @@ func (r *run) applyJudge(v *vouch.JudgeVerdict) {
 		valid := ok && inUnit(jc.Score) && inUnit(jc.Confidence) &&
 			(jc.Status == vouch.CriterionMet || jc.Status == vouch.CriterionUnmet)
 		if !valid {
-			cr.Reason = "the judge gave no valid decision"
-			cr.Code = vouch.CodeJudgeFailed
-			cr.Evidence["code"] = vouch.CodeJudgeFailed
+			cr.Reason, cr.Code = "the judge gave no valid decision", vouch.CodeJudgeFailed
+			if ok && jc.Status == vouch.CriterionUndecided && jc.Reason != "" {
+				cr.Reason = jc.Reason
+				if _, known := vouch.LookupCode(jc.Code); known {
+					cr.Code = jc.Code
+				}
+			}
+			cr.Evidence["code"] = cr.Code
 			res.Reason = cr.Reason
 			r.f.Checks = append(r.f.Checks, cr)
 			continue
