@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	mrand "math/rand/v2"
+	"net/url"
 	"slices"
 	"sort"
 	"strings"
@@ -372,8 +373,9 @@ func (j *Judge) ask(ctx context.Context, t target, call *Call, p *prompt, pol *v
 // backoffMax, with jitter; a Retry-After the API asks for wins when
 // longer.
 const (
-	backoffBase = 500 * time.Millisecond
-	backoffMax  = 20 * time.Second
+	backoffBase   = 500 * time.Millisecond
+	backoffMax    = 20 * time.Second
+	maxRetryAfter = time.Minute
 )
 
 func (j *Judge) backoff(attempt int) time.Duration {
@@ -414,12 +416,20 @@ func (j *Judge) do(ctx context.Context, t target, call *Call, pol *vouch.JudgePo
 			return nil, fmt.Errorf("%w: %v", ctx.Err(), err)
 		}
 		var ae *APIError
-		retryable := !errors.As(err, &ae) || ae.Retryable()
+		var ue *url.Error
+		// What may pass: an API error the API calls passing (a rate limit,
+		// a server error), or no answer at all (a refused or dropped
+		// connection). A reply that cannot be read, or a call the client
+		// refuses to send, would fail the same way again.
+		retryable := errors.As(err, &ae) && ae.Retryable() || ae == nil && errors.As(err, &ue)
 		if !retryable || attempt >= pol.MaxRetries {
 			return nil, err
 		}
 		wait := j.backoff(attempt)
 		if ae != nil && ae.RetryAfter > wait {
+			if ae.RetryAfter > maxRetryAfter {
+				return nil, fmt.Errorf("%w (it asks to wait %s; the judge waits at most %s)", err, ae.RetryAfter, maxRetryAfter)
+			}
 			wait = ae.RetryAfter
 		}
 		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {

@@ -74,8 +74,9 @@ type Tool struct {
 // Stop reasons, the same across providers.
 const (
 	// StopTool: the model called the tool (OpenAI finish_reason
-	// "tool_calls", Anthropic stop_reason "tool_use"; in json_schema mode,
-	// "stop" with content).
+	// "tool_calls", or "stop" when tool_choice named the function, as it
+	// does on OpenAI and vLLM; Anthropic stop_reason "tool_use"; in
+	// json_schema mode, "stop" with content).
 	StopTool = "tool"
 	// StopEnd: the model ended its turn without calling the tool ("stop",
 	// "end_turn", "stop_sequence").
