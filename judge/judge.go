@@ -192,11 +192,11 @@ func (j *Judge) Judge(ctx context.Context, q *vouch.JudgeQuery) (*vouch.JudgeVer
 	}
 
 	var answers []*Answer
-	var failures []string
+	var failures []error
 	budget := false
 	for _, r := range results {
 		if r.err != nil {
-			failures = append(failures, r.t.spec+": "+r.err.Error())
+			failures = append(failures, fmt.Errorf("%s: %w", r.t.spec, r.err))
 			budget = budget || errors.Is(r.err, ErrBudget)
 			continue
 		}
@@ -204,12 +204,15 @@ func (j *Judge) Judge(ctx context.Context, q *vouch.JudgeQuery) (*vouch.JudgeVer
 	}
 	if len(answers) == 0 {
 		if budget {
-			msg := "no judge call fits the budget: " + failures[0]
+			msg := "no judge call fits the budget: " + failures[0].Error()
 			v.Warnings = append(v.Warnings, vouch.Warning{Code: vouch.CodeJudgeBudget, Message: msg})
 			undecideAll(v, q, vouch.CodeJudgeBudget, msg)
 			return v, nil
 		}
-		return nil, fmt.Errorf("%s%s", failures[0], more(len(failures)-1))
+		if len(failures) > 1 {
+			return nil, fmt.Errorf("%w (and %d more failures)", failures[0], len(failures)-1)
+		}
+		return nil, failures[0]
 	}
 	if len(failures) > 0 {
 		code := vouch.CodeJudgeFailed
@@ -217,7 +220,7 @@ func (j *Judge) Judge(ctx context.Context, q *vouch.JudgeQuery) (*vouch.JudgeVer
 			code = vouch.CodeJudgeBudget
 		}
 		v.Warnings = append(v.Warnings, vouch.Warning{Code: code,
-			Message: fmt.Sprintf("%d of %d judge samples failed and count for nothing: %s", len(failures), len(results), failures[0])})
+			Message: fmt.Sprintf("%d of %d judge samples failed and count for nothing: %v", len(failures), len(results), failures[0])})
 	}
 	agg := aggregator{pol: pol, answers: answers}
 	for _, c := range q.Criteria {
@@ -236,12 +239,6 @@ func (j *Judge) Judge(ctx context.Context, q *vouch.JudgeQuery) (*vouch.JudgeVer
 	return v, nil
 }
 
-func more(n int) string {
-	if n <= 0 {
-		return ""
-	}
-	return fmt.Sprintf(" (and %d more failures)", n)
-}
 
 // judgePolicy returns the judge section of the query's policy, or the
 // default one.
