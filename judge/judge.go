@@ -239,7 +239,6 @@ func (j *Judge) Judge(ctx context.Context, q *vouch.JudgeQuery) (*vouch.JudgeVer
 	return v, nil
 }
 
-
 // judgePolicy returns the judge section of the query's policy, or the
 // default one.
 func judgePolicy(q *vouch.JudgeQuery) *vouch.JudgePolicy {
