@@ -535,3 +535,22 @@ func TestEstimate(t *testing.T) {
 		t.Errorf("estimate after judging: %+v", e)
 	}
 }
+
+// The fake's schema-driven responder answers any judge question.
+func TestFakeScored(t *testing.T) {
+	srv := fake.NewServer(fake.WithResponder(fake.Scored(0.6)))
+	defer srv.Close()
+	j, err := judge.New(judge.Options{Providers: []judge.Provider{anthropic.New(anthropic.Options{BaseURL: srv.URL()})}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := query("a", "b")
+	q.Policy.Judge.Models = []string{"anthropic:claude-sonnet-4-5"}
+	v, err := j.Judge(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := status(v, "a"), status(v, "b"); a.Score != 0.6 || b.Status != vouch.CriterionUnmet || v.Dimensions[vouch.DimCompleteness].Score != 0.6 {
+		t.Errorf("%+v %+v %+v", a, b, v.Dimensions)
+	}
+}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/engine"
+	"github.com/vouchgate/vouch/judge"
 	"github.com/vouchgate/vouch/wire"
 )
 
@@ -51,7 +52,7 @@ type batchStats struct {
 // runBatch verifies every line of f.batch concurrently and writes the
 // reports to f.out in input order. At most a bounded number of lines are in
 // flight, so memory stays flat however long the input is.
-func runBatch(ctx context.Context, st Streams, f *verifyFlags, pol *vouch.Policy) error {
+func runBatch(ctx context.Context, st Streams, f *verifyFlags, pol *vouch.Policy, j *judge.Judge) error {
 	in, err := os.Open(f.batch)
 	if err != nil {
 		return usageErr(fmt.Errorf("cannot read batch: %w", err))
@@ -61,7 +62,11 @@ func runBatch(ctx context.Context, st Streams, f *verifyFlags, pol *vouch.Policy
 	if err != nil {
 		return usageErr(fmt.Errorf("cannot write reports: %w", err))
 	}
-	eng, err := newEngine(f, pol, filepath.Dir(f.batch))
+	var jv vouch.Judge
+	if j != nil {
+		jv = j
+	}
+	eng, err := newEngine(f, pol, jv, filepath.Dir(f.batch))
 	if err != nil {
 		return usageErr(err)
 	}

@@ -1,15 +1,24 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/vouchgate/vouch/judge"
+	"github.com/vouchgate/vouch/judge/fake"
+	"github.com/vouchgate/vouch/judge/openai"
 )
 
 func TestMain(m *testing.M) {
@@ -25,7 +34,8 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"ids": cmdIDs,
+			"ids":     cmdIDs,
+			"fakellm": cmdFakeLLM,
 		},
 	})
 }
@@ -181,5 +191,80 @@ func TestBatchOrder(t *testing.T) {
 				t.Errorf("line %d: id %q, out of order", num, v.ID)
 			}
 		}
+	}
+}
+
+// cmdFakeLLM starts a fake model server for the rest of the script and
+// points OPENAI_BASE_URL and ANTHROPIC_BASE_URL at it: fakellm [-key KEY]
+// [SCRIPT.json]. Requests no rule of the script matches get every item
+// scored 0.8.
+func cmdFakeLLM(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("usage: fakellm [-key KEY] [SCRIPT.json]")
+	}
+	opts := []fake.Option{fake.WithResponder(fake.Scored(0.8))}
+	if len(args) >= 2 && args[0] == "-key" {
+		opts = append(opts, fake.WithAPIKey(args[1]))
+		args = args[2:]
+	}
+	if len(args) == 1 {
+		rules, err := fake.LoadScript(strings.NewReader(ts.ReadFile(args[0])))
+		if err != nil {
+			ts.Fatalf("%v", err)
+		}
+		opts = append(opts, fake.WithRules(rules...))
+	}
+	srv := fake.NewServer(opts...)
+	ts.Defer(srv.Close)
+	ts.Setenv("OPENAI_BASE_URL", srv.URL()+"/v1")
+	ts.Setenv("ANTHROPIC_BASE_URL", srv.URL())
+}
+
+// TestFakeLLM serves vouch fake-llm in-process, asks it as the OpenAI
+// client would, and stops it by cancelling its context.
+func TestFakeLLM(t *testing.T) {
+	script := filepath.Join(t.TempDir(), "script.json")
+	if err := os.WriteFile(script, []byte(`[{"contains": "slow down", "reply": {"status": 429, "retryAfter": "7"}}]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	done := make(chan int, 1)
+	go func() {
+		done <- Main(ctx, []string{"fake-llm", "--script", script, "--score", "0.6"}, Streams{In: strings.NewReader(""), Out: pw, Err: io.Discard})
+		pw.Close()
+	}()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	go io.Copy(io.Discard, pr)
+	url := strings.TrimSpace(strings.TrimPrefix(line, "fake LLM listening on "))
+	if !strings.HasPrefix(url, "http://127.0.0.1:") {
+		t.Fatalf("first line %q", line)
+	}
+	c := openai.New(openai.Options{BaseURL: url + "/v1"})
+	call := &judge.Call{Model: "gpt-4o", Messages: []judge.Message{{Role: "user", Content: "judge this"}},
+		Tool: judge.Tool{Name: judge.ToolName, Schema: json.RawMessage(`{"type": "object", "properties": {"criteria": {"items": {"properties": {"id": {"enum": ["a"]}}}}, "dimensions": {"properties": {}}}}`)}}
+	r, err := c.Complete(ctx, call)
+	if err != nil || !strings.Contains(string(r.Arguments), `"score":0.6`) {
+		t.Fatalf("scored answer: %v %s", err, r.Arguments)
+	}
+	call.Messages[0].Content = "please slow down"
+	_, err = c.Complete(ctx, call)
+	var ae *judge.APIError
+	if !errors.As(err, &ae) || ae.StatusCode != 429 || ae.RetryAfter != 7*time.Second {
+		t.Fatalf("scripted 429: %v", err)
+	}
+	cancel()
+	if code := <-done; code != 0 {
+		t.Errorf("exit code %d after an interrupt", code)
+	}
+	// A bad script is a usage error.
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	os.WriteFile(bad, []byte(`[{"replay": {}}]`), 0o644)
+	var errOut bytes.Buffer
+	if code := Main(context.Background(), []string{"fake-llm", "--script", bad}, Streams{In: strings.NewReader(""), Out: io.Discard, Err: &errOut}); code != exitInput {
+		t.Errorf("bad script: exit %d, %s", code, errOut.String())
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/engine"
+	"github.com/vouchgate/vouch/judge"
 	"github.com/vouchgate/vouch/policy"
 	"github.com/vouchgate/vouch/wire"
 )
@@ -29,6 +30,8 @@ type verifyFlags struct {
 	out         string
 	concurrency int
 	maxBytes    int64
+	noCache     bool
+	estimate    bool
 }
 
 func newVerifyCmd(st Streams) *cobra.Command {
@@ -45,9 +48,24 @@ A workspace named in a request is taken relative to the request file's
 directory; --workspace overrides it. Files a criterion names (a json_schema
 check's schemaFile) are read relative to the request file's directory too.
 
+A judge model decides what no rule can when the policy names one (judge.models
+or judge.tiers) or VOUCH_JUDGE does: a comma-separated list of provider:model,
+e.g. VOUCH_JUDGE=openai:gpt-4o or anthropic:claude-sonnet-4-5; several form an
+ensemble. The OpenAI client (any OpenAI-compatible API: OpenAI, OpenRouter,
+Ollama, vLLM, llama.cpp, LM Studio) reads OPENAI_BASE_URL and OPENAI_API_KEY;
+the Anthropic client ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY. Judge answers are
+cached on disk under the user's cache directory (VOUCH_CACHE_DIR moves it;
+--no-cache or VOUCH_CACHE=off switches it off). --estimate runs the rules and
+prints the judge calls, tokens and most cost the rest would take, calling
+nothing.
+
 Exit codes: 0 pass; 1 retry or fail; 2 bad input or usage. With --batch: 2 if
-any line was bad, else 1 if any report was not a pass, else 0.`,
+any line was bad, else 1 if any report was not a pass, else 0. With --estimate:
+0 unless the input is bad.`,
 		Args: func(cmd *cobra.Command, args []string) error {
+			if f.estimate && f.batch != "" {
+				return usageErr(errors.New("--estimate takes one REQUEST, not --batch"))
+			}
 			if f.batch != "" {
 				if len(args) > 0 {
 					return usageErr(errors.New("verify --batch takes no REQUEST argument"))
@@ -76,10 +94,17 @@ any line was bad, else 1 if any report was not a pass, else 0.`,
 			if err != nil {
 				return usageErr(err)
 			}
-			if f.batch != "" {
-				return runBatch(cmd.Context(), st, &f, &pol)
+			if err := judgeEnv(st, &pol); err != nil {
+				return usageErr(err)
 			}
-			return runOne(cmd.Context(), st, &f, &pol, args[0])
+			j, err := newJudge(st, &pol, f.noCache)
+			if err != nil {
+				return usageErr(err)
+			}
+			if f.batch != "" {
+				return runBatch(cmd.Context(), st, &f, &pol, j)
+			}
+			return runOne(cmd.Context(), st, &f, &pol, j, args[0])
 		},
 	}
 	fl := cmd.Flags()
@@ -92,13 +117,17 @@ any line was bad, else 1 if any report was not a pass, else 0.`,
 	fl.StringVar(&f.out, "out", "", "with --batch, write the reports to `OUT.jsonl`")
 	fl.IntVar(&f.concurrency, "concurrency", defaultConcurrency(), "with --batch, verify `N` requests at once")
 	fl.Int64Var(&f.maxBytes, "max-request-bytes", wire.DefaultMaxBytes, "refuse requests over `N` bytes")
+	fl.BoolVar(&f.noCache, "no-cache", false, "neither read nor write the judge's answer cache")
+	fl.BoolVar(&f.estimate, "estimate", false, "print the judge calls, tokens and cost the request would take, calling nothing")
 	return cmd
 }
 
-// newEngine builds the engine for a request source in dir.
-func newEngine(f *verifyFlags, pol *vouch.Policy, dir string) (*engine.Engine, error) {
+// newEngine builds the engine for a request source in dir, with the judge
+// j (none when nil).
+func newEngine(f *verifyFlags, pol *vouch.Policy, j vouch.Judge, dir string) (*engine.Engine, error) {
 	return engine.New(engine.Options{
 		Policy:          pol,
+		Judge:           j,
 		Files:           os.DirFS(dir),
 		MaxRequestBytes: f.maxBytes,
 		Workspace: func(req *vouch.Request) (string, error) {
@@ -113,7 +142,7 @@ func newEngine(f *verifyFlags, pol *vouch.Policy, dir string) (*engine.Engine, e
 	})
 }
 
-func runOne(ctx context.Context, st Streams, f *verifyFlags, pol *vouch.Policy, src string) error {
+func runOne(ctx context.Context, st Streams, f *verifyFlags, pol *vouch.Policy, j *judge.Judge, src string) error {
 	var data []byte
 	var err error
 	dir := "."
@@ -126,7 +155,16 @@ func runOne(ctx context.Context, st Streams, f *verifyFlags, pol *vouch.Policy, 
 	if err != nil {
 		return usageErr(err)
 	}
-	eng, err := newEngine(f, pol, dir)
+	var jv vouch.Judge
+	var rec *judge.Recorder
+	switch {
+	case f.estimate:
+		rec = &judge.Recorder{}
+		jv = rec
+	case j != nil:
+		jv = j
+	}
+	eng, err := newEngine(f, pol, jv, dir)
 	if err != nil {
 		return usageErr(err)
 	}
@@ -149,6 +187,9 @@ func runOne(ctx context.Context, st Streams, f *verifyFlags, pol *vouch.Policy, 
 	rep, err := eng.Verify(ctx, req)
 	if err != nil {
 		return usageErr(err)
+	}
+	if f.estimate {
+		return printEstimate(st, j, rec, f.json)
 	}
 	if f.json {
 		if err := wire.EncodeReport(st.Out, rep, true); err != nil {
