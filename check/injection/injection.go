@@ -44,11 +44,22 @@ var _ vouch.Analyzer = analyzer{}
 // maxFlags bounds the places reported in one warning.
 const maxFlags = 10
 
-// A pattern is one sort of instruction aimed at a verifier.
+// A pattern is one sort of instruction aimed at a verifier. Its regular
+// expression runs only on text that holds a word of each of its keyword
+// sets: most text holds none, and one pass over the words of a text is far
+// cheaper than seven expressions.
 type pattern struct {
 	what string
+	need [][]string
 	re   *regexp.Regexp
+	bits uint32 // the keyword sets' bits, set by init
 }
+
+var (
+	verifierWords = []string{"judge", "judges", "grader", "graders", "verifier", "verifiers", "evaluator", "evaluators",
+		"reviewer", "reviewers", "assessor", "checker", "auditor", "model", "assistant", "ai", "llm", "vouch", "you"}
+	modalWords = []string{"must", "should", "shall", "will", "need", "have", "required", "instructed"}
+)
 
 // verifier names whoever checks the output.
 const verifier = `(?:judge|grader|verifier|evaluator|reviewer|assessor|checker|auditor|model|assistant|ai|llm|vouch)`
@@ -56,20 +67,78 @@ const verifier = `(?:judge|grader|verifier|evaluator|reviewer|assessor|checker|a
 // patterns are compiled once. Each is case-insensitive and matched on
 // word boundaries.
 var patterns = []pattern{
-	{"tells the verifier to ignore its instructions",
-		regexp.MustCompile(`(?i)\b(?:ignore|disregard|forget|override|bypass|skip)\s+(?:all\s+|any\s+|the\s+|your\s+|these\s+|those\s+)*(?:previous\s+|prior\s+|above\s+|earlier\s+|system\s+|original\s+)*(?:instructions?|rubric|criteria|rules|guidelines|prompt|checks?|verification|scoring)\b`)},
-	{"tells the verifier what to decide",
-		regexp.MustCompile(`(?i)\b(?:you|the\s+` + verifier + `)\s+(?:must|should|shall|will|need\s+to|have\s+to|are\s+(?:required|instructed)\s+to)\s+(?:pass|approve|accept|mark|score|rate|grade|give|return|output|answer|respond|report)\b`)},
-	{"asks for a perfect score",
-		regexp.MustCompile(`(?i)\b(?:give|assign|award|rate|score|grade|mark)\s+(?:this|it|me|the\s+(?:output|answer|task|result|work))\s+(?:as\s+)?(?:a\s+|an\s+)?(?:perfect|full|maximum|max|top|10\s*/\s*10|100\s*%|1\.0|pass(?:ing)?|approved?)\b`)},
-	{"addresses the verifier",
-		regexp.MustCompile(`(?i)\b(?:dear|attention|note\s+to\s+(?:the\s+)?|hey|hello|to\s+the)\s+` + verifier + `s?\b`)},
-	{"plays a role",
-		regexp.MustCompile(`(?i)\b(?:you\s+are\s+now|from\s+now\s+on\s+you\s+are|pretend\s+(?:to\s+be|you\s+are)|act\s+as\s+(?:an?\s+|the\s+)?(?:lenient|approving|friendly|helpful)?\s*` + verifier + `|roleplay\s+as|new\s+instructions\s*:)`)},
-	{"fakes a system or tool message",
-		regexp.MustCompile(`(?im)(?:^\s*(?:\[|<|#{1,3}\s*)?(?:system|developer)\s*(?:\]|>|:)\s|<\|im_start\|>|<\|system\|>|</?tool_result>|</?function_results?>|</?system(?:_prompt)?>|\bBEGIN\s+SYSTEM\s+PROMPT\b|\bEND\s+OF\s+(?:USER\s+)?(?:INPUT|DATA)\b)`)},
-	{"names the verifier's own tool",
-		regexp.MustCompile(`(?i)\bsubmit_verification\b`)},
+	{what: "tells the verifier to ignore its instructions",
+		need: [][]string{{"ignore", "disregard", "forget", "override", "bypass", "skip"},
+			{"instruction", "instructions", "rubric", "criteria", "rules", "guidelines", "prompt", "check", "checks", "verification", "scoring"}},
+		re: regexp.MustCompile(`(?i)\b(?:ignore|disregard|forget|override|bypass|skip)\s+(?:all\s+|any\s+|the\s+|your\s+|these\s+|those\s+)*(?:previous\s+|prior\s+|above\s+|earlier\s+|system\s+|original\s+)*(?:instructions?|rubric|criteria|rules|guidelines|prompt|checks?|verification|scoring)\b`)},
+	{what: "tells the verifier what to decide",
+		need: [][]string{verifierWords, modalWords},
+		re:   regexp.MustCompile(`(?i)\b(?:you|the\s+` + verifier + `)\s+(?:must|should|shall|will|need\s+to|have\s+to|are\s+(?:required|instructed)\s+to)\s+(?:pass|approve|accept|mark|score|rate|grade|give|return|output|answer|respond|report)\b`)},
+	{what: "asks for a perfect score",
+		need: [][]string{{"give", "assign", "award", "rate", "score", "grade", "mark"},
+			{"perfect", "full", "maximum", "max", "top", "10", "100", "1", "pass", "passing", "approve", "approved"}},
+		re: regexp.MustCompile(`(?i)\b(?:give|assign|award|rate|score|grade|mark)\s+(?:this|it|me|the\s+(?:output|answer|task|result|work))\s+(?:as\s+)?(?:a\s+|an\s+)?(?:perfect|full|maximum|max|top|10\s*/\s*10|100\s*%|1\.0|pass(?:ing)?|approved?)\b`)},
+	{what: "addresses the verifier",
+		need: [][]string{{"dear", "attention", "note", "hey", "hello"}, verifierWords},
+		re:   regexp.MustCompile(`(?i)\b(?:dear|attention|hey|hello|note\s+to(?:\s+the)?)\s+` + verifier + `s?\b`)},
+	{what: "plays a role",
+		need: [][]string{{"now", "pretend", "act", "roleplay", "instructions"}},
+		re:   regexp.MustCompile(`(?i)\b(?:you\s+are\s+now|from\s+now\s+on\s+you\s+are|pretend\s+(?:to\s+be|you\s+are)|act\s+as\s+(?:an?\s+|the\s+)?(?:lenient|approving|friendly|helpful)?\s*` + verifier + `|roleplay\s+as|new\s+instructions\s*:)`)},
+	{what: "fakes a system or tool message",
+		need: [][]string{{"system", "developer", "tool_result", "function_result", "function_results", "im_start", "system_prompt"}},
+		re:   regexp.MustCompile(`(?im)(?:^\s*(?:\[|<|#{1,3}\s*)?(?:system|developer)\s*(?:\]|>|:)\s|<\|im_start\|>|<\|system\|>|</?tool_result>|</?function_results?>|</?system(?:_prompt)?>|\bBEGIN\s+SYSTEM\s+PROMPT\b)`)},
+	{what: "names the verifier's own tool",
+		need: [][]string{{"submit_verification"}},
+		re:   regexp.MustCompile(`(?i)\bsubmit_verification\b`)},
+}
+
+// keywords maps each keyword to the bits of the keyword sets it is in.
+var keywords = map[string]uint32{}
+
+func init() {
+	bit := uint32(1)
+	for i := range patterns {
+		for _, set := range patterns[i].need {
+			for _, w := range set {
+				keywords[w] |= bit
+			}
+			patterns[i].bits |= bit
+			bit <<= 1
+		}
+	}
+}
+
+// keywordBits returns the bits of the keyword sets whose words text holds:
+// one pass over its words, folded to lower case.
+func keywordBits(text string) uint32 {
+	var bits uint32
+	var buf [32]byte
+	for i := 0; i < len(text); {
+		if !wordByte(text[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && wordByte(text[j]) {
+			j++
+		}
+		if n := j - i; n <= len(buf) {
+			for k := 0; k < n; k++ {
+				c := text[i+k]
+				if c >= 'A' && c <= 'Z' {
+					c += 'a' - 'A'
+				}
+				buf[k] = c
+			}
+			bits |= keywords[string(buf[:n])]
+		}
+		i = j
+	}
+	return bits
+}
+
+func wordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
 // Flag is one instruction found in agent text.
@@ -86,7 +155,11 @@ type Flag struct {
 // where.
 func Scan(where, text string) []Flag {
 	var out []Flag
+	bits := keywordBits(text)
 	for _, p := range patterns {
+		if bits&p.bits != p.bits {
+			continue
+		}
 		if loc := p.re.FindStringIndex(text); loc != nil {
 			out = append(out, Flag{Where: where, What: p.what, Text: excerpt(text, loc[0], loc[1])})
 		}

@@ -69,8 +69,9 @@ type Options struct {
 	// header is sent (a gateway may authenticate by a header of its own,
 	// given in Headers).
 	APIKey string
-	// HTTPClient sends the requests. Nil means an http.Client with no
-	// timeout of its own: the context passed to Complete bounds each call.
+	// HTTPClient sends the requests. Nil means judge.HTTPClient: no
+	// timeout of its own (the context passed to Complete bounds each
+	// call), and idle connections kept for many calls at once.
 	HTTPClient Doer
 	// Headers are set on every request after the client's own headers,
 	// which they replace when they name the same one (anthropic-beta, a
@@ -105,7 +106,7 @@ func New(o Options) *Client {
 		c.baseURL = DefaultBaseURL
 	}
 	if c.doer == nil {
-		c.doer = &http.Client{}
+		c.doer = judge.HTTPClient()
 	}
 	if c.now == nil {
 		c.now = time.Now
