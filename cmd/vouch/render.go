@@ -89,6 +89,17 @@ func render(w io.Writer, rep *vouch.Report, color bool) {
 			fmt.Fprintf(w, "  %s %q in: %s\n", m.Kind, m.Text, m.Sentence)
 		}
 	}
+	if j := rep.Judge; j != nil {
+		fmt.Fprintf(w, "\nJudge: %s (%s, %d sample", strings.Join(j.Models, ", "), j.Mode, j.Samples)
+		if j.Samples != 1 {
+			fmt.Fprint(w, "s")
+		}
+		if j.Agreement != nil {
+			fmt.Fprintf(w, ", agreement %.2f", *j.Agreement)
+		}
+		c := rep.Cost
+		fmt.Fprintf(w, "): %d calls, %d cached, %d+%d tokens, $%.4f\n", c.JudgeCalls, c.CacheHits, c.InputTokens, c.OutputTokens, c.USD)
+	}
 	if len(rep.Warnings) > 0 {
 		fmt.Fprintln(w, "\nWarnings:")
 		for _, wn := range rep.Warnings {
