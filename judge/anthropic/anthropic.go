@@ -33,6 +33,7 @@ import (
 	"time"
 
 	"github.com/vouchgate/vouch/judge"
+	"github.com/vouchgate/vouch/judge/internal/apiwire"
 )
 
 // DefaultBaseURL is Anthropic's API, used when no base URL is given.
@@ -150,7 +151,7 @@ func (c *Client) Complete(ctx context.Context, call *judge.Call) (*judge.Reply, 
 	if call == nil {
 		return nil, errors.New("anthropic: nil call")
 	}
-	body, err := marshal(newRequest(call))
+	body, err := apiwire.Marshal(newRequest(call))
 	if err != nil {
 		return nil, fmt.Errorf("anthropic: encoding the request: %w", err)
 	}
@@ -177,7 +178,7 @@ func (c *Client) Complete(ctx context.Context, call *judge.Call) (*judge.Reply, 
 	if resp.StatusCode >= 400 {
 		limit = maxErrorBody
 	}
-	data, readErr := readBody(resp.Body, limit)
+	data, readErr := apiwire.ReadBody(resp.Body, limit)
 	requestID := resp.Header.Get("request-id")
 
 	if resp.StatusCode >= 400 {
@@ -193,11 +194,11 @@ func (c *Client) Complete(ctx context.Context, call *judge.Call) (*judge.Reply, 
 	var r messageResponse
 	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, c.errorf("HTTP %d response is not a message: %v (body %s)",
-			resp.StatusCode, err, snippet(data))
+			resp.StatusCode, err, apiwire.Snippet(data))
 	}
 	if r.Type != "message" {
 		return nil, c.errorf("HTTP %d response is of type %q, not a message (body %s)",
-			resp.StatusCode, r.Type, snippet(data))
+			resp.StatusCode, r.Type, apiwire.Snippet(data))
 	}
 	reply := toReply(call, &r)
 	reply.RequestID = requestID
@@ -283,30 +284,6 @@ func toReply(call *judge.Call, r *messageResponse) *judge.Reply {
 		reply.Stop = judge.StopOther
 	}
 	return reply
-}
-
-// marshal encodes a request body as JSON without escaping <, > and &, so
-// that a prompt's tags reach the wire, and a log of it, as written.
-func marshal(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
-}
-
-// readBody reads at most limit bytes of r.
-func readBody(r io.Reader, limit int) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(r, int64(limit)+1))
-	if err != nil {
-		return data, err
-	}
-	if len(data) > limit {
-		return data[:limit], fmt.Errorf("response body larger than %d KiB", limit>>10)
-	}
-	return data, nil
 }
 
 // The wire format of a request.

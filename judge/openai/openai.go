@@ -35,6 +35,7 @@ import (
 	"time"
 
 	"github.com/vouchgate/vouch/judge"
+	"github.com/vouchgate/vouch/judge/internal/apiwire"
 )
 
 // DefaultBaseURL is OpenAI's API, used when no base URL is given.
@@ -148,7 +149,7 @@ func (c *Client) Complete(ctx context.Context, call *judge.Call) (*judge.Reply, 
 	if err != nil {
 		return nil, err
 	}
-	body, err := marshal(wire)
+	body, err := apiwire.Marshal(wire)
 	if err != nil {
 		return nil, fmt.Errorf("openai: encoding the request: %w", err)
 	}
@@ -174,7 +175,7 @@ func (c *Client) Complete(ctx context.Context, call *judge.Call) (*judge.Reply, 
 	if resp.StatusCode >= 400 {
 		limit = maxErrorBody
 	}
-	data, readErr := readBody(resp.Body, limit)
+	data, readErr := apiwire.ReadBody(resp.Body, limit)
 	requestID := resp.Header.Get("x-request-id")
 
 	if resp.StatusCode >= 400 {
@@ -190,11 +191,11 @@ func (c *Client) Complete(ctx context.Context, call *judge.Call) (*judge.Reply, 
 	var r chatResponse
 	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, c.errorf("HTTP %d response is not a chat completion: %v (body %s)",
-			resp.StatusCode, err, snippet(data))
+			resp.StatusCode, err, apiwire.Snippet(data))
 	}
 	if len(r.Choices) == 0 {
 		return nil, c.errorf("HTTP %d response has no choices (body %s)",
-			resp.StatusCode, snippet(data))
+			resp.StatusCode, apiwire.Snippet(data))
 	}
 	reply := toReply(call, &r)
 	reply.RequestID = requestID
@@ -359,30 +360,6 @@ func contentText(raw json.RawMessage) string {
 		}
 	}
 	return ""
-}
-
-// marshal encodes a request body as JSON without escaping <, > and &, so
-// that a prompt's tags reach the wire, and a log of it, as written.
-func marshal(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
-}
-
-// readBody reads at most limit bytes of r.
-func readBody(r io.Reader, limit int) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(r, int64(limit)+1))
-	if err != nil {
-		return data, err
-	}
-	if len(data) > limit {
-		return data[:limit], fmt.Errorf("response body larger than %d KiB", limit>>10)
-	}
-	return data, nil
 }
 
 // The wire format of a request.
