@@ -554,3 +554,57 @@ func TestFakeScored(t *testing.T) {
 		t.Errorf("%+v %+v %+v", a, b, v.Dimensions)
 	}
 }
+
+// Pairwise comparisons run in both orders; a judge that favours a
+// position decides nothing.
+func TestCompare(t *testing.T) {
+	verdict := func(w string) fake.Reply {
+		return fake.Reply{Arguments: json.RawMessage(`{"reasoning": "r", "winner": "` + w + `", "reason": "because"}`)}
+	}
+	// By content: the output that holds the upgrade steps wins, wherever it stands.
+	byContent := func(r *fake.Request) fake.Reply {
+		user := r.Messages[0].Content
+		if strings.Index(user, "--mode=compat") < strings.Index(user, "The second output") {
+			return verdict("first")
+		}
+		return verdict("second")
+	}
+	q := &judge.CompareQuery{Task: "Release notes for v2.3", Question: "Which output better meets the task?",
+		A: "Breaking: --legacy is gone.", B: "Breaking: --legacy is gone; use --mode=compat.", Policy: query("a").Policy}
+	srv := fake.NewServer(fake.WithResponder(byContent))
+	defer srv.Close()
+	j, err := judge.New(judge.Options{Providers: []judge.Provider{openai.New(openai.Options{BaseURL: srv.URL() + "/v1"})}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := j.Compare(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Decided || res.Winner != "B" || srv.Count() != 2 || res.Cost.JudgeCalls != 2 {
+		t.Errorf("by content: %+v, %d calls", res, srv.Count())
+	}
+	reqs := srv.Requests()
+	if strings.Index(reqs[0].Messages[0].Content, q.A) > strings.Index(reqs[0].Messages[0].Content, q.B) ||
+		strings.Index(reqs[1].Messages[0].Content, q.B) > strings.Index(reqs[1].Messages[0].Content, q.A) {
+		t.Error("the two calls did not show the outputs in both orders")
+	}
+	// By position: always the first shown. The orders disagree: undecided.
+	biased := fake.NewServer(fake.WithRules(fake.Rule{Reply: verdict("first")}))
+	defer biased.Close()
+	j, _ = judge.New(judge.Options{Providers: []judge.Provider{openai.New(openai.Options{BaseURL: biased.URL() + "/v1"})}})
+	res, err = j.Compare(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Decided || res.Winner != "" || !strings.Contains(res.Reason, "disagree") {
+		t.Errorf("a position-biased judge decided: %+v", res)
+	}
+	// Out-of-enum answers decide nothing either.
+	junk := fake.NewServer(fake.WithRules(fake.Rule{Reply: verdict("both")}))
+	defer junk.Close()
+	j, _ = judge.New(judge.Options{Providers: []judge.Provider{openai.New(openai.Options{BaseURL: junk.URL() + "/v1"})}})
+	if res, err := j.Compare(context.Background(), q); err != nil || res.Decided {
+		t.Errorf("junk answers: %+v %v", res, err)
+	}
+}
