@@ -107,7 +107,7 @@ func (j *Judge) compareOnce(ctx context.Context, t target, pol *vouch.JudgePolic
 	fence(&b, "The second output", second, maxSummary)
 	user := strings.ReplaceAll(b.String(), boundaryMark, token)
 	call := &Call{Model: t.model, System: systemCompare, Messages: []Message{{Role: "user", Content: user}},
-		Tool: Tool{Name: "submit_comparison", Description: "Submit the comparison: reasoning first.", Schema: compareSchema},
+		Tool:      Tool{Name: "submit_comparison", Description: "Submit the comparison: reasoning first.", Schema: compareSchema},
 		MaxTokens: pol.MaxTokens, Structured: pol.Structured}
 	r, err := j.do(ctx, t, call, pol, st)
 	if err != nil {
