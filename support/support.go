@@ -63,7 +63,7 @@ type Source struct {
 	Text string
 	// Aside marks a source that supports claims but is not one of the
 	// documents compared: the task given alongside agent outputs.
-	// [Index.Conflicts] and [Index.Distinct] leave it out.
+	// [Index.Conflicts] and [Index.Drawn] leave it out.
 	Aside bool
 
 	// rec is what FromJSON read, when it made the source.
