@@ -73,8 +73,6 @@ type cand struct {
 	spanHi   int
 }
 
-func (sc *scanner) word(k int) string { return sc.toks[k].text(sc.s) }
-
 // wordHas reports a word token k whose lexicon entry has one of the flags f.
 func (sc *scanner) wordHas(k int, f wflag) bool {
 	return k >= 0 && k < len(sc.toks) && sc.toks[k].kind == tWord && sc.toks[k].is(f)

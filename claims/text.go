@@ -451,18 +451,6 @@ func isThousands(s string, start, i int) bool {
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-func allDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if !isDigit(s[i]) {
-			return false
-		}
-	}
-	return true
-}
-
 // atoi parses digits (and thousands commas), capped at a billion.
 func atoi(s string) int {
 	n := 0

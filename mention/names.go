@@ -146,10 +146,6 @@ func (p *parser) common(k int) bool {
 	return len(w) > 3 && w[len(w)-1] == 's' && lookup(w[:len(w)-1]).has(lCommon)
 }
 
-// isNameStarter reports a common word that often opens a name: "New York",
-// "United Nations", "South Africa" (see nameStarters).
-func isNameStarter(w string) bool { return lookup(w).has(lNameStart) }
-
 // codeNounAt reports a code noun at token i: "class" in "the Parser class".
 func (p *parser) codeNounAt(i int) bool {
 	if !p.next(i, "") {

@@ -1013,16 +1013,6 @@ func hasSpace(s string) bool {
 	return false
 }
 
-// lowerASCII reports a word of ASCII without capitals.
-func lowerASCII(w string) bool {
-	for i := 0; i < len(w); i++ {
-		if c := w[i]; c >= utf8.RuneSelf || isUpper(c) {
-			return false
-		}
-	}
-	return true
-}
-
 // lowerKey marks the first two letters and length (up to 15) of the
 // lower-case words plain must look up: counts, spelled numbers, package
 // tools, "from", "half".
