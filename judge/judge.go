@@ -390,12 +390,12 @@ func (j *Judge) do(ctx context.Context, t target, call *Call, pol *vouch.JudgePo
 	b := j.breakerFor(t.spec)
 	cooldown := time.Duration(pol.Breaker.Cooldown)
 	for attempt := 0; ; attempt++ {
-		if err := b.allow(j.now(), cooldown); err != nil {
-			return nil, err
-		}
 		held, err := st.reserve(t, call)
 		if err != nil {
-			b.done(true, j.now(), pol.Breaker.Failures) // no call made: nothing to hold against the model
+			return nil, err
+		}
+		if err := b.allow(j.now(), cooldown); err != nil {
+			st.release(held)
 			return nil, err
 		}
 		r, err := t.provider.Complete(ctx, call)
@@ -488,6 +488,13 @@ func (s *spend) reserve(t target, c *Call) (float64, error) {
 	}
 	s.reserved += most
 	return most, nil
+}
+
+// release gives back what was held for a call not made.
+func (s *spend) release(held float64) {
+	s.mu.Lock()
+	s.reserved -= held
+	s.mu.Unlock()
 }
 
 // called records a call made, with what its reply says it used, and

@@ -608,3 +608,28 @@ func TestCompare(t *testing.T) {
 		t.Errorf("junk answers: %+v %v", res, err)
 	}
 }
+
+// A call the budget refuses is no call: it neither opens nor closes a
+// model's circuit.
+func TestBudgetRefusalLeavesBreaker(t *testing.T) {
+	r := newRig(t, fake.Rule{Reply: fake.Reply{Status: 500}})
+	q := query("a")
+	q.Policy.Judge.MaxRetries = 0
+	q.Policy.Judge.Breaker = vouch.BreakerPolicy{Failures: 2, Cooldown: vouch.Duration(time.Minute)}
+	if _, err := r.j.Judge(context.Background(), q); err == nil {
+		t.Fatal("a 500 passed")
+	}
+	poor := query("a")
+	*poor.Policy = *q.Policy
+	poor.Policy.Judge.BudgetUSD = 0.0001
+	if v, err := r.j.Judge(context.Background(), poor); err != nil || v.Warnings[0].Code != vouch.CodeJudgeBudget {
+		t.Fatalf("budget: %v %+v", err, v)
+	}
+	if _, err := r.j.Judge(context.Background(), q); err == nil {
+		t.Fatal("a 500 passed")
+	}
+	// Two failures in a row, the refused call between them not counting.
+	if _, err := r.j.Judge(context.Background(), q); !errors.Is(err, judge.ErrCircuitOpen) || r.srv.Count() != 2 {
+		t.Errorf("err %v, %d calls: the budget refusal reset the failure count", err, r.srv.Count())
+	}
+}

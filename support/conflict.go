@@ -43,6 +43,7 @@ type Conflict struct {
 	// index; for a file, A created it and B deleted it.
 	A, B Side
 
+	srcA   int32   // side A's source, for ordering
 	key    []int32 // the subject's term ids, sorted
 	va, vb valueRange
 	negA   bool
@@ -221,19 +222,8 @@ func (ix *Index) Conflicts() []Conflict {
 			out = append(out, c)
 		}
 	}
-	slices.SortStableFunc(out, func(p, q Conflict) int {
-		return cmp.Compare(ix.srcIndex(p.A.Source), ix.srcIndex(q.A.Source))
-	})
+	slices.SortStableFunc(out, func(p, q Conflict) int { return cmp.Compare(p.srcA, q.srcA) })
 	return out
-}
-
-func (ix *Index) srcIndex(id string) int {
-	for i := range ix.srcs {
-		if ix.srcs[i].id == id {
-			return i
-		}
-	}
-	return -1
 }
 
 // distinctStatements drops the statements of one source that say what an
@@ -303,6 +293,7 @@ func (ix *Index) conflict(a, b *statement, dup func(subject string) bool) (Confl
 		return c, false
 	}
 	sa, sb := &ix.srcs[a.src], &ix.srcs[b.src]
+	c.srcA = a.src
 	c.A = Side{Source: sa.id, Text: sa.clauseText(a.lo, a.hi), Sentence: sa.sentenceOf(a.lo)}
 	c.B = Side{Source: sb.id, Text: sb.clauseText(b.lo, b.hi), Sentence: sb.sentenceOf(b.lo)}
 	switch a.kind {
@@ -794,17 +785,39 @@ func (v *tokView) fileVerbs(lo, hi int32) (created, deleted bool) {
 // A sentence that says the sources disagree ("disagree", "conflicting",
 // "unclear", "whether") about the thing takes both sides.
 func (ix *Index) Stance(c *Conflict, doc *mention.Doc) Stance {
+	return ix.Stances([]Conflict{*c}, doc)[0]
+}
+
+// Stances returns the stance of doc on each conflict (see [Index.Stance]),
+// reading the text once.
+func (ix *Index) Stances(cs []Conflict, doc *mention.Doc) []Stance {
+	out := make([]Stance, len(cs))
 	if doc == nil || doc.Text == "" {
-		return StanceNone
+		return out
 	}
-	v := tokView{ix: ix, text: doc.Text}
-	scanTokens(doc.Text, nil, func(start, end int, flags uint8, folded []byte) {
+	v := ix.viewOf(doc.Text)
+	for i := range cs {
+		out[i] = ix.stance(&v, &cs[i], doc)
+	}
+	return out
+}
+
+// viewOf tokenises a text that is not in the index with the index's
+// dictionary (words it lacks get term -1).
+func (ix *Index) viewOf(text string) tokView {
+	v := tokView{ix: ix, text: text}
+	scanTokens(text, nil, func(start, end int, flags uint8, folded []byte) {
 		t := ix.term(folded)
 		if flags&tkDigit == 0 && (t < 0 || !ix.stop[t]) && !stopWords[string(folded)] && end-start > 1 {
 			flags |= tkContent
 		}
 		v.toks = append(v.toks, tok{start: int32(start), end: int32(end), term: t, flags: flags})
 	})
+	return v
+}
+
+// stance reads the stance of the text v (parsed as doc) on c.
+func (ix *Index) stance(v *tokView, c *Conflict, doc *mention.Doc) Stance {
 	var a, b bool
 	switch c.Kind {
 	case ConflictValue:
@@ -812,7 +825,7 @@ func (ix *Index) Stance(c *Conflict, doc *mention.Doc) Stance {
 			if m.Kind != kindNumber && m.Kind != kindDate && m.Kind != kindQuantity {
 				continue
 			}
-			val := ix.mentionRange(&v, m)
+			val := ix.mentionRange(v, m)
 			if !val.comparable(c.va) {
 				continue
 			}

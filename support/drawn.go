@@ -17,14 +17,7 @@ import "github.com/vouchgate/vouch/mention"
 // Asides are never drawn on, nor do they make a word less distinct.
 func (ix *Index) Drawn(text string) []bool {
 	drawn := make([]bool, len(ix.srcs))
-	v := tokView{ix: ix, text: text}
-	scanTokens(text, nil, func(start, end int, flags uint8, folded []byte) {
-		t := ix.term(folded)
-		if flags&tkDigit == 0 && (t < 0 || !ix.stop[t]) && !stopWords[string(folded)] && end-start > 1 {
-			flags |= tkContent
-		}
-		v.toks = append(v.toks, tok{start: int32(start), end: int32(end), term: t, flags: flags})
-	})
+	v := ix.viewOf(text)
 	distinct := make([]int, len(ix.srcs))
 	seen := map[int32]bool{}
 	held := make([]int, len(ix.srcs))

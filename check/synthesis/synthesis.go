@@ -222,10 +222,11 @@ func consistency(f *vouch.Findings, ix *support.Index, doc *mention.Doc) {
 	var taken []string
 	var fix []string
 	var sources []string
+	stances := ix.Stances(conflicts, doc)
 	for i := range conflicts {
 		c := &conflicts[i]
 		desc := describe(c)
-		switch ix.Stance(c, doc) {
+		switch stances[i] {
 		case support.StanceA:
 			taken = append(taken, fmt.Sprintf("%s; the answer states %q (%s) as settled", desc, c.A.Text, c.A.Source))
 		case support.StanceB:
