@@ -36,11 +36,11 @@ type Item struct {
 // confidence. It is worth one repair re-ask.
 var errAnswer = errors.New("judge: malformed answer")
 
-// rawAnswer is the tool's arguments as a model may write them.
+// rawAnswer is the parts of the tool's arguments the judge reads. The
+// schema also asks for reasoning, mentions and verified mentions, written
+// first so that the model works through the evidence before it scores;
+// they are not read.
 type rawAnswer struct {
-	Reasoning  string   `json:"reasoning"`
-	Mentions   []string `json:"mentions"`
-	Verified   []string `json:"verified"`
 	Unverified []struct {
 		Text     string `json:"text"`
 		Kind     string `json:"kind"`

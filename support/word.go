@@ -22,6 +22,10 @@ func ContainsWord(text, w string) bool {
 	}
 }
 
+// IsWordByte reports an ASCII letter, digit or underscore: what a word
+// boundary in ContainsWord is not.
+func IsWordByte(c byte) bool { return wordByte(c) }
+
 func wordByte(c byte) bool {
 	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }

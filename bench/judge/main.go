@@ -115,37 +115,22 @@ func run(n, conc int, latency time.Duration) error {
 	pass := func() ([]time.Duration, vouch.Cost, time.Duration, error) {
 		times := make([]time.Duration, n)
 		costs := make([]vouch.Cost, n)
-		var next atomic.Int64
-		var wg sync.WaitGroup
-		var failed atomic.Value
 		start := time.Now()
-		for w := 0; w < conc; w++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for {
-					i := int(next.Add(1) - 1)
-					if i >= n {
-						return
-					}
-					t0 := time.Now()
-					rep, err := eng.Verify(context.Background(), reqs[i])
-					times[i] = time.Since(t0)
-					if err != nil {
-						failed.Store(err)
-						return
-					}
-					if rep.Verdict != vouch.VerdictPass || rep.Judge == nil {
-						failed.Store(fmt.Errorf("request %d: %s, warnings %+v", i, rep.Verdict, rep.Warnings))
-						return
-					}
-					costs[i] = rep.Cost
-				}
-			}()
-		}
-		wg.Wait()
+		err := each(n, conc, func(i int) error {
+			t0 := time.Now()
+			rep, err := eng.Verify(context.Background(), reqs[i])
+			times[i] = time.Since(t0)
+			if err != nil {
+				return err
+			}
+			if rep.Verdict != vouch.VerdictPass || rep.Judge == nil {
+				return fmt.Errorf("request %d: %s, warnings %+v", i, rep.Verdict, rep.Warnings)
+			}
+			costs[i] = rep.Cost
+			return nil
+		})
 		wall := time.Since(start)
-		if err, ok := failed.Load().(error); ok {
+		if err != nil {
 			return nil, vouch.Cost{}, 0, err
 		}
 		var sum vouch.Cost
@@ -225,6 +210,23 @@ func bare(srv *fake.Server, n, conc int, latency time.Duration) ([]time.Duration
 	call := &judge.Call{Model: "gpt-4o", Messages: []judge.Message{{Role: "user", Content: string(request(0))}},
 		Tool: judge.Tool{Name: judge.ToolName, Schema: []byte(`{"type": "object", "properties": {"criteria": {"items": {"properties": {"id": {"enum": ["a", "b", "c", "d", "e"]}}}}, "dimensions": {"properties": {"completeness": {}}}}}`)}}
 	over := make([]time.Duration, n)
+	err := each(n, conc, func(i int) error {
+		t0 := time.Now()
+		if _, err := c.Complete(context.Background(), call); err != nil {
+			return err
+		}
+		over[i] = time.Since(t0) - latency
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(over)
+	return over, nil
+}
+
+// each runs f(0) to f(n-1) on conc workers, and returns the first error.
+func each(n, conc int, f func(i int) error) error {
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	var failed atomic.Value
@@ -234,22 +236,19 @@ func bare(srv *fake.Server, n, conc int, latency time.Duration) ([]time.Duration
 			defer wg.Done()
 			for {
 				i := int(next.Add(1) - 1)
-				if i >= n {
+				if i >= n || failed.Load() != nil {
 					return
 				}
-				t0 := time.Now()
-				if _, err := c.Complete(context.Background(), call); err != nil {
-					failed.Store(err)
+				if err := f(i); err != nil {
+					failed.CompareAndSwap(nil, err)
 					return
 				}
-				over[i] = time.Since(t0) - latency
 			}
 		}()
 	}
 	wg.Wait()
 	if err, ok := failed.Load().(error); ok {
-		return nil, err
+		return err
 	}
-	slices.Sort(over)
-	return over, nil
+	return nil
 }

@@ -441,7 +441,7 @@ func (ev *evidence) textWith(w string, also func(*evText) bool) int {
 			return -1
 		}
 		start, end := from+j, from+j+len(w)
-		if (start == 0 || !wordByte(text[start-1])) && (end == len(text) || !wordByte(text[end])) {
+		if (start == 0 || !support.IsWordByte(text[start-1])) && (end == len(text) || !support.IsWordByte(text[end])) {
 			// The text holding the match: the last that starts at or before it.
 			i, found := slices.BinarySearch(ev.starts, start)
 			if !found {
@@ -459,10 +459,6 @@ func (ev *evidence) textWith(w string, also func(*evText) bool) int {
 		from = start + 1
 	}
 	return -1
-}
-
-func wordByte(c byte) bool {
-	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
 // any reports whether there is evidence to ground in: a trace, sources or

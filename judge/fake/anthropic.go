@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/vouchgate/vouch/judge"
@@ -78,7 +77,7 @@ func (anthropicProtocol) parse(body []byte, header http.Header, req *Request) (p
 	if len(in.Messages) == 0 {
 		return parsed{}, "messages: at least one message is required"
 	}
-	system, ok := blocksText(in.System)
+	system, ok := textContent(in.System)
 	if !ok {
 		return parsed{}, "system: Input should be a valid string or a list of text blocks"
 	}
@@ -87,7 +86,7 @@ func (anthropicProtocol) parse(body []byte, header http.Header, req *Request) (p
 		if m.Role != "user" && m.Role != "assistant" {
 			return parsed{}, fmt.Sprintf("messages.%d.role: Input should be 'user' or 'assistant'", i)
 		}
-		text, ok := blocksText(m.Content)
+		text, ok := textContent(m.Content)
 		if !ok || len(bytes.TrimSpace(m.Content)) == 0 {
 			return parsed{}, fmt.Sprintf("messages.%d.content: Input should be a valid string or a list of content blocks", i)
 		}
@@ -138,33 +137,6 @@ func (anthropicProtocol) parse(body []byte, header http.Header, req *Request) (p
 	req.Structured = judge.StructuredTool
 	req.Tool = judge.Tool{Name: t.Name, Description: t.Description, Schema: t.InputSchema}
 	return p, ""
-}
-
-// blocksText returns the text of a system prompt or message content: a
-// string, or the text blocks of a list, or "" when absent.
-func blocksText(raw json.RawMessage) (string, bool) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return "", true
-	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s, true
-	}
-	var blocks []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	if json.Unmarshal(raw, &blocks) != nil {
-		return "", false
-	}
-	var b strings.Builder
-	for _, bl := range blocks {
-		if bl.Type == "text" {
-			b.WriteString(bl.Text)
-		}
-	}
-	return b.String(), true
 }
 
 // anErrorType is Anthropic's error type for a status.

@@ -29,6 +29,7 @@
 package fake
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -581,4 +582,32 @@ func (s *Server) URL() string { return s.srv.URL }
 func (s *Server) Close() {
 	s.Handler.Close()
 	s.srv.Close()
+}
+
+// textContent returns the text of a message's content (or of Anthropic's
+// system prompt): a string, or the text parts (blocks) of an array, or ""
+// when absent or null. Both protocols write content this way.
+func textContent(raw json.RawMessage) (string, bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", true
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s, true
+	}
+	var parts []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if json.Unmarshal(raw, &parts) != nil {
+		return "", false
+	}
+	var b strings.Builder
+	for _, p := range parts {
+		if p.Type == "text" {
+			b.WriteString(p.Text)
+		}
+	}
+	return b.String(), true
 }

@@ -160,33 +160,6 @@ func (openaiProtocol) parse(body []byte, _ http.Header, req *Request) (parsed, s
 	return p, ""
 }
 
-// textContent returns a message content's text: a string, or the text
-// parts of an array, or "" for null.
-func textContent(raw json.RawMessage) (string, bool) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return "", true
-	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s, true
-	}
-	var parts []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	if json.Unmarshal(raw, &parts) != nil {
-		return "", false
-	}
-	var b strings.Builder
-	for _, p := range parts {
-		if p.Type == "text" {
-			b.WriteString(p.Text)
-		}
-	}
-	return b.String(), true
-}
-
 // oaErrorType is OpenAI's usual error type for a status.
 func oaErrorType(status int) string {
 	switch {
