@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -113,7 +114,17 @@ type Subject struct {
 
 	mu   sync.Mutex
 	memo map[any]any
+	ran  atomic.Bool
 }
+
+// MarkRan records that a check ran a command in the workspace: code the
+// agent wrote, which could have read what the user running vouch can
+// read. The engine then scrubs the report of the secrets of its
+// environment.
+func (s *Subject) MarkRan() { s.ran.Store(true) }
+
+// Ran reports whether a check ran a command (see [Subject.MarkRan]).
+func (s *Subject) Ran() bool { return s.ran.Load() }
 
 // Memo returns the value cached under key, computing it with compute the
 // first time. Keys should be values of an unexported type of the caller's

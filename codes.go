@@ -58,6 +58,7 @@ const (
 	CodeCommandNotAllowed     = "COMMAND_NOT_ALLOWED"
 	CodeCommandFailed         = "COMMAND_FAILED"
 	CodeCommandTimedOut       = "COMMAND_TIMED_OUT"
+	CodeCommandKilled         = "COMMAND_KILLED"
 	CodeDocMissing            = "DOC_MISSING"
 	CodeSymbolMissing         = "SYMBOL_MISSING"
 	CodeNoSymbols             = "NO_SYMBOLS"
@@ -115,7 +116,8 @@ var catalogue = []CodeInfo{
 	{CodeCheckUnavailable, CodeCheck, "the check kind cannot run in this build or setting (undecided)"},
 	{CodeCommandFailed, CodeCheck, "a command run by vouch exited with another code than expected"},
 	{CodeCommandNotAllowed, CodeCheck, "a command was not run: not on the policy's allow-list, or shell syntax without commands.shell (undecided)"},
-	{CodeCommandTimedOut, CodeCheck, "a command run by vouch did not finish within commands.timeout (undecided)"},
+	{CodeCommandTimedOut, CodeCheck, "a command run by vouch did not finish within commands.timeout or the verification's deadline (undecided)"},
+	{CodeCommandKilled, CodeCheck, "a command run by vouch was killed at a resource limit of commands.limits (undecided)"},
 	{CodeCodeUnparsable, CodeCheck, "a source file has syntax errors, so its symbols cannot be checked (undecided)"},
 	{CodeCountMismatch, CodeCheck, "a count the summary claims (\"documented all 4 methods\", \"created 3 files\") is more than what is found; evidence names what is missing"},
 	{CodeCountUndecided, CodeCheck, "a count claim cannot be checked: no workspace, or no file could be parsed (undecided)"},

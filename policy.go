@@ -48,6 +48,28 @@ type Policy struct {
 	Tools map[string]string `json:"tools"`
 	// Judge configures the LLM judge.
 	Judge JudgePolicy `json:"judge"`
+	// Timeout bounds one whole verification: what is unchecked when it
+	// runs out stays undecided. The command line's --timeout and a
+	// caller's context deadline may shorten it.
+	Timeout Duration `json:"timeout"`
+	// Limits bound the input one verification will look at.
+	Limits Limits `json:"limits"`
+}
+
+// Limits bound how much of a request and its workspace a verification
+// reads, so that no input makes it run long or use much memory. Zero means
+// the default.
+type Limits struct {
+	// FileBytes bounds a workspace file read whole (by a text check, a
+	// parser, a claim's line count); default 4 MiB. A larger file leaves
+	// what depends on it undecided.
+	FileBytes int64 `json:"fileBytes"`
+	// ParseBytes bounds the source a code parser reads in one
+	// verification, all files together; default 32 MiB.
+	ParseBytes int64 `json:"parseBytes"`
+	// RegexBytes bounds the text one regular expression scans; default
+	// 1 MiB. A longer text leaves the regex check undecided.
+	RegexBytes int64 `json:"regexBytes"`
 }
 
 // ClaimsPolicy tunes how claims are re-checked.
@@ -59,15 +81,48 @@ type ClaimsPolicy struct {
 	StrictIsMustPass bool `json:"strictIsMustPass"`
 }
 
-// CommandsPolicy says which commands from a request may run. Nothing runs
-// unless its leading argv tokens match an Allow entry.
+// CommandsPolicy says which commands from a request may run, and how. Nothing
+// runs unless it matches an Allow rule as a whole (program, flags and
+// arguments), and what runs is sandboxed: a process group killed whole at
+// the timeout, a temporary HOME, cache and temporary directory outside the
+// workspace, a minimal environment, resource limits, and, where the kernel
+// allows, writes confined to the workspace and no network.
 type CommandsPolicy struct {
-	// Allow lists argv prefixes, e.g. [["go","test"],["npm","test"]].
-	Allow [][]string `json:"allow"`
+	// Allow lists the commands that may run (see [CommandRule]), e.g.
+	// [[go, test, -v, -race], [npm, test]].
+	Allow []CommandRule `json:"allow"`
 	// Shell allows shell metacharacters (the command runs under sh -c).
 	Shell bool `json:"shell"`
 	// Timeout bounds each run.
 	Timeout Duration `json:"timeout"`
+	// Limits bound the resources of each process of a run.
+	Limits CommandLimits `json:"limits"`
+	// Env adds variables to the minimal environment of every run (a
+	// shared module cache, say). Only the operator sets it: a request may
+	// not.
+	Env map[string]string `json:"env"`
+	// Writable lists directories, besides the workspace and the run's own
+	// temporary directories, that a run may write. Only the operator sets
+	// it: a request may not.
+	Writable []string `json:"writable"`
+	// Network lets runs reach the network. By default they cannot, where
+	// the kernel can isolate them (see the README's Security section).
+	Network bool `json:"network"`
+}
+
+// CommandLimits bound the resources of each process a command starts
+// (setrlimit; Linux and other Unix systems). Zero means the default.
+type CommandLimits struct {
+	// CPU is the processor time each process may use; 0 means the
+	// command's timeout.
+	CPU Duration `json:"cpu"`
+	// MemoryBytes bounds each process's data (heap) size; default 4 GiB.
+	MemoryBytes int64 `json:"memoryBytes"`
+	// FileBytes bounds the size of a file a process writes; default 1 GiB.
+	FileBytes int64 `json:"fileBytes"`
+	// Processes bounds the processes of the user running vouch while a
+	// command runs (not enforced for root); default 4096.
+	Processes int `json:"processes"`
 }
 
 // InferPolicy switches inferred criteria on or off.
@@ -292,7 +347,10 @@ func DefaultPolicy() Policy {
 		MaxUnverified: 3,
 		Weights:       weights,
 		Claims:        ClaimsPolicy{SizeTolerance: 0.1, StrictIsMustPass: true},
-		Commands:      CommandsPolicy{Timeout: Duration(60 * time.Second)},
+		Commands: CommandsPolicy{Timeout: Duration(60 * time.Second),
+			Limits: CommandLimits{MemoryBytes: 4 << 30, FileBytes: 1 << 30, Processes: 4096}},
+		Timeout: Duration(2 * time.Minute),
+		Limits:  Limits{FileBytes: 4 << 20, ParseBytes: 32 << 20, RegexBytes: 1 << 20},
 		ErrorWords: []string{
 			"error", "errors", "failed", "failure", "failing", "exception",
 			"traceback", "panic", "fatal", "denied", "refused", "timed out",
@@ -359,15 +417,28 @@ func (p *Policy) Validate() error {
 	if p.Claims.SizeTolerance < 0 || p.Claims.SizeTolerance != p.Claims.SizeTolerance {
 		bad("claims.sizeTolerance", "must not be negative, got %v", p.Claims.SizeTolerance)
 	}
-	for i, argv := range p.Commands.Allow {
-		if len(argv) == 0 {
-			bad(fmt.Sprintf("commands.allow[%d]", i), "must name at least the program")
+	for i, r := range p.Commands.Allow {
+		r.validate(fmt.Sprintf("commands.allow[%d]", i), bad)
+	}
+	for _, k := range sortedKeys(p.Commands.Env) {
+		if k == "" || strings.ContainsAny(k, "=\x00") {
+			bad("commands.env", "invalid variable name %q", k)
 		}
-		for j, tok := range argv {
-			if tok == "" {
-				bad(fmt.Sprintf("commands.allow[%d][%d]", i, j), "must not be empty")
-			}
+	}
+	for i, d := range p.Commands.Writable {
+		if !strings.HasPrefix(d, "/") {
+			bad(fmt.Sprintf("commands.writable[%d]", i), "must be an absolute directory, got %q", d)
 		}
+	}
+	l := p.Commands.Limits
+	if l.CPU < 0 || l.MemoryBytes < 0 || l.FileBytes < 0 || l.Processes < 0 {
+		bad("commands.limits", "limits must not be negative")
+	}
+	if p.Timeout < 0 {
+		bad("timeout", "must not be negative")
+	}
+	if p.Limits.FileBytes < 0 || p.Limits.ParseBytes < 0 || p.Limits.RegexBytes < 0 {
+		bad("limits", "limits must not be negative")
 	}
 	if p.Commands.Timeout <= 0 {
 		bad("commands.timeout", "must be positive")

@@ -110,7 +110,9 @@ func TestPolicyValidate(t *testing.T) {
 		{"all zero", func(p *vouch.Policy) {
 			p.Weights[vouch.KindModeration] = map[string]float64{"coverage": 0, "faithfulness": 0}
 		}, []string{"weights.moderation"}},
-		{"empty argv", func(p *vouch.Policy) { p.Commands.Allow = [][]string{{}, {"go", ""}} }, []string{"commands.allow[0]", "commands.allow[1][1]"}},
+		{"empty argv", func(p *vouch.Policy) {
+			p.Commands.Allow = []vouch.CommandRule{vouch.NewCommandRule(), vouch.NewCommandRule("go", "")}
+		}, []string{"commands.allow[0]", "commands.allow[1].run[1]"}},
 		{"zero timeout", func(p *vouch.Policy) { p.Commands.Timeout = 0 }, []string{"commands.timeout"}},
 		{"bad plugin schema", func(p *vouch.Policy) { p.PluginSchemas = map[string]json.RawMessage{"t": json.RawMessage("{")} }, []string{"pluginSchemas.t"}},
 		{"samples", func(p *vouch.Policy) { p.Judge.Samples = 0 }, []string{"judge.samples"}},

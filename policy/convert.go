@@ -23,6 +23,8 @@ var (
 	policyType   = reflect.TypeFor[vouch.Policy]()
 	durationType = reflect.TypeFor[vouch.Duration]()
 	rawType      = reflect.TypeFor[stdjson.RawMessage]()
+	ruleType     = reflect.TypeFor[vouch.CommandRule]()
+	wordsType    = reflect.TypeFor[[]string]()
 )
 
 // fields maps a struct type's JSON names to its fields, in struct order.
@@ -238,6 +240,10 @@ func (c *converter) value(n *yaml.Node, t reflect.Type, path string, top bool) {
 		c.duration(n, path)
 		return
 	}
+	if t == ruleType && n.Kind == yaml.SequenceNode {
+		c.ruleList(n, path)
+		return
+	}
 	switch t.Kind() {
 	case reflect.Struct:
 		if n.Kind != yaml.MappingNode {
@@ -285,6 +291,24 @@ func (c *converter) value(n *yaml.Node, t reflect.Type, path string, top bool) {
 	default:
 		c.scalar(n, t, path)
 	}
+}
+
+// ruleList converts a command rule in its list form: the program's words,
+// then only flags.
+func (c *converter) ruleList(n *yaml.Node, path string) {
+	flags := false
+	for i, e := range n.Content {
+		if e.Kind != yaml.ScalarNode {
+			continue // reported by the conversion below
+		}
+		isFlag := i > 0 && strings.HasPrefix(e.Value, "-")
+		if flags && !isFlag {
+			c.fail(vouch.ErrInvalid, e, path+"["+strconv.Itoa(i)+"]",
+				"%q follows a flag: in a rule's list form the program's words come first, then only flags (write {run, flags, args} for more)", truncate(e.Value, 40))
+		}
+		flags = flags || isFlag
+	}
+	c.value(n, wordsType, path, true)
 }
 
 // member writes one key and its value of a mapping.

@@ -376,11 +376,13 @@ func clonePolicy(p vouch.Policy) vouch.Policy {
 		}
 	}
 	if p.Commands.Allow != nil {
-		c.Commands.Allow = make([][]string, len(p.Commands.Allow))
-		for i, argv := range p.Commands.Allow {
-			c.Commands.Allow[i] = slices.Clone(argv)
+		c.Commands.Allow = make([]vouch.CommandRule, len(p.Commands.Allow))
+		for i, r := range p.Commands.Allow {
+			c.Commands.Allow[i] = vouch.CommandRule{Run: slices.Clone(r.Run), Flags: slices.Clone(r.Flags), Args: r.Args}
 		}
 	}
+	c.Commands.Env = maps.Clone(p.Commands.Env)
+	c.Commands.Writable = slices.Clone(p.Commands.Writable)
 	c.ErrorWords = slices.Clone(p.ErrorWords)
 	if p.PluginSchemas != nil {
 		c.PluginSchemas = maps.Clone(p.PluginSchemas)
@@ -411,6 +413,12 @@ func normalize(p *vouch.Policy) {
 	}
 	if len(p.Commands.Allow) == 0 {
 		p.Commands.Allow = nil
+	}
+	if len(p.Commands.Env) == 0 {
+		p.Commands.Env = nil
+	}
+	if len(p.Commands.Writable) == 0 {
+		p.Commands.Writable = nil
 	}
 	if len(p.ErrorWords) == 0 {
 		p.ErrorWords = nil

@@ -97,6 +97,16 @@ func TestParseErrors(t *testing.T) {
 		doc:  "infer:\n  everything: true\n",
 		want: []wantErr{{vouch.ErrUnknownField, "p.yaml:2:3", "infer.everything", "want one of docComments, counts, created"}},
 	}, {
+		name: "command rule: a word after a flag",
+		file: "p.yaml",
+		doc:  "commands:\n  allow:\n    - [go, -v, test]\n",
+		want: []wantErr{{vouch.ErrInvalid, "p.yaml:3:16", "commands.allow[0][2]", `"test" follows a flag`}},
+	}, {
+		name: "command rule: unknown key",
+		file: "p.yaml",
+		doc:  "commands:\n  allow:\n    - {run: [go, test], flagz: [-v]}\n",
+		want: []wantErr{{vouch.ErrUnknownField, "p.yaml:3:25", "commands.allow[0].flagz", `did you mean "flags"`}},
+	}, {
 		name: "string for a number",
 		file: "p.yaml",
 		doc:  "passAt: high\n",
@@ -357,7 +367,7 @@ func TestParseJSONFile(t *testing.T) {
 	}
 	want := vouch.DefaultPolicy()
 	want.PassAt = 0.75
-	want.Commands.Allow = [][]string{{"make", "check"}}
+	want.Commands.Allow = []vouch.CommandRule{vouch.NewCommandRule("make", "check")}
 	want.Commands.Timeout = vouch.Duration(45 * time.Second)
 	want.ErrorWords = []string{"échec", "café 😀", "a/b"}
 	want.Judge.Timeout = vouch.Duration(90 * time.Second)
@@ -390,7 +400,7 @@ func TestAnchorsAndMergeKeys(t *testing.T) {
 		"search": json.RawMessage(`{"type":"object","required":["items"]}`),
 		"fetch":  json.RawMessage(`{"required":["url"],"type":"object"}`),
 	}
-	want.Commands.Allow = [][]string{{"go", "test"}, {"go", "test"}}
+	want.Commands.Allow = []vouch.CommandRule{vouch.NewCommandRule("go", "test"), vouch.NewCommandRule("go", "test")}
 	want.ErrorWords = []string{"error", "failed"}
 	want.RequiredTopics = []string{"error", "failed"}
 	if diff := cmp.Diff(want, p); diff != "" {
@@ -402,7 +412,7 @@ func TestAnchorsAndMergeKeys(t *testing.T) {
 // gives when it decodes into an existing policy.
 func TestApplyMergeSemantics(t *testing.T) {
 	base := vouch.DefaultPolicy()
-	base.Commands.Allow = [][]string{{"go", "test"}, {"go", "vet"}, {"npm", "test"}}
+	base.Commands.Allow = []vouch.CommandRule{vouch.NewCommandRule("go", "test"), vouch.NewCommandRule("go", "vet"), vouch.NewCommandRule("npm", "test")}
 	base.Commands.Shell = true
 	base.PluginSchemas = map[string]json.RawMessage{"search": json.RawMessage(`{"type":"object"}`)}
 	base.Judge.Models = []string{"a/b"}
@@ -428,10 +438,10 @@ pluginSchemas:
 	}
 
 	want := clonePolicy(before)
-	want.PassAt = 0.9                               // set: replaced
-	want.Weights[vouch.KindSubtask]["claims"] = 0.8 // maps merge per key: the other weights stay
-	want.Commands.Allow = [][]string{{"make"}}      // lists are replaced, not merged
-	want.ErrorWords = nil                           // [] empties a list (empty lists are nil)
+	want.PassAt = 0.9                                                       // set: replaced
+	want.Weights[vouch.KindSubtask]["claims"] = 0.8                         // maps merge per key: the other weights stay
+	want.Commands.Allow = []vouch.CommandRule{vouch.NewCommandRule("make")} // lists are replaced, not merged
+	want.ErrorWords = nil                                                   // [] empties a list (empty lists are nil)
 	want.PluginSchemas = map[string]json.RawMessage{
 		"search": json.RawMessage(`{"type":"array"}`), // a map entry is replaced by the layer's
 		"fetch":  json.RawMessage(`true`),             // and new entries added
@@ -476,8 +486,8 @@ func TestLayering(t *testing.T) {
 	want.Weights[vouch.KindSubtask]["criteria"] = 0.3
 	want.Weights[vouch.KindAnswer]["groundedness"] = 0.6
 	want.Claims.SizeTolerance = 0.05
-	want.Commands.Allow = [][]string{{"go", "test", "./..."}} // mission's list replaces team's
-	want.Commands.Timeout = vouch.Duration(2 * time.Minute)   // team: the mission's commands mapping merges
+	want.Commands.Allow = []vouch.CommandRule{vouch.NewCommandRule("go", "test", "./...")} // mission's list replaces team's
+	want.Commands.Timeout = vouch.Duration(2 * time.Minute)                                // team: the mission's commands mapping merges
 	want.ErrorWords = []string{"error", "failed", "panic"}
 	want.PluginSchemas = map[string]json.RawMessage{ // merged per tool
 		"search": json.RawMessage(`{"type":"object","required":["items"],"properties":{"items":{"type":"array"}}}`),
@@ -646,6 +656,7 @@ func TestShowRoundTrip(t *testing.T) {
 		{"testdata/team.yaml", "testdata/mission.yaml"},
 		{"testdata/policy.json"},
 		{"testdata/anchors.yaml"},
+		{"testdata/commands.yaml"},
 	}
 	for _, files := range sets {
 		t.Run(strings.Join(files, "+"), func(t *testing.T) {
@@ -737,7 +748,7 @@ func nan() float64 {
 // vouch.Policy later: every field that holds a reference must be handled.
 func TestCloneIsDeep(t *testing.T) {
 	handled := map[string]bool{
-		"Weights": true, "Commands.Allow": true, "ErrorWords": true,
+		"Weights": true, "Commands.Allow": true, "Commands.Env": true, "Commands.Writable": true, "ErrorWords": true,
 		"PluginSchemas": true, "RequiredTopics": true, "Tools": true, "Judge.Models": true,
 		"Judge.Tiers": true, "Judge.Cascade": true, "Judge.Prices": true, "Judge.Examples": true,
 	}
@@ -767,12 +778,12 @@ func TestCloneIsDeep(t *testing.T) {
 		t.Fatalf("clonePolicy (-p +clone):\n%s", diff)
 	}
 	c.Weights[vouch.KindSubtask]["claims"] = 0
-	c.Commands.Allow[0][0] = "x"
+	c.Commands.Allow[0].Run[0] = "x"
 	c.ErrorWords[0] = "x"
 	c.PluginSchemas["search"][0] = 'x'
 	c.RequiredTopics[0] = "x"
 	c.Judge.Models[0] = "x"
-	if p.Weights[vouch.KindSubtask]["claims"] == 0 || p.Commands.Allow[0][0] == "x" || p.ErrorWords[0] == "x" ||
+	if p.Weights[vouch.KindSubtask]["claims"] == 0 || p.Commands.Allow[0].Run[0] == "x" || p.ErrorWords[0] == "x" ||
 		p.PluginSchemas["search"][0] == 'x' || p.RequiredTopics[0] == "x" || p.Judge.Models[0] == "x" {
 		t.Error("clonePolicy shares memory with the original")
 	}

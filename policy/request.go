@@ -2,7 +2,9 @@ package policy
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -24,6 +26,7 @@ var requestKeys = map[string]bool{
 	"maxRetries": true, "maxUnverified": true, "weights": true,
 	"claims": true, "commands": true, "errorWords": true,
 	"pluginSchemas": true, "infer": true, "requiredTopics": true,
+	"timeout": true, "limits": true,
 }
 
 // ApplyRequest applies a request's task.policy (raw JSON, as in
@@ -130,10 +133,10 @@ func widenings(base, r *vouch.Policy, l *Layer) vouch.Errors {
 		widen("claims.strictIsMustPass", "a request may not switch off must-pass strict claim checks")
 	}
 
-	for i, argv := range r.Commands.Allow {
-		if len(argv) > 0 && !allowedBy(argv, base.Commands.Allow) {
-			widen(fmt.Sprintf("commands.allow[%d]", i), "a request may only narrow allowed commands, not add one: %s is not under any of %s",
-				argvString(argv), allowString(base.Commands.Allow))
+	for i, rule := range r.Commands.Allow {
+		if len(rule.Run) > 0 && !coveredBy(rule, base.Commands.Allow) {
+			widen(fmt.Sprintf("commands.allow[%d]", i), "a request may only narrow allowed commands, not add one: %s is not within any of %s",
+				rule, allowString(base.Commands.Allow))
 		}
 	}
 	if r.Commands.Shell && !base.Commands.Shell {
@@ -142,6 +145,40 @@ func widenings(base, r *vouch.Policy, l *Layer) vouch.Errors {
 	if r.Commands.Timeout > base.Commands.Timeout {
 		widen("commands.timeout", "a request may only shorten the command timeout (in force %s, requested %s)",
 			time.Duration(base.Commands.Timeout), time.Duration(r.Commands.Timeout))
+	}
+	if r.Commands.Network && !base.Commands.Network {
+		widen("commands.network", "a request may not let commands reach the network: the policy in force does not")
+	}
+	if !maps.Equal(r.Commands.Env, base.Commands.Env) {
+		widen("commands.env", "a request may not set the environment of commands: only the operator's policy does")
+	}
+	if !slices.Equal(r.Commands.Writable, base.Commands.Writable) {
+		widen("commands.writable", "a request may not change which directories commands may write")
+	}
+	lim, bl := r.Commands.Limits, base.Commands.Limits
+	def := vouch.DefaultPolicy()
+	for _, l := range []struct {
+		key            string
+		now, base, def int64
+	}{
+		{"commands.limits.cpu", int64(lim.CPU), int64(bl.CPU), int64(r.Commands.Timeout)},
+		{"commands.limits.memoryBytes", lim.MemoryBytes, bl.MemoryBytes, def.Commands.Limits.MemoryBytes},
+		{"commands.limits.fileBytes", lim.FileBytes, bl.FileBytes, def.Commands.Limits.FileBytes},
+		{"commands.limits.processes", int64(lim.Processes), int64(bl.Processes), int64(def.Commands.Limits.Processes)},
+		{"timeout", int64(r.Timeout), int64(base.Timeout), 0},
+		{"limits.fileBytes", r.Limits.FileBytes, base.Limits.FileBytes, def.Limits.FileBytes},
+		{"limits.parseBytes", r.Limits.ParseBytes, base.Limits.ParseBytes, def.Limits.ParseBytes},
+		{"limits.regexBytes", r.Limits.RegexBytes, base.Limits.RegexBytes, def.Limits.RegexBytes},
+	} {
+		// Zero means the default (for timeout: no limit).
+		now, was := cmp.Or(l.now, l.def), cmp.Or(l.base, l.def)
+		if was != 0 && (now == 0 || now > was) {
+			show := func(v int64) any { return v }
+			if strings.HasSuffix(l.key, "cpu") || l.key == "timeout" {
+				show = func(v int64) any { return time.Duration(v) }
+			}
+			widen(l.key, "a request may only lower a limit (in force %v, requested %v)", show(was), show(now))
+		}
 	}
 
 	if missing := dropped(base.ErrorWords, r.ErrorWords); len(missing) > 0 {
@@ -177,11 +214,11 @@ func widenings(base, r *vouch.Policy, l *Layer) vouch.Errors {
 	return errs
 }
 
-// allowedBy reports whether argv equals or extends (is narrower than) an
-// allowed argv prefix.
-func allowedBy(argv []string, allow [][]string) bool {
+// coveredBy reports whether some rule of allow covers rule (see
+// [vouch.CommandRule.Covers]).
+func coveredBy(rule vouch.CommandRule, allow []vouch.CommandRule) bool {
 	for _, a := range allow {
-		if len(a) > 0 && len(a) <= len(argv) && slices.Equal(a, argv[:len(a)]) {
+		if a.Covers(rule) {
 			return true
 		}
 	}
@@ -209,24 +246,13 @@ func sameJSON(a, b []byte) bool {
 	return bytes.Equal(ca, cb)
 }
 
-func argvString(argv []string) string {
-	b := []byte{'['}
-	for i, t := range argv {
-		if i > 0 {
-			b = append(b, ", "...)
-		}
-		b, _ = jsontext.AppendQuote(b, t)
-	}
-	return string(append(b, ']'))
-}
-
-func allowString(allow [][]string) string {
+func allowString(allow []vouch.CommandRule) string {
 	if len(allow) == 0 {
 		return "[] (the policy in force allows no command)"
 	}
 	parts := make([]string, len(allow))
 	for i, a := range allow {
-		parts[i] = argvString(a)
+		parts[i] = a.String()
 	}
 	return "[" + strings.Join(parts, ", ") + "]"
 }

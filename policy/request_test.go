@@ -14,7 +14,7 @@ import (
 // to widen.
 func requestBase() vouch.Policy {
 	p := vouch.DefaultPolicy()
-	p.Commands.Allow = [][]string{{"go", "test"}, {"npm", "test"}}
+	p.Commands.Allow = []vouch.CommandRule{vouch.NewCommandRule("go", "test", "-v", "-run=*"), vouch.NewCommandRule("npm", "test")}
 	p.PluginSchemas = map[string]json.RawMessage{"search": json.RawMessage(`{"type":"object","required":["items"]}`)}
 	p.RequiredTopics = []string{"security"}
 	p.ErrorWords = []string{"error", "failed"}
@@ -34,20 +34,54 @@ func TestApplyRequest(t *testing.T) {
 	}{
 		// commands.allow
 		{name: "allow: narrower argv", raw: `{"commands": {"allow": [["go", "test", "./pkg"]]}}`,
-			want: func(p *vouch.Policy) { p.Commands.Allow = [][]string{{"go", "test", "./pkg"}} }},
-		{name: "allow: same entries", raw: `{"commands": {"allow": [["npm", "test"], ["go", "test"]]}}`,
-			want: func(p *vouch.Policy) { p.Commands.Allow = [][]string{{"npm", "test"}, {"go", "test"}} }},
+			want: func(p *vouch.Policy) { p.Commands.Allow = []vouch.CommandRule{vouch.NewCommandRule("go", "test", "./pkg")} }},
+		{name: "allow: same entries", raw: `{"commands": {"allow": [["npm", "test"], ["go", "test", "-v", "-run=*"]]}}`,
+			want: func(p *vouch.Policy) {
+				p.Commands.Allow = []vouch.CommandRule{vouch.NewCommandRule("npm", "test"), vouch.NewCommandRule("go", "test", "-v", "-run=*")}
+			}},
+		{name: "allow: fewer flags, a literal value", raw: `{"commands": {"allow": [["go", "test", "-run=TestA"]]}}`,
+			want: func(p *vouch.Policy) { p.Commands.Allow = []vouch.CommandRule{vouch.NewCommandRule("go", "test", "-run=TestA")} }},
+		{name: "allow: no arguments", raw: `{"commands": {"allow": [{"run": ["npm", "test"], "args": "none"}]}}`,
+			want: func(p *vouch.Policy) {
+				p.Commands.Allow = []vouch.CommandRule{{Run: []string{"npm", "test"}, Args: vouch.ArgsNone}}
+			}},
 		{name: "allow: none", raw: `{"commands": {"allow": []}}`,
 			want: func(p *vouch.Policy) { p.Commands.Allow = nil }},
-		{name: "allow: new command", raw: `{"commands": {"allow": [["go", "test"], ["rm", "-rf", "/"]]}}`,
-			errs: []wantErr{{vouch.ErrWiden, "", "task.policy.commands.allow[1]", `not add one: ["rm", "-rf", "/"] is not under any of [["go", "test"], ["npm", "test"]]`}}},
+		{name: "allow: new command", raw: `{"commands": {"allow": [["go", "test"], ["rm", "-rf"]]}}`,
+			errs: []wantErr{{vouch.ErrWiden, "", "task.policy.commands.allow[1]", `not add one: ["rm", "-rf"] is not within any of [["go", "test", "-v", "-run=*"], ["npm", "test"]]`}}},
+		{name: "allow: a flag the policy does not list", raw: `{"commands": {"allow": [["go", "test", "-exec=*"]]}}`,
+			errs: []wantErr{{vouch.ErrWiden, "", "task.policy.commands.allow[0]", `["go", "test", "-exec=*"] is not within`}}},
+		{name: "allow: any value where one is allowed", raw: `{"commands": {"allow": [["npm", "test", "-v"]]}}`,
+			errs: []wantErr{{vouch.ErrWiden, "", "task.policy.commands.allow[0]", "not add one"}}},
+		{name: "allow: any argument", raw: `{"commands": {"allow": [{"run": ["npm", "test"], "args": "any"}]}}`,
+			errs: []wantErr{{vouch.ErrWiden, "", "task.policy.commands.allow[0]", "not add one"}}},
 		{name: "allow: shorter prefix is wider", raw: `{"commands": {"allow": [["go"]]}}`,
-			errs: []wantErr{{vouch.ErrWiden, "", "task.policy.commands.allow[0]", `["go"] is not under`}}},
+			errs: []wantErr{{vouch.ErrWiden, "", "task.policy.commands.allow[0]", `["go"] is not within`}}},
 		{name: "allow: token that only starts the same", raw: `{"commands": {"allow": [["go", "testx"]]}}`,
+			errs: []wantErr{{vouch.ErrWiden, "", "task.policy.commands.allow[0]", "not add one"}}},
+		{name: "allow: a word that is no path", raw: `{"commands": {"allow": [["go", "test", "../x"]]}}`,
 			errs: []wantErr{{vouch.ErrWiden, "", "task.policy.commands.allow[0]", "not add one"}}},
 		{name: "allow: nothing allowed in force", base: func(p *vouch.Policy) { p.Commands.Allow = nil },
 			raw:  `{"commands": {"allow": [["go", "test"]]}}`,
 			errs: []wantErr{{vouch.ErrWiden, "", "task.policy.commands.allow[0]", "the policy in force allows no command"}}},
+
+		// commands: env, writable, network and limits are the operator's
+		{name: "env: set by a request", raw: `{"commands": {"env": {"GOFLAGS": "-exec=/bin/true"}}}`,
+			errs: []wantErr{{vouch.ErrWiden, "", "task.policy.commands.env", "only the operator's policy"}}},
+		{name: "writable: set by a request", raw: `{"commands": {"writable": ["/etc"]}}`,
+			errs: []wantErr{{vouch.ErrWiden, "", "task.policy.commands.writable", "may not change"}}},
+		{name: "network: on", raw: `{"commands": {"network": true}}`,
+			errs: []wantErr{{vouch.ErrWiden, "", "task.policy.commands.network", "may not let commands reach the network"}}},
+		{name: "limits: lower", raw: `{"commands": {"limits": {"memoryBytes": 1000000}}}`,
+			want: func(p *vouch.Policy) { p.Commands.Limits.MemoryBytes = 1000000 }},
+		{name: "limits: higher", raw: `{"commands": {"limits": {"processes": 100000}}}`,
+			errs: []wantErr{{vouch.ErrWiden, "", "task.policy.commands.limits.processes", "only lower a limit (in force 4096, requested 100000)"}}},
+		{name: "verification timeout: longer", raw: `{"timeout": "1h"}`,
+			errs: []wantErr{{vouch.ErrWiden, "", "task.policy.timeout", "only lower a limit (in force 2m0s, requested 1h0m0s)"}}},
+		{name: "verification timeout: shorter", raw: `{"timeout": "30s"}`,
+			want: func(p *vouch.Policy) { p.Timeout = vouch.Duration(30 * time.Second) }},
+		{name: "input limits: higher", raw: `{"limits": {"regexBytes": 100000000}}`,
+			errs: []wantErr{{vouch.ErrWiden, "", "task.policy.limits.regexBytes", "only lower a limit"}}},
 
 		// commands.shell
 		{name: "shell: off to on", raw: `{"commands": {"shell": true}}`,

@@ -2,6 +2,7 @@ package claims
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -64,6 +65,9 @@ type testRun struct {
 	why     string
 	source  string // "trace" or "commandResults"
 	index   int
+	// alone is true when the test stage is the first of its line and sets
+	// no variables: running it alone runs what the line ran.
+	alone bool
 }
 
 // Analyze implements vouch.Analyzer.
@@ -104,36 +108,182 @@ func (testsAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Fin
 			f.Checks = append(f.Checks, c)
 		}
 	}
-	if r, ok := rerun(ctx, s, last); ok {
-		f.Checks = append(f.Checks, r)
-		return nil
-	}
-	var bad []testRun
+	f.Checks = append(f.Checks, judgeRuns(ctx, s, last, source, strength))
+	return nil
+}
+
+// runOutcome is what decides one test command: a run vouch made again, or
+// the last run in the evidence.
+type runOutcome struct {
+	run    testRun
+	status vouch.Status
+	source string // "rerun", "trace" or "commandResults"
+	why    string
+	code   string
+	ev     map[string]any
+}
+
+// judgeRuns decides the claim that the tests passed from the last run of
+// each test command. A command the policy's allow-list names is run again
+// in the sandbox and its new run decides; one the list does not name is
+// decided by its last run in the evidence. A re-run that is refused (a flag
+// its rule does not list, a line that needs a shell), times out or is
+// killed leaves its command undecided: an older run never decides in its
+// place. Any failed run fails the claim; else any undecided one leaves it
+// undecided.
+func judgeRuns(ctx context.Context, s *vouch.Subject, last []testRun, source string, strength vouch.Strength) vouch.CheckResult {
+	outs := make([]runOutcome, 0, len(last))
+	reran := false
 	for _, r := range last {
-		if r.failed {
-			bad = append(bad, r)
+		o, ok := rerun(ctx, s, r)
+		if !ok {
+			o = runOutcome{run: r, status: vouch.StatusPass, source: r.source}
+			if r.failed {
+				o.status, o.why = vouch.StatusFail, r.why
+			}
 		}
+		reran = reran || o.source == "rerun"
+		outs = append(outs, o)
+	}
+	var failed, undecided []runOutcome
+	for _, o := range outs {
+		switch o.status {
+		case vouch.StatusFail:
+			failed = append(failed, o)
+		case vouch.StatusUndecided:
+			undecided = append(undecided, o)
+		}
+	}
+	ev := map[string]any{"runs": len(last), "source": source}
+	if reran {
+		ev["source"] = "rerun"
+		var runs []map[string]any
+		for _, o := range outs {
+			if o.ev != nil {
+				runs = append(runs, o.ev)
+			}
+		}
+		ev["rerun"] = runs
 	}
 	var out vouch.Outcome
-	if len(bad) == 0 {
-		out = vouch.Pass(fmt.Sprintf("the last run of each of %d test commands passed (%s)", len(last), source), map[string]any{"runs": len(runs), "source": source})
-	} else {
-		cmds := make([]string, len(bad))
-		for i, r := range bad {
-			cmds[i] = r.command
+	switch {
+	case len(failed) > 0:
+		cmds := make([]string, len(failed))
+		for i, o := range failed {
+			cmds[i] = o.run.command
 		}
-		out = vouch.Fail(vouch.CodeTestClaimContradicted,
-			fmt.Sprintf("the output claims the tests passed, but the last run of %q failed: %s", bad[0].command, bad[0].why),
-			map[string]any{"failedCommands": cmds, "source": source})
+		ev["failedCommands"] = cmds
+		f := failed[0]
+		msg := fmt.Sprintf("the output claims the tests passed, but the last run of %q failed: %s", f.run.command, f.why)
+		if f.source == "rerun" {
+			msg = fmt.Sprintf("the output claims the tests passed, but vouch ran %q again and it failed: %s", f.run.command, f.why)
+		}
+		out = vouch.Fail(vouch.CodeTestClaimContradicted, msg, ev)
 		out.Fix = cmds
+	case len(undecided) > 0:
+		u := undecided[0]
+		out = vouch.Undecided(u.code, fmt.Sprintf("the output claims the tests passed; %s", u.why))
+		out.Evidence = ev
+	case reran:
+		out = vouch.Pass(fmt.Sprintf("vouch ran the %d allowed test commands again and they passed", len(last)), ev)
+	default:
+		out = vouch.Pass(fmt.Sprintf("the last run of each of %d test commands passed (%s)", len(last), source), ev)
 	}
-	r := result("claims.tests", out)
-	r.Strength = strength
-	if out.Status != vouch.StatusUndecided {
-		r.Confidence = strength.Weight()
+	res := result("claims.tests", out)
+	if !reran {
+		res.Strength = strength
+		if out.Status != vouch.StatusUndecided {
+			res.Confidence = strength.Weight()
+		}
 	}
-	f.Checks = append(f.Checks, r)
-	return nil
+	return res
+}
+
+// rerun runs r's test command again in the workspace when the policy's
+// allow-list names it, and says what the new run decides; ok is false when
+// the list does not name it (or there is no workspace), so that its last
+// run in the evidence decides.
+func rerun(ctx context.Context, s *vouch.Subject, r testRun) (o runOutcome, ok bool) {
+	if s.Workspace == nil || len(s.Policy.Commands.Allow) == 0 {
+		return o, false
+	}
+	o = runOutcome{run: r, source: "rerun", status: vouch.StatusUndecided}
+	argv, err := rerunArgv(s.Policy, r)
+	switch {
+	case errors.Is(err, runner.ErrNotAllowed):
+		return o, false
+	case err != nil:
+		o.code, o.why = vouch.CodeCommandNotAllowed, fmt.Sprintf("vouch may not run %q again: %s", r.command, runner.Reason(err))
+		return o, true
+	}
+	res, err := runner.Run(ctx, s.Workspace.Name(), argv, s.Policy)
+	s.MarkRan()
+	o.ev = map[string]any{"command": argv, "exitCode": res.ExitCode, "durationMs": res.Duration.Milliseconds(), "sandbox": runner.Sandboxed(res)}
+	if err != nil {
+		o.code, o.why = vouch.CodeCheckUnavailable, fmt.Sprintf("vouch could not run %q again: %v", r.command, err)
+		return o, true
+	}
+	if why := runner.Describe(res, time.Duration(s.Policy.Commands.Timeout)); why != "" {
+		o.code = vouch.CodeCommandKilled
+		if res.TimedOut || res.Cancelled {
+			o.code = vouch.CodeCommandTimedOut
+		}
+		o.why = fmt.Sprintf("vouch ran %q again and it %s", r.command, why)
+		return o, true
+	}
+	failedWhy := ""
+	if res.ExitCode != 0 {
+		failedWhy = fmt.Sprintf("exit code %d", res.ExitCode)
+		if res.Signal != "" {
+			failedWhy = res.Signal
+		}
+	} else if said := failureIn(res.Stdout + res.Stderr); said != "" {
+		failedWhy = "its output says " + strconv.Quote(said)
+	}
+	if failedWhy == "" {
+		o.status = vouch.StatusPass
+		return o, true
+	}
+	o.ev["output"] = tailText(res.Stdout+res.Stderr, 600)
+	if line := runner.EnvironmentFailure(res); line != "" {
+		o.code, o.why = vouch.CodeCheckUnavailable, fmt.Sprintf("vouch ran %q again and it failed for want of the network, which the sandbox denies: %s", r.command, line)
+		return o, true
+	}
+	o.status, o.why = vouch.StatusFail, failedWhy
+	return o, true
+}
+
+// rerunArgv returns what to run again for r: its command line when the
+// policy allows it whole, else its test stage alone when nothing before
+// that stage could change what it runs ("go test ./... 2>&1 | tail -5"
+// runs go test ./...). The error is runner.ErrNotAllowed when the
+// allow-list does not name the test program at all.
+func rerunArgv(p *vouch.Policy, r testRun) ([]string, error) {
+	argv, err := runner.Check(p, nil, r.command)
+	if err == nil {
+		return argv, nil
+	}
+	_, stageErr := runner.Check(p, r.argv, "")
+	switch {
+	case errors.Is(stageErr, runner.ErrNotAllowed):
+		return nil, runner.ErrNotAllowed
+	case stageErr != nil:
+		return nil, stageErr
+	case r.alone:
+		return r.argv, nil
+	case errors.Is(err, runner.ErrNotAllowed):
+		return nil, fmt.Errorf("its line runs more than the test command, and not all of it is on the allow-list")
+	}
+	return nil, err
+}
+
+// tailText keeps the last n bytes of s, where runners print their
+// summaries.
+func tailText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return "..." + s[len(s)-n:]
 }
 
 // passedCounts read how many tests a runner says passed.
@@ -194,47 +344,6 @@ func testCount(req *vouch.Request, said *claimtext.TestClaim, last []testRun) (v
 	return result("claims.count", o), true
 }
 
-// rerun runs again, in the workspace, the test commands of the last runs
-// that the policy allow-lists: what they say now is the strongest evidence,
-// and decides the claim. It reports false when none may run.
-func rerun(ctx context.Context, s *vouch.Subject, last []testRun) (vouch.CheckResult, bool) {
-	if s.Workspace == nil || len(s.Policy.Commands.Allow) == 0 {
-		return vouch.CheckResult{}, false
-	}
-	ran := 0
-	var failed []string
-	why := ""
-	for _, r := range last {
-		argv, err := runner.Check(s.Policy, nil, r.command)
-		if err != nil {
-			continue
-		}
-		res, err := runner.Run(ctx, s.Workspace.Name(), argv, time.Duration(s.Policy.Commands.Timeout))
-		if err != nil || res.TimedOut {
-			continue
-		}
-		ran++
-		if res.ExitCode != 0 {
-			failed = append(failed, r.command)
-			why = fmt.Sprintf("exit code %d", res.ExitCode)
-		} else if said := failureIn(res.Stdout + res.Stderr); said != "" {
-			failed = append(failed, r.command)
-			why = "its output says " + strconv.Quote(said)
-		}
-	}
-	if ran == 0 {
-		return vouch.CheckResult{}, false
-	}
-	ev := map[string]any{"source": "rerun", "rerun": ran}
-	if len(failed) == 0 {
-		return result("claims.tests", vouch.Pass(fmt.Sprintf("vouch ran the %d allowed test commands again and they passed", ran), ev)), true
-	}
-	ev["failedCommands"] = failed
-	o := vouch.Fail(vouch.CodeTestClaimContradicted, fmt.Sprintf("the output claims the tests passed, but vouch ran %q again and it failed: %s", failed[0], why), ev)
-	o.Fix = failed
-	return result("claims.tests", o), true
-}
-
 // testRuns returns the test runs in the trace, or, when there is no trace,
 // in commandResults. The commands of the trace are those of its summary
 // sum: the calls the policy's tool table maps to exec. A run started in
@@ -244,11 +353,11 @@ func testRuns(req *vouch.Request, sum *trace.Summary) ([]testRun, string) {
 	var runs []testRun
 	if len(req.Trace) > 0 {
 		for _, c := range sum.Commands {
-			argv, ok := testStage(c.Command)
+			argv, alone, ok := testStage(c.Command)
 			if !ok || (c.Background && c.ExitCode == nil) {
 				continue
 			}
-			r := testRun{command: c.Command, argv: argv, source: "trace", index: c.Index}
+			r := testRun{command: c.Command, argv: argv, source: "trace", index: c.Index, alone: alone}
 			if c.ExitCode != nil && *c.ExitCode != 0 {
 				r.failed, r.why = true, "exit code "+strconv.Itoa(*c.ExitCode)
 			} else if c.IsError {
@@ -262,12 +371,12 @@ func testRuns(req *vouch.Request, sum *trace.Summary) ([]testRun, string) {
 	}
 	if a := req.Output.Artifacts; a != nil {
 		for i, cr := range a.CommandResults {
-			argv, ok := testStage(cr.Command)
+			argv, alone, ok := testStage(cr.Command)
 			if !ok || cr.ExitCode == nil {
 				// A run without an exit code tells nothing either way.
 				continue
 			}
-			r := testRun{command: cr.Command, argv: argv, source: "commandResults", index: i}
+			r := testRun{command: cr.Command, argv: argv, source: "commandResults", index: i, alone: alone}
 			if *cr.ExitCode != 0 {
 				r.failed, r.why = true, fmt.Sprintf("exit code %d", *cr.ExitCode)
 			}
@@ -338,12 +447,15 @@ func hasPrefix(argv, prefix []string) bool {
 
 // testStage finds the stage of a shell command line that runs tests and
 // returns its argv (without redirections and environment assignments).
-func testStage(cmd string) ([]string, bool) {
-	for _, stage := range runner.Stages(strings.NewReplacer("(", ";", ")", ";").Replace(cmd)) {
+// alone is true when that stage is the line's first and assigns no
+// variables, so that running its argv alone runs the same tests.
+func testStage(cmd string) (argv []string, alone, ok bool) {
+	for i, stage := range runner.Stages(strings.NewReplacer("(", ";", ")", ";").Replace(cmd)) {
 		argv := strings.Fields(stage)
+		assigned := false
 		// Drop leading VAR=value assignments and redirections.
 		for len(argv) > 0 && strings.Contains(argv[0], "=") && !strings.HasPrefix(argv[0], "-") {
-			argv = argv[1:]
+			argv, assigned = argv[1:], true
 		}
 		clean := argv[:0:0]
 		for _, a := range argv {
@@ -353,10 +465,10 @@ func testStage(cmd string) ([]string, bool) {
 			clean = append(clean, a)
 		}
 		if runnerLen(clean) > 0 {
-			return clean, true
+			return clean, i == 0 && !assigned && !strings.Contains(stage, "<"), true
 		}
 	}
-	return nil, false
+	return nil, false, false
 }
 
 func failureIn(text string) string {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vouchgate/vouch"
 )
@@ -91,18 +92,19 @@ func TestTestClaims(t *testing.T) {
 }
 
 func TestTestStage(t *testing.T) {
-	for cmd, want := range map[string]bool{
-		"go test ./...":                       true,
-		"cd web && npm test -- --watch=false": true,
-		"GOFLAGS=-count=1 go test ./pkg":      true,
-		"mix test 2>&1 | tail -5":             true,
-		"python3 -m pytest tests/":            true,
-		"go build ./...":                      false,
-		"echo go test":                        false,
-		"git commit -m 'test'":                false,
+	for cmd, want := range map[string][2]bool{ // {is a test run, its test stage runs alone}
+		"go test ./...":                       {true, true},
+		"cd web && npm test -- --watch=false": {true, false},
+		"GOFLAGS=-count=1 go test ./pkg":      {true, false},
+		"mix test 2>&1 | tail -5":             {true, true},
+		"python3 -m pytest tests/ < input":    {true, false},
+		"python3 -m pytest tests/":            {true, true},
+		"go build ./...":                      {false, false},
+		"echo go test":                        {false, false},
+		"git commit -m 'test'":                {false, false},
 	} {
-		if _, got := testStage(cmd); got != want {
-			t.Errorf("testStage(%q) = %v, want %v", cmd, got, want)
+		if _, alone, ok := testStage(cmd); ok != want[0] || alone != want[1] {
+			t.Errorf("testStage(%q) = %v, alone %v; want %v, %v", cmd, ok, alone, want[0], want[1])
 		}
 	}
 }
@@ -119,9 +121,14 @@ func TestRerun(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer root.Close()
-	run := func(allow [][]string, trace []vouch.TraceEntry) vouch.CheckResult {
+	var timeout time.Duration
+	run := func(allow []vouch.CommandRule, trace []vouch.TraceEntry) vouch.CheckResult {
 		pol := vouch.DefaultPolicy()
 		pol.Commands.Allow = allow
+		pol.Commands.Timeout = vouch.Duration(20 * time.Second)
+		if timeout != 0 {
+			pol.Commands.Timeout = vouch.Duration(timeout)
+		}
 		s := &vouch.Subject{Request: &vouch.Request{Output: vouch.Output{TestResult: vouch.TestPassed}, Trace: trace}, Policy: &pol, Workspace: root}
 		var f vouch.Findings
 		if err := (testsAnalyzer{}).Analyze(context.Background(), s, &f); err != nil {
@@ -135,7 +142,7 @@ func TestRerun(t *testing.T) {
 	// "make test" fails here (no Makefile): the re-run contradicts a trace
 	// that says it passed.
 	passed := []vouch.TraceEntry{bash("make test", "ok", false)}
-	if c := run([][]string{{"make", "test"}}, passed); c.Status != vouch.StatusFail || c.Evidence["source"] != "rerun" {
+	if c := run([]vouch.CommandRule{vouch.NewCommandRule("make", "test")}, passed); c.Status != vouch.StatusFail || c.Evidence["source"] != "rerun" {
 		t.Errorf("failing re-run: %+v", c)
 	}
 	// Not allow-listed: the trace decides.
@@ -147,8 +154,65 @@ func TestRerun(t *testing.T) {
 		t.Fatal(err)
 	}
 	failed := []vouch.TraceEntry{bash("make test", "Exit code 2\nFAIL", true)}
-	if c := run([][]string{{"make", "test"}}, failed); c.Status != vouch.StatusPass || c.Evidence["source"] != "rerun" {
+	makeTest := []vouch.CommandRule{vouch.NewCommandRule("make", "test")}
+	if c := run(makeTest, failed); c.Status != vouch.StatusPass || c.Evidence["source"] != "rerun" {
 		t.Errorf("passing re-run: %+v", c)
+	}
+	// The test stage alone is run again when nothing before it changes
+	// what it runs.
+	piped := []vouch.TraceEntry{bash("make test 2>&1 | tail -3", "ok", false)}
+	if c := run(makeTest, piped); c.Status != vouch.StatusPass || c.Evidence["source"] != "rerun" {
+		t.Errorf("piped line, stage re-run: %+v", c)
+	}
+	// A command the allow-list names but whose flags or arguments it does
+	// not permit is refused, and the claim stays undecided: the older
+	// passing run does not decide.
+	for _, cmd := range []string{"make test -n", "make test TESTS=", "cd sub && make test"} {
+		c := run(makeTest, []vouch.TraceEntry{bash(cmd, "ok", false)})
+		if c.Status != vouch.StatusUndecided || c.Code != vouch.CodeCommandNotAllowed {
+			t.Errorf("%q: refused re-run: %s %s %s", cmd, c.Status, c.Code, c.Reason)
+		}
+	}
+	// A re-run that times out leaves the claim undecided, over a passing
+	// trace.
+	if err := os.WriteFile(filepath.Join(dir, "Makefile"), []byte("test:\n\t@sleep 30\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	timeout = 200 * time.Millisecond
+	if c := run(makeTest, passed); c.Status != vouch.StatusUndecided || c.Code != vouch.CodeCommandTimedOut {
+		t.Errorf("timed-out re-run: %s %s %s", c.Status, c.Code, c.Reason)
+	}
+	timeout = 0
+	// Commands the list does not name are decided by their last run: a
+	// failing one fails the claim even when a re-run of another passed.
+	if err := os.WriteFile(filepath.Join(dir, "Makefile"), []byte("test:\n\t@echo ok\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mixed := []vouch.TraceEntry{bash("make test", "ok", false), bash("pytest", "1 failed", true)}
+	if c := run(makeTest, mixed); c.Status != vouch.StatusFail || c.Code != vouch.CodeTestClaimContradicted {
+		t.Errorf("mixed: %s %s %s", c.Status, c.Code, c.Reason)
+	}
+}
+
+// TestRerunGoExec: with go test allowed, a trace whose last test run was
+// "go test -exec /bin/true ./..." (which runs no test) does not pass the
+// claim: the re-run is refused and the claim stays undecided.
+func TestRerunGoExec(t *testing.T) {
+	root, err := os.OpenRoot(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	pol := vouch.DefaultPolicy()
+	pol.Commands.Allow = []vouch.CommandRule{vouch.NewCommandRule("go", "test", "-v")}
+	trace := []vouch.TraceEntry{bash("go test -exec /bin/true ./...", "ok  \texample.com/x\t0.01s", false)}
+	s := &vouch.Subject{Request: &vouch.Request{Output: vouch.Output{TestResult: vouch.TestPassed}, Trace: trace}, Policy: &pol, Workspace: root}
+	var f vouch.Findings
+	if err := (testsAnalyzer{}).Analyze(context.Background(), s, &f); err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Checks) != 1 || f.Checks[0].Status != vouch.StatusUndecided || !strings.Contains(f.Checks[0].Reason, "-exec") {
+		t.Fatalf("got %+v", f.Checks)
 	}
 }
 

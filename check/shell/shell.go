@@ -5,7 +5,6 @@ package shell
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -62,14 +61,16 @@ func (c *commandChecker) Check(ctx context.Context, s *vouch.Subject) vouch.Outc
 	ev := map[string]any{"command": c.argv, "expectExit": c.expect}
 	argv, err := runner.Check(s.Policy, c.argv, "")
 	if err != nil {
-		o := vouch.Undecided(vouch.CodeCommandNotAllowed, fmt.Sprintf("%q does not run: %v", cmd, reason(err)))
+		o := vouch.Undecided(vouch.CodeCommandNotAllowed, fmt.Sprintf("%q does not run: %s", cmd, runner.Reason(err)))
 		o.Evidence = ev
 		return o
 	}
 	if s.Workspace == nil {
 		return vouch.Undecided(vouch.CodeNoWorkspace, fmt.Sprintf("%q needs a workspace to run in", cmd))
 	}
-	res, err := runner.Run(ctx, s.Workspace.Name(), argv, time.Duration(s.Policy.Commands.Timeout))
+	timeout := time.Duration(s.Policy.Commands.Timeout)
+	res, err := runner.Run(ctx, s.Workspace.Name(), argv, s.Policy)
+	s.MarkRan()
 	if err != nil {
 		o := vouch.Undecided(vouch.CodeCheckUnavailable, fmt.Sprintf("%q could not start: %v", cmd, err))
 		o.Evidence = ev
@@ -77,25 +78,25 @@ func (c *commandChecker) Check(ctx context.Context, s *vouch.Subject) vouch.Outc
 	}
 	ev["exitCode"], ev["durationMs"] = res.ExitCode, res.Duration.Milliseconds()
 	ev["output"] = tail(res.Stdout+res.Stderr, 600)
-	switch {
-	case res.TimedOut:
-		o := vouch.Undecided(vouch.CodeCommandTimedOut, fmt.Sprintf("%q did not finish within %v", cmd, time.Duration(s.Policy.Commands.Timeout)))
+	ev["sandbox"] = runner.Sandboxed(res)
+	if why := runner.Describe(res, timeout); why != "" {
+		code := vouch.CodeCommandTimedOut
+		if !res.TimedOut && !res.Cancelled {
+			code = vouch.CodeCommandKilled
+		}
+		o := vouch.Undecided(code, fmt.Sprintf("%q %s", cmd, why))
 		o.Evidence = ev
 		return o
-	case res.ExitCode != c.expect:
+	}
+	if line := runner.EnvironmentFailure(res); line != "" && res.ExitCode != c.expect {
+		o := vouch.Undecided(vouch.CodeCheckUnavailable, fmt.Sprintf("%q failed for want of the network, which the sandbox denies: %s", cmd, line))
+		o.Evidence = ev
+		return o
+	}
+	if res.ExitCode != c.expect {
 		return vouch.Fail(vouch.CodeCommandFailed, fmt.Sprintf("%q exited %d, want %d", cmd, res.ExitCode, c.expect), ev)
 	}
 	return vouch.Pass(fmt.Sprintf("%q exited %d", cmd, res.ExitCode), ev)
-}
-
-func reason(err error) string {
-	switch {
-	case errors.Is(err, runner.ErrNotAllowed):
-		return "it is not on the policy's allow-list (commands.allow)"
-	case errors.Is(err, runner.ErrShell):
-		return "it needs a shell and the policy allows none (commands.shell)"
-	}
-	return err.Error()
 }
 
 // tail keeps the last n bytes of s, where runners print their summaries.

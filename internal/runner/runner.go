@@ -1,30 +1,32 @@
-// Package runner runs commands named in a request, and only those the
-// policy allow-lists: matched on leading argv tokens, without a shell unless
-// the policy allows one, in the workspace, with a timeout, an output cap and
-// a minimal environment. Nothing from a request runs by default.
+// Package runner decides which commands named in a request may run, and
+// runs them. Nothing runs unless a rule of the policy's allow-list
+// (commands.allow) matches its whole argv: the program, every flag and
+// every argument (see [vouch.CommandRule]); without a shell unless the
+// policy allows one; sandboxed (see package sandbox), in the workspace,
+// with a timeout, an output cap and a minimal environment.
 package runner
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"fmt"
-	"os"
-	"os/exec"
 	"strings"
 	"time"
 
 	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/internal/sandbox"
 )
 
 // MaxOutput bounds the bytes of standard output and of standard error kept
 // from one run; the rest is counted and dropped.
 const MaxOutput = 64 << 10
 
-// Errors of Split and Check.
+// Errors of Split and Check. A command the allow-list does not name gives
+// ErrNotAllowed; one it names with a flag or argument its rule does not
+// permit gives a *vouch.RefusedError, which matches ErrRefused.
 var (
 	ErrShell      = errors.New("runner: the command uses shell syntax and the policy allows no shell")
-	ErrNotAllowed = errors.New("runner: the command is not on the policy's allow-list")
+	ErrNotAllowed = vouch.ErrCommandNotListed
+	ErrRefused    = vouch.ErrCommandRefused
 	ErrEmpty      = errors.New("runner: empty command")
 )
 
@@ -74,30 +76,32 @@ func Split(line string) ([]string, error) {
 	return argv, nil
 }
 
-// Allowed reports whether argv's leading tokens match an entry of the
-// allow-list.
-func Allowed(p *vouch.Policy, argv []string) bool {
-	for _, prefix := range p.Commands.Allow {
-		if len(prefix) > 0 && len(argv) >= len(prefix) {
-			ok := true
-			for i := range prefix {
-				ok = ok && argv[i] == prefix[i]
-			}
-			if ok {
-				return true
-			}
+// Allowed returns nil when a rule of the policy's allow-list matches argv
+// whole, ErrNotAllowed when no rule names its program, else the refusal
+// of the first rule that names it (matching ErrRefused).
+func Allowed(p *vouch.Policy, argv []string) error {
+	var refused error
+	for _, r := range p.Commands.Allow {
+		switch err := r.Match(argv); {
+		case err == nil:
+			return nil
+		case refused == nil && errors.Is(err, ErrRefused):
+			refused = err
 		}
 	}
-	return false
+	if refused != nil {
+		return refused
+	}
+	return ErrNotAllowed
 }
 
-// Check decides whether a command may run under the policy. A command given
-// as argv runs as it is; a command line is split by [Split]. A line with
-// shell syntax runs under sh -c only when the policy allows a shell, and
-// then only if every stage of its pipeline (split at |, ||, && and ;) is
-// allowed on its own, it redirects nothing but 2>&1, and it substitutes no
-// commands: "go test ./... 2>&1 | tail -5" needs both go test and tail on
-// the allow-list.
+// Check decides whether a command may run under the policy (see
+// [Allowed]). A command given as argv runs as it is; a command line is
+// split by [Split]. A line with shell syntax runs under sh -c only when the
+// policy allows a shell, and then only if every stage of its pipeline
+// (split at |, ||, && and ;) is allowed on its own, it redirects nothing
+// but 2>&1, and it substitutes no commands: "go test ./... 2>&1 | tail -5"
+// needs both go test and tail on the allow-list.
 func Check(p *vouch.Policy, argv []string, line string) (run []string, err error) {
 	if argv == nil {
 		argv, err = Split(line)
@@ -119,8 +123,8 @@ func Check(p *vouch.Policy, argv []string, line string) (run []string, err error
 			return nil, ErrShell
 		}
 	}
-	if !Allowed(p, argv) {
-		return nil, ErrNotAllowed
+	if err := Allowed(p, argv); err != nil {
+		return nil, err
 	}
 	return argv, nil
 }
@@ -151,70 +155,107 @@ func checkStages(p *vouch.Policy, line string) error {
 		if err != nil {
 			return err
 		}
-		if !Allowed(p, argv) {
-			return ErrNotAllowed
+		if err := Allowed(p, argv); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-// Result is the outcome of one run.
-type Result struct {
-	ExitCode  int
-	Stdout    string
-	Stderr    string
-	TimedOut  bool
-	Truncated bool
-	Duration  time.Duration
-}
+// Result is the outcome of one run (see [sandbox.Result]).
+type Result = sandbox.Result
 
-// Run runs argv in dir with a minimal environment (PATH, HOME set to dir,
-// LANG=C, CI=true, NO_COLOR=1), no standard input, the timeout and the
-// output cap. It returns an error only when the command could not start;
-// a non-zero exit or a timeout is in the Result.
-func Run(ctx context.Context, dir string, argv []string, timeout time.Duration) (Result, error) {
+// Run runs argv, which [Check] allowed, in the workspace dir under the
+// policy's commands settings: its timeout, resource limits, environment,
+// writable directories and network, in the sandbox. It returns an error
+// only when the command could not start; a non-zero exit, a signal, a
+// timeout or a cancellation is in the Result. Output is capped at
+// MaxOutput bytes a stream, and scrubbed of the secrets of vouch's own
+// environment.
+func Run(ctx context.Context, dir string, argv []string, p *vouch.Policy) (Result, error) {
 	if len(argv) == 0 {
 		return Result{}, ErrEmpty
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Dir = dir
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "LANG=C", "LC_ALL=C", "CI=true", "NO_COLOR=1", "TERM=dumb"}
-	cmd.Stdin = nil
-	var out, errb capped
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	cmd.WaitDelay = time.Second
-	start := time.Now()
-	err := cmd.Run()
-	res := Result{Stdout: out.String(), Stderr: errb.String(), Truncated: out.dropped+errb.dropped > 0, Duration: time.Since(start)}
-	var ee *exec.ExitError
+	c := p.Commands
+	res, err := sandbox.Run(ctx, sandbox.Config{
+		Argv:    argv,
+		Dir:     dir,
+		Env:     c.Env,
+		Timeout: time.Duration(c.Timeout),
+		Limits: sandbox.Limits{CPU: time.Duration(c.Limits.CPU), MemoryBytes: c.Limits.MemoryBytes,
+			FileBytes: c.Limits.FileBytes, Processes: c.Limits.Processes},
+		Writable:  c.Writable,
+		Network:   c.Network,
+		MaxOutput: MaxOutput,
+	})
+	if secrets := sandbox.Secrets(); len(secrets) > 0 {
+		res.Stdout, res.Stderr = sandbox.Redact(res.Stdout, secrets), sandbox.Redact(res.Stderr, secrets)
+	}
+	return res, err
+}
+
+// Describe says in words why a run cannot decide anything: "did not
+// finish within 1m0s", "was cancelled", "was killed at a resource limit:
+// CPU time limit exceeded"; "" for a run that exited or crashed on its own
+// (a segmentation fault is the code's failure).
+func Describe(res Result, timeout time.Duration) string {
 	switch {
-	case ctx.Err() == context.DeadlineExceeded:
-		res.TimedOut, res.ExitCode = true, -1
-	case errors.As(err, &ee):
-		res.ExitCode = ee.ExitCode()
-	case err != nil:
-		return res, fmt.Errorf("runner: start %s: %w", argv[0], err)
+	case res.TimedOut:
+		return "did not finish within " + timeout.String()
+	case res.Cancelled:
+		return "was cancelled (the verification's deadline)"
+	case res.Signal == "killed" || strings.HasSuffix(res.Signal, "limit exceeded"):
+		return "was killed at a resource limit: " + res.Signal
 	}
-	return res, nil
+	return ""
 }
 
-// capped keeps the first MaxOutput bytes written to it.
-type capped struct {
-	buf     bytes.Buffer
-	dropped int
-}
-
-func (c *capped) Write(p []byte) (int, error) {
-	n := len(p)
-	room := MaxOutput - c.buf.Len()
-	if room < len(p) {
-		c.dropped += len(p) - max(room, 0)
-		p = p[:max(room, 0)]
+// Reason says in words why Check refused a command, for a report.
+func Reason(err error) string {
+	var re *vouch.RefusedError
+	switch {
+	case errors.As(err, &re):
+		return "the allow-list names it, but not all of it: " + re.Error()
+	case errors.Is(err, ErrNotAllowed):
+		return "it is not on the policy's allow-list (commands.allow)"
+	case errors.Is(err, ErrShell):
+		return "it needs a shell and the policy allows none (commands.shell)"
 	}
-	c.buf.Write(p)
-	return n, nil
+	return err.Error()
 }
 
-func (c *capped) String() string { return c.buf.String() }
+// Sandboxed returns the evidence of how a run was confined.
+func Sandboxed(res Result) map[string]any {
+	c := res.Confinement
+	ev := map[string]any{"supervised": c.Supervised, "limits": c.Limits, "landlock": c.Landlock, "network": c.Network}
+	if len(c.Notes) > 0 {
+		ev["notes"] = c.Notes
+	}
+	return ev
+}
+
+// environmentFailures are what a run prints when the sandbox, not the
+// code under test, stopped it: a download the network isolation refused.
+var environmentFailures = []string{
+	"GOPROXY=off", "module lookup disabled", "network is unreachable", "no such host",
+	"Temporary failure in name resolution", "getaddrinfo", "EAI_AGAIN", "ENOTFOUND",
+	"Could not resolve host", "Failed to establish a new connection",
+}
+
+// EnvironmentFailure returns the line of the run's output that shows the
+// sandbox stopped it (it needed the network), or "".
+func EnvironmentFailure(res Result) string {
+	for _, out := range []string{res.Stderr, res.Stdout} {
+		for _, w := range environmentFailures {
+			if i := strings.Index(out, w); i >= 0 {
+				lo := strings.LastIndexByte(out[:i], '\n') + 1
+				hi := strings.IndexByte(out[i:], '\n')
+				if hi < 0 {
+					hi = len(out) - i
+				}
+				return strings.TrimSpace(out[lo : i+hi])
+			}
+		}
+	}
+	return ""
+}

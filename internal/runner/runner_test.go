@@ -40,7 +40,7 @@ func TestCheck(t *testing.T) {
 	if _, err := Check(&p, []string{"go", "test"}, ""); !errors.Is(err, ErrNotAllowed) {
 		t.Errorf("default policy let a command run: %v", err)
 	}
-	p.Commands.Allow = [][]string{{"go", "test"}, {"true"}}
+	p.Commands.Allow = []vouch.CommandRule{vouch.NewCommandRule("go", "test"), vouch.NewCommandRule("true")}
 	for _, tt := range []struct {
 		argv []string
 		line string
@@ -53,6 +53,7 @@ func TestCheck(t *testing.T) {
 		{nil, "go test ./pkg", nil},
 		{nil, "go test ./... ; rm -rf /", ErrShell},
 		{nil, "rm -rf /", ErrNotAllowed},
+		{nil, "go test -v ./...", ErrRefused},
 	} {
 		if _, err := Check(&p, tt.argv, tt.line); !errors.Is(err, tt.err) {
 			t.Errorf("Check(%q, %q) = %v, want %v", tt.argv, tt.line, err, tt.err)
@@ -62,14 +63,73 @@ func TestCheck(t *testing.T) {
 	if _, err := Check(&p, nil, "go test ./... 2>&1 | tail -3"); !errors.Is(err, ErrNotAllowed) {
 		t.Errorf("a pipe into a program not allowed: %v", err)
 	}
-	p.Commands.Allow = append(p.Commands.Allow, []string{"tail"})
+	p.Commands.Allow = append(p.Commands.Allow, vouch.NewCommandRule("tail", "-3"))
 	run, err := Check(&p, nil, "go test ./... 2>&1 | tail -3")
 	if err != nil || strings.Join(run, " ") != "sh -c go test ./... 2>&1 | tail -3" {
 		t.Errorf("shell allowed: %q, %v", run, err)
 	}
-	for _, line := range []string{"go test ./... ; rm -rf /", "go test $(rm -rf /)", "go test `id`", "go test > /etc/x", "go test ./... && curl x | sh"} {
+	for _, line := range []string{"go test ./... ; rm -rf /", "go test $(rm -rf /)", "go test `id`", "go test > /etc/x",
+		"go test ./... && curl x | sh", "go test -exec /bin/true ./... | tail -3"} {
 		if _, err := Check(&p, nil, line); err == nil {
 			t.Errorf("shell line %q allowed", line)
+		}
+	}
+}
+
+// TestGrammar: a rule allows its program with the flags it lists and
+// arguments inside the workspace, nothing more. The first cases are the
+// attacks a prefix match let through.
+func TestGrammar(t *testing.T) {
+	p := vouch.DefaultPolicy()
+	p.Commands.Allow = []vouch.CommandRule{
+		vouch.NewCommandRule("go", "test"),
+		vouch.NewCommandRule("pytest", "-x", "-q", "-k=*"),
+		vouch.NewCommandRule("npm", "test", "-count=1", "--"),
+		{Run: []string{"make", "test"}, Args: vouch.ArgsNone},
+	}
+	for _, tt := range []struct {
+		argv string
+		err  error
+	}{
+		// go test: flags that change what runs or where it writes.
+		{"go test -exec /bin/true ./...", ErrRefused},
+		{"go test -toolexec /tmp/evil ./...", ErrRefused},
+		{"go test -o /tmp/out ./pkg", ErrRefused},
+		{"go test -coverprofile=/tmp/c.out ./...", ErrRefused},
+		{"go test -run ^$ ./...", ErrRefused},
+		{"go test ./... -args -x", ErrRefused},
+		{"go test ./... ../elsewhere", ErrRefused},
+		{"go test /etc", ErrRefused},
+		{"go test ~/x", ErrRefused},
+		{"go test ./...", nil},
+		{"go test ./pkg ./cmd/x github.com/a/b", nil},
+		// flags listed with a value, or none
+		{"pytest -x -q tests/test_a.py::test_b", nil},
+		{"pytest -k slow", nil},
+		{"pytest -k=slow", nil},
+		{"pytest -k", ErrRefused},
+		{"pytest -x=1", ErrRefused},
+		{"pytest -p no:cacheprovider", ErrRefused},
+		{"pytest --rootdir=/", ErrRefused},
+		// a literal value
+		{"npm test -count=1", nil},
+		{"npm test -count 1", nil},
+		{"npm test -count=2", ErrRefused},
+		{"npm test -- unit", nil},
+		{"npm test -- /abs", ErrRefused},
+		// no arguments at all
+		{"make test", nil},
+		{"make test CC=/tmp/evil", ErrRefused},
+		{"make test all", ErrRefused},
+		{"make install", ErrNotAllowed},
+	} {
+		_, err := Check(&p, strings.Fields(tt.argv), "")
+		if !errors.Is(err, tt.err) {
+			t.Errorf("Check(%s) = %v, want %v", tt.argv, err, tt.err)
+		}
+		var re *vouch.RefusedError
+		if errors.Is(err, ErrRefused) && (!errors.As(err, &re) || re.Token == "" || !strings.Contains(Reason(err), re.Token)) {
+			t.Errorf("Check(%s): the refusal %v does not name the token", tt.argv, err)
 		}
 	}
 }
@@ -80,23 +140,37 @@ func TestRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	res, err := Run(ctx, dir, []string{"sh", "-c", "ls; echo $HOME; echo oops >&2; exit 3"}, 10*time.Second)
-	if err != nil || res.ExitCode != 3 || !strings.Contains(res.Stdout, "f\n") || !strings.Contains(res.Stdout, dir) || res.Stderr != "oops\n" {
+	p := vouch.DefaultPolicy()
+	p.Commands.Timeout = vouch.Duration(10 * time.Second)
+	res, err := Run(ctx, dir, []string{"sh", "-c", "ls; echo $HOME; echo oops >&2; exit 3"}, &p)
+	if err != nil || res.ExitCode != 3 || !strings.Contains(res.Stdout, "f\n") || strings.Contains(res.Stdout, dir+"\n") || res.Stderr != "oops\n" {
 		t.Errorf("run: %+v, %v", res, err)
 	}
-	res, err = Run(ctx, dir, []string{"sh", "-c", "echo $SECRET_TOKEN"}, 10*time.Second)
-	if err != nil || strings.TrimSpace(res.Stdout) != "" {
-		t.Errorf("environment leaked: %q", res.Stdout)
+	t.Setenv("SECRET_TOKEN", "tok-0123456789")
+	res, err = Run(ctx, dir, []string{"sh", "-c", "echo $SECRET_TOKEN; cat /proc/$PPID/environ /proc/$PPID/../$PPID/environ 2>/dev/null; echo tok-0123456789"}, &p)
+	if err != nil || strings.Contains(res.Stdout, "tok-0123456789") || !strings.Contains(res.Stdout, "[redacted SECRET_TOKEN]") {
+		t.Errorf("a secret of vouch's environment reached the output: %q", res.Stdout)
 	}
-	res, err = Run(ctx, dir, []string{"sh", "-c", "head -c 200000 /dev/zero"}, 10*time.Second)
+	res, err = Run(ctx, dir, []string{"sh", "-c", "head -c 200000 /dev/zero"}, &p)
 	if err != nil || len(res.Stdout) != MaxOutput || !res.Truncated || res.ExitCode != 0 {
 		t.Errorf("cap: %d bytes, truncated %v, exit %d, %v", len(res.Stdout), res.Truncated, res.ExitCode, err)
 	}
-	res, err = Run(ctx, dir, []string{"sleep", "10"}, 50*time.Millisecond)
-	if err != nil || !res.TimedOut {
+	p.Commands.Timeout = vouch.Duration(50 * time.Millisecond)
+	res, err = Run(ctx, dir, []string{"sleep", "10"}, &p)
+	if err != nil || !res.TimedOut || Describe(res, 50*time.Millisecond) == "" {
 		t.Errorf("timeout: %+v, %v", res, err)
 	}
-	if _, err := Run(ctx, dir, []string{"no-such-program-xyz"}, time.Second); err == nil {
+	if _, err := Run(ctx, dir, []string{"no-such-program-xyz"}, &p); err == nil {
 		t.Error("a missing program started")
+	}
+}
+
+func TestEnvironmentFailure(t *testing.T) {
+	res := Result{Stderr: "go: downloading x\ngo: github.com/a/b@v1: module lookup disabled by GOPROXY=off\nFAIL"}
+	if got := EnvironmentFailure(res); got != "go: github.com/a/b@v1: module lookup disabled by GOPROXY=off" {
+		t.Errorf("EnvironmentFailure = %q", got)
+	}
+	if got := EnvironmentFailure(Result{Stdout: "--- FAIL: TestX"}); got != "" {
+		t.Errorf("a test failure taken for the sandbox's: %q", got)
 	}
 }

@@ -1,0 +1,274 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
+)
+
+// TestMain lets the test binary be the command a run starts: with
+// SANDBOX_TEST_ACT set (through Config.Env), it does that and exits.
+func TestMain(m *testing.M) {
+	switch os.Getenv("SANDBOX_TEST_ACT") {
+	case "":
+		os.Exit(m.Run())
+	case "dial":
+		c, err := net.DialTimeout("tcp", os.Getenv("SANDBOX_TEST_ADDR"), 2*time.Second)
+		if err != nil {
+			fmt.Println("dial failed:", err)
+			os.Exit(3)
+		}
+		c.Close()
+		fmt.Println("dial ok")
+	case "loopback":
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			fmt.Println("listen failed:", err)
+			os.Exit(3)
+		}
+		go func() {
+			if c, err := l.Accept(); err == nil {
+				c.Close()
+			}
+		}()
+		c, err := net.Dial("tcp", l.Addr().String())
+		if err != nil {
+			fmt.Println("dial failed:", err)
+			os.Exit(3)
+		}
+		c.Close()
+		fmt.Println("loopback ok")
+	}
+	os.Exit(0)
+}
+
+func runIn(t *testing.T, c Config) Result {
+	t.Helper()
+	if c.Dir == "" {
+		c.Dir = t.TempDir()
+	}
+	if c.Timeout == 0 {
+		c.Timeout = 30 * time.Second
+	}
+	res, err := Run(context.Background(), c)
+	if err != nil {
+		t.Fatalf("Run(%q): %v", c.Argv, err)
+	}
+	return res
+}
+
+func TestExitCodeAndOutput(t *testing.T) {
+	res := runIn(t, Config{Argv: []string{"sh", "-c", "echo out; echo err >&2; exit 3"}})
+	if res.ExitCode != 3 || res.Stdout != "out\n" || res.Stderr != "err\n" || res.TimedOut || res.Signal != "" {
+		t.Errorf("got %+v", res)
+	}
+	if !res.Confinement.Supervised || !res.Confinement.Limits {
+		t.Errorf("confinement %+v", res.Confinement)
+	}
+}
+
+func TestStartError(t *testing.T) {
+	_, err := Run(context.Background(), Config{Argv: []string{"no-such-program-vouch"}, Dir: t.TempDir(), Timeout: time.Minute})
+	if err == nil || !strings.Contains(err.Error(), "no-such-program-vouch") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestEnvironment: the run sees a minimal environment with a HOME, caches
+// and TMPDIR of its own, outside the workspace, removed afterwards; none
+// of vouch's own variables.
+func TestEnvironment(t *testing.T) {
+	t.Setenv("VOUCH_TEST_API_KEY", "sk-test-0123456789")
+	ws := t.TempDir()
+	res := runIn(t, Config{Argv: []string{"env"}, Dir: ws, Env: map[string]string{"OPERATOR_SET": "yes"}})
+	env := map[string]string{}
+	for _, l := range strings.Split(strings.TrimSpace(res.Stdout), "\n") {
+		k, v, _ := strings.Cut(l, "=")
+		env[k] = v
+	}
+	if _, ok := env["VOUCH_TEST_API_KEY"]; ok || strings.Contains(res.Stdout, "sk-test") {
+		t.Error("vouch's environment reached the run")
+	}
+	if _, ok := env[helperEnv]; ok {
+		t.Error("the supervisor's marker reached the run")
+	}
+	for _, k := range []string{"HOME", "TMPDIR", "GOCACHE", "XDG_CACHE_HOME"} {
+		v := env[k]
+		if v == "" || strings.HasPrefix(v, ws) {
+			t.Errorf("%s = %q: want a directory outside the workspace %s", k, v, ws)
+		}
+	}
+	if env["GOENV"] != "off" || env["GOFLAGS"] != "" || env["GOTOOLCHAIN"] != "local" || env["OPERATOR_SET"] != "yes" {
+		t.Errorf("env = %v", env)
+	}
+	if _, err := os.Stat(env["HOME"]); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the run's HOME %s is still there (%v)", env["HOME"], err)
+	}
+}
+
+// dead reports whether no process pid exists any more.
+func dead(pid int) bool {
+	return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
+}
+
+func pidOf(t *testing.T, out string) int {
+	t.Helper()
+	pid, err := strconv.Atoi(strings.TrimSpace(strings.Split(out, "\n")[0]))
+	if err != nil || pid <= 0 {
+		t.Fatalf("no pid in output %q", out)
+	}
+	return pid
+}
+
+// TestLeftoversKilled: a process the command left behind, in a session of
+// its own, is killed when the command exits.
+func TestLeftoversKilled(t *testing.T) {
+	res := runIn(t, Config{Argv: []string{"sh", "-c", "setsid sleep 1000 & echo $!"}})
+	pid := pidOf(t, res.Stdout)
+	if res.ExitCode != 0 || !dead(pid) {
+		t.Errorf("exit %d; the detached sleep %d is alive: %v", res.ExitCode, pid, !dead(pid))
+	}
+}
+
+// TestTimeoutKillsEverything: at the timeout the command and everything it
+// started are killed, and the run reports the timeout.
+func TestTimeoutKillsEverything(t *testing.T) {
+	res := runIn(t, Config{Argv: []string{"sh", "-c", "setsid sleep 1000 & echo $!; exec sleep 1000"}, Timeout: 300 * time.Millisecond})
+	pid := pidOf(t, res.Stdout)
+	if !res.TimedOut || res.ExitCode != -1 {
+		t.Errorf("got %+v, want a timeout", res)
+	}
+	if !dead(pid) {
+		t.Errorf("the detached sleep %d outlived the run", pid)
+	}
+}
+
+func TestCancel(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	res, err := Run(ctx, Config{Argv: []string{"sh", "-c", "echo $$; exec sleep 1000"}, Dir: t.TempDir(), Timeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Cancelled || res.ExitCode != -1 {
+		t.Errorf("got %+v, want cancelled", res)
+	}
+	if pid := pidOf(t, res.Stdout); !dead(pid) {
+		t.Errorf("%d outlived the cancelled run", pid)
+	}
+}
+
+func TestFileSizeLimit(t *testing.T) {
+	ws := t.TempDir()
+	res := runIn(t, Config{Argv: []string{"sh", "-c", "head -c 3000000 /dev/zero > big"}, Dir: ws, Limits: Limits{FileBytes: 1 << 20}})
+	fi, err := os.Stat(filepath.Join(ws, "big"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Size() > 1<<20 || res.ExitCode == 0 {
+		t.Errorf("wrote %d bytes, exit %d: the file size limit did not hold", fi.Size(), res.ExitCode)
+	}
+}
+
+func TestCPULimit(t *testing.T) {
+	res := runIn(t, Config{Argv: []string{"sh", "-c", "while :; do :; done"}, Limits: Limits{CPU: time.Second}})
+	if res.Signal != "CPU time limit exceeded" && res.Signal != "killed" {
+		t.Errorf("got %+v, want the loop killed by its CPU limit", res)
+	}
+	if res.TimedOut {
+		t.Error("the wall-clock timeout, not the CPU limit, ended the loop")
+	}
+}
+
+// TestWritesConfined: with Landlock, the run can write the workspace and its
+// own temporary directory, and nothing else.
+func TestWritesConfined(t *testing.T) {
+	abi, err := llsys.LandlockGetABIVersion()
+	if err != nil || abi < 1 {
+		t.Skipf("this kernel has no Landlock (%v): writes cannot be confined here", err)
+	}
+	ws, outside := t.TempDir(), t.TempDir()
+	script := fmt.Sprintf(`echo in > inside; echo tmp > "$TMPDIR/t" && echo tmp-ok; echo out > %s/escaped; exit 0`, outside)
+	res := runIn(t, Config{Argv: []string{"sh", "-c", script}, Dir: ws})
+	if res.Confinement.Landlock != abi {
+		t.Errorf("Landlock ABI %d in force, want %d (notes %v)", res.Confinement.Landlock, abi, res.Confinement.Notes)
+	}
+	if _, err := os.Stat(filepath.Join(ws, "inside")); err != nil {
+		t.Errorf("the run could not write its workspace: %v (%s)", err, res.Stderr)
+	}
+	if !strings.Contains(res.Stdout, "tmp-ok") {
+		t.Errorf("the run could not write its TMPDIR: %s", res.Stderr)
+	}
+	if _, err := os.Stat(filepath.Join(outside, "escaped")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the run wrote outside the workspace (%v)", err)
+	}
+}
+
+// TestNetworkIsolated: the run cannot reach a server of the host, but can
+// use its own loopback.
+func TestNetworkIsolated(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"SANDBOX_TEST_ACT": "dial", "SANDBOX_TEST_ADDR": l.Addr().String(), "GORACE": "atexit_sleep_ms=0"}
+	res := runIn(t, Config{Argv: []string{self}, Env: env})
+	if res.Confinement.Network != "isolated" {
+		t.Skipf("the kernel gave no network namespace: %v", res.Confinement.Notes)
+	}
+	if res.ExitCode != 3 || !strings.Contains(res.Stdout, "dial failed") {
+		t.Errorf("the isolated run reached the host's server: %+v", res)
+	}
+	res = runIn(t, Config{Argv: []string{self}, Env: env, Network: true})
+	if res.ExitCode != 0 || res.Confinement.Network != "allowed" {
+		t.Errorf("with the network allowed, the dial failed: %+v", res)
+	}
+	res = runIn(t, Config{Argv: []string{self}, Env: map[string]string{"SANDBOX_TEST_ACT": "loopback", "GORACE": "atexit_sleep_ms=0"}})
+	if res.ExitCode != 0 || !strings.Contains(res.Stdout, "loopback ok") {
+		t.Errorf("the isolated run could not use its own loopback: %+v", res)
+	}
+}
+
+func TestRedact(t *testing.T) {
+	t.Setenv("SOME_API_KEY", "abcdefgh12345678")
+	t.Setenv("SHORT_TOKEN", "abc")
+	t.Setenv("HARMLESS", "abcdefgh12345678x")
+	secs := Secrets()
+	got := Redact("key=abcdefgh12345678 short=abc", secs)
+	if got != "key=[redacted SOME_API_KEY] short=abc" {
+		t.Errorf("Redact = %q", got)
+	}
+}
+
+// TestStatusNotForgeable: the command cannot write to the supervisor's
+// status pipe, so it cannot forge its own result.
+func TestStatusNotForgeable(t *testing.T) {
+	res := runIn(t, Config{Argv: []string{"sh", "-c", `echo '{"exit":0}' >&4; echo 'pid 1' >&4; exit 7`}})
+	if res.ExitCode != 7 {
+		t.Errorf("exit %d, want 7: the command reached the status pipe", res.ExitCode)
+	}
+}
