@@ -34,13 +34,17 @@ func TestApplyRequest(t *testing.T) {
 	}{
 		// commands.allow
 		{name: "allow: narrower argv", raw: `{"commands": {"allow": [["go", "test", "./pkg"]]}}`,
-			want: func(p *vouch.Policy) { p.Commands.Allow = []vouch.CommandRule{vouch.NewCommandRule("go", "test", "./pkg")} }},
+			want: func(p *vouch.Policy) {
+				p.Commands.Allow = []vouch.CommandRule{vouch.NewCommandRule("go", "test", "./pkg")}
+			}},
 		{name: "allow: same entries", raw: `{"commands": {"allow": [["npm", "test"], ["go", "test", "-v", "-run=*"]]}}`,
 			want: func(p *vouch.Policy) {
 				p.Commands.Allow = []vouch.CommandRule{vouch.NewCommandRule("npm", "test"), vouch.NewCommandRule("go", "test", "-v", "-run=*")}
 			}},
 		{name: "allow: fewer flags, a literal value", raw: `{"commands": {"allow": [["go", "test", "-run=TestA"]]}}`,
-			want: func(p *vouch.Policy) { p.Commands.Allow = []vouch.CommandRule{vouch.NewCommandRule("go", "test", "-run=TestA")} }},
+			want: func(p *vouch.Policy) {
+				p.Commands.Allow = []vouch.CommandRule{vouch.NewCommandRule("go", "test", "-run=TestA")}
+			}},
 		{name: "allow: no arguments", raw: `{"commands": {"allow": [{"run": ["npm", "test"], "args": "none"}]}}`,
 			want: func(p *vouch.Policy) {
 				p.Commands.Allow = []vouch.CommandRule{{Run: []string{"npm", "test"}, Args: vouch.ArgsNone}}

@@ -191,11 +191,11 @@ func environ(c Config, tmp string) []string {
 		"GOPATH":      filepath.Join(home, "go"),
 		// Python and Node: no bytecode or caches written into the
 		// workspace, nothing asked.
-		"PYTHONDONTWRITEBYTECODE": "1",
-		"PYTHONPYCACHEPREFIX":     filepath.Join(cache, "pycache"),
-		"PYTEST_ADDOPTS":          "-p no:cacheprovider",
-		"PIP_NO_INPUT":            "1",
-		"npm_config_cache":        filepath.Join(cache, "npm"),
+		"PYTHONDONTWRITEBYTECODE":    "1",
+		"PYTHONPYCACHEPREFIX":        filepath.Join(cache, "pycache"),
+		"PYTEST_ADDOPTS":             "-p no:cacheprovider",
+		"PIP_NO_INPUT":               "1",
+		"npm_config_cache":           filepath.Join(cache, "npm"),
 		"npm_config_update_notifier": "false",
 	}
 	// Modules already downloaded by the user running vouch can be read,
