@@ -157,40 +157,22 @@ var (
 	ErrFileTooLarge   = errors.New("vouch: file over the size limit")
 )
 
-type fileKey string
-
-type fileResult struct {
-	data []byte
-	err  error
-}
-
 // ReadFile reads a file of the workspace by its slash-separated path
 // relative to the workspace root. It refuses absolute paths and paths that
 // leave the root ([ErrOutsideRoot]), files that are not regular files
-// ([ErrNotRegularFile]) and files over the size limit ([ErrFileTooLarge]); a
-// missing file gives an error matching [fs.ErrNotExist]. Results are
-// memoised.
+// ([ErrNotRegularFile]) and files over the size limit ([ErrFileTooLarge]:
+// MaxFileBytes, else the policy's limits.fileBytes); a missing file gives
+// an error matching [fs.ErrNotExist]. The file is opened before it is
+// checked, and read once per verification.
 func (s *Subject) ReadFile(path string) ([]byte, error) {
-	r := s.Memo(fileKey(path), func() any {
-		data, err := s.readFile(path)
-		return fileResult{data, err}
-	}).(fileResult)
-	return r.data, r.err
-}
-
-func (s *Subject) readFile(path string) ([]byte, error) {
-	fi, err := s.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, ErrNotRegularFile
-	}
-	if fi.Size() > s.maxBytes() {
+	r := s.read(path)
+	switch {
+	case r.err != nil:
+		return nil, r.err
+	case !r.whole:
 		return nil, ErrFileTooLarge
 	}
-	data, err := s.Workspace.ReadFile(path)
-	return data, rootErr(err)
+	return r.data, nil
 }
 
 type textKey string

@@ -1,11 +1,11 @@
 package vouch
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"io"
 	"io/fs"
+	"os"
 	"strings"
 )
 
@@ -46,60 +46,119 @@ func (s *Subject) Stat(path string) (fs.FileInfo, error) {
 	return fi, rootErr(err)
 }
 
-// ReadLines reads lines start..end (1-based, inclusive) of a workspace file
-// and stops there: only those lines are read, however long the file. It
-// returns the lines without their line endings ("\n" or "\r\n") and n, the
-// number of lines the file has up to end: n < end means the file is shorter
-// than the region. A last line without a newline counts as a line. The same
-// refusals as [Subject.ReadFile] apply.
+// ReadLines reads lines start..end (1-based, inclusive) of a workspace
+// file. It returns the lines without their line endings ("\n" or "\r\n")
+// and n, the number of lines the file has up to end: n < end means the
+// file is shorter than the region. A last line without a newline counts as
+// a line. Only the first MaxFileBytes of a file are read (once per
+// verification, shared with [Subject.ReadFile]); a region past them gives
+// [ErrFileTooLarge], never a short count. The other refusals of
+// [Subject.ReadFile] apply.
 func (s *Subject) ReadLines(path string, start, end int) (lines []string, n int, err error) {
 	if start < 1 || end < start {
 		return nil, 0, errors.New("vouch: invalid line range")
 	}
-	fi, err := s.Stat(path)
-	if err != nil {
-		return nil, 0, err
+	r := s.read(path)
+	if r.err != nil {
+		return nil, 0, r.err
 	}
-	if !fi.Mode().IsRegular() {
-		return nil, 0, ErrNotRegularFile
+	idx := s.Memo(lineKey(path), func() any { return lineStarts(r.data, r.whole) }).([]int)
+	// idx holds the start of each line the read part shows whole, then
+	// the offset where the last one ends.
+	known := len(idx) - 1
+	if end > known && !r.whole {
+		return nil, 0, ErrFileTooLarge
 	}
-	f, err := s.Workspace.Open(path)
-	if err != nil {
-		return nil, 0, rootErr(err)
-	}
-	defer f.Close()
-	r := bufio.NewReader(io.LimitReader(f, s.maxBytes()))
-	for n < end {
-		line, err := r.ReadSlice('\n')
-		for err == bufio.ErrBufferFull {
-			// A very long line: keep it only if it is in the region.
-			more, err2 := r.ReadSlice('\n')
-			if n+1 >= start {
-				line = append(append([]byte(nil), line...), more...)
-			}
-			err = err2
-		}
-		if len(line) > 0 {
-			n++
-			if n >= start {
-				lines = append(lines, string(trimEOL(line)))
-			}
-		}
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, 0, err
-		}
+	n = min(end, known)
+	for i := start; i <= n; i++ {
+		lines = append(lines, string(trimEOL(r.data[idx[i-1]:idx[i]])))
 	}
 	return lines, n, nil
+}
+
+type lineKey string
+
+// lineStarts returns the offset at which each line of data starts, then
+// the offset after the last line. When data is only the start of a file
+// (whole false), a last line without its newline may be cut, and is left
+// out.
+func lineStarts(data []byte, whole bool) []int {
+	idx := []int{0}
+	for off := 0; off < len(data); {
+		i := bytes.IndexByte(data[off:], '\n')
+		if i < 0 {
+			if whole {
+				idx = append(idx, len(data))
+			}
+			break
+		}
+		off += i + 1
+		idx = append(idx, off)
+	}
+	return idx
 }
 
 func (s *Subject) maxBytes() int64 {
 	if s.MaxFileBytes > 0 {
 		return s.MaxFileBytes
 	}
+	if s.Policy != nil && s.Policy.Limits.FileBytes > 0 {
+		return s.Policy.Limits.FileBytes
+	}
 	return 4 << 20
+}
+
+// readResult is one read of a workspace file: its first maxBytes bytes,
+// and whether that is the whole file.
+type readResult struct {
+	data  []byte
+	whole bool
+	err   error
+}
+
+type fileKey string
+
+// afterOpen, when set (by tests), is called after a workspace file is
+// opened and before it is checked.
+var afterOpen func(path string)
+
+// read reads a workspace file once per verification: opened first (without
+// blocking, so a FIFO cannot hang it), then the open file is checked (a
+// regular file) and read through the size limit. No path is checked and
+// then opened: what is read is what was checked.
+func (s *Subject) read(path string) readResult {
+	return s.Memo(fileKey(path), func() any {
+		if s.Workspace == nil {
+			return readResult{err: ErrNoWorkspace}
+		}
+		if err := checkPath(path); err != nil {
+			return readResult{err: err}
+		}
+		f, err := s.Workspace.OpenFile(path, os.O_RDONLY|openFlags, 0)
+		if err != nil {
+			return readResult{err: rootErr(err)}
+		}
+		defer f.Close()
+		if afterOpen != nil {
+			afterOpen(path)
+		}
+		fi, err := f.Stat()
+		if err != nil {
+			return readResult{err: err}
+		}
+		if !fi.Mode().IsRegular() {
+			return readResult{err: ErrNotRegularFile}
+		}
+		limit := s.maxBytes()
+		data, err := io.ReadAll(io.LimitReader(f, limit+1))
+		if err != nil {
+			return readResult{err: err}
+		}
+		if int64(len(data)) > limit {
+			return readResult{data: data[:limit]}
+		}
+		return readResult{data: data, whole: true}
+	}).(readResult)
 }
 
 func trimEOL(b []byte) []byte {

@@ -17,10 +17,12 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/check"
+	"github.com/vouchgate/vouch/internal/secret"
 	"github.com/vouchgate/vouch/policy"
 	"github.com/vouchgate/vouch/wire"
 )
@@ -159,6 +161,11 @@ func (e *Engine) Verify(ctx context.Context, req *vouch.Request) (*vouch.Report,
 	if err != nil {
 		return nil, err
 	}
+	if pol.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, time.Duration(pol.Timeout))
+		defer cancel()
+	}
 	subj := &vouch.Subject{Request: req, Policy: pol, Now: e.now}
 	dir, err := e.workspace(req)
 	if err != nil {
@@ -178,29 +185,108 @@ func (e *Engine) Verify(ctx context.Context, req *vouch.Request) (*vouch.Report,
 	run.criteria(rules)
 	run.judge()
 	rep := run.report()
+	if subj.Ran() {
+		// A command ran code the agent wrote, which can read what the
+		// user running vouch can: no credential of vouch's environment
+		// may leave in the report.
+		secret.Scrub(rep, secret.Secrets())
+	}
 	rep.DurationMs = float64(e.now().Sub(start).Microseconds()) / 1000
 	return rep, nil
 }
 
 func openWorkspace(dir string) (*os.Root, error) {
+	bad := func(err error) error {
+		return &vouch.Error{Code: vouch.ErrInvalid, Path: "workspace", Message: fmt.Sprintf("cannot open workspace %s: %v", dir, unwrapPathErr(err)), Err: err}
+	}
 	abs, err := filepath.Abs(dir)
 	if err == nil {
-		var fi os.FileInfo
-		fi, err = os.Stat(abs)
-		if err == nil && !fi.IsDir() {
-			err = errors.New("not a directory")
-		}
+		abs, err = filepath.EvalSymlinks(abs)
 	}
 	if err != nil {
-		return nil, &vouch.Error{Code: vouch.ErrInvalid, Path: "workspace", Message: fmt.Sprintf("cannot open workspace %s: %v", dir, unwrapPathErr(err)), Err: err}
+		return nil, bad(err)
+	}
+	if why := SpecialDir(abs); why != "" {
+		return nil, &vouch.Error{Code: vouch.ErrInvalid, Path: "workspace",
+			Message: fmt.Sprintf("%s is %s, never a workspace", dir, why)}
 	}
 	root, err := os.OpenRoot(abs)
 	if err != nil {
-		return nil, &vouch.Error{Code: vouch.ErrInvalid, Path: "workspace", Message: fmt.Sprintf("cannot open workspace %s: %v", dir, unwrapPathErr(err)), Err: err}
+		return nil, bad(err)
+	}
+	// What was opened is checked again, not the path: the directory's
+	// own filesystem.
+	d, err := root.Open(".")
+	if err != nil {
+		root.Close()
+		return nil, bad(err)
+	}
+	defer d.Close()
+	fi, err := d.Stat()
+	if err == nil && !fi.IsDir() {
+		err = errors.New("not a directory")
+	}
+	if err != nil {
+		root.Close()
+		return nil, bad(err)
+	}
+	if why := pseudoFS(d); why != "" {
+		root.Close()
+		return nil, &vouch.Error{Code: vouch.ErrInvalid, Path: "workspace",
+			Message: fmt.Sprintf("%s is on %s, never a workspace", dir, why)}
 	}
 	return root, nil
 }
 
+// WithinRoots returns nil when the directory dir lies inside one of roots
+// (symlinks resolved on both sides), else an input error naming the
+// workspace: a request's workspace field is honoured only inside the roots
+// its caller allows, for the request is written by the agent under
+// verification.
+func WithinRoots(dir string, roots []string) error {
+	resolve := func(p string) (string, error) {
+		p, err := filepath.Abs(p)
+		if err != nil {
+			return "", err
+		}
+		return filepath.EvalSymlinks(p)
+	}
+	real, err := resolve(dir)
+	if err != nil {
+		return &vouch.Error{Code: vouch.ErrInvalid, Path: "workspace", Message: fmt.Sprintf("cannot open workspace %s: %v", dir, unwrapPathErr(err)), Err: err}
+	}
+	var names []string
+	for _, r := range roots {
+		rr, err := resolve(r)
+		if err != nil {
+			continue
+		}
+		names = append(names, rr)
+		if rel, err := filepath.Rel(rr, real); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) {
+			return nil
+		}
+	}
+	return &vouch.Error{Code: vouch.ErrInvalid, Path: "workspace",
+		Message: fmt.Sprintf("the request's workspace %s is outside the allowed workspace roots (%s): give the workspace with --workspace, or allow a root with --workspace-root",
+			dir, strings.Join(names, ", "))}
+}
+
+// SpecialDir says why dir (absolute, symlinks resolved) can never be a
+// workspace, or "": the filesystem root, or a directory of the kernel's
+// pseudo-filesystems (/proc, /sys, /dev), where a file's contents are the
+// state of processes and devices, vouch's own environment among them.
+func SpecialDir(dir string) string {
+	dir = filepath.Clean(dir)
+	if dir == filepath.VolumeName(dir)+string(filepath.Separator) {
+		return "the filesystem root"
+	}
+	for _, p := range []string{"/proc", "/sys", "/dev"} {
+		if dir == p || strings.HasPrefix(dir, p+"/") {
+			return "under " + p
+		}
+	}
+	return ""
+}
 func unwrapPathErr(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net/url"
 	"strings"
@@ -85,7 +86,7 @@ func newJSONSchema(spec vouch.CheckSpec, env check.Env) (vouch.Checker, error) {
 		if !fs.ValidPath(file) || file == "." {
 			return nil, check.Errorf(path, "%q is not a relative slash-separated path inside the schema files", file)
 		}
-		data, err := fs.ReadFile(env.Files, file)
+		data, err := readSchemaFile(env.Files, file)
 		if err != nil {
 			return nil, check.Errorf(path, "cannot read %q: %v", file, unwrapPathError(err))
 		}
@@ -168,6 +169,31 @@ type filesLoader struct {
 	files fs.FS
 }
 
+// maxSchemaBytes bounds a schema file.
+const maxSchemaBytes = 4 << 20
+
+// readSchemaFile reads a schema file: a regular file (not a FIFO or a
+// device) of at most maxSchemaBytes.
+func readSchemaFile(fsys fs.FS, name string) ([]byte, error) {
+	fi, err := fs.Stat(fsys, name)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, errors.New("not a regular file")
+	}
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxSchemaBytes+1))
+	if err == nil && len(data) > maxSchemaBytes {
+		err = fmt.Errorf("over %d bytes", maxSchemaBytes)
+	}
+	return data, err
+}
+
 // Load implements jsonschema.URLLoader.
 func (l filesLoader) Load(loc string) (any, error) {
 	u, err := url.Parse(loc)
@@ -178,7 +204,7 @@ func (l filesLoader) Load(loc string) (any, error) {
 	if !fs.ValidPath(name) {
 		return nil, fmt.Errorf("refers to %q, which is not inside the schema files", name)
 	}
-	data, err := fs.ReadFile(l.files, name)
+	data, err := readSchemaFile(l.files, name)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read %q: %w", name, unwrapPathError(err))
 	}

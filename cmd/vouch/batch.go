@@ -249,13 +249,7 @@ func verifyLine(ctx context.Context, eng *engine.Engine, f *verifyFlags, j job) 
 		if f.base != "" {
 			req.Base = f.base
 		}
-		vctx := ctx
-		if f.timeout > 0 {
-			var cancel context.CancelFunc
-			vctx, cancel = context.WithTimeout(ctx, f.timeout)
-			defer cancel()
-		}
-		rep, err = eng.Verify(vctx, req)
+		rep, err = eng.Verify(ctx, req)
 	}
 	if err != nil {
 		return result{seq: j.seq, bad: true, out: errorLine(j.line, err)}

@@ -22,6 +22,7 @@ import (
 // verifyFlags are the flags of vouch verify.
 type verifyFlags struct {
 	workspace   string
+	roots       []string
 	base        string
 	policies    []string
 	json        bool
@@ -44,9 +45,14 @@ the report: readable by default, JSON with --json. With --batch, verify every
 line of a JSONL file and write one report per line to --out, in input order; a
 bad line becomes {"line": N, "error": {...}} and the batch goes on.
 
-A workspace named in a request is taken relative to the request file's
-directory; --workspace overrides it. Files a criterion names (a json_schema
-check's schemaFile) are read relative to the request file's directory too.
+--workspace names the agent's workspace. Without it, a workspace named in a
+request (relative to the request file's directory) is used only when it lies
+inside an allowed root: the current directory, or each --workspace-root.
+Anything else is a usage error: the request is written by the agent under
+verification, and must not choose what vouch reads. The filesystem root,
+/proc, /sys and /dev are never a workspace. Files a criterion names (a
+json_schema check's schemaFile) are read from the request file's directory,
+never through a symlink out of it.
 
 A judge model decides what no rule can when the policy names one (judge.models
 or judge.tiers) or VOUCH_JUDGE does: a comma-separated list of provider:model,
@@ -94,6 +100,9 @@ any line was bad, else 1 if any report was not a pass, else 0. With --estimate:
 			if err != nil {
 				return usageErr(err)
 			}
+			if cmd.Flags().Changed("timeout") {
+				pol.Timeout = vouch.Duration(f.timeout)
+			}
 			if err := judgeEnv(st, &pol); err != nil {
 				return usageErr(err)
 			}
@@ -109,10 +118,11 @@ any line was bad, else 1 if any report was not a pass, else 0. With --estimate:
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.workspace, "workspace", "", "the agent's workspace `DIR` (overrides the request's)")
+	fl.StringArrayVar(&f.roots, "workspace-root", nil, "allow a request's own workspace under `DIR` (repeatable; default: the current directory)")
 	fl.StringVar(&f.base, "base", "", "the commit `REF` the task started from (overrides the request's)")
 	fl.StringArrayVar(&f.policies, "policy", nil, "a policy `FILE` (YAML); repeat to layer, later wins")
 	fl.BoolVar(&f.json, "json", false, "print the report as JSON")
-	fl.DurationVar(&f.timeout, "timeout", 2*time.Minute, "give up on a verification after `D` (0: no limit); what is unchecked then stays undecided")
+	fl.DurationVar(&f.timeout, "timeout", 0, "give up on a verification after `D` (default: the policy's timeout, 2m; 0: no limit); what is unchecked then stays undecided")
 	fl.StringVar(&f.batch, "batch", "", "verify every line of `IN.jsonl`")
 	fl.StringVar(&f.out, "out", "", "with --batch, write the reports to `OUT.jsonl`")
 	fl.IntVar(&f.concurrency, "concurrency", defaultConcurrency(), "with --batch, verify `N` requests at once")
@@ -125,19 +135,31 @@ any line was bad, else 1 if any report was not a pass, else 0. With --estimate:
 // newEngine builds the engine for a request source in dir, with the judge
 // j (none when nil).
 func newEngine(f *verifyFlags, pol *vouch.Policy, j vouch.Judge, dir string) (*engine.Engine, error) {
+	files, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, fmt.Errorf("cannot open %s: %w", dir, err)
+	}
+	roots := f.roots
+	if len(roots) == 0 {
+		roots = []string{"."}
+	}
 	return engine.New(engine.Options{
 		Policy:          pol,
 		Judge:           j,
-		Files:           os.DirFS(dir),
+		Files:           files.FS(),
 		MaxRequestBytes: f.maxBytes,
 		Workspace: func(req *vouch.Request) (string, error) {
 			if f.workspace != "" {
 				return f.workspace, nil
 			}
-			if req.Workspace == "" || filepath.IsAbs(req.Workspace) {
-				return req.Workspace, nil
+			if req.Workspace == "" {
+				return "", nil
 			}
-			return filepath.Join(dir, req.Workspace), nil
+			ws := req.Workspace
+			if !filepath.IsAbs(ws) {
+				ws = filepath.Join(dir, ws)
+			}
+			return ws, engine.WithinRoots(ws, roots)
 		},
 	})
 }
@@ -178,11 +200,6 @@ func runOne(ctx context.Context, st Streams, f *verifyFlags, pol *vouch.Policy, 
 	}
 	if f.base != "" {
 		req.Base = f.base
-	}
-	if f.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, f.timeout)
-		defer cancel()
 	}
 	rep, err := eng.Verify(ctx, req)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/internal/sandbox"
+	"github.com/vouchgate/vouch/internal/secret"
 )
 
 // MaxOutput bounds the bytes of standard output and of standard error kept
@@ -188,8 +189,8 @@ func Run(ctx context.Context, dir string, argv []string, p *vouch.Policy) (Resul
 		Network:   c.Network,
 		MaxOutput: MaxOutput,
 	})
-	if secrets := sandbox.Secrets(); len(secrets) > 0 {
-		res.Stdout, res.Stderr = sandbox.Redact(res.Stdout, secrets), sandbox.Redact(res.Stderr, secrets)
+	if secrets := secret.Secrets(); len(secrets) > 0 {
+		res.Stdout, res.Stderr = secret.Redact(res.Stdout, secrets), secret.Redact(res.Stderr, secrets)
 	}
 	return res, err
 }

@@ -48,7 +48,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
-	"strings"
 	"time"
 )
 
@@ -270,56 +269,6 @@ func (c *capped) Write(p []byte) (int, error) {
 	}
 	c.buf.Write(p)
 	return n, nil
-}
-
-// secretName matches the names of environment variables that hold
-// credentials.
-func secretName(name string) bool {
-	n := strings.ToUpper(name)
-	for _, w := range []string{"KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "AUTH", "DSN", "PRIVATE", "COOKIE", "SESSION"} {
-		if strings.Contains(n, w) {
-			return true
-		}
-	}
-	return false
-}
-
-// Secrets returns the values of the variables of this process's
-// environment whose names say they hold credentials (…_API_KEY, …_TOKEN,
-// …_SECRET, …_PASSWORD, a DSN), at least 8 bytes long, longest first: what
-// a report must never show. A run cannot see vouch's environment, but it
-// can read what the user running vouch can read.
-func Secrets() []Secret {
-	var out []Secret
-	for _, kv := range os.Environ() {
-		k, v, _ := strings.Cut(kv, "=")
-		if len(v) >= 8 && secretName(k) {
-			out = append(out, Secret{Name: k, Value: v})
-		}
-	}
-	// Longest first, so that a secret that contains another is replaced
-	// whole.
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && len(out[j].Value) > len(out[j-1].Value); j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
-	return out
-}
-
-// Secret is one credential of vouch's environment.
-type Secret struct {
-	Name, Value string
-}
-
-// Redact replaces every secret's value in s by "[redacted NAME]".
-func Redact(s string, secrets []Secret) string {
-	for _, sec := range secrets {
-		if strings.Contains(s, sec.Value) {
-			s = strings.ReplaceAll(s, sec.Value, "[redacted "+sec.Name+"]")
-		}
-	}
-	return s
 }
 
 // signalName names the signal number n as the kernel's messages do.
