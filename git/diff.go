@@ -23,13 +23,16 @@ type entry struct {
 
 // diffArgs are the arguments of the diff that Read parses: the raw records
 // (exact paths, -z) followed by a patch without context (the hunks).
+// --no-ext-diff and --no-textconv keep diff.external and the diff drivers'
+// command and textconv from running; --ignore-submodules=dirty keeps git
+// from running "git status" inside each submodule (see submoduleArg).
 func diffArgs(from string) []string {
 	return []string{
 		"diff", "--raw", "--patch", "-z",
 		"--unified=0", "--inter-hunk-context=0",
 		"--no-color", "--no-ext-diff", "--no-textconv",
 		"--src-prefix=a/", "--dst-prefix=b/",
-		"--submodule=short",
+		"--submodule=short", submoduleArg,
 		"--diff-algorithm=myers", "--indent-heuristic",
 		"--find-renames", "--relative",
 		from, "--", ".",
@@ -311,6 +314,7 @@ type lineCounter struct {
 	size     int64
 	last     byte
 	binary   bool
+	tooLarge bool // set by countFile: over maxCountSize, nothing counted
 }
 
 const binaryProbe = 8000

@@ -76,13 +76,24 @@ type kv struct{ key, value string }
 // baseConfig is the configuration every git process gets. It is passed
 // through GIT_CONFIG_COUNT/KEY/VALUE rather than -c, so a key is never split
 // at an "=" it contains. Command-line configuration wins over the
-// repository's.
+// repository's (and over what it includes, and over a worktree's), and git
+// hands it on to the git processes it starts itself.
+//
+// Of the settings through which the workspace could name a program:
+// core.fsmonitor is switched off and core.hooksPath points where no hook can
+// be (a "git diff <commit>" that refreshes the index writes it and fires
+// post-index-change, even with GIT_OPTIONAL_LOCKS=0). The credential helpers
+// and the askpass program, reached only through a network transport (a
+// partial clone's lazy fetch), are emptied as a second line behind the
+// transport ban in env; an empty credential.helper resets the list.
 var baseConfig = []kv{
 	{"core.quotePath", "false"},
 	{"core.pager", "cat"},
 	{"color.ui", "false"},
 	{"core.fsmonitor", "false"},
 	{"core.hooksPath", os.DevNull},
+	{"credential.helper", ""},
+	{"core.askPass", ""},
 	{"diff.noprefix", "false"},
 	{"diff.mnemonicPrefix", "false"},
 	{"diff.relative", "false"},
@@ -112,6 +123,12 @@ func env(cfg []kv) []string {
 		"GIT_PAGER=cat",
 		"PAGER=cat",
 		"GIT_NO_REPLACE_OBJECTS=1",
+		// A partial clone missing an object would fetch it from its
+		// promisor remote, through ssh (core.sshCommand), a remote helper
+		// (remote.<name>.vcs, which git runs as a path relative to the
+		// workspace when it holds a slash) or ext::. Gits from 2.39.4 do
+		// not try; every git refuses each transport, helpers included,
+		// before it connects or starts anything, as none is allowed.
 		"GIT_NO_LAZY_FETCH=1",
 		"GIT_ALLOW_PROTOCOL=none",
 		"GIT_PROTOCOL_FROM_USER=0",

@@ -37,16 +37,51 @@
 // The environment git sees is built from nothing but PATH: no system or
 // global configuration and a HOME where nothing is (so no user's diff
 // drivers, excludes or attributes), a C locale, no pager, no prompts, no
-// optional locks, no replace objects and no network protocol. The workspace is written by the agent under
-// verification, so its repository configuration is not trusted: settings
-// through which git would run a program while reading a diff are overridden
-// (core.fsmonitor, core.hooksPath, every filter driver's clean, smudge and
-// process commands; external diff and textconv are switched off). Files under
-// a filter (git-lfs pointers, for instance) are therefore compared as they
-// are on disk. Everything else in the repository's configuration and
-// attributes is honoured. Git refuses a repository owned by another user; the
-// workspace must belong to the user running vouch. Git 2.32 or later is
-// needed: an older git would ignore the overrides, so it is refused.
+// optional locks, no replace objects, no lazy fetch and no network
+// transport. Git refuses a repository owned by another user; the workspace
+// must belong to the user running vouch. Git 2.32 or later is needed: an
+// older git would ignore the overrides below, so it is refused.
+//
+// # The workspace's configuration
+//
+// The workspace is written by the agent under verification: its repository
+// configuration (with the files it includes, conditionally or not, and a
+// worktree's config.worktree), its attributes and its hooks are not
+// trusted, and git must run no program they name. Configuration given on
+// git's command line wins over all of them and is handed on to the git
+// processes git starts, so every git process gets: core.fsmonitor off,
+// core.hooksPath where no hook can be (so no hook runs, post-index-change
+// included, which a diff that refreshes the index fires), no credential
+// helper and no askpass program, and, for every filter driver the
+// configuration defines (git is asked for every filter.* key it reads, just
+// before the diffs), empty clean, smudge and process commands. Diffs run
+// with --no-ext-diff and --no-textconv (no diff.external, no diff driver's
+// command or textconv). A partial clone cannot fetch a missing object: no
+// transport is allowed, so ssh (core.sshCommand), http (credential helpers)
+// and remote helpers are refused before anything is started. A pager runs
+// only on a terminal, and git's output is a pipe.
+//
+// Files under a filter (git-lfs pointers, for instance) are therefore
+// compared as they are on disk. Everything else in the repository's
+// configuration and attributes is honoured.
+//
+// Submodules are compared by the commit they have checked out and nothing
+// else (--ignore-submodules=dirty): a submodule moved to another commit is a
+// change, one with modified or untracked files inside is not. Looking inside
+// would make git run "git status" in the submodule, under the submodule's
+// own configuration, where filter drivers the superproject does not define
+// are not overridden. Git still reads the submodule's HEAD and, to check the
+// repository's format, its config file, but starts nothing there.
+//
+// The overrides hold for the configuration as git reads it while Read
+// runs: a filter driver added between the question and the diffs, by a
+// process the agent left running, would escape them, so the workspace must
+// not be in use while it is read.
+//
+// New files (untracked, or in a repository without commits) are read by
+// vouch itself, through the open file: one that is not a regular file or a
+// symlink (a FIFO, a device) is left out, and one over 16 MiB is not read
+// and is reported [FileChange.TooLarge].
 //
 // Every read is bounded by its context and by a timeout of 30 seconds; an
 // error, a timeout or output that cannot be parsed is returned as an error,
@@ -116,11 +151,16 @@ type FileChange struct {
 	// Hunks are the line ranges of the current file that the change
 	// touched, in file order. Untracked files and files of a repository
 	// without commits have one hunk covering the whole file (none when
-	// empty).
+	// empty or TooLarge).
 	Hunks []Hunk `json:"hunks,omitempty"`
 	// Binary is true for a file git takes as binary (for untracked files:
 	// a NUL byte in the first 8000 bytes, git's rule); it has no hunks.
 	Binary bool `json:"binary,omitempty"`
+	// TooLarge is true for an untracked file, or a file of a repository
+	// without commits, larger than 16 MiB: it was not read, so its lines
+	// were not counted, it has no hunks and Binary is not known. A claim
+	// about which of its lines changed cannot be decided from it.
+	TooLarge bool `json:"tooLarge,omitempty"`
 	// Committed is true when commits after the base changed the file.
 	Committed bool `json:"committed,omitempty"`
 	// Uncommitted is true when the file differs between HEAD and the
@@ -160,7 +200,7 @@ func (h Hunk) Touches(start, end int) bool {
 
 // Touches reports whether any hunk of f meets the region start..end (see
 // [Hunk.Touches]). It is false for a nil f and for files without hunks
-// (binary, deleted, renamed without edits).
+// (binary, deleted, renamed without edits, too large to count).
 func (f *FileChange) Touches(start, end int) bool {
 	if f == nil {
 		return false

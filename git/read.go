@@ -102,7 +102,11 @@ func commitHash(line string) string {
 // filterOverrides returns configuration that empties the clean, smudge and
 // process commands of every filter driver named in the output of "git config
 // -z --get-regexp ^filter\." (records "key\nvalue\0"), so that reading a diff
-// runs none of them.
+// runs none of them. That command reads the configuration the diffs read:
+// the repository's, the files it includes (include.path and the
+// includeIf.<condition>.path that hold) and, with extensions.worktreeConfig,
+// the worktree's config.worktree. A submodule's configuration is not in it,
+// and the diffs never act on one (see submoduleArg).
 func filterOverrides(out []byte) []kv {
 	var cfg []kv
 	seen := map[string]bool{}
@@ -240,10 +244,21 @@ func (r *runner) read(ctx context.Context, dir, base string) (*Changes, error) {
 	return ch, nil
 }
 
+// submoduleArg is how every diff treats submodules: a submodule counts as
+// changed when the commit it has checked out differs from the recorded one,
+// never for what is modified or untracked inside it. Finding that out would
+// make git start "git status" in the submodule, where the submodule's own
+// configuration (its filter drivers, fsmonitor and hooks) applies and the
+// overrides of filterOverrides, which name the superproject's drivers, do
+// not. With "dirty" git only reads the submodule's HEAD (and, to check the
+// repository's format, its config file) and starts nothing; "all" reads the
+// same files and would also hide a submodule moved to another commit.
+const submoduleArg = "--ignore-submodules=dirty"
+
 // nameDiffArgs lists the paths a diff touches, both sides of a rename.
 func nameDiffArgs(revs ...string) []string {
 	args := []string{"diff", "--name-only", "-z", "--no-renames", "--relative",
-		"--no-color", "--no-ext-diff", "--no-textconv"}
+		"--no-color", "--no-ext-diff", "--no-textconv", submoduleArg}
 	args = append(args, revs...)
 	return append(args, "--", ".")
 }
@@ -266,9 +281,11 @@ func set(list []string) map[string]bool {
 }
 
 // addWhole records each of paths as a new file with status st and one hunk
-// covering it, reading it from the workspace. Paths that are not there (a
-// staged file deleted since) or that are directories (an untracked nested
-// repository) are left out.
+// covering it, reading it from the workspace (see countFile). Paths that are
+// not there (a staged file deleted since) or that are not a regular file or
+// a symlink (an untracked nested repository, a staged file replaced by a
+// FIFO) are left out; a file over maxCountSize has no hunk and is marked
+// TooLarge.
 func addWhole(ctx context.Context, ch *Changes, root *os.Root, paths []string, st Status) error {
 	for _, p := range paths {
 		if strings.HasSuffix(p, "/") {
@@ -284,8 +301,8 @@ func addWhole(ctx context.Context, ch *Changes, root *os.Root, paths []string, s
 		if !ok {
 			continue
 		}
-		fc := &FileChange{Path: p, Status: st, Binary: lc.binary}
-		if n := lc.lines(); n > 0 && !lc.binary {
+		fc := &FileChange{Path: p, Status: st, Binary: lc.binary, TooLarge: lc.tooLarge}
+		if n := lc.lines(); n > 0 && !lc.binary && !lc.tooLarge {
 			fc.Hunks = []Hunk{{Start: 1, End: n}}
 		}
 		ch.Files[p] = fc
@@ -293,48 +310,84 @@ func addWhole(ctx context.Context, ch *Changes, root *os.Root, paths []string, s
 	return nil
 }
 
+// maxCountSize is the size of the largest new file whose lines Read counts.
+// A larger one is not read: it is reported [FileChange.TooLarge].
+const maxCountSize = 16 << 20
+
+// errChanged is a file replaced while it was being read.
+var errChanged = errors.New("the file changed while it was read")
+
 // countFile counts the lines of the file at p without following a symlink
 // (git stores a symlink as its target, and so is it counted). ok is false
-// when p is gone or is not a file or symlink.
+// when p is gone or is neither a regular file nor a symlink (a FIFO, a
+// socket, a device, a directory). A file over maxCountSize is not counted:
+// lc.tooLarge is set instead.
+//
+// The file is opened first and everything else is learned from the open
+// file, so that it cannot be swapped between a check and its use: the open
+// is non-blocking (opening a FIFO does not wait for a writer, and a FIFO is
+// never read), the open file must be a regular file, and the read stops at
+// the limit whatever size the file had when it was examined. The workspace
+// root resolves a symlink itself, following it only when it stays inside
+// the workspace (it does not honour O_NOFOLLOW), so whether p is a symlink
+// is asked of p after the open; when p is not one, the open file must be
+// the file at p, else p changed in between and the read is an error.
 func countFile(root *os.Root, p string) (lc lineCounter, ok bool, err error) {
 	name := filepath.FromSlash(p)
-	fi, err := root.Lstat(name)
-	if errors.Is(err, fs.ErrNotExist) {
-		return lc, false, nil
+	f, oerr := root.OpenFile(name, os.O_RDONLY|openFlags, 0)
+	if oerr == nil {
+		defer f.Close()
 	}
-	if err != nil {
-		return lc, false, err
-	}
-	switch {
-	case fi.Mode()&fs.ModeSymlink != 0:
+	li, lerr := root.Lstat(name)
+	if lerr == nil && li.Mode()&fs.ModeSymlink != 0 {
 		target, err := root.Readlink(name)
+		if errors.Is(err, fs.ErrNotExist) {
+			return lc, false, nil
+		}
 		if err != nil {
 			return lc, false, err
 		}
 		_, _ = lc.Write([]byte(target))
 		return lc, true, nil
-	case fi.Mode().IsRegular():
-		f, err := root.Open(name)
-		if err != nil {
+	}
+	if errors.Is(oerr, fs.ErrNotExist) {
+		return lc, false, nil
+	}
+	if oerr != nil {
+		return lc, false, oerr
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		return lc, false, err
+	}
+	if !fi.Mode().IsRegular() {
+		return lc, false, nil
+	}
+	if errors.Is(lerr, fs.ErrNotExist) || lerr == nil && !os.SameFile(li, fi) {
+		return lc, false, errChanged
+	}
+	if lerr != nil {
+		return lc, false, lerr
+	}
+	if fi.Size() > maxCountSize {
+		return lineCounter{tooLarge: true}, true, nil
+	}
+	rd := &io.LimitedReader{R: f, N: maxCountSize + 1}
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := rd.Read(buf)
+		_, _ = lc.Write(buf[:n])
+		switch {
+		case lc.binary:
+			return lc, true, nil
+		case lc.size > maxCountSize: // grew after it was examined
+			return lineCounter{tooLarge: true}, true, nil
+		case err == io.EOF:
+			return lc, true, nil
+		case err != nil:
 			return lc, false, err
 		}
-		defer f.Close()
-		buf := make([]byte, 64<<10)
-		for {
-			n, err := f.Read(buf)
-			_, _ = lc.Write(buf[:n])
-			if lc.binary {
-				return lc, true, nil
-			}
-			if err == io.EOF {
-				return lc, true, nil
-			}
-			if err != nil {
-				return lc, false, err
-			}
-		}
 	}
-	return lc, false, nil
 }
 
 // snapshot implements Snapshot.

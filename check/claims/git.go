@@ -110,6 +110,10 @@ func (gitAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Findi
 			switch {
 			case fc.Touches(r.Start, r.End) || fc.Binary:
 				f.Checks = append(f.Checks, result("claims.region.changed", vouch.Pass(fmt.Sprintf("git shows changes in lines %d-%d of %s", r.Start, r.End, c.path), ev)))
+			case fc.TooLarge:
+				o := vouch.Undecided(vouch.CodeInputTooLarge, fmt.Sprintf("%s is new and too large for its lines to be counted, so the claimed edit at lines %d-%d cannot be checked", c.path, r.Start, r.End))
+				o.Evidence = ev
+				f.Checks = append(f.Checks, result("claims.region.changed", o))
 			case withBase || !fc.Committed:
 				o := vouch.Fail(vouch.CodeRegionUnchanged, fmt.Sprintf("the claimed edit of %s at lines %d-%d is not in any change git shows", c.path, r.Start, r.End), ev)
 				o.Fix = []string{fmt.Sprintf("%s:%d-%d", c.path, r.Start, r.End)}
