@@ -41,6 +41,7 @@ const (
 	CodeCheckUnavailable = "CHECK_UNAVAILABLE"
 	CodeCheckPanicked    = "CHECK_PANICKED"
 	CodeCheckCancelled   = "CHECK_CANCELLED"
+	CodeInputTooLarge    = "INPUT_TOO_LARGE"
 
 	CodePathOutsideWorkspace  = "PATH_OUTSIDE_WORKSPACE"
 	CodeFileUnreadable        = "FILE_UNREADABLE"
@@ -114,6 +115,7 @@ var catalogue = []CodeInfo{
 	{CodeCheckCancelled, CodeCheck, "the verification was cancelled or timed out before the check decided (undecided)"},
 	{CodeCheckPanicked, CodeCheck, "a check crashed; the fault is vouch's and the check is undecided"},
 	{CodeCheckUnavailable, CodeCheck, "the check kind cannot run in this build or setting (undecided)"},
+	{CodeInputTooLarge, CodeCheck, "a text or file is over the policy's limits (limits.*) for this check, which would take too long on it (undecided)"},
 	{CodeCommandFailed, CodeCheck, "a command run by vouch exited with another code than expected"},
 	{CodeCommandNotAllowed, CodeCheck, "a command was not run: not on the policy's allow-list, or shell syntax without commands.shell (undecided)"},
 	{CodeCommandTimedOut, CodeCheck, "a command run by vouch did not finish within commands.timeout or the verification's deadline (undecided)"},

@@ -47,9 +47,13 @@
 package code
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"sort"
 	"strings"
+	"sync/atomic"
 )
 
 // Symbol kinds, the values of [Symbol.Kind].
@@ -159,8 +163,59 @@ type File struct {
 	Lang string
 	// Symbols are the declarations in source order: top-level ones and
 	// the members of classes. Declarations nested in function bodies are
-	// not listed.
+	// not listed. Symbols must not change once Lookup or InRegion has been
+	// called: they index it.
 	Symbols []Symbol
+
+	idx atomic.Pointer[index]
+}
+
+// index makes Lookup and InRegion cost time proportional to what they
+// return, not to the file's symbols: a check over every symbol of a file
+// with many of them would otherwise be quadratic.
+type index struct {
+	// byName maps a plain name and, for methods, a qualified name to the
+	// symbols' positions in Symbols, in source order.
+	byName map[string][]int
+	// byStart holds the positions of the symbols sorted by the first line
+	// of their extent; maxEnd[i] is the largest last line among
+	// byStart[:i+1].
+	byStart []int
+	maxEnd  []int
+}
+
+// index returns f's index, building it on first use.
+func (f *File) index() *index {
+	if x := f.idx.Load(); x != nil {
+		return x
+	}
+	x := &index{byName: make(map[string][]int, len(f.Symbols))}
+	for i, s := range f.Symbols {
+		x.byName[s.Name] = append(x.byName[s.Name], i)
+		if s.Receiver != "" {
+			q := s.QualifiedName()
+			x.byName[q] = append(x.byName[q], i)
+		}
+	}
+	x.byStart = make([]int, len(f.Symbols))
+	for i := range x.byStart {
+		x.byStart[i] = i
+	}
+	slices.SortStableFunc(x.byStart, func(a, b int) int {
+		sa, _ := f.Symbols[a].Extent()
+		sb, _ := f.Symbols[b].Extent()
+		return sa - sb
+	})
+	x.maxEnd = make([]int, len(x.byStart))
+	for k, i := range x.byStart {
+		_, end := f.Symbols[i].Extent()
+		x.maxEnd[k] = end
+		if k > 0 {
+			x.maxEnd[k] = max(end, x.maxEnd[k-1])
+		}
+	}
+	f.idx.CompareAndSwap(nil, x)
+	return f.idx.Load()
 }
 
 // Lookup returns the symbols a name refers to, in source order: every
@@ -174,11 +229,15 @@ func (f *File) Lookup(name string) []Symbol {
 	if name == "" {
 		return nil
 	}
-	var out []Symbol
-	for _, s := range f.Symbols {
-		if s.Name == name || (s.Receiver != "" && s.QualifiedName() == name) {
-			out = append(out, s)
-		}
+	at := f.index().byName[name]
+	if len(at) == 0 {
+		return nil
+	}
+	// A method's plain and qualified names can be equal only when its
+	// receiver is empty, so no position appears twice.
+	out := make([]Symbol, len(at))
+	for k, i := range at {
+		out[k] = f.Symbols[i]
 	}
 	return out
 }
@@ -210,12 +269,26 @@ func (f *File) InRegion(start, end int) []Symbol {
 	if start > end {
 		return nil
 	}
-	var out []Symbol
-	for _, s := range f.Symbols {
-		from, to := s.Extent()
-		if from <= end && to >= start {
-			out = append(out, s)
+	x := f.index()
+	// The symbols whose extent starts at or before end, then back from the
+	// last of them while some of those before can still reach start.
+	k := sort.Search(len(x.byStart), func(k int) bool {
+		from, _ := f.Symbols[x.byStart[k]].Extent()
+		return from > end
+	})
+	var at []int
+	for k--; k >= 0 && x.maxEnd[k] >= start; k-- {
+		if _, to := f.Symbols[x.byStart[k]].Extent(); to >= start {
+			at = append(at, x.byStart[k])
 		}
+	}
+	if len(at) == 0 {
+		return nil
+	}
+	slices.Sort(at) // source order
+	out := make([]Symbol, len(at))
+	for n, i := range at {
+		out[n] = f.Symbols[i]
 	}
 	return out
 }
@@ -226,6 +299,8 @@ type Parser interface {
 	// Parse parses src, the contents of the file at path (path is used in
 	// errors, and may select a dialect, as .tsx does). It returns an error
 	// wrapping ErrSyntax, possibly with a partial File, when src has
-	// syntax errors.
-	Parse(path string, src []byte) (*File, error)
+	// syntax errors, and ctx's error when ctx ends before it is done.
+	// Parsing and the walk over the tree take time linear in the size of
+	// src.
+	Parse(ctx context.Context, path string, src []byte) (*File, error)
 }

@@ -1,8 +1,11 @@
 package code
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"math/rand"
+	"reflect"
 	"sync"
 	"testing"
 
@@ -149,7 +152,7 @@ func TestForPathWithoutTreeSitter(t *testing.T) {
 			if lang != tt.lang || ok != tt.ok || (p != nil) != tt.ok {
 				t.Errorf("ForPath(%q) = %q, %v, %v; want %q, ok %v", tt.path, lang, p, ok, tt.lang, tt.ok)
 			}
-			_, err := Parse(tt.path, []byte("package x\n"))
+			_, err := Parse(context.Background(), tt.path, []byte("package x\n"))
 			if tt.ok != (err == nil) {
 				t.Errorf("Parse(%q): %v", tt.path, err)
 			}
@@ -169,7 +172,7 @@ var registerOnce sync.Once
 
 type nopParser struct{}
 
-func (nopParser) Parse(string, []byte) (*File, error) { return &File{}, nil }
+func (nopParser) Parse(context.Context, string, []byte) (*File, error) { return &File{}, nil }
 
 func TestRegisterPanics(t *testing.T) {
 	registerOnce.Do(func() { Register("test-ok", []string{".ZZOK"}, nopParser{}) })
@@ -209,5 +212,55 @@ func TestSyntaxError(t *testing.T) {
 	}
 	if got, want := err.Error(), "a.go:3:7: syntax error: expected ';'"; got != want {
 		t.Errorf("Error() = %q, want %q", got, want)
+	}
+}
+
+// TestIndexMatchesScan: Lookup and InRegion, which use an index, find
+// exactly what a scan of every symbol finds, on random files.
+func TestIndexMatchesScan(t *testing.T) {
+	r := rand.New(rand.NewSource(7))
+	names := []string{"a", "b", "parse", "P", "Q"}
+	for trial := range 200 {
+		f := &File{}
+		line := 1
+		for range r.Intn(30) {
+			s := Symbol{Name: names[r.Intn(len(names))], Start: line + r.Intn(3)}
+			s.End = s.Start + r.Intn(40)
+			if r.Intn(2) == 0 {
+				s.Receiver = names[r.Intn(len(names))]
+			}
+			if r.Intn(3) == 0 {
+				s.DocStart, s.DocEnd = max(1, s.Start-2), s.Start-1
+			}
+			line = s.Start + r.Intn(5)
+			f.Symbols = append(f.Symbols, s)
+		}
+		for _, n := range append(names, "P.a", "Q.parse", "a()", "(*P).b") {
+			var want []Symbol
+			nn := normalizeName(n)
+			for _, s := range f.Symbols {
+				if s.Name == nn || s.Receiver != "" && s.QualifiedName() == nn {
+					want = append(want, s)
+				}
+			}
+			if got := f.Lookup(n); !reflect.DeepEqual(got, want) {
+				t.Fatalf("trial %d: Lookup(%q) = %v, want %v", trial, n, got, want)
+			}
+		}
+		for range 20 {
+			start := r.Intn(line + 10)
+			end := start + r.Intn(20) - 3
+			var want []Symbol
+			if start <= end {
+				for _, s := range f.Symbols {
+					if from, to := s.Extent(); from <= end && to >= start {
+						want = append(want, s)
+					}
+				}
+			}
+			if got := f.InRegion(start, end); !reflect.DeepEqual(got, want) {
+				t.Fatalf("trial %d: InRegion(%d, %d) = %v, want %v", trial, start, end, got, want)
+			}
+		}
 	}
 }

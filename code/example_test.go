@@ -1,6 +1,7 @@
 package code_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -21,7 +22,7 @@ type Parser struct{}
 // Next advances.
 func (p *Parser) Next() {}
 `)
-	f, err := code.Parse("parser/parser.go", src)
+	f, err := code.Parse(context.Background(), "parser/parser.go", src)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -41,7 +42,7 @@ func (p *Parser) Next() {}
 func ExampleParse_unsupported() {
 	// package code alone parses Go only; TypeScript, JavaScript and Python
 	// need package code/treesitter (and cgo).
-	_, err := code.Parse("src/parser.rb", []byte("def parse; end"))
+	_, err := code.Parse(context.Background(), "src/parser.rb", []byte("def parse; end"))
 	fmt.Println(errors.Is(err, code.ErrUnsupported))
 	// Output:
 	// true

@@ -1,6 +1,7 @@
 package code
 
 import (
+	"context"
 	"errors"
 	"go/ast"
 	"go/parser"
@@ -31,7 +32,10 @@ type goParser struct{}
 var _ Parser = goParser{}
 
 // Parse implements [Parser].
-func (goParser) Parse(path string, src []byte) (*File, error) {
+func (goParser) Parse(ctx context.Context, path string, src []byte) (*File, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if src == nil {
 		src = []byte{} // never let go/parser read path from disk
 	}

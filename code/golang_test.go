@@ -1,6 +1,7 @@
 package code
 
 import (
+	"context"
 	"errors"
 	"os"
 	"strings"
@@ -205,7 +206,7 @@ func (*impl) Do() {}
 				if eol == "CRLF" {
 					src = strings.ReplaceAll(src, "\n", "\r\n")
 				}
-				f, err := Parse("x.go", []byte(src))
+				f, err := Parse(context.Background(), "x.go", []byte(src))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -229,7 +230,7 @@ func Good() {}
 func Bad( {
 }
 `
-	f, err := Parse("bad.go", []byte(src))
+	f, err := Parse(context.Background(), "bad.go", []byte(src))
 	var se *SyntaxError
 	if !errors.As(err, &se) || !errors.Is(err, ErrSyntax) {
 		t.Fatalf("err = %v, want a *SyntaxError", err)
@@ -245,7 +246,7 @@ func Bad( {
 	}
 
 	// Not even a package clause: nothing to return but the error.
-	f, err = Parse("empty.go", nil)
+	f, err = Parse(context.Background(), "empty.go", nil)
 	if !errors.Is(err, ErrSyntax) {
 		t.Errorf("nil source: err = %v", err)
 	}
@@ -262,7 +263,7 @@ func BenchmarkParseGo(b *testing.B) {
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Parse("bench.go", src); err != nil {
+		if _, err := Parse(context.Background(), "bench.go", src); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,6 +1,7 @@
 package code
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -106,7 +107,7 @@ func Languages() []string {
 // [ForPath] picks. Without a parser it returns an error wrapping
 // [ErrUnsupported]. Otherwise it returns what the parser returns: see
 // [Parser].
-func Parse(path string, src []byte) (*File, error) {
+func Parse(ctx context.Context, path string, src []byte) (*File, error) {
 	lang, p, ok := ForPath(path)
 	if !ok {
 		if lang == "" {
@@ -114,5 +115,8 @@ func Parse(path string, src []byte) (*File, error) {
 		}
 		return nil, fmt.Errorf("code: %s: no %s parser in this build: %w", path, lang, ErrUnsupported)
 	}
-	return p.Parse(path, src)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return p.Parse(ctx, path, src)
 }

@@ -37,6 +37,14 @@ type pendingCriterion struct {
 // analyzer leaves a warning; what it would decide stays undecided.
 func (r *run) analyze() {
 	for _, a := range r.e.analyzers {
+		if err := r.ctx.Err(); err != nil {
+			r.f.Warnings = append(r.f.Warnings, vouch.Warning{
+				Code:    vouch.CodeAnalyzerFailed,
+				Message: fmt.Sprintf("analyzer %s did not run: the verification's deadline passed (%v)", a.name, err),
+				Details: map[string]any{"analyzer": a.name},
+			})
+			continue
+		}
 		if err := r.safeAnalyze(a); err != nil {
 			r.f.Warnings = append(r.f.Warnings, vouch.Warning{
 				Code:    vouch.CodeAnalyzerFailed,

@@ -16,9 +16,12 @@
 // (cel.dev/cel-go/ext) are available.
 //
 // An expression is parsed and type-checked when the check is compiled: it
-// must be able to produce a bool. Evaluation is bounded by a cost limit and
-// by the verification's context. A failed evaluation (a missing key, the cost
-// limit, a non-bool result) leaves the check undecided, never passed.
+// must be able to produce a bool. Evaluation is bounded by a cost limit, by
+// the verification's context, and by a limit on the strings it builds that
+// is checked before a string is built (MaxStringBytes: replace, join and
+// concatenation can grow faster than their input). A failed evaluation (a
+// missing key, a limit, a non-bool result) leaves the check undecided,
+// never passed: it is CEL_ERROR, never a crash.
 package cel
 
 import (
@@ -55,6 +58,9 @@ const (
 	CostLimit = 1_000_000
 	// MaxExprLength bounds an expression's length in code points.
 	MaxExprLength = 10_000
+	// MaxRegexProgram bounds the compiled size of a regular expression
+	// an expression matches with (matches()), as the regex check does.
+	MaxRegexProgram = 10_000
 	// interruptEvery is how many comprehension iterations run between
 	// checks of the context.
 	interruptEvery = 100
@@ -80,6 +86,7 @@ func celEnv() (*celgo.Env, error) {
 			celgo.OptionalTypes(),
 			ext.Strings(),
 			celgo.ParserExpressionSizeLimit(MaxExprLength),
+			celgo.RegexProgramSizeLimit(MaxRegexProgram),
 		)
 	})
 	return env, envErr
@@ -123,6 +130,7 @@ func newCEL(spec vouch.CheckSpec, _ check.Env) (vouch.Checker, error) {
 	prg, err := e.Program(ast,
 		celgo.CostLimit(CostLimit),
 		celgo.InterruptCheckFrequency(interruptEvery),
+		celgo.CustomDecoratorV2(guardStrings),
 	)
 	if err != nil {
 		return nil, check.Errorf("expr", "%v", err)

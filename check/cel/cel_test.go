@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -94,6 +95,10 @@ func TestCEL(t *testing.T) {
 		{name: "cost limit", expr: `[1,2,3,4,5,6,7,8,9,10].all(a, [1,2,3,4,5,6,7,8,9,10].all(b, [1,2,3,4,5,6,7,8,9,10].all(c, [1,2,3,4,5,6,7,8,9,10].all(d, [1,2,3,4,5,6,7,8,9,10].all(e, [1,2,3,4,5,6,7,8,9,10].all(f, a+b+c+d+e+f > 0))))))`,
 			status: vouch.StatusUndecided, code: vouch.CodeCELError, reason: "cost limit"},
 		{name: "empty request", expr: `summary == "" && size(output) == 1`, req: &vouch.Request{}, status: vouch.StatusPass},
+		{name: "replace", expr: `summary.replace("DONE", "done") == "All done: 3 files changed."`, status: vouch.StatusPass},
+		{name: "replace n", expr: `"aaa".replace("a", "bb", 2) == "bbbba" && "aaa".replace("a", "b", -1) == "bbb" && "ab".replace("", "_") == "_a_b_"`, status: vouch.StatusPass},
+		{name: "join", expr: `["a", "b"].join("-") == "a-b" && ["x", "y"].join() == "xy"`, status: vouch.StatusPass},
+		{name: "concatenation", expr: `summary + "!" == "All DONE: 3 files changed.!"`, status: vouch.StatusPass},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ch, err := compile(t, celSpec(c.expr))
@@ -119,6 +124,45 @@ func TestCEL(t *testing.T) {
 				t.Errorf("evidence expr = %v", o.Evidence["expr"])
 			}
 		})
+	}
+}
+
+// TestCELRunaway: expressions whose strings grow faster than their input
+// are refused before they build anything, and end as CEL_ERROR: they do
+// not exhaust memory.
+func TestCELRunaway(t *testing.T) {
+	big := strings.Repeat("abcdefghij", 20_000) // 200 KB, 20000 a's
+	req := &vouch.Request{Output: vouch.Output{Summary: big}}
+	for _, expr := range []string{
+		`summary.replace("a", summary) != ""`,
+		`summary.replace("", summary) != ""`,
+		`summary.replace("a", summary, 1000) != ""`,
+		`[summary, summary, summary, summary, summary, summary, summary, summary, summary, summary].map(x, x + x + x + x + x + x + x + x + x).join(summary) != ""`,
+		`summary.replace("a", summary.replace("b", summary)) != ""`,
+		`(summary + summary + summary + summary + summary + summary + summary + summary + summary + summary).matches("[a-z ]{1,1000}X")`,
+	} {
+		ch, err := compile(t, celSpec(expr))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		o := ch.Check(context.Background(), &vouch.Subject{Request: req})
+		runtime.ReadMemStats(&after)
+		if o.Status != vouch.StatusUndecided || o.Code != vouch.CodeCELError {
+			t.Errorf("%s: got %s %s (%s), want CEL_ERROR", expr, o.Status, o.Code, o.Reason)
+		}
+		if grew := after.TotalAlloc - before.TotalAlloc; grew > 256<<20 {
+			t.Errorf("%s: allocated %d MB", expr, grew>>20)
+		}
+	}
+	// Within the limit, the same functions work on a large text.
+	ch, err := compile(t, celSpec(`summary.replace("a", "A").size() == 200000`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := ch.Check(context.Background(), &vouch.Subject{Request: req}); o.Status != vouch.StatusPass {
+		t.Errorf("a replace within the limit: %s %s", o.Status, o.Reason)
 	}
 }
 
@@ -238,6 +282,7 @@ func TestCELCompileErrors(t *testing.T) {
 		{"non-bool string", celSpec(`summary`), "expr", vouch.ErrCriterion, "must evaluate to bool, not string"},
 		{"non-bool int", celSpec(`size(summary)`), "expr", vouch.ErrCriterion, "must evaluate to bool, not int"},
 		{"too long", celSpec(strings.Repeat("true && ", 2000) + "true"), "expr", vouch.ErrCriterion, "size"},
+		{"regex too large", celSpec(`summary.matches("[a-z ]{1,1000}[0-9]{1,1000}[A-Z]{1,1000}[a-z]{1,1000}[0-9]{1,1000}[a-z]{1,1000}")`), "expr", vouch.ErrCriterion, "regex program size"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ch, err := compile(t, c.spec)

@@ -103,7 +103,7 @@ func evalDocs(ctx context.Context, s *vouch.Subject, intent claimtext.TaskIntent
 	parsed := map[string]*code.File{}
 	var lastErr *vouch.Outcome
 	for _, t := range targets {
-		pf, err := symbols.Parse(s, t.file)
+		pf, err := symbols.Parse(ctx, s, t.file)
 		if err != nil {
 			o := symbols.FileError(t.file, err)
 			lastErr = &o
@@ -229,7 +229,7 @@ func addInferred(s *vouch.Subject, f *vouch.Findings, d *docEval) {
 	} else {
 		out = d.result.Outcome(strings.Join(d.files, ", "))
 		names := append(append(append([]string(nil), d.result.Documented...), d.result.Undocumented...), d.result.Missing...)
-		what = fmt.Sprintf("doc comments on %s in %s", strings.Join(names, ", "), strings.Join(d.files, ", "))
+		what = fmt.Sprintf("doc comments on %s in %s", check.List(names, 20), strings.Join(d.files, ", "))
 	}
 	cr := vouch.CheckResult{
 		Name: "doc_comments:" + InferredDocID, Level: vouch.LevelCriteria, Strength: vouch.StrengthStrict,
@@ -272,10 +272,10 @@ func docCount(c claimtext.CountClaim, d *docEval) vouch.CheckResult {
 	if len(c.Items) > 0 && claimed < len(c.Items) {
 		claimed = len(c.Items)
 	}
-	ev := map[string]any{"claim": c.Text, "claimed": claimed, "found": found, "documented": nonNil(r.Documented)}
+	ev := map[string]any{"claim": c.Text, "claimed": claimed, "found": found, "documented": nonNil(check.Cap(r.Documented, 50))}
 	missing := append(append([]string(nil), r.Undocumented...), r.Missing...)
 	if len(missing) > 0 {
-		ev["undocumented"] = missing
+		ev["undocumented"] = check.Cap(missing, 50)
 	}
 	if claimed == 0 || found >= claimed && (!c.All || len(missing) == 0) {
 		return result("claims.count", vouch.Pass(fmt.Sprintf("the claim %q holds: %d documented", c.Text, found), ev))
@@ -284,9 +284,9 @@ func docCount(c claimtext.CountClaim, d *docEval) vouch.CheckResult {
 	for _, n := range r.Undocumented {
 		fix = append(fix, n+" ("+r.Lines[n]+")")
 	}
-	fix = append(fix, r.Missing...)
+	fix = check.Cap(append(fix, r.Missing...), 50)
 	o := vouch.Outcome{Status: vouch.StatusFail, Score: min(1, float64(found)/float64(claimed)), Code: vouch.CodeCountMismatch,
-		Reason:   fmt.Sprintf("the summary claims %q, but %d of %d have doc comments; missing on %s", c.Text, found, claimed, strings.Join(missing, ", ")),
+		Reason:   fmt.Sprintf("the summary claims %q, but %d of %d have doc comments; missing on %s", c.Text, found, claimed, check.List(missing, 20)),
 		Evidence: ev, Fix: fix}
 	return result("claims.count", o)
 }

@@ -48,7 +48,7 @@ func dimensionFor(kind vouch.Kind) string {
 func (analyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Findings) error {
 	req := s.Request
 	kind := req.EffectiveKind()
-	ev := newEvidence(s)
+	ev := newEvidence(ctx, s)
 	if !ev.any() {
 		return nil // nothing to ground in: not applicable
 	}
@@ -294,6 +294,8 @@ func checkable(claims []support.Claim) int {
 
 // evidence is everything a mention can be found in, built lazily.
 type evidence struct {
+	// ctx bounds the parsing of workspace files.
+	ctx     context.Context
 	s       *vouch.Subject
 	sum     *trace.Summary
 	table   *trace.Table
@@ -338,9 +340,9 @@ func (t *evText) where() string {
 // labelled returns a text that is not from the trace.
 func labelled(label, text string) evText { return evText{label: label, entry: -1, text: text} }
 
-func newEvidence(s *vouch.Subject) *evidence {
+func newEvidence(ctx context.Context, s *vouch.Subject) *evidence {
 	req := s.Request
-	ev := &evidence{s: s, table: trace.TableFor(s)}
+	ev := &evidence{ctx: ctx, s: s, table: trace.TableFor(s)}
 	if len(req.Trace) > 0 {
 		ev.sum = trace.SummaryFor(s)
 		ev.byBase = make(map[string][]string)
@@ -662,7 +664,7 @@ func (ev *evidence) symbol(norm string) verdict {
 	}
 	for _, p := range ev.codeFiles() {
 		// A file with syntax errors still gives the symbols it parsed.
-		f, _ := symbols.Parse(ev.s, p)
+		f, _ := symbols.Parse(ev.ctx, ev.s, p)
 		if f == nil {
 			continue
 		}

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/check"
@@ -42,9 +43,11 @@ type parsed struct {
 
 // Parse returns the symbols of a workspace file, parsing it at most once per
 // verification. Errors: the workspace errors of [vouch.Subject.ReadFile],
-// [code.ErrUnsupported] when the build has no parser for the language, and
-// a *code.SyntaxError (with a partial File) for a file that does not parse.
-func Parse(s *vouch.Subject, path string) (*code.File, error) {
+// [code.ErrUnsupported] when the build has no parser for the language, a
+// *code.SyntaxError (with a partial File) for a file that does not parse,
+// [ErrParseLimit] once the files parsed in this verification exceed the
+// policy's limits.parseBytes, and ctx's error when it ends first.
+func Parse(ctx context.Context, s *vouch.Subject, path string) (*code.File, error) {
 	r := s.Memo(parsedKey(path), func() any {
 		if lang, _, ok := code.ForPath(path); !ok {
 			if lang == "" {
@@ -56,10 +59,34 @@ func Parse(s *vouch.Subject, path string) (*code.File, error) {
 		if err != nil {
 			return parsed{nil, err}
 		}
-		f, err := code.Parse(path, src)
+		if !spend(s, len(src)) {
+			return parsed{nil, fmt.Errorf("%w (limits.parseBytes)", ErrParseLimit)}
+		}
+		f, err := code.Parse(ctx, path, src)
 		return parsed{f, err}
 	}).(parsed)
 	return r.file, r.err
+}
+
+// ErrParseLimit is returned by [Parse] once the files parsed in one
+// verification are over the policy's limits.parseBytes.
+var ErrParseLimit = errors.New("symbols: the files parsed in this verification are over the limit")
+
+type budgetKey struct{}
+
+// spend takes n bytes from the verification's parse budget, and reports
+// whether they were there.
+func spend(s *vouch.Subject, n int) bool {
+	limit := int64(32 << 20)
+	if s.Policy != nil && s.Policy.Limits.ParseBytes > 0 {
+		limit = s.Policy.Limits.ParseBytes
+	}
+	left := s.Memo(budgetKey{}, func() any { v := new(atomic.Int64); v.Store(limit); return v }).(*atomic.Int64)
+	if left.Add(-int64(n)) < 0 {
+		left.Add(int64(n))
+		return false
+	}
+	return true
 }
 
 // FileError turns an error of [Parse] into an outcome: no parser or a file
@@ -72,6 +99,10 @@ func FileError(path string, err error) vouch.Outcome {
 		o = vouch.Undecided(vouch.CodeCheckUnavailable, fmt.Sprintf("%s cannot be parsed: %v", path, err))
 	case errors.Is(err, code.ErrSyntax):
 		o = vouch.Undecided(vouch.CodeCodeUnparsable, fmt.Sprintf("%s does not parse: %v", path, err))
+	case errors.Is(err, ErrParseLimit):
+		o = vouch.Undecided(vouch.CodeInputTooLarge, fmt.Sprintf("%s was not parsed: %v", path, err))
+	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
+		o = vouch.Undecided(vouch.CodeCheckCancelled, fmt.Sprintf("%s was not parsed: the verification's deadline came first", path))
 	default:
 		return check.FileError(path, err)
 	}
@@ -160,13 +191,21 @@ func CheckDocs(f *code.File, file string, names []string, regions []vouch.LineRa
 	return r
 }
 
+// maxNamed bounds the symbols a doc-comment outcome names in its reason,
+// evidence and fixes: a file of thousands of undocumented functions gives
+// a report of a readable size.
+const maxNamed = 50
+
 // Outcome turns a DocResult into a check outcome; the score is the share
 // of symbols documented.
 func (r DocResult) Outcome(file string) vouch.Outcome {
 	total := len(r.Documented) + len(r.Undocumented) + len(r.Missing)
-	ev := map[string]any{"file": file, "documented": nonNil(r.Documented), "undocumented": nonNil(r.Undocumented)}
+	ev := map[string]any{"file": file, "documented": nonNil(check.Cap(r.Documented, maxNamed)), "undocumented": nonNil(check.Cap(r.Undocumented, maxNamed))}
 	if len(r.Missing) > 0 {
-		ev["missing"] = r.Missing
+		ev["missing"] = check.Cap(r.Missing, maxNamed)
+	}
+	if total > maxNamed {
+		ev["counts"] = map[string]int{"documented": len(r.Documented), "undocumented": len(r.Undocumented), "missing": len(r.Missing)}
 	}
 	if total == 0 {
 		o := vouch.Undecided(vouch.CodeNoSymbols, fmt.Sprintf("no symbols to check in %s", file))
@@ -178,12 +217,21 @@ func (r DocResult) Outcome(file string) vouch.Outcome {
 	}
 	var fix []string
 	for _, n := range r.Undocumented {
+		if len(fix) == maxNamed {
+			break
+		}
 		fix = append(fix, n+" ("+r.Lines[n]+")")
 	}
 	for _, n := range r.Missing {
+		if len(fix) == maxNamed {
+			break
+		}
 		fix = append(fix, n+" (not defined in "+file+")")
 	}
-	reason := fmt.Sprintf("%d of %d symbols in %s have doc comments; missing on %s", len(r.Documented), total, file, strings.Join(append(append([]string(nil), r.Undocumented...), r.Missing...), ", "))
+	if left := len(r.Undocumented) + len(r.Missing) - len(fix); left > 0 {
+		fix = append(fix, fmt.Sprintf("… and %d more", left))
+	}
+	reason := fmt.Sprintf("%d of %d symbols in %s have doc comments; missing on %s", len(r.Documented), total, file, check.List(append(append([]string(nil), r.Undocumented...), r.Missing...), 20))
 	o := vouch.Outcome{Status: vouch.StatusFail, Score: float64(len(r.Documented)) / float64(total), Code: vouch.CodeDocMissing, Reason: reason, Evidence: ev, Fix: fix}
 	return o
 }
@@ -196,8 +244,8 @@ func nonNil(s []string) []string {
 }
 
 // Check implements vouch.Checker.
-func (c *docComments) Check(_ context.Context, s *vouch.Subject) vouch.Outcome {
-	f, err := Parse(s, c.file)
+func (c *docComments) Check(ctx context.Context, s *vouch.Subject) vouch.Outcome {
+	f, err := Parse(ctx, s, c.file)
 	if err != nil {
 		return FileError(c.file, err)
 	}
@@ -251,8 +299,8 @@ func newSymbolExists(spec vouch.CheckSpec, _ check.Env) (vouch.Checker, error) {
 }
 
 // Check implements vouch.Checker.
-func (c symbolExists) Check(_ context.Context, s *vouch.Subject) vouch.Outcome {
-	f, err := Parse(s, c.file)
+func (c symbolExists) Check(ctx context.Context, s *vouch.Subject) vouch.Outcome {
+	f, err := Parse(ctx, s, c.file)
 	if err != nil {
 		return FileError(c.file, err)
 	}

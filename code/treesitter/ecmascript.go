@@ -3,6 +3,7 @@
 package treesitter
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 
@@ -22,12 +23,12 @@ type esParser struct {
 var _ code.Parser = esParser{}
 
 // Parse implements code.Parser.
-func (p esParser) Parse(path string, src []byte) (*code.File, error) {
+func (p esParser) Parse(ctx context.Context, path string, src []byte) (*code.File, error) {
 	g := p.grammar
 	if p.tsx != nil && strings.EqualFold(filepath.Ext(path), ".tsx") {
 		g = p.tsx
 	}
-	return parseTree(g, p.lang, path, src, func(root *ts.Node, src []byte, f *code.File) {
+	return parseTree(ctx, g, p.lang, path, src, func(root *ts.Node, src []byte, f *code.File) {
 		w := esWalker{src: src, f: f, exportedNames: map[string]bool{}}
 		w.collectExports(root)
 		w.statements(root, scope{exported: true, top: true})
@@ -55,11 +56,20 @@ type esWalker struct {
 
 func (w *esWalker) text(n *ts.Node) string { return text(n, w.src) }
 
+// at is a node by its place among its parent's children (all of them,
+// named or not), so that what precedes it (decorators, comments) is found
+// without tree-sitter's PrevSibling, which walks from the first child.
+type at struct {
+	list []ts.Node
+	i    int
+}
+
+func (a at) node() *ts.Node { return &a.list[a.i] }
+
 // collectExports records the names that statements of the program export
 // by name rather than by wrapping a declaration.
 func (w *esWalker) collectExports(root *ts.Node) {
-	for i := range root.NamedChildCount() {
-		st := root.NamedChild(i)
+	for _, st := range namedChildren(root) {
 		switch st.Kind() {
 		case "export_statement":
 			if st.ChildByFieldName("declaration") != nil || st.ChildByFieldName("source") != nil {
@@ -71,13 +81,11 @@ func (w *esWalker) collectExports(root *ts.Node) {
 				}
 				continue
 			}
-			for j := range st.NamedChildCount() {
-				clause := st.NamedChild(j)
+			for _, clause := range namedChildren(&st) {
 				if clause.Kind() != "export_clause" {
 					continue
 				}
-				for k := range clause.NamedChildCount() {
-					spec := clause.NamedChild(k)
+				for _, spec := range namedChildren(&clause) {
 					if spec.Kind() != "export_specifier" {
 						continue
 					}
@@ -101,11 +109,10 @@ func (w *esWalker) collectExports(root *ts.Node) {
 				case "identifier":
 					w.exportedNames[w.text(right)] = true
 				case "object":
-					for k := range right.NamedChildCount() {
-						prop := right.NamedChild(k)
+					for _, prop := range namedChildren(right) {
 						switch prop.Kind() {
 						case "shorthand_property_identifier":
-							w.exportedNames[w.text(prop)] = true
+							w.exportedNames[w.text(&prop)] = true
 						case "pair":
 							if v := prop.ChildByFieldName("value"); v != nil && v.Kind() == "identifier" {
 								w.exportedNames[w.text(v)] = true
@@ -124,9 +131,11 @@ func (w *esWalker) collectExports(root *ts.Node) {
 
 // statements walks the statements of a program, namespace or module body.
 func (w *esWalker) statements(list *ts.Node, sc scope) {
-	for i := range list.NamedChildCount() {
-		st := list.NamedChild(i)
-		w.statement(st, st, false, false, sc)
+	kids := children(list)
+	for i := range kids {
+		if kids[i].IsNamed() {
+			w.statement(&kids[i], at{kids, i}, false, false, sc)
+		}
 	}
 }
 
@@ -134,25 +143,25 @@ func (w *esWalker) statements(list *ts.Node, sc scope) {
 // node the declaration starts with and its doc comment precedes: n itself,
 // or the export statement around it. exported says whether an "export"
 // wraps it; isDefault whether that is an "export default".
-func (w *esWalker) statement(n, anchor *ts.Node, exported, isDefault bool, sc scope) {
+func (w *esWalker) statement(n *ts.Node, anchor at, exported, isDefault bool, sc scope) {
 	exp := func(name string) bool {
 		return sc.implicit || (exported && sc.exported) || (sc.top && w.exportedNames[name])
 	}
 	switch n.Kind() {
 	case "export_statement":
 		isDefault := false
-		for i := range n.ChildCount() {
-			if n.Child(i).Kind() == "default" {
+		for _, c := range children(n) {
+			if c.Kind() == "default" {
 				isDefault = true
 				break
 			}
 		}
 		if decl := n.ChildByFieldName("declaration"); decl != nil {
-			w.statement(decl, n, true, isDefault, sc)
+			w.statement(decl, anchor, true, isDefault, sc)
 			return
 		}
 		if v := n.ChildByFieldName("value"); v != nil && isDefault {
-			w.defaultValue(v, n, sc)
+			w.defaultValue(v, anchor, sc)
 		}
 	case "function_declaration", "generator_function_declaration", "function_signature":
 		name := w.declName(n, isDefault)
@@ -168,9 +177,9 @@ func (w *esWalker) statement(n, anchor *ts.Node, exported, isDefault bool, sc sc
 		w.add(code.Symbol{Name: name, Kind: code.KindType, Exported: exp(name)}, anchor, n)
 	case "lexical_declaration", "variable_declaration":
 		var decls []*ts.Node
-		for i := range n.NamedChildCount() {
-			if d := n.NamedChild(i); d.Kind() == "variable_declarator" {
-				decls = append(decls, d)
+		for _, d := range namedChildren(n) {
+			if d.Kind() == "variable_declarator" {
+				decls = append(decls, &d)
 			}
 		}
 		for _, d := range decls {
@@ -190,8 +199,7 @@ func (w *esWalker) statement(n, anchor *ts.Node, exported, isDefault bool, sc sc
 			}
 		}
 	case "ambient_declaration":
-		for i := range n.NamedChildCount() {
-			c := n.NamedChild(i)
+		for _, c := range namedChildren(n) {
 			switch c.Kind() {
 			case "module", "internal_module":
 				// declare module "x" { ... }, declare namespace N { ... }:
@@ -200,7 +208,7 @@ func (w *esWalker) statement(n, anchor *ts.Node, exported, isDefault bool, sc sc
 					w.statements(body, scope{exported: true, implicit: true})
 				}
 			default:
-				w.statement(c, anchor, exported, isDefault, sc)
+				w.statement(&c, anchor, exported, isDefault, sc)
 			}
 		}
 	case "internal_module", "module":
@@ -234,7 +242,7 @@ func (w *esWalker) statement(n, anchor *ts.Node, exported, isDefault bool, sc sc
 }
 
 // defaultValue adds the symbol of export default <expression>.
-func (w *esWalker) defaultValue(v, anchor *ts.Node, sc scope) {
+func (w *esWalker) defaultValue(v *ts.Node, anchor at, sc scope) {
 	switch v.Kind() {
 	case "function_expression", "function", "generator_function":
 		name := w.declName(v, true)
@@ -261,7 +269,7 @@ func (w *esWalker) declName(n *ts.Node, isDefault bool) string {
 }
 
 // class adds a class and its members.
-func (w *esWalker) class(n, anchor *ts.Node, name string, exported bool) {
+func (w *esWalker) class(n *ts.Node, anchor at, name string, exported bool) {
 	if name == "" {
 		return
 	}
@@ -270,8 +278,12 @@ func (w *esWalker) class(n, anchor *ts.Node, name string, exported bool) {
 	if body == nil {
 		return
 	}
-	for i := range body.NamedChildCount() {
-		m := body.NamedChild(i)
+	members := children(body)
+	for i := range members {
+		m := &members[i]
+		if !m.IsNamed() {
+			continue
+		}
 		var nameNode *ts.Node
 		switch m.Kind() {
 		case "method_definition", "abstract_method_signature", "method_signature":
@@ -292,15 +304,15 @@ func (w *esWalker) class(n, anchor *ts.Node, name string, exported bool) {
 		}
 		mname := w.memberName(nameNode)
 		private := nameNode.Kind() == "private_property_identifier"
-		for j := range m.NamedChildCount() {
-			if c := m.NamedChild(j); c.Kind() == "accessibility_modifier" && w.text(c) == "private" {
+		for _, c := range namedChildren(m) {
+			if c.Kind() == "accessibility_modifier" && w.text(&c) == "private" {
 				private = true
 			}
 		}
 		w.add(code.Symbol{
 			Name: mname, Kind: code.KindMethod, Receiver: name,
 			Exported: exported && !private,
-		}, m, m)
+		}, at{members, i}, m)
 	}
 }
 
@@ -315,13 +327,13 @@ func (w *esWalker) memberName(n *ts.Node) string {
 
 // add appends s spanning from anchor (or the decorators before it) to the
 // end of decl, with the JSDoc comment before it.
-func (w *esWalker) add(s code.Symbol, anchor, decl *ts.Node) {
+func (w *esWalker) add(s code.Symbol, anchor at, decl *ts.Node) {
 	if s.Name == "" {
 		return
 	}
 	first := leadingDecorators(anchor)
-	s.Start = startLine(first)
-	s.End = max(endLine(decl), endLine(anchor))
+	s.Start = startLine(first.node())
+	s.End = max(endLine(decl), endLine(anchor.node()))
 	if doc := w.jsDoc(first); doc != nil {
 		s.HasDoc = true
 		s.DocStart, s.DocEnd = startLine(doc), endLine(doc)
@@ -332,12 +344,12 @@ func (w *esWalker) add(s code.Symbol, anchor, decl *ts.Node) {
 // leadingDecorators returns the first of the decorators that precede n as
 // its siblings (as TypeScript's grammar places a method's decorators,
 // possibly with comments between them), or n when there are none.
-func leadingDecorators(n *ts.Node) *ts.Node {
+func leadingDecorators(n at) at {
 	first := n
-	for p := n.PrevSibling(); p != nil; p = p.PrevSibling() {
-		switch p.Kind() {
+	for i := n.i - 1; i >= 0; i-- {
+		switch n.list[i].Kind() {
 		case "decorator":
-			first = p
+			first.i = i
 			continue
 		case "comment":
 			continue
@@ -349,13 +361,17 @@ func leadingDecorators(n *ts.Node) *ts.Node {
 
 // jsDoc returns the JSDoc comment that documents the declaration starting
 // at first, or nil; see the package documentation for the rules.
-func (w *esWalker) jsDoc(first *ts.Node) *ts.Node {
+func (w *esWalker) jsDoc(first at) *ts.Node {
 	// The comments right before first, nearest first, and the token
 	// before them.
 	var comments []*ts.Node
-	prev := first.PrevSibling()
-	for ; prev != nil && prev.Kind() == "comment"; prev = prev.PrevSibling() {
-		comments = append(comments, prev)
+	var prev *ts.Node
+	for i := first.i - 1; i >= 0; i-- {
+		if first.list[i].Kind() != "comment" {
+			prev = &first.list[i]
+			break
+		}
+		comments = append(comments, &first.list[i])
 	}
 	for _, c := range comments {
 		if prev != nil && startLine(c) <= endLine(prev) {

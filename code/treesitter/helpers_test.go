@@ -3,6 +3,7 @@
 package treesitter
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -57,7 +58,7 @@ func runCases(t *testing.T, lang string, cases []parseCase) {
 				if eol == "CRLF" {
 					src = strings.ReplaceAll(src, "\n", "\r\n")
 				}
-				f, err := code.Parse(tt.path, []byte(src))
+				f, err := code.Parse(context.Background(), tt.path, []byte(src))
 				if tt.syntaxErrorLine > 0 {
 					se, ok := err.(*code.SyntaxError)
 					if !ok {

@@ -3,6 +3,7 @@
 package treesitter
 
 import (
+	"context"
 	"errors"
 	"testing"
 
@@ -17,7 +18,7 @@ func TestNoCgo(t *testing.T) {
 		if lang, _, ok := code.ForPath(path); ok || lang == "" {
 			t.Errorf("ForPath(%q) = %q, %v; want a language without a parser", path, lang, ok)
 		}
-		if _, err := code.Parse(path, []byte("x")); !errors.Is(err, code.ErrUnsupported) {
+		if _, err := code.Parse(context.Background(), path, []byte("x")); !errors.Is(err, code.ErrUnsupported) {
 			t.Errorf("Parse(%q) = %v, want ErrUnsupported", path, err)
 		}
 	}

@@ -3,6 +3,7 @@
 package treesitter
 
 import (
+	"context"
 	"strings"
 
 	ts "github.com/tree-sitter/go-tree-sitter"
@@ -18,8 +19,8 @@ type pyParser struct {
 var _ code.Parser = pyParser{}
 
 // Parse implements code.Parser.
-func (p pyParser) Parse(path string, src []byte) (*code.File, error) {
-	return parseTree(p.grammar, code.LangPython, path, src, func(root *ts.Node, src []byte, f *code.File) {
+func (p pyParser) Parse(ctx context.Context, path string, src []byte) (*code.File, error) {
+	return parseTree(ctx, p.grammar, code.LangPython, path, src, func(root *ts.Node, src []byte, f *code.File) {
 		w := pyWalker{src: src, f: f}
 		w.collectAll(root)
 		w.block(root, "", true)
@@ -38,8 +39,7 @@ func (w *pyWalker) text(n *ts.Node) string { return text(n, w.src) }
 // collectAll reads __all__ = [...] / (...) and __all__ += [...] at module
 // level.
 func (w *pyWalker) collectAll(root *ts.Node) {
-	for i := range root.NamedChildCount() {
-		st := root.NamedChild(i)
+	for _, st := range namedChildren(root) {
 		if st.Kind() != "expression_statement" {
 			continue
 		}
@@ -57,9 +57,9 @@ func (w *pyWalker) collectAll(root *ts.Node) {
 		if w.all == nil || as.Kind() == "assignment" {
 			w.all = map[string]bool{}
 		}
-		for j := range right.NamedChildCount() {
-			if s := right.NamedChild(j); s.Kind() == "string" {
-				if content, ok := w.stringContent(s); ok {
+		for _, s := range namedChildren(right) {
+			if s.Kind() == "string" {
+				if content, ok := w.stringContent(&s); ok {
 					w.all[content] = true
 				}
 			}
@@ -70,8 +70,8 @@ func (w *pyWalker) collectAll(root *ts.Node) {
 // block adds the definitions in a module (receiver "") or class body.
 // exported says whether the enclosing class is exported.
 func (w *pyWalker) block(b *ts.Node, receiver string, exported bool) {
-	for i := range b.NamedChildCount() {
-		anchor := b.NamedChild(i)
+	for _, a := range namedChildren(b) {
+		anchor := &a
 		def := anchor
 		if anchor.Kind() == "decorated_definition" {
 			def = anchor.ChildByFieldName("definition")
@@ -162,8 +162,7 @@ func (w *pyWalker) docstring(body *ts.Node) *ts.Node {
 	if body == nil {
 		return nil
 	}
-	for i := range body.NamedChildCount() {
-		st := body.NamedChild(i)
+	for _, st := range namedChildren(body) {
 		if st.Kind() == "comment" {
 			continue
 		}
@@ -176,9 +175,9 @@ func (w *pyWalker) docstring(body *ts.Node) *ts.Node {
 		case "string":
 			parts = []*ts.Node{s}
 		case "concatenated_string":
-			for j := range s.NamedChildCount() {
-				if p := s.NamedChild(j); p.Kind() == "string" {
-					parts = append(parts, p)
+			for _, p := range namedChildren(s) {
+				if p.Kind() == "string" {
+					parts = append(parts, &p)
 				}
 			}
 		default:
@@ -205,12 +204,12 @@ func (w *pyWalker) docstring(body *ts.Node) *ts.Node {
 // docstrings (nor names in __all__).
 func (w *pyWalker) stringContent(s *ts.Node) (content string, ok bool) {
 	var start, end *ts.Node
-	for i := range s.ChildCount() {
-		switch c := s.Child(i); c.Kind() {
+	for _, c := range children(s) {
+		switch c.Kind() {
 		case "string_start":
-			start = c
+			start = &c
 		case "string_end":
-			end = c
+			end = &c
 		case "interpolation":
 			return "", false
 		}

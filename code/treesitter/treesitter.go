@@ -4,6 +4,8 @@ package treesitter
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"strconv"
@@ -55,8 +57,24 @@ func newGrammar(name string, ptr unsafe.Pointer) *grammar {
 	}
 }
 
-// parse parses src into a tree the caller must Close.
-func (g *grammar) parse(src []byte) (*ts.Tree, error) {
+// maxBrokenBytes is the size above which a file with a syntax error is not
+// parsed to its end: tree-sitter's error recovery on text that is not code
+// takes seconds a megabyte, and a file with errors leaves its checks
+// undecided whatever the rest of it holds.
+const maxBrokenBytes = 1 << 20
+
+// brokenError is returned by parse for a file over maxBrokenBytes once the
+// parser met a syntax error, at byte offset at (where the parser was).
+type brokenError struct{ at int }
+
+func (e *brokenError) Error() string {
+	return "a syntax error, in a file over 1 MiB: not parsed further"
+}
+
+// parse parses src into a tree the caller must Close. It gives up with
+// ctx's error when ctx ends (tree-sitter calls back while it parses), and
+// with a *brokenError on a large file with a syntax error.
+func (g *grammar) parse(ctx context.Context, src []byte) (*ts.Tree, error) {
 	var p *ts.Parser
 	select {
 	case p = <-g.free:
@@ -67,7 +85,19 @@ func (g *grammar) parse(src []byte) (*ts.Tree, error) {
 			return nil, fmt.Errorf("treesitter: %s grammar: %w", g.name, err)
 		}
 	}
-	tree := p.Parse(src, nil)
+	n := len(src)
+	broken := -1
+	tree := p.ParseWithOptions(func(i int, _ ts.Point) []byte {
+		if i < n {
+			return src[i:]
+		}
+		return nil
+	}, nil, &ts.ParseOptions{ProgressCallback: func(st ts.ParseState) bool {
+		if broken < 0 && n > maxBrokenBytes && st.HasError {
+			broken = int(st.CurrentByteOffset)
+		}
+		return broken >= 0 || ctx.Err() != nil
+	}})
 	p.Reset()
 	select {
 	case g.free <- p:
@@ -75,6 +105,12 @@ func (g *grammar) parse(src []byte) (*ts.Tree, error) {
 		p.Close()
 	}
 	if tree == nil {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if broken >= 0 {
+			return nil, &brokenError{at: broken}
+		}
 		return nil, fmt.Errorf("treesitter: %s: the parser returned no tree", g.name)
 	}
 	return tree, nil
@@ -87,9 +123,16 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 // parseTree parses src with g, runs walk over the root node, closes the
 // tree and returns the file with a *code.SyntaxError when the tree has an
 // error node.
-func parseTree(g *grammar, lang, path string, src []byte, walk func(root *ts.Node, src []byte, f *code.File)) (*code.File, error) {
+func parseTree(ctx context.Context, g *grammar, lang, path string, src []byte, walk func(root *ts.Node, src []byte, f *code.File)) (*code.File, error) {
 	src = bytes.TrimPrefix(src, utf8BOM)
-	tree, err := g.parse(src)
+	tree, err := g.parse(ctx, src)
+	var be *brokenError
+	if errors.As(err, &be) {
+		at := min(be.at, len(src))
+		line := bytes.Count(src[:at], []byte{'\n'}) + 1
+		col := at - bytes.LastIndexByte(src[:at], '\n')
+		return nil, &code.SyntaxError{Path: path, Line: line, Column: col, Msg: be.Error()}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("code: %s: %w", path, err)
 	}
@@ -129,20 +172,44 @@ func syntaxError(path string, root *ts.Node, src []byte) error {
 	return e
 }
 
-// firstError returns the first error or missing node in document order.
+// firstError returns the first error or missing node in document order,
+// walking with a cursor into the subtrees that hold errors only.
 func firstError(n *ts.Node) *ts.Node {
-	if n.IsError() || n.IsMissing() {
-		return n
-	}
 	if !n.HasError() {
 		return nil
 	}
-	for i := range n.ChildCount() {
-		if e := firstError(n.Child(i)); e != nil {
-			return e
+	c := n.Walk()
+	defer c.Close()
+	for {
+		cur := c.Node()
+		if cur.IsError() || cur.IsMissing() {
+			return cur
+		}
+		if cur.HasError() && c.GotoFirstChild() {
+			continue
+		}
+		for !c.GotoNextSibling() {
+			if !c.GotoParent() {
+				return nil
+			}
 		}
 	}
-	return nil
+}
+
+// children returns the children of n, named or not, walked with a cursor:
+// tree-sitter finds Child(i) by walking the first i children, so a loop
+// over Child(i) (or NamedChild(i)) is quadratic in their number.
+func children(n *ts.Node) []ts.Node {
+	c := n.Walk()
+	defer c.Close()
+	return n.Children(c)
+}
+
+// namedChildren returns the named children of n (see children).
+func namedChildren(n *ts.Node) []ts.Node {
+	c := n.Walk()
+	defer c.Close()
+	return n.NamedChildren(c)
 }
 
 // startLine returns the 1-based line n starts on.

@@ -4,12 +4,16 @@ package treesitter
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
+	"math/rand"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -39,7 +43,7 @@ func TestDocCommentsClaim(t *testing.T) {
 		{"all four", parserAllFour, names},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			f, err := code.Parse("src/parser.ts", []byte(tt.src))
+			f, err := code.Parse(context.Background(), "src/parser.ts", []byte(tt.src))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -76,7 +80,7 @@ export class Parser {
   reset(): void {}
 }
 `
-	f, err := code.Parse("src/parser.ts", []byte(src))
+	f, err := code.Parse(context.Background(), "src/parser.ts", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +130,7 @@ func TestConcurrentParse(t *testing.T) {
 	}
 	want := map[string]string{}
 	for path, src := range files {
-		want[path] = result(code.Parse(path, src))
+		want[path] = result(code.Parse(context.Background(), path, src))
 	}
 	var wg sync.WaitGroup
 	errs := make(chan string, 64)
@@ -139,7 +143,7 @@ func TestConcurrentParse(t *testing.T) {
 			slices.Sort(paths)
 			for i := range 20 {
 				p := paths[(g+i)%len(paths)]
-				if got := result(code.Parse(p, files[p])); got != want[p] {
+				if got := result(code.Parse(context.Background(), p, files[p])); got != want[p] {
 					select {
 					case errs <- fmt.Sprintf("%s: got %s, want %s", p, got, want[p]):
 					default:
@@ -176,7 +180,7 @@ func benchmarkParse(b *testing.B, path, file string, symbols int) {
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
 	for b.Loop() {
-		f, err := code.Parse(path, src)
+		f, err := code.Parse(context.Background(), path, src)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -201,7 +205,7 @@ func BenchmarkParseTSParallel(b *testing.B) {
 	b.ReportAllocs()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
-			if _, err := code.Parse("src/bench.ts", src); err != nil {
+			if _, err := code.Parse(context.Background(), "src/bench.ts", src); err != nil {
 				b.Error(err)
 				return
 			}
@@ -227,7 +231,7 @@ func TestTruncatedSources(t *testing.T) {
 		for n := 0; n <= len(src); n += step {
 			prefix := src[:n]
 			lines := bytes.Count(prefix, []byte("\n")) + 1
-			f, err := code.Parse(tt.path, prefix)
+			f, err := code.Parse(context.Background(), tt.path, prefix)
 			if f == nil {
 				t.Fatalf("%s[:%d]: no file: %v", tt.path, n, err)
 			}
@@ -241,5 +245,64 @@ func TestTruncatedSources(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestLargeInputsLinear: inputs that made the walk quadratic (tree-sitter's
+// Child(i) and PrevSibling walk from the first child) or the parser's error
+// recovery slow take time linear in their size, and a deadline stops a
+// parse. The bounds are generous: the quadratic walk took minutes.
+func TestLargeInputsLinear(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large inputs")
+	}
+	var members, classes strings.Builder
+	members.WriteString("export class C {\n")
+	for i := range 40000 {
+		fmt.Fprintf(&members, "  /** doc */\n  @dec()\n  m%d() {}\n", i)
+		fmt.Fprintf(&classes, "/** doc */\nexport class C%d { m() {} }\n", i)
+	}
+	members.WriteString("}\n")
+	r := rand.New(rand.NewSource(1))
+	junk := make([]byte, 3<<20)
+	for i := range junk {
+		junk[i] = byte(r.Intn(256))
+	}
+	for _, tt := range []struct {
+		name    string
+		src     []byte
+		symbols int
+		syntax  bool
+	}{
+		{"40k methods in a class", []byte(members.String()), 40001, false},
+		{"40k classes", []byte(classes.String()), 80000, false},
+		{"3 MB of random bytes", junk, 0, true},
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		start := time.Now()
+		f, err := code.Parse(ctx, "big.ts", tt.src)
+		took := time.Since(start)
+		cancel()
+		if tt.syntax != errors.Is(err, code.ErrSyntax) || !tt.syntax && err != nil {
+			t.Errorf("%s: err %v", tt.name, err)
+		}
+		if !tt.syntax && (f == nil || len(f.Symbols) != tt.symbols) {
+			t.Errorf("%s: %d symbols, want %d", tt.name, len(f.Symbols), tt.symbols)
+		}
+		if took > 20*time.Second {
+			t.Errorf("%s: took %v", tt.name, took)
+		}
+	}
+	// A parse stops at its deadline: a broken file just under the size
+	// above which it is given up at the first error, whose error recovery
+	// takes seconds, is stopped by its context.
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	if _, err := code.Parse(ctx, "junk.ts", junk[:1<<20]); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("parse past its deadline: %v", err)
+	}
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("the parse went on %v past a 100ms deadline", took)
 	}
 }

@@ -3,6 +3,7 @@
 package treesitter
 
 import (
+	"context"
 	"testing"
 
 	"github.com/vouchgate/vouch/code"
@@ -491,19 +492,19 @@ func TestParseTypeScriptGrammars(t *testing.T) {
 	// A type assertion is TypeScript; in TSX it is a syntax error. JSX is
 	// the other way round. The extension picks the grammar.
 	assertion := "export const n = <number>value;\n"
-	if _, err := code.Parse("a.ts", []byte(assertion)); err != nil {
+	if _, err := code.Parse(context.Background(), "a.ts", []byte(assertion)); err != nil {
 		t.Errorf(".ts with a type assertion: %v", err)
 	}
-	if _, err := code.Parse("a.tsx", []byte(assertion)); err == nil {
+	if _, err := code.Parse(context.Background(), "a.tsx", []byte(assertion)); err == nil {
 		t.Error(".tsx with a type assertion parsed")
 	}
 	jsx := "export const el = <div>hi</div>;\n"
 	for _, path := range []string{"a.tsx", "A.TSX"} {
-		if _, err := code.Parse(path, []byte(jsx)); err != nil {
+		if _, err := code.Parse(context.Background(), path, []byte(jsx)); err != nil {
 			t.Errorf("%s with JSX: %v", path, err)
 		}
 	}
-	if _, err := code.Parse("a.ts", []byte(jsx)); err == nil {
+	if _, err := code.Parse(context.Background(), "a.ts", []byte(jsx)); err == nil {
 		t.Error(".ts with JSX parsed")
 	}
 	for _, path := range []string{"a.mts", "a.cts", "a.d.ts"} {
