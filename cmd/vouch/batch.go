@@ -148,7 +148,7 @@ func processBatch(ctx context.Context, eng *engine.Engine, f *verifyFlags, in io
 	go func() { wg.Wait(); close(results) }()
 
 	// Write in input order, holding early results until their turn.
-	w := bufio.NewWriterSize(out, 64<<10)
+	w := &lineWriter{w: out, max: 64 << 10}
 	held := make(map[int]result)
 	next := 1
 	var writeErr error
@@ -179,6 +179,13 @@ func processBatch(ctx context.Context, eng *engine.Engine, f *verifyFlags, in io
 				bar.add(1)
 			}
 		}
+		// Nothing else is ready: what is done goes to disk now.
+		if writeErr == nil && len(results) == 0 {
+			if err := w.Flush(); err != nil {
+				writeErr = err
+				cancel()
+			}
+		}
 	}
 	if writeErr == nil {
 		writeErr = w.Flush()
@@ -190,6 +197,38 @@ func processBatch(ctx context.Context, eng *engine.Engine, f *verifyFlags, in io
 		return stats, readErr
 	}
 	return stats, ctx.Err()
+}
+
+// lineWriter gathers whole lines and writes them in one call of Write each
+// time they would pass max bytes, or when flushed: the file never holds a
+// part of a line that a later write completes, so a process killed at any
+// moment (kill -9) leaves only whole lines behind. (A bufio.Writer writes
+// whenever its buffer fills, cutting a line in two.)
+type lineWriter struct {
+	w   io.Writer
+	buf []byte
+	max int
+}
+
+// Write adds one or more whole lines.
+func (l *lineWriter) Write(p []byte) (int, error) {
+	if len(l.buf) > 0 && len(l.buf)+len(p) > l.max {
+		if err := l.Flush(); err != nil {
+			return 0, err
+		}
+	}
+	l.buf = append(l.buf, p...)
+	return len(p), nil
+}
+
+// Flush writes the lines gathered so far in one call.
+func (l *lineWriter) Flush() error {
+	if len(l.buf) == 0 {
+		return nil
+	}
+	_, err := l.w.Write(l.buf)
+	l.buf = l.buf[:0]
+	return err
 }
 
 // readLines calls fn for each non-blank line (1-based numbers). A line over

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -267,4 +268,77 @@ func TestFakeLLM(t *testing.T) {
 	if code := Main(context.Background(), []string{"fake-llm", "--script", bad}, Streams{In: strings.NewReader(""), Out: io.Discard, Err: &errOut}); code != exitInput {
 		t.Errorf("bad script: exit %d, %s", code, errOut.String())
 	}
+}
+
+// TestBatchKilled kills vouch verify --batch (kill -9) while it writes, and
+// checks that the output holds only whole lines, each a report or an error
+// object.
+func TestBatchKilled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a large batch")
+	}
+	dir := t.TempDir()
+	// The test binary runs as vouch under that name (testscript.Main).
+	bin := filepath.Join(dir, "vouch")
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(self, bin); err != nil {
+		t.Fatal(err)
+	}
+	var in strings.Builder
+	crits := strings.Repeat(`{"check":{"type":"contains","value":"needle"}},`, 12)
+	for i := range 20000 {
+		fmt.Fprintf(&in, `{"id":"r-%d","task":{"criteria":[%s{"check":{"type":"length","minChars":1}}]},"output":{"summary":"line %d with a needle"}}`+"\n", i, crits, i)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "in.jsonl"), []byte(in.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out.jsonl")
+	cmd := exec.Command(bin, "verify", "--batch", filepath.Join(dir, "in.jsonl"), "--out", out)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	// Wait until some reports are written, then kill the process.
+	finished := false
+	for deadline := time.Now().Add(60 * time.Second); ; {
+		if fi, err := os.Stat(out); err == nil && fi.Size() > 200<<10 {
+			break
+		}
+		select {
+		case <-done:
+			finished = true
+		case <-time.After(2 * time.Millisecond):
+		}
+		if finished || time.Now().After(deadline) {
+			break
+		}
+	}
+	if !finished {
+		_ = cmd.Process.Kill()
+		<-done
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(data) == 0 {
+		t.Fatal("no output before the kill")
+	}
+	if data[len(data)-1] != '\n' {
+		t.Fatalf("the output ends in a torn line: %q", data[max(0, len(data)-80):])
+	}
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	for i, line := range lines {
+		var v struct {
+			ID string `json:"id"`
+		}
+		if err := json.Unmarshal([]byte(line), &v); err != nil || v.ID != fmt.Sprintf("r-%d", i) {
+			t.Fatalf("line %d is not whole or out of order (%v): %.100q", i+1, err, line)
+		}
+	}
+	t.Logf("killed after %d of 20000 reports (finished on its own: %v)", len(lines), finished)
 }
