@@ -9,7 +9,9 @@ import "context"
 //
 // A Judge returns an error when it could not judge at all (timeout, refusal,
 // malformed reply, no model reachable); the engine then leaves everything it
-// asked undecided and never counts the fault as a pass. A verdict may also
+// asked undecided and never counts the fault as a pass. With the error it
+// may return a verdict too, for what its failed calls cost: the engine
+// reports its Info and Cost and nothing else of it. A verdict may also
 // leave single items undecided.
 type Judge interface {
 	Judge(ctx context.Context, q *JudgeQuery) (*JudgeVerdict, error)

@@ -188,3 +188,54 @@ func hasWarning(rep *vouch.Report, code string) bool {
 	}
 	return false
 }
+
+// A judge's decision given with confidence 0 decides nothing: a must-pass
+// criterion only such a judge "met" stays undecided and the gate does not
+// pass. With a little confidence it decides, and asks for review.
+func TestJudgeWithoutConfidence(t *testing.T) {
+	noConfidence := json.RawMessage(strings.Replace(string(passAll("audience", "order")), `"confidence": 1`, `"confidence": 0`, 1))
+	const mustRequest = `
+task:
+  goal: Write the release notes for v2.3
+  executor: {provider: anthropic, model: claude-haiku-4-5, tier: small}
+  criteria:
+    - {id: audience, text: The notes are written for end users, must: true}
+    - {id: order, text: Breaking changes come first}
+output:
+  summary: Release notes written for end users, breaking changes first.
+`
+	eng, _ := judged(t, judgePolicy("openai:gpt-4o"), fake.Rule{Reply: fake.Reply{Arguments: noConfidence}})
+	rep := verifyYAML(t, eng, mustRequest)
+	if rep.Verdict == vouch.VerdictPass {
+		t.Fatalf("a must-pass criterion decided with confidence 0 passed the gate")
+	}
+	for _, c := range rep.Criteria {
+		if c.ID == "audience" && c.Status != vouch.CriterionUndecided {
+			t.Errorf("audience is %s, want undecided", c.Status)
+		}
+	}
+	low := json.RawMessage(strings.Replace(string(passAll("audience", "order")), `"confidence": 1`, `"confidence": 0.2`, 1))
+	eng, _ = judged(t, judgePolicy("openai:gpt-4o"), fake.Rule{Reply: fake.Reply{Arguments: low}})
+	rep = verifyYAML(t, eng, mustRequest)
+	if !rep.NeedsReview {
+		t.Errorf("a must-pass criterion a judge decided at confidence 0.2 did not ask for review (verdict %s)", rep.Verdict)
+	}
+}
+
+// The calls of a judge that failed after its retries are counted in the
+// report's cost.
+func TestFailedJudgeCost(t *testing.T) {
+	pol := judgePolicy("openai:gpt-4o")
+	pol.Judge.MaxRetries = 2
+	eng, srv := judged(t, pol, fake.Rule{Reply: fake.Reply{Status: 503, ErrorMessage: "overloaded"}})
+	rep := verifyYAML(t, eng, fmt.Sprintf(judgedRequest, `"Release notes written."`))
+	if srv.Count() != 3 {
+		t.Fatalf("%d calls, want 3 (one and two retries)", srv.Count())
+	}
+	if rep.Cost.JudgeCalls != 3 || rep.Judge == nil || len(rep.Judge.Models) != 1 {
+		t.Errorf("cost %+v, judge %+v: the failed calls are not counted", rep.Cost, rep.Judge)
+	}
+	if rep.Verdict == vouch.VerdictPass || !hasWarning(rep, vouch.CodeJudgeFailed) {
+		t.Errorf("a failed judge: %s", rep.Verdict)
+	}
+}

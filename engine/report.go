@@ -117,6 +117,13 @@ func (r *run) report() *vouch.Report {
 
 	// Review.
 	rep.NeedsReview = action == vouch.ActionEscalate || rep.Confidence < r.pol.ReviewBelow || in.injection
+	for i := range rep.Checks {
+		// A must-pass item that only a judge decided, without much
+		// confidence, is a person's to confirm.
+		if c := &rep.Checks[i]; c.Must && c.Level == vouch.LevelJudge && c.Status != vouch.StatusUndecided && c.Confidence < r.pol.ReviewBelow {
+			rep.NeedsReview = true
+		}
+	}
 	if r.judged != nil {
 		info := r.judged.Info
 		rep.Judge = &info
@@ -131,6 +138,11 @@ func (r *run) report() *vouch.Report {
 			rep.Warnings = append(rep.Warnings, vouch.Warning{Code: vouch.CodeJudgeDisagree,
 				Message: fmt.Sprintf("judge agreement %.2f is below the policy's limit", *info.Agreement)})
 		}
+	}
+	if r.judged == nil && r.judgeSpent != nil {
+		info := r.judgeSpent.Info
+		rep.Judge = &info
+		rep.Cost = r.judgeSpent.Cost
 	}
 	if ex := req.Task.Executor; ex != nil && ex.CostUSD != nil && *ex.CostUSD > 0 {
 		rep.Cost.TaskCostRatio = ptr(rep.Cost.USD / *ex.CostUSD)

@@ -24,6 +24,8 @@ type run struct {
 	pending  []pendingCriterion // criteria left to the judge
 	judged   *vouch.JudgeVerdict
 	judgeErr error
+	// judgeSpent holds the info and cost of a judge that failed.
+	judgeSpent *vouch.JudgeVerdict
 }
 
 type pendingCriterion struct {
@@ -214,6 +216,10 @@ func (r *run) judge() {
 	v, err := r.safeJudge(ctx, q)
 	if err != nil {
 		r.judgeErr = err
+		if v != nil {
+			// What the failed calls cost is reported, nothing else.
+			r.judgeSpent = &vouch.JudgeVerdict{Info: v.Info, Cost: v.Cost}
+		}
 		r.f.Warnings = append(r.f.Warnings, vouch.Warning{
 			Code:    vouch.CodeJudgeFailed,
 			Message: "the judge failed; what it would decide stays undecided: " + err.Error(),
@@ -256,6 +262,11 @@ func (r *run) applyJudge(v *vouch.JudgeVerdict) {
 		}
 		valid := ok && inUnit(jc.Score) && inUnit(jc.Confidence) &&
 			(jc.Status == vouch.CriterionMet || jc.Status == vouch.CriterionUnmet)
+		if valid && jc.Confidence == 0 {
+			// A decision its judge puts no confidence in decides nothing.
+			valid, jc.Status, jc.Reason = false, vouch.CriterionUndecided, "the judge decided with confidence 0: "+jc.Reason
+			jc.Code = vouch.CodeJudgeFailed
+		}
 		if !valid {
 			cr.Reason, cr.Code = "the judge gave no valid decision", vouch.CodeJudgeFailed
 			if ok && jc.Status == vouch.CriterionUndecided && jc.Reason != "" {
@@ -279,7 +290,7 @@ func (r *run) applyJudge(v *vouch.JudgeVerdict) {
 	}
 	for _, d := range vouch.Dimensions(r.kind) {
 		js, ok := v.Dimensions[d]
-		if !ok || !inUnit(js.Score) || !inUnit(js.Confidence) {
+		if !ok || !inUnit(js.Score) || !inUnit(js.Confidence) || js.Confidence == 0 {
 			continue
 		}
 		st := vouch.StatusPass

@@ -209,10 +209,15 @@ func (j *Judge) Judge(ctx context.Context, q *vouch.JudgeQuery) (*vouch.JudgeVer
 			undecideAll(v, q, vouch.CodeJudgeBudget, msg)
 			return v, nil
 		}
+		// The calls were made and cost what they cost: the verdict goes
+		// back with the error, for its Info and Cost, with every item
+		// undecided.
+		err := failures[0]
 		if len(failures) > 1 {
-			return nil, fmt.Errorf("%w (and %d more failures)", failures[0], len(failures)-1)
+			err = fmt.Errorf("%w (and %d more failures)", failures[0], len(failures)-1)
 		}
-		return nil, failures[0]
+		undecideAll(v, q, vouch.CodeJudgeFailed, err.Error())
+		return v, err
 	}
 	if len(failures) > 0 {
 		code := vouch.CodeJudgeFailed
