@@ -111,8 +111,10 @@ func TestEnvironment(t *testing.T) {
 	if env["GOENV"] != "off" || env["GOFLAGS"] != "" || env["GOTOOLCHAIN"] != "local" || env["OPERATOR_SET"] != "yes" {
 		t.Errorf("env = %v", env)
 	}
-	if _, err := os.Stat(env["HOME"]); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("the run's HOME %s is still there (%v)", env["HOME"], err)
+	for _, k := range []string{"HOME", "TMPDIR", "GOCACHE"} {
+		if _, err := os.Stat(env[k]); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("the run's %s %s is still there (%v)", k, env[k], err)
+		}
 	}
 }
 
