@@ -2,6 +2,7 @@ package injection
 
 import (
 	"context"
+	"encoding/base64"
 	"os"
 	"path/filepath"
 	"strings"
@@ -109,6 +110,31 @@ func TestTranscriptsAreClean(t *testing.T) {
 // BenchmarkScan reads a clean 1 KB summary, the common case.
 func BenchmarkScan(b *testing.B) {
 	text := strings.Repeat("Added JSDoc comments to parse, tokenize, format and validate in src/parser.ts; the tests pass and the reviewer's notes are addressed. ", 8)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		if len(Scan("output.summary", text)) != 0 {
+			b.Fatal("flagged")
+		}
+	}
+}
+
+// BenchmarkScanUnicode reads a 1 KB summary that is not ASCII: it is
+// normalised first.
+func BenchmarkScanUnicode(b *testing.B) {
+	text := strings.Repeat("J'ai corrigé le parseur et ajouté des tests ; les instructions d'installation sont à jour. Проверил — всё работает. ", 7)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		if len(Scan("output.summary", text)) != 0 {
+			b.Fatal("flagged")
+		}
+	}
+}
+
+// BenchmarkScanBase64 reads a 1 KB summary that holds base64 runs, which
+// are decoded and scanned.
+func BenchmarkScanBase64(b *testing.B) {
+	blob := base64.StdEncoding.EncodeToString([]byte("hello world, this is a test fixture for the upload endpoint"))
+	text := strings.Repeat("Added the upload fixture "+blob+" and a test for it. ", 8)
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
 		if len(Scan("output.summary", text)) != 0 {
