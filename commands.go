@@ -271,7 +271,7 @@ func NewCommandRule(words ...string) CommandRule {
 // MarshalJSON writes a rule with default arguments in its list form.
 func (r CommandRule) MarshalJSON() ([]byte, error) {
 	if r.args() == ArgsPaths {
-		return json.Marshal(append(slices.Clip(r.Run), r.Flags...))
+		return json.Marshal(append(append([]string{}, r.Run...), r.Flags...))
 	}
 	type plain CommandRule
 	return json.Marshal(plain(r))
