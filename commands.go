@@ -42,7 +42,8 @@ const (
 	// ArgsPaths allows arguments that name something inside the workspace:
 	// relative paths and patterns (./..., src/a_test.py::test_x, a
 	// package's import path), never absolute, never with a ".." element,
-	// never with a "=" (make's VAR=value) or a leading "~".
+	// never with a "=" (make's VAR=value), a leading "~" or a leading "@"
+	// (pytest's and compilers' @file of more arguments).
 	ArgsPaths = "paths"
 	// ArgsNone allows no argument but flags.
 	ArgsNone = "none"
@@ -164,6 +165,8 @@ func (r CommandRule) argProblem(a string) string {
 		return "is not a path inside the workspace"
 	case strings.Contains(a, "="):
 		return "sets a variable (NAME=value), which the rule's args: paths does not allow"
+	case strings.HasPrefix(a, "@"):
+		return "names a file of more arguments (@file), which the rule's args: paths does not allow"
 	}
 	for _, el := range strings.FieldsFunc(a, func(r rune) bool { return r == '/' || r == '\\' }) {
 		if el == ".." {

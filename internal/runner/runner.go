@@ -31,50 +31,138 @@ var (
 	ErrEmpty      = errors.New("runner: empty command")
 )
 
-// shellChars are the characters that make a command line need a shell.
+// shellChars are the characters that make a command line need a shell,
+// outside quotes.
 const shellChars = "|&;<>()$`\\\n*?[]{}~!#"
 
-// Split turns a command line into argv: words split on blanks, single and
-// double quotes grouping (without escapes inside). A line with any shell
-// syntax outside quotes gives ErrShell.
-func Split(line string) ([]string, error) {
-	var argv []string
-	var cur strings.Builder
-	inWord := false
-	var quote rune
-	for _, r := range line {
+// A line is a command line read as the subset of the shell vouch accepts:
+// stages of plain words joined by |, ||, && and ;, each stage with at most
+// the redirect 2>&1. Words are unquoted, 'single-quoted' or
+// "double-quoted"; anything else the shell would read (an expansion, an
+// escape, a glob, a subshell, another redirect, a background &, a
+// comment, a newline, and $, ` or \ inside double quotes) is refused, so
+// the words vouch checks are exactly the words the shell would run.
+type line struct {
+	stages [][]string
+	seps   []string // between stages
+	merged []bool   // the stage redirects 2>&1
+}
+
+// parse reads s as a line, or gives ErrShell for anything outside the
+// subset (see line) and ErrEmpty for a line without a word or a stage
+// without one.
+func parse(s string) (*line, error) {
+	l := &line{}
+	var (
+		argv   []string
+		cur    strings.Builder
+		inWord bool
+		merged bool
+	)
+	endWord := func() {
+		if inWord {
+			argv = append(argv, cur.String())
+			cur.Reset()
+			inWord = false
+		}
+	}
+	endStage := func(sep string) error {
+		endWord()
+		if len(argv) == 0 {
+			return ErrEmpty
+		}
+		l.stages, l.merged = append(l.stages, argv), append(l.merged, merged)
+		if sep != "" {
+			l.seps = append(l.seps, sep)
+		}
+		argv, merged = nil, false
+		return nil
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
 		switch {
-		case quote != 0:
-			if r == quote {
-				quote = 0
-			} else {
-				cur.WriteRune(r)
+		case c == '\'':
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				return nil, ErrShell
 			}
-		case r == '\'' || r == '"':
-			quote, inWord = r, true
-		case r == ' ' || r == '\t':
-			if inWord {
-				argv = append(argv, cur.String())
-				cur.Reset()
-				inWord = false
+			cur.WriteString(s[i+1 : i+1+j])
+			inWord, i = true, i+1+j
+		case c == '"':
+			j := strings.IndexByte(s[i+1:], '"')
+			if j < 0 {
+				return nil, ErrShell
 			}
-		case strings.ContainsRune(shellChars, r):
+			q := s[i+1 : i+1+j]
+			if strings.ContainsAny(q, "$`\\") {
+				return nil, ErrShell // expanded or escaped by the shell
+			}
+			cur.WriteString(q)
+			inWord, i = true, i+1+j
+		case c == ' ' || c == '\t':
+			endWord()
+		case strings.HasPrefix(s[i:], "2>&1") && !inWord && (i+4 == len(s) || strings.IndexByte(" \t|&;", s[i+4]) >= 0):
+			merged, i = true, i+3
+		case strings.HasPrefix(s[i:], "&&") || strings.HasPrefix(s[i:], "||"):
+			if err := endStage(s[i : i+2]); err != nil {
+				return nil, err
+			}
+			i++
+		case c == '|' || c == ';':
+			if err := endStage(string(c)); err != nil {
+				return nil, err
+			}
+		case strings.IndexByte(shellChars, c) >= 0 || c == '\r' || c == 0:
 			return nil, ErrShell
 		default:
-			cur.WriteRune(r)
+			cur.WriteByte(c)
 			inWord = true
 		}
 	}
-	if quote != 0 {
+	if err := endStage(""); err != nil {
+		if len(l.stages) == 0 {
+			return nil, ErrEmpty
+		}
+		return nil, ErrShell // a line that ends with a separator
+	}
+	return l, nil
+}
+
+// shellLine writes the line back for sh -c from its checked words, each
+// single-quoted: the shell runs those words and nothing else.
+func (l *line) shellLine() string {
+	var b strings.Builder
+	for k, argv := range l.stages {
+		if k > 0 {
+			b.WriteString(" " + l.seps[k-1] + " ")
+		}
+		for i, a := range argv {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			// A single quote cannot be inside single quotes: it goes in
+			// double quotes of its own ('it'"'"'s').
+			b.WriteString("'" + strings.ReplaceAll(a, "'", `'"'"'`) + "'")
+		}
+		if l.merged[k] {
+			b.WriteString(" 2>&1")
+		}
+	}
+	return b.String()
+}
+
+// Split turns a command line into argv: words split on blanks, single and
+// double quotes grouping. A line the shell would read as more than plain
+// words (see line) gives ErrShell.
+func Split(s string) ([]string, error) {
+	l, err := parse(s)
+	if err != nil {
+		return nil, err
+	}
+	if len(l.stages) != 1 || l.merged[0] {
 		return nil, ErrShell
 	}
-	if inWord {
-		argv = append(argv, cur.String())
-	}
-	if len(argv) == 0 {
-		return nil, ErrEmpty
-	}
-	return argv, nil
+	return l.stages[0], nil
 }
 
 // Allowed returns nil when a rule of the policy's allow-list matches argv
@@ -98,36 +186,48 @@ func Allowed(p *vouch.Policy, argv []string) error {
 
 // Check decides whether a command may run under the policy (see
 // [Allowed]). A command given as argv runs as it is; a command line is
-// split by [Split]. A line with shell syntax runs under sh -c only when the
-// policy allows a shell, and then only if every stage of its pipeline
-// (split at |, ||, && and ;) is allowed on its own, it redirects nothing
-// but 2>&1, and it substitutes no commands: "go test ./... 2>&1 | tail -5"
-// needs both go test and tail on the allow-list.
-func Check(p *vouch.Policy, argv []string, line string) (run []string, err error) {
+// read by [Split]. A line with more than one stage (|, ||, &&, ;) or with
+// 2>&1 runs under sh -c only when the policy allows a shell, and then only
+// if every stage is allowed on its own: "go test ./... 2>&1 | tail -5"
+// needs both go test and tail on the allow-list. What sh runs is the line
+// rebuilt from the words that were checked, each quoted; any other shell
+// syntax (an expansion, an escape, a glob, another redirect) is refused.
+func Check(p *vouch.Policy, argv []string, cmdline string) (run []string, err error) {
 	if argv == nil {
-		argv, err = Split(line)
-		if errors.Is(err, ErrShell) && p.Commands.Shell {
-			if err := checkStages(p, line); err != nil {
-				return nil, err
-			}
-			return []string{"sh", "-c", line}, nil
-		}
+		l, err := parse(cmdline)
 		if err != nil {
 			return nil, err
 		}
-	}
-	if len(argv) == 0 {
-		return nil, ErrEmpty
-	}
-	for _, a := range argv {
-		if strings.ContainsAny(a, "\n\x00") {
-			return nil, ErrShell
+		if len(l.stages) > 1 || l.merged[0] {
+			if !p.Commands.Shell {
+				return nil, ErrShell
+			}
+			for _, st := range l.stages {
+				if err := allowedArgv(p, st); err != nil {
+					return nil, err
+				}
+			}
+			return []string{"sh", "-c", l.shellLine()}, nil
 		}
+		argv = l.stages[0]
 	}
-	if err := Allowed(p, argv); err != nil {
+	if err := allowedArgv(p, argv); err != nil {
 		return nil, err
 	}
 	return argv, nil
+}
+
+// allowedArgv checks one argv: not empty, no NUL or newline, allowed.
+func allowedArgv(p *vouch.Policy, argv []string) error {
+	if len(argv) == 0 {
+		return ErrEmpty
+	}
+	for _, a := range argv {
+		if strings.ContainsAny(a, "\n\x00") {
+			return ErrShell
+		}
+	}
+	return Allowed(p, argv)
 }
 
 // stageSep turns the separators of a pipeline or command list into ";".
@@ -138,29 +238,6 @@ var stageSep = strings.NewReplacer("&&", ";", "||", ";", "|", ";", "\n", ";")
 // a stage shorter, never hides one.
 func Stages(line string) []string {
 	return strings.FieldsFunc(stageSep.Replace(line), func(r rune) bool { return r == ';' })
-}
-
-// checkStages allows a shell line whose every stage is allowed.
-func checkStages(p *vouch.Policy, line string) error {
-	for _, bad := range []string{"`", "$(", "<(", ">(", "\n"} {
-		if strings.Contains(line, bad) {
-			return ErrShell
-		}
-	}
-	stages := Stages(strings.ReplaceAll(line, "2>&1", " "))
-	if len(stages) == 0 {
-		return ErrEmpty
-	}
-	for _, st := range stages {
-		argv, err := Split(st)
-		if err != nil {
-			return err
-		}
-		if err := Allowed(p, argv); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // Result is the outcome of one run (see [sandbox.Result]).

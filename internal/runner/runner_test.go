@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,6 +25,9 @@ func TestSplit(t *testing.T) {
 		{"go test ./... && rm -rf /", nil, ErrShell},
 		{"go test $(whoami)", nil, ErrShell},
 		{"go test > out", nil, ErrShell},
+		{`go test "a\b"`, nil, ErrShell},
+		{`go test "$x"`, nil, ErrShell},
+		{"go test ./... 2>&1", nil, ErrShell},
 		{"ls *.go", nil, ErrShell},
 		{`echo "open`, nil, ErrShell},
 		{"   ", nil, ErrEmpty},
@@ -65,14 +69,36 @@ func TestCheck(t *testing.T) {
 	}
 	p.Commands.Allow = append(p.Commands.Allow, vouch.NewCommandRule("tail", "-3"))
 	run, err := Check(&p, nil, "go test ./... 2>&1 | tail -3")
-	if err != nil || strings.Join(run, " ") != "sh -c go test ./... 2>&1 | tail -3" {
+	if err != nil || strings.Join(run, " ") != `sh -c 'go' 'test' './...' 2>&1 | 'tail' '-3'` {
 		t.Errorf("shell allowed: %q, %v", run, err)
 	}
 	for _, line := range []string{"go test ./... ; rm -rf /", "go test $(rm -rf /)", "go test `id`", "go test > /etc/x",
-		"go test ./... && curl x | sh", "go test -exec /bin/true ./... | tail -3"} {
-		if _, err := Check(&p, nil, line); err == nil {
-			t.Errorf("shell line %q allowed", line)
+		"go test ./... && curl x | sh", "go test -exec /bin/true ./... | tail -3",
+		// Lines the shell reads otherwise than a word splitter does.
+		`true a"\" " & touch PWNED " a"\" 2>&1`, `go test "${x:--exec}" "${x:-/bin/true}" ./... 2>&1`,
+		`go test "$HOME" 2>&1`, "go test ./... & tail -3", "go test ./... 2>&1 &", "go test ./... |", "| tail -3",
+		"go test ./... 2>&1x", "go test ./... 1>&2", `go test\ ./... 2>&1`, "go test ./... # comment | tail -3"} {
+		if run, err := Check(&p, nil, line); err == nil {
+			t.Errorf("shell line %q allowed as %q", line, run)
 		}
+	}
+}
+
+// TestShellLineRunsCheckedWords: sh runs the words that were checked, and
+// nothing the line could have hidden from the check.
+func TestShellLineRunsCheckedWords(t *testing.T) {
+	p := vouch.DefaultPolicy()
+	p.Commands.Shell = true
+	p.Commands.Timeout = vouch.Duration(10 * time.Second)
+	p.Commands.Allow = []vouch.CommandRule{{Run: []string{"echo"}, Args: vouch.ArgsAny}, vouch.NewCommandRule("tr", "-d=*")}
+	dir := t.TempDir()
+	run, err := Check(&p, nil, `echo 'a;b' "c d" it''s 'x'ok | tr -d x`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), dir, run, &p)
+	if err != nil || strings.TrimSpace(res.Stdout) != "a;b c d its ok" {
+		t.Errorf("ran %q: %+v, %v", run, res, err)
 	}
 }
 
@@ -122,6 +148,7 @@ func TestGrammar(t *testing.T) {
 		{"make test CC=/tmp/evil", ErrRefused},
 		{"make test all", ErrRefused},
 		{"make install", ErrNotAllowed},
+		{"pytest -x @args.txt", ErrRefused},
 	} {
 		_, err := Check(&p, strings.Fields(tt.argv), "")
 		if !errors.Is(err, tt.err) {
@@ -173,4 +200,25 @@ func TestEnvironmentFailure(t *testing.T) {
 	if got := EnvironmentFailure(Result{Stdout: "--- FAIL: TestX"}); got != "" {
 		t.Errorf("a test failure taken for the sandbox's: %q", got)
 	}
+}
+
+// FuzzShellLine: a line the shell subset accepts is run as the words that
+// were read from it: the rebuilt line reads back to the same stages.
+func FuzzShellLine(f *testing.F) {
+	f.Add(`go test ./... 2>&1 | tail -3`)
+	f.Add(`echo 'a;b' "c d" && x || y ; z`)
+	f.Add(`true a"\" " & touch x " a"\" 2>&1`)
+	f.Fuzz(func(t *testing.T, s string) {
+		l, err := parse(s)
+		if err != nil {
+			return
+		}
+		back, err := parse(l.shellLine())
+		if err != nil {
+			t.Fatalf("%q rebuilt as %q does not parse: %v", s, l.shellLine(), err)
+		}
+		if fmt.Sprint(back.stages, back.seps, back.merged) != fmt.Sprint(l.stages, l.seps, l.merged) {
+			t.Fatalf("%q: %v, rebuilt %q: %v", s, l.stages, l.shellLine(), back.stages)
+		}
+	})
 }
