@@ -305,7 +305,7 @@ func Reason(err error) string {
 // Sandboxed returns the evidence of how a run was confined.
 func Sandboxed(res Result) map[string]any {
 	c := res.Confinement
-	ev := map[string]any{"supervised": c.Supervised, "limits": c.Limits, "landlock": c.Landlock, "network": c.Network}
+	ev := map[string]any{"supervised": c.Supervised, "pidNamespace": c.PIDNamespace, "limits": c.Limits, "landlock": c.Landlock, "network": c.Network}
 	if len(c.Notes) > 0 {
 		ev["notes"] = c.Notes
 	}

@@ -13,17 +13,21 @@
 //     No variable of vouch's own environment (an API key) reaches it, and
 //     no configuration file in the workspace is read as a user's (Go's
 //     GOENV is off, GOFLAGS empty, GOTOOLCHAIN local).
-//   - It runs in a process group of its own, and on Linux under a small
-//     supervisor (vouch itself, re-executed) that is the subreaper of
-//     everything the run starts: when the command exits, times out or is
-//     cancelled, every process it left behind is killed, even one that
-//     left the group with setsid, and only then does Run return.
+//   - On Linux it runs under a supervisor (vouch itself, re-executed) that
+//     is the init of a PID namespace of its own: when the command exits,
+//     times out or is cancelled, the supervisor exits and the kernel kills
+//     every process the run left, wherever it went, before Run returns; no
+//     process of the run can kill the supervisor. Where the kernel refuses
+//     the namespace, the supervisor is the subreaper of what the run
+//     starts and kills it through /proc.
 //   - Each process gets resource limits (setrlimit): CPU time, data size,
 //     file size, no core dumps, and a bound on processes.
 //   - On Linux with Landlock (5.13 and later), writes are confined to the
 //     workspace, the run's temporary directory, /dev/shm and the policy's
-//     commands.writable; signals and abstract sockets cannot reach
-//     processes outside the run.
+//     commands.writable; from ABI 6, signals and abstract sockets cannot
+//     reach processes outside the run, the supervisor among them. The
+//     command is confined, the supervisor is not: it stays out of the
+//     command's reach.
 //   - On Linux, the network is denied unless the policy allows it: the run
 //     gets a network namespace of its own with only a loopback interface
 //     (a user namespace too when vouch does not run as root), so tests that
@@ -111,6 +115,9 @@ type Confinement struct {
 	// Supervised is true when a supervisor killed everything the run left
 	// behind (Linux).
 	Supervised bool `json:"supervised"`
+	// PIDNamespace is true when the supervisor was the init of a PID
+	// namespace of its own, out of the run's reach.
+	PIDNamespace bool `json:"pidNamespace"`
 	// Limits is true when the resource limits were set.
 	Limits bool `json:"limits"`
 	// Landlock is the Landlock ABI version that confined writes, 0 when
@@ -246,7 +253,7 @@ func removeAll(dir string) {
 	}
 	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && d.IsDir() {
-			_ = os.Chmod(p, 0o700)
+			chmodDir(p)
 		}
 		return nil
 	})

@@ -6,13 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -21,19 +22,35 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// The supervisor is this same program, re-executed with helperEnv set: the
-// init function below takes over before main runs. It reads its spec from
-// file descriptor 3 and reports on file descriptor 4: first "pid N" once
-// the command started, then one JSON status line.
-const helperEnv = "VOUCH_SANDBOX_SUPERVISOR"
+// A run is three processes, all this same program re-executed with
+// stageEnv set (the init function below takes over before main runs):
+//
+//   - the supervisor, started by Run in namespaces of its own: a PID
+//     namespace, whose init it is (when it exits the kernel kills every
+//     process left in it, and no process in it can kill it), and a network
+//     namespace with only a loopback interface. It is not confined
+//     itself: it times the command, kills what is left and reports, on file
+//     descriptor 4, one JSON status line. It reads its spec on file
+//     descriptor 3.
+//   - the confiner, started by the supervisor, which sets the resource
+//     limits and the Landlock ruleset on itself and then executes the
+//     command in its place: the command runs confined, in a Landlock domain
+//     the supervisor is outside of, so that it can neither signal the
+//     supervisor nor read its file descriptors through /proc.
+//   - the command.
+const stageEnv = "VOUCH_SANDBOX_STAGE"
 
 func init() {
-	if os.Getenv(helperEnv) == "1" {
+	switch os.Getenv(stageEnv) {
+	case "supervise":
 		os.Exit(supervise())
+	case "confine":
+		os.Exit(confineAndExec())
 	}
 }
 
-// spec is what the parent tells the supervisor.
+// spec is what the parent tells the supervisor, and the supervisor the
+// confiner.
 type spec struct {
 	Argv     []string      `json:"argv"`
 	Env      []string      `json:"env"`
@@ -41,8 +58,10 @@ type spec struct {
 	Limits   Limits        `json:"limits"`
 	Writable []string      `json:"writable"`
 	// Netns is true when the supervisor was started in a network
-	// namespace of its own, whose loopback it brings up.
+	// namespace of its own, whose loopback it brings up; Pidns when it is
+	// the init of a PID namespace.
 	Netns bool `json:"netns"`
+	Pidns bool `json:"pidns"`
 }
 
 // status is what the supervisor reports.
@@ -57,8 +76,16 @@ type status struct {
 	Notes     []string `json:"notes,omitempty"`
 }
 
+// confined is what the confiner reports before it executes the command.
+type confined struct {
+	Limits   bool     `json:"limits"`
+	Landlock int      `json:"landlock"`
+	Notes    []string `json:"notes,omitempty"`
+	Err      string   `json:"err,omitempty"`
+}
+
 // grace is how long the parent waits for the supervisor past the timeout
-// before killing it and the command's process group itself.
+// before killing it.
 const grace = 5 * time.Second
 
 func run(ctx context.Context, c Config, tmp string, env []string) (Result, error) {
@@ -80,50 +107,42 @@ func run(ctx context.Context, c Config, tmp string, env []string) (Result, error
 		return res, err
 	}
 	defer cancel()
-	var (
-		lines []string
-		wg    sync.WaitGroup
-	)
-	wg.Go(func() {
+	lines := make(chan []string, 1)
+	go func() {
+		var ls []string
 		sc := bufio.NewScanner(statusR)
 		sc.Buffer(make([]byte, 4096), 1<<20)
-		for sc.Scan() {
-			lines = append(lines, sc.Text())
+		for sc.Scan() && len(ls) < 4 {
+			ls = append(ls, sc.Text())
 		}
-	})
+		_, _ = io.Copy(io.Discard, statusR)
+		lines <- ls
+	}()
 	werr := cmd.Wait()
-	wg.Wait()
+	// Whatever is left of the supervisor's process group (all of the run
+	// when there was no PID namespace) goes with it.
+	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	var ls []string
+	select {
+	case ls = <-lines:
+	case <-time.After(grace):
+		// Something still holds the status pipe: no status is trusted.
+	}
 	statusR.Close()
 	res.Duration = time.Since(start)
 	res.Stdout, res.Stderr = out.buf.String(), errb.buf.String()
 	res.Truncated = out.dropped+errb.dropped > 0
 	res.Confinement.Supervised = true
 
-	var st *status
-	pgid := 0
-	for _, l := range lines {
-		if p, ok := strings.CutPrefix(l, "pid "); ok {
-			if pgid == 0 {
-				pgid, _ = strconv.Atoi(p)
-			}
-			continue
-		}
-		var s status
-		if json.Unmarshal([]byte(l), &s) == nil {
-			st = &s
-		}
-	}
-	if st == nil {
-		// The supervisor died before reporting (killed at the end of the
-		// grace period): its command's group may still run.
-		if pgid > 0 {
-			_ = syscall.Kill(-pgid, syscall.SIGKILL)
-		}
+	// The status counts only from a supervisor that exited cleanly after
+	// writing exactly one line.
+	var st status
+	if werr != nil || len(ls) != 1 || json.Unmarshal([]byte(ls[0]), &st) != nil {
 		if ctx.Err() != nil {
 			res.Cancelled = true
 			return res, nil
 		}
-		return res, fmt.Errorf("sandbox: the supervisor failed: %v", werr)
+		return res, fmt.Errorf("sandbox: the supervisor failed (%v, %d status lines)", werr, len(ls))
 	}
 	if st.StartErr != "" {
 		return res, fmt.Errorf("sandbox: start %s: %s", c.Argv[0], st.StartErr)
@@ -139,16 +158,26 @@ func run(ctx context.Context, c Config, tmp string, env []string) (Result, error
 	return res, nil
 }
 
-// startSupervisor starts the supervisor, in namespaces of its own when the
-// network is denied, and hands it its spec.
-func startSupervisor(ctx context.Context, c Config, sp *spec, out, errb *capped, conf *Confinement) (*exec.Cmd, *os.File, context.CancelFunc, error) {
-	self, err := os.Executable()
-	if err != nil {
-		self = "/proc/self/exe"
-	}
+// self is the program to re-execute for a stage: the very binary running,
+// even if it was replaced on disk since.
+func self() string {
 	if _, err := os.Stat("/proc/self/exe"); err == nil {
-		self = "/proc/self/exe" // the very binary running, even if replaced on disk since
+		return "/proc/self/exe"
 	}
+	p, _ := os.Executable()
+	return p
+}
+
+// stageEnviron is the whole environment of a stage: its marker, and
+// GORACE for a binary built with the race detector, which would otherwise
+// sleep a second at exit.
+func stageEnviron(stage string) []string {
+	return []string{stageEnv + "=" + stage, "GORACE=atexit_sleep_ms=0"}
+}
+
+// startSupervisor starts the supervisor, in namespaces of its own when the
+// kernel allows, and hands it its spec.
+func startSupervisor(ctx context.Context, c Config, sp *spec, out, errb *capped, conf *Confinement) (*exec.Cmd, *os.File, context.CancelFunc, error) {
 	attempt := func(clone uintptr) (*exec.Cmd, *os.File, context.CancelFunc, error) {
 		specR, specW, err := os.Pipe()
 		if err != nil {
@@ -163,10 +192,8 @@ func startSupervisor(ctx context.Context, c Config, sp *spec, out, errb *capped,
 		// The supervisor enforces the timeout; the parent steps in only
 		// past it, or when the caller cancels.
 		cctx, cancel := context.WithTimeout(ctx, c.Timeout+grace)
-		cmd := exec.CommandContext(cctx, self)
-		// GORACE: a supervisor built with the race detector would
-		// otherwise sleep a second at exit.
-		cmd.Env = []string{helperEnv + "=1", "GORACE=atexit_sleep_ms=0"}
+		cmd := exec.CommandContext(cctx, self())
+		cmd.Env = stageEnviron("supervise")
 		cmd.Dir = c.Dir
 		cmd.Stdout, cmd.Stderr = out, errb
 		cmd.ExtraFiles = []*os.File{specR, statusW}
@@ -188,6 +215,7 @@ func startSupervisor(ctx context.Context, c Config, sp *spec, out, errb *capped,
 			return nil, nil, nil, err
 		}
 		sp.Netns = clone&syscall.CLONE_NEWNET != 0
+		sp.Pidns = clone&syscall.CLONE_NEWPID != 0
 		b, _ := json.Marshal(sp)
 		_, werr := specW.Write(append(b, '\n'))
 		specW.Close()
@@ -196,48 +224,59 @@ func startSupervisor(ctx context.Context, c Config, sp *spec, out, errb *capped,
 		}
 		return cmd, statusR, cancel, nil
 	}
-	if c.Network {
-		conf.Network = "allowed"
-		return attempt(0)
+	clone := uintptr(syscall.CLONE_NEWPID)
+	if !c.Network {
+		clone |= syscall.CLONE_NEWNET
 	}
-	clone := uintptr(syscall.CLONE_NEWNET)
 	if os.Geteuid() != 0 {
 		clone |= syscall.CLONE_NEWUSER
 	}
 	cmd, statusR, cancel, err := attempt(clone)
 	if err == nil {
+		conf.PIDNamespace = true
 		conf.Network = "isolated"
+		if c.Network {
+			conf.Network = "allowed"
+		}
 		return cmd, statusR, cancel, nil
 	}
 	conf.Network = "open"
-	conf.Notes = append(conf.Notes, "the kernel refused a network namespace ("+err.Error()+"): the network is not isolated")
+	if c.Network {
+		conf.Network = "allowed"
+	}
+	conf.Notes = append(conf.Notes, "the kernel refused namespaces ("+err.Error()+"): the network is not isolated, and processes that leave the run's process group are found through /proc")
 	return attempt(0)
 }
 
-// supervise is the supervisor's main: confine itself, start the command,
-// wait for it within the timeout, kill everything it left, report.
+// supervise is the supervisor's main: start the confined command, wait for
+// it within the timeout, kill everything it left, report.
 func supervise() int {
 	specF, statusF := os.NewFile(3, "spec"), os.NewFile(4, "status")
 	if specF == nil || statusF == nil {
 		return 125
 	}
+	// Neither file may reach the command: it could forge a report.
+	syscall.CloseOnExec(3)
+	syscall.CloseOnExec(4)
 	var sp spec
 	if err := json.NewDecoder(specF).Decode(&sp); err != nil {
 		return 125
 	}
 	specF.Close()
-	// The command must not inherit the status pipe: it could forge a
-	// report.
-	syscall.CloseOnExec(4)
 	report := func(st status) int {
 		b, _ := json.Marshal(st)
-		_, _ = statusF.Write(append(b, '\n'))
+		if _, err := statusF.Write(append(b, '\n')); err != nil {
+			return 125
+		}
 		return 0
 	}
 	var st status
-
+	// Not dumpable: where Landlock cannot keep the command from it, its
+	// /proc entries (the status pipe among them) are still the kernel's.
+	_ = unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0)
 	// Everything the command starts is reparented here when its parent
-	// dies, so that it can be killed.
+	// dies, so that it can be killed (without a PID namespace; with one,
+	// the supervisor is its init).
 	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
 		st.Notes = append(st.Notes, "no subreaper: "+err.Error())
 	}
@@ -249,36 +288,12 @@ func supervise() int {
 	term := make(chan os.Signal, 1)
 	signal.Notify(term, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 
-	st.Limits = setLimits(sp, &st)
-	st.Landlock = confine(sp, &st)
-
-	os.Clearenv()
-	for _, kv := range sp.Env {
-		if k, v, ok := strings.Cut(kv, "="); ok {
-			_ = os.Setenv(k, v)
-		}
-	}
-	prog, err := exec.LookPath(sp.Argv[0])
+	pid, conf, err := startConfined(sp)
 	if err != nil {
 		st.StartErr = err.Error()
 		return report(st)
 	}
-	devnull, err := os.Open(os.DevNull)
-	if err != nil {
-		st.StartErr = err.Error()
-		return report(st)
-	}
-	pid, err := syscall.ForkExec(prog, sp.Argv, &syscall.ProcAttr{
-		Env:   sp.Env,
-		Files: []uintptr{devnull.Fd(), 1, 2},
-		Sys:   &syscall.SysProcAttr{Setpgid: true},
-	})
-	devnull.Close()
-	if err != nil {
-		st.StartErr = err.Error()
-		return report(st)
-	}
-	_, _ = fmt.Fprintf(statusF, "pid %d\n", pid)
+	st.Limits, st.Landlock, st.Notes = conf.Limits, conf.Landlock, append(st.Notes, conf.Notes...)
 
 	type waited struct {
 		ws  syscall.WaitStatus
@@ -315,17 +330,117 @@ func supervise() int {
 	case <-term:
 		st.Cancelled = true
 	}
-	killAll(pid)
+	if !sp.Pidns {
+		killAll()
+	}
+	// With a PID namespace, the kernel kills every process left in it
+	// when the supervisor, its init, exits: before the parent sees the
+	// exit.
 	return report(st)
 }
 
-// setLimits sets the resource limits every process of the run inherits.
-func setLimits(sp spec, st *status) bool {
+// startConfined starts the confiner, hands it the spec, and waits for it to
+// report its confinement and to execute the command (the report pipe
+// closes on exec).
+func startConfined(sp spec) (int, confined, error) {
+	var conf confined
+	specR, specW, err := os.Pipe()
+	if err != nil {
+		return 0, conf, err
+	}
+	repR, repW, err := os.Pipe()
+	if err != nil {
+		return 0, conf, err
+	}
+	devnull, err := os.Open(os.DevNull)
+	if err != nil {
+		return 0, conf, err
+	}
+	defer devnull.Close()
+	pid, err := syscall.ForkExec(self(), []string{"vouch-sandbox"}, &syscall.ProcAttr{
+		Env:   stageEnviron("confine"),
+		Files: []uintptr{devnull.Fd(), 1, 2, specR.Fd(), repW.Fd()},
+	})
+	specR.Close()
+	repW.Close()
+	if err != nil {
+		specW.Close()
+		repR.Close()
+		return 0, conf, err
+	}
+	b, _ := json.Marshal(sp)
+	_, _ = specW.Write(append(b, '\n'))
+	specW.Close()
+	data, _ := io.ReadAll(io.LimitReader(repR, 1<<20))
+	repR.Close()
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if json.Unmarshal([]byte(lines[0]), &conf) != nil {
+		return pid, conf, errors.New("the confiner reported nothing")
+	}
+	if conf.Err != "" {
+		var ws syscall.WaitStatus
+		_, _ = syscall.Wait4(pid, &ws, 0, nil)
+		return 0, conf, errors.New(conf.Err)
+	}
+	return pid, conf, nil
+}
+
+// confineAndExec is the confiner's main: it sets the limits and the
+// Landlock ruleset on itself, reports them on file descriptor 4, and
+// executes the command in its place (file descriptor 4 closes on exec). It
+// returns only when it could not.
+func confineAndExec() int {
+	specF, repF := os.NewFile(3, "spec"), os.NewFile(4, "report")
+	if specF == nil || repF == nil {
+		return 125
+	}
+	syscall.CloseOnExec(3)
+	syscall.CloseOnExec(4)
+	var sp spec
+	if err := json.NewDecoder(specF).Decode(&sp); err != nil {
+		return 125
+	}
+	specF.Close()
+	var c confined
+	fail := func(err error) int {
+		c.Err = err.Error()
+		b, _ := json.Marshal(c)
+		_, _ = repF.Write(append(b, '\n'))
+		return 127
+	}
+	os.Clearenv()
+	for _, kv := range sp.Env {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			_ = os.Setenv(k, v)
+		}
+	}
+	prog, err := exec.LookPath(sp.Argv[0])
+	if err != nil {
+		return fail(err)
+	}
+	// The ruleset is enforced on this thread, which executes the command.
+	runtime.LockOSThread()
+	c.Limits = setLimits(sp, &c.Notes)
+	c.Landlock = confine(sp, &c.Notes)
+	if os.Geteuid() == 0 {
+		c.Notes = append(c.Notes, "the command runs as root: Landlock does not confine changes to files' modes, owners and times")
+	}
+	b, _ := json.Marshal(c)
+	if _, err := repF.Write(append(b, '\n')); err != nil {
+		return 125
+	}
+	err = syscall.Exec(prog, sp.Argv, sp.Env)
+	return fail(fmt.Errorf("exec %s: %w", sp.Argv[0], err))
+}
+
+// setLimits sets the resource limits the command and everything it starts
+// inherit.
+func setLimits(sp spec, notes *[]string) bool {
 	ok := true
 	set := func(what string, res int, soft, hard uint64) {
 		if err := unix.Setrlimit(res, &unix.Rlimit{Cur: soft, Max: hard}); err != nil {
 			ok = false
-			st.Notes = append(st.Notes, fmt.Sprintf("limit on %s not set: %v", what, err))
+			*notes = append(*notes, fmt.Sprintf("limit on %s not set: %v", what, err))
 		}
 	}
 	cpu := sp.Limits.CPU
@@ -343,34 +458,111 @@ func setLimits(sp spec, st *status) bool {
 	}
 	if n := sp.Limits.Processes; n > 0 {
 		set("processes", unix.RLIMIT_NPROC, uint64(n), uint64(n))
+		if os.Geteuid() == 0 {
+			*notes = append(*notes, "the limit on processes does not hold for root")
+		}
 	}
 	return ok
 }
 
-// confine restricts, with Landlock, what the supervisor and everything it
-// starts may write, and which processes and abstract sockets outside the
-// run they may reach. It returns the ABI version in force, 0 when Landlock
-// is unavailable.
-func confine(sp spec, st *status) int {
+// landlockConfigs are the access rights each Landlock ABI version handles,
+// by version (landlockConfigs[0] is ABI 1).
+var landlockConfigs = []landlock.Config{landlock.V1, landlock.V2, landlock.V3, landlock.V4, landlock.V5,
+	landlock.V6, landlock.V7, landlock.V8, landlock.V9, landlock.V10, landlock.V11}
+
+// The file access rights of a rule.
+const (
+	readRights = llsys.AccessFSExecute | llsys.AccessFSReadFile | llsys.AccessFSReadDir
+	// fileRights are the rights that apply to a file, not a directory.
+	fileRights = llsys.AccessFSExecute | llsys.AccessFSWriteFile | llsys.AccessFSReadFile |
+		llsys.AccessFSTruncate | llsys.AccessFSIoctlDev
+)
+
+// confine restricts, with Landlock, what the calling thread, and the
+// command it is about to execute, may write, and which processes and
+// abstract sockets outside the run it may reach. The thread must stay
+// locked until the exec: the ruleset is enforced on it alone (the
+// command's image inherits its domain), so that nothing depends on
+// enumerating the process's threads through /proc, which in a PID
+// namespace of its own shows another process. It returns the ABI version
+// in force, 0 when Landlock is unavailable, and notes what this version
+// leaves open.
+func confine(sp spec, notes *[]string) int {
 	abi, err := llsys.LandlockGetABIVersion()
 	if err != nil || abi < 1 {
-		st.Notes = append(st.Notes, "Landlock is not available: writes are not confined to the workspace")
+		*notes = append(*notes, "Landlock is not available: writes are not confined to the workspace")
 		return 0
 	}
-	cfg, err := landlock.NewConfig(landlock.V11.HandledAccessFS, landlock.V11.Scoped)
+	cfg := landlockConfigs[min(abi, len(landlockConfigs))-1]
+	handled := uint64(cfg.HandledAccessFS)
+	attr := llsys.RulesetAttr{HandledAccessFS: handled, Scoped: uint64(cfg.Scoped)}
+	fd, err := llsys.LandlockCreateRuleset(&attr, 0)
 	if err != nil {
-		st.Notes = append(st.Notes, "Landlock: "+err.Error())
+		*notes = append(*notes, "Landlock: cannot create a ruleset: "+err.Error())
 		return 0
 	}
-	rules := []landlock.Rule{
-		landlock.RODirs("/"),
-		landlock.RWDirs(sp.Writable...).WithRefer().WithResolveUnix(),
-		landlock.RWDirs("/dev/shm").WithResolveUnix().IgnoreIfMissing(),
-		landlock.RWFiles(os.DevNull, "/dev/zero", "/dev/full").WithIoctlDev().IgnoreIfMissing(),
+	defer unix.Close(fd)
+	add := func(path string, rights uint64, optional bool) error {
+		pfd, err := unix.Open(path, unix.O_PATH|unix.O_CLOEXEC, 0)
+		if err != nil {
+			if optional && errors.Is(err, unix.ENOENT) {
+				return nil
+			}
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		defer unix.Close(pfd)
+		var st unix.Stat_t
+		if err := unix.Fstat(pfd, &st); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		if st.Mode&unix.S_IFMT != unix.S_IFDIR {
+			rights &= fileRights
+		}
+		return llsys.LandlockAddPathBeneathRule(fd, &llsys.PathBeneathAttr{AllowedAccess: rights & handled, ParentFd: pfd}, 0)
 	}
-	if err := cfg.BestEffort().Restrict(rules...); err != nil {
-		st.Notes = append(st.Notes, "Landlock: "+err.Error())
+	rules := []struct {
+		path     string
+		rights   uint64
+		optional bool
+	}{
+		{"/", readRights, false},
+		{"/dev/shm", handled, true},
+		{os.DevNull, fileRights, true},
+		{"/dev/zero", fileRights, true},
+		{"/dev/full", fileRights, true},
+	}
+	for _, w := range sp.Writable {
+		rules = append(rules, struct {
+			path     string
+			rights   uint64
+			optional bool
+		}{w, handled, false})
+	}
+	for _, r := range rules {
+		if err := add(r.path, r.rights, r.optional); err != nil {
+			*notes = append(*notes, "Landlock: not enforced: "+err.Error())
+			return 0
+		}
+	}
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		*notes = append(*notes, "Landlock: not enforced: no_new_privs: "+err.Error())
 		return 0
+	}
+	if err := llsys.LandlockRestrictSelf(fd, 0); err != nil {
+		*notes = append(*notes, "Landlock: not enforced: "+err.Error())
+		return 0
+	}
+	for _, gap := range []struct {
+		below int
+		what  string
+	}{
+		{3, "truncating files outside the workspace"},
+		{6, "signals to, and abstract sockets of, processes outside the run"},
+		{9, "connecting to Unix sockets outside the workspace"},
+	} {
+		if abi < gap.below {
+			*notes = append(*notes, fmt.Sprintf("Landlock ABI %d does not confine %s (ABI %d does)", abi, gap.what, gap.below))
+		}
 	}
 	return abi
 }
@@ -393,15 +585,17 @@ func loopbackUp() error {
 	return unix.IoctlIfreq(fd, unix.SIOCSIFFLAGS, ifr)
 }
 
-// killAll kills the command's process group and every process reparented
-// to the supervisor, and reaps them, until none is left.
-func killAll(pgid int) {
+// killAll kills every process reparented to the supervisor (it is their
+// subreaper) and every process of its group but itself, and reaps them,
+// until none is left. It is needed without a PID namespace only.
+func killAll() {
 	self := os.Getpid()
-	for round := 0; ; round++ {
-		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	for {
 		for _, p := range children(self) {
 			_ = syscall.Kill(p, syscall.SIGKILL)
-			_ = syscall.Kill(-p, syscall.SIGKILL)
+			if pg, err := syscall.Getpgid(p); err == nil && pg == p && pg != self {
+				_ = syscall.Kill(-p, syscall.SIGKILL)
+			}
 		}
 		var ws syscall.WaitStatus
 		p, err := syscall.Wait4(-1, &ws, syscall.WNOHANG, nil)
@@ -449,4 +643,16 @@ func children(pid int) []int {
 		}
 	}
 	return out
+}
+
+// chmodDir makes the directory at p writable by its owner without
+// following a symlink: a run that swapped a directory of its temporary
+// tree for a link cannot make vouch change the mode of what it points to.
+func chmodDir(p string) {
+	fd, err := unix.Open(p, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return
+	}
+	defer unix.Close(fd)
+	_ = unix.Fchmod(fd, 0o700)
 }

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -99,7 +98,7 @@ func TestEnvironment(t *testing.T) {
 	if _, ok := env["VOUCH_TEST_API_KEY"]; ok || strings.Contains(res.Stdout, "sk-test") {
 		t.Error("vouch's environment reached the run")
 	}
-	if _, ok := env[helperEnv]; ok {
+	if _, ok := env[stageEnv]; ok {
 		t.Error("the supervisor's marker reached the run")
 	}
 	for _, k := range []string{"HOME", "TMPDIR", "GOCACHE", "XDG_CACHE_HOME"} {
@@ -118,55 +117,68 @@ func TestEnvironment(t *testing.T) {
 	}
 }
 
-// dead reports whether no process pid exists any more.
-func dead(pid int) bool {
-	return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
+// alive reports whether a process whose command line holds token still
+// runs anywhere on the machine: the pids a run prints are those of its own
+// PID namespace, so processes are found by a token of their arguments.
+func alive(token string) bool {
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		if _, err := strconv.Atoi(e.Name()); err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err == nil && strings.Contains(string(b), token) {
+			return true
+		}
+	}
+	return false
 }
 
-func pidOf(t *testing.T, out string) int {
-	t.Helper()
-	pid, err := strconv.Atoi(strings.TrimSpace(strings.Split(out, "\n")[0]))
-	if err != nil || pid <= 0 {
-		t.Fatalf("no pid in output %q", out)
-	}
-	return pid
+// sleeper is a sleep of about 1000 seconds whose argument is unique to the
+// test, to find it with alive.
+func sleeper(t *testing.T) string {
+	return fmt.Sprintf("1000.%d", time.Now().UnixNano()%1_000_000_000)
 }
 
 // TestLeftoversKilled: a process the command left behind, in a session of
 // its own, is killed when the command exits.
 func TestLeftoversKilled(t *testing.T) {
-	res := runIn(t, Config{Argv: []string{"sh", "-c", "setsid sleep 1000 & echo $!"}})
-	pid := pidOf(t, res.Stdout)
-	if res.ExitCode != 0 || !dead(pid) {
-		t.Errorf("exit %d; the detached sleep %d is alive: %v", res.ExitCode, pid, !dead(pid))
+	tok := sleeper(t)
+	res := runIn(t, Config{Argv: []string{"sh", "-c", "setsid sleep " + tok + " & echo started"}})
+	if res.ExitCode != 0 || !strings.Contains(res.Stdout, "started") {
+		t.Fatalf("got %+v", res)
+	}
+	if alive(tok) {
+		t.Errorf("the detached sleep %s outlived the run", tok)
 	}
 }
 
 // TestTimeoutKillsEverything: at the timeout the command and everything it
 // started are killed, and the run reports the timeout.
 func TestTimeoutKillsEverything(t *testing.T) {
-	res := runIn(t, Config{Argv: []string{"sh", "-c", "setsid sleep 1000 & echo $!; exec sleep 1000"}, Timeout: 300 * time.Millisecond})
-	pid := pidOf(t, res.Stdout)
+	tok := sleeper(t)
+	res := runIn(t, Config{Argv: []string{"sh", "-c", "setsid sleep " + tok + " & exec sleep " + tok}, Timeout: 300 * time.Millisecond})
 	if !res.TimedOut || res.ExitCode != -1 {
 		t.Errorf("got %+v, want a timeout", res)
 	}
-	if !dead(pid) {
-		t.Errorf("the detached sleep %d outlived the run", pid)
+	if alive(tok) {
+		t.Errorf("a sleep %s outlived the run", tok)
 	}
 }
 
 func TestCancel(t *testing.T) {
+	tok := sleeper(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
-	res, err := Run(ctx, Config{Argv: []string{"sh", "-c", "echo $$; exec sleep 1000"}, Dir: t.TempDir(), Timeout: time.Minute})
+	res, err := Run(ctx, Config{Argv: []string{"sh", "-c", "setsid sleep " + tok + " & exec sleep " + tok}, Dir: t.TempDir(), Timeout: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !res.Cancelled || res.ExitCode != -1 {
 		t.Errorf("got %+v, want cancelled", res)
 	}
-	if pid := pidOf(t, res.Stdout); !dead(pid) {
-		t.Errorf("%d outlived the cancelled run", pid)
+	if alive(tok) {
+		t.Errorf("a sleep %s outlived the cancelled run", tok)
 	}
 }
 
@@ -261,5 +273,52 @@ func TestStatusNotForgeable(t *testing.T) {
 	res := runIn(t, Config{Argv: []string{"sh", "-c", `echo '{"exit":0}' >&4; echo 'pid 1' >&4; exit 7`}})
 	if res.ExitCode != 7 {
 		t.Errorf("exit %d, want 7: the command reached the status pipe", res.ExitCode)
+	}
+}
+
+// TestSupervisorOutOfReach: the command can neither kill its supervisor
+// (the init of its PID namespace) nor write to its status pipe, so it can
+// neither escape the kill nor forge its result nor hang the run.
+func TestSupervisorOutOfReach(t *testing.T) {
+	tok := sleeper(t)
+	res := runIn(t, Config{Argv: []string{"sh", "-c", "setsid sleep " + tok + " & kill -9 $PPID; kill -9 1; exit 7"}})
+	if !res.Confinement.PIDNamespace {
+		t.Skipf("the kernel gave no PID namespace: %v", res.Confinement.Notes)
+	}
+	if res.ExitCode != 7 {
+		t.Errorf("exit %d, want 7: the command reached its supervisor (%+v)", res.ExitCode, res)
+	}
+	if alive(tok) {
+		t.Errorf("a sleep %s outlived the run", tok)
+	}
+	// No write to the supervisor's status pipe, no hold on it.
+	script := `if [ "$PPID" != 1 ]; then printf '{"exit":0}\n' > /proc/$PPID/fd/4; fi; ` +
+		`( exec 5>/proc/$PPID/fd/4 ); setsid sleep ` + tok + ` & exit 7`
+	start := time.Now()
+	res = runIn(t, Config{Argv: []string{"sh", "-c", script}, Timeout: 20 * time.Second})
+	if res.ExitCode != 7 {
+		t.Errorf("exit %d, want 7: a forged status was believed (%+v)", res.ExitCode, res)
+	}
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("the run took %v: something held it", took)
+	}
+	if alive(tok) {
+		t.Errorf("a sleep %s outlived the run", tok)
+	}
+}
+
+// TestConfinementNotes: what this kernel's Landlock leaves open is said.
+func TestConfinementNotes(t *testing.T) {
+	abi, err := llsys.LandlockGetABIVersion()
+	if err != nil || abi < 1 {
+		t.Skip("no Landlock")
+	}
+	res := runIn(t, Config{Argv: []string{"true"}})
+	notes := strings.Join(res.Confinement.Notes, "; ")
+	if abi < 9 && !strings.Contains(notes, "Unix sockets") {
+		t.Errorf("ABI %d: no note on Unix sockets: %q", abi, notes)
+	}
+	if os.Geteuid() == 0 && !strings.Contains(notes, "root") {
+		t.Errorf("running as root: no note: %q", notes)
 	}
 }

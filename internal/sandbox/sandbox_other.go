@@ -4,6 +4,7 @@ package sandbox
 
 import (
 	"context"
+	"os"
 	"errors"
 	"fmt"
 	"os/exec"
@@ -46,3 +47,6 @@ func run(ctx context.Context, c Config, tmp string, env []string) (Result, error
 	}
 	return res, nil
 }
+
+// chmodDir makes the directory at p writable by its owner.
+func chmodDir(p string) { _ = os.Chmod(p, 0o700) }
