@@ -4,9 +4,9 @@ package sandbox
 
 import (
 	"context"
-	"os"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"time"
 )
