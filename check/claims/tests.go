@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -387,8 +388,9 @@ func testRuns(req *vouch.Request, sum *trace.Summary) ([]testRun, string) {
 }
 
 // lastRuns keeps the last run of each test command, and drops a failed run
-// that a later passing run covers (the same runner with fewer arguments:
-// "go test ./..." after "go test ./pkg").
+// that a later passing run covers (see covers: "go test ./..." after "go
+// test ./pkg"). A later run that tests only part of a failed one ("go test
+// ./a" after "go test ./a ./b") does not cover it: the failed run stays.
 func lastRuns(runs []testRun) []testRun {
 	var out []testRun
 	for i, r := range runs {
@@ -406,18 +408,99 @@ func lastRuns(runs []testRun) []testRun {
 	return out
 }
 
-// covers reports whether a run of a covers a run of b: a is b's runner
-// with a prefix of its arguments, or runs everything ("./...").
+// testArgs are the arguments of a test command after its runner: the
+// flags (with their values) and the paths or packages it tests.
+type testArgs struct {
+	flags, paths []string
+	goTest       bool
+}
+
+// goValueFlags are the go test flags that take their value as the next
+// argument.
+var goValueFlags = map[string]bool{
+	"-run": true, "-skip": true, "-count": true, "-timeout": true, "-p": true, "-parallel": true,
+	"-bench": true, "-benchtime": true, "-cpu": true, "-tags": true, "-coverpkg": true,
+	"-covermode": true, "-coverprofile": true, "-o": true, "-exec": true, "-list": true,
+	"-shuffle": true, "-vet": true, "-mod": true, "-ldflags": true, "-gcflags": true,
+}
+
+// reportingFlags change how a run reports or how fast it goes, not which
+// tests it runs.
+var reportingFlags = map[string]bool{
+	"-v": true, "-vv": true, "-q": true, "-s": true, "-race": true, "-json": true, "-cover": true,
+	"-count": true, "-timeout": true, "-p": true, "-parallel": true, "-x": true, "-failfast": true,
+	"--verbose": true, "--quiet": true, "--color": true, "--no-header": true, "-rA": true, "--tb": true,
+}
+
+func splitArgs(argv []string) testArgs {
+	n := runnerLen(argv)
+	a := testArgs{goTest: n == 2 && argv[0] == "go" && argv[1] == "test"}
+	rest := argv[n:]
+	for i := 0; i < len(rest); i++ {
+		t := rest[i]
+		if strings.HasPrefix(t, "-") && len(t) > 1 {
+			name, _, inline := strings.Cut(t, "=")
+			a.flags = append(a.flags, name)
+			if a.goTest && !inline && goValueFlags[name] && i+1 < len(rest) {
+				i++ // the flag's value
+			}
+			continue
+		}
+		a.paths = append(a.paths, t)
+	}
+	return a
+}
+
+// selects reports whether the arguments hold a flag that may narrow the
+// tests run (-run, -k, -m...).
+func (a testArgs) selects() bool {
+	for _, f := range a.flags {
+		if !reportingFlags[f] {
+			return true
+		}
+	}
+	return false
+}
+
+// all reports whether the paths are every test of the project: "./..." for
+// go test, none for the other runners.
+func (a testArgs) all() bool {
+	if a.goTest {
+		return slices.Contains(a.paths, "./...")
+	}
+	return len(a.paths) == 0
+}
+
+// covers reports whether a run of a tests at least what a run of b tests:
+// the same runner, no flag of a that may narrow its tests, and a tests
+// everything, or the same paths as b.
 func covers(a, b []string) bool {
 	n := runnerLen(a)
 	if n == 0 || n > len(b) || !sameArgv(a[:n], b[:n]) {
 		return false
 	}
-	rest := a[n:]
-	if len(rest) == 0 || (len(rest) == 1 && rest[0] == "./...") {
+	A, B := splitArgs(a), splitArgs(b)
+	if A.selects() {
+		return false
+	}
+	if A.all() {
 		return true
 	}
-	return len(rest) <= len(b)-n && sameArgv(rest, b[n:n+len(rest)])
+	return sameSet(A.paths, B.paths)
+}
+
+func sameSet(a, b []string) bool {
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			return false
+		}
+	}
+	for _, x := range b {
+		if !slices.Contains(a, x) {
+			return false
+		}
+	}
+	return true
 }
 
 func runnerLen(argv []string) int {

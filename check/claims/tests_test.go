@@ -55,6 +55,18 @@ func TestTestClaims(t *testing.T) {
 		{"targeted failure covered by a later full run", passed, []vouch.TraceEntry{
 			bash("mix test test/a_test.exs", "Exit code 2\n1) test a", true),
 			bash("mix test", "50 tests, 0 failures", false)}, vouch.StatusPass, "", vouch.StrengthStrict},
+		{"a later run of fewer packages does not cover a failed one", passed, []vouch.TraceEntry{
+			bash("go test ./a ./b", "ok  \tm/a\nFAIL\tm/b", true),
+			bash("go test ./a", "ok  \tm/a\t0.1s", false)}, vouch.StatusFail, vouch.CodeTestClaimContradicted, vouch.StrengthStrict},
+		{"a later run that selects tests does not cover a failed one", passed, []vouch.TraceEntry{
+			bash("go test ./a", "--- FAIL: TestB\nFAIL", true),
+			bash("go test -run TestA ./a", "ok  \tm/a\t0.1s", false)}, vouch.StatusFail, vouch.CodeTestClaimContradicted, vouch.StrengthStrict},
+		{"bare go test does not cover ./...", passed, []vouch.TraceEntry{
+			bash("go test ./...", "FAIL\tm/b", true),
+			bash("go test", "ok  \tm\t0.1s", false)}, vouch.StatusFail, vouch.CodeTestClaimContradicted, vouch.StrengthStrict},
+		{"the same packages with -v cover a failed run", passed, []vouch.TraceEntry{
+			bash("go test ./b ./a", "FAIL\tm/b", true),
+			bash("go test -v -count=1 ./a ./b", "ok  \tm/a\nok  \tm/b", false)}, vouch.StatusPass, "", vouch.StrengthStrict},
 		{"full run failure not covered by a later targeted run", passed, []vouch.TraceEntry{
 			bash("mix test", "Exit code 2\n50 tests, 3 failures", true),
 			bash("mix test test/a_test.exs", "3 tests, 0 failures", false)}, vouch.StatusFail, vouch.CodeTestClaimContradicted, vouch.StrengthStrict},
