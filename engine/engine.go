@@ -242,7 +242,8 @@ func openWorkspace(dir string) (*os.Root, error) {
 // (symlinks resolved on both sides), else an input error naming the
 // workspace: a request's workspace field is honoured only inside the roots
 // its caller allows, for the request is written by the agent under
-// verification.
+// verification. A root that is the filesystem root or a kernel
+// pseudo-filesystem (see SpecialDir) allows nothing.
 func WithinRoots(dir string, roots []string) error {
 	resolve := func(p string) (string, error) {
 		p, err := filepath.Abs(p)
@@ -258,17 +259,21 @@ func WithinRoots(dir string, roots []string) error {
 	var names []string
 	for _, r := range roots {
 		rr, err := resolve(r)
-		if err != nil {
-			continue
+		if err != nil || SpecialDir(rr) != "" {
+			continue // the filesystem root or /proc allows nothing
 		}
 		names = append(names, rr)
 		if rel, err := filepath.Rel(rr, real); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) {
 			return nil
 		}
 	}
+	allowed := strings.Join(names, ", ")
+	if allowed == "" {
+		allowed = "none"
+	}
 	return &vouch.Error{Code: vouch.ErrInvalid, Path: "workspace",
 		Message: fmt.Sprintf("the request's workspace %s is outside the allowed workspace roots (%s): give the workspace with --workspace, or allow a root with --workspace-root",
-			dir, strings.Join(names, ", "))}
+			dir, allowed)}
 }
 
 // SpecialDir says why dir (absolute, symlinks resolved) can never be a

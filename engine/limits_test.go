@@ -116,6 +116,10 @@ func TestWithinRoots(t *testing.T) {
 			t.Errorf("WithinRoots(%s) = %v, want allowed %v", dir, err, ok)
 		}
 	}
+	// The filesystem root is no root: it would allow /etc.
+	if err := engine.WithinRoots("/etc", []string{"/"}); err == nil {
+		t.Error("/ allowed /etc as a workspace")
+	}
 }
 
 // TestScrubAfterCommand: once a command ran (agent-written code that can

@@ -47,7 +47,8 @@ bad line becomes {"line": N, "error": {...}} and the batch goes on.
 
 --workspace names the agent's workspace. Without it, a workspace named in a
 request (relative to the request file's directory) is used only when it lies
-inside an allowed root: the current directory, or each --workspace-root.
+inside an allowed root: the current directory (unless it is / or your home
+directory), or each --workspace-root.
 Anything else is a usage error: the request is written by the agent under
 verification, and must not choose what vouch reads. The filesystem root,
 /proc, /sys and /dev are never a workspace. Files a criterion names (a
@@ -141,7 +142,7 @@ func newEngine(f *verifyFlags, pol *vouch.Policy, j vouch.Judge, dir string) (*e
 	}
 	roots := f.roots
 	if len(roots) == 0 {
-		roots = []string{"."}
+		roots = defaultRoots()
 	}
 	return engine.New(engine.Options{
 		Policy:          pol,
@@ -162,6 +163,26 @@ func newEngine(f *verifyFlags, pol *vouch.Policy, j vouch.Judge, dir string) (*e
 			return ws, engine.WithinRoots(ws, roots)
 		},
 	})
+}
+
+// defaultRoots is where a request's own workspace may lie without
+// --workspace-root: the current directory, unless it is the filesystem
+// root or the user's home directory, which hold far more than a workspace
+// (keys, configuration): then nowhere.
+func defaultRoots() []string {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return nil
+	}
+	cwd, _ = filepath.EvalSymlinks(cwd)
+	home, _ := os.UserHomeDir()
+	if home != "" {
+		home, _ = filepath.EvalSymlinks(home)
+	}
+	if cwd == "" || cwd == filepath.Dir(cwd) || cwd == home {
+		return nil
+	}
+	return []string{cwd}
 }
 
 func runOne(ctx context.Context, st Streams, f *verifyFlags, pol *vouch.Policy, j *judge.Judge, src string) error {
