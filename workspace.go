@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	pathpkg "path"
 	"strings"
 )
 
@@ -62,7 +63,7 @@ func (s *Subject) ReadLines(path string, start, end int) (lines []string, n int,
 	if r.err != nil {
 		return nil, 0, r.err
 	}
-	idx := s.Memo(lineKey(path), func() any { return lineStarts(r.data, r.whole) }).([]int)
+	idx := s.Memo(lineKey(pathpkg.Clean(path)), func() any { return lineStarts(r.data, r.whole) }).([]int)
 	// idx holds the start of each line the read part shows whole, then
 	// the offset where the last one ends.
 	known := len(idx) - 1
@@ -127,7 +128,9 @@ var afterOpen func(path string)
 // regular file) and read through the size limit. No path is checked and
 // then opened: what is read is what was checked.
 func (s *Subject) read(path string) readResult {
-	return s.Memo(fileKey(path), func() any {
+	// One read a file, however its path is spelled ("a.go", "./a.go").
+	key := fileKey(pathpkg.Clean(path))
+	return s.Memo(key, func() any {
 		if s.Workspace == nil {
 			return readResult{err: ErrNoWorkspace}
 		}

@@ -23,16 +23,30 @@ func secretName(name string) bool {
 	return false
 }
 
+// hasUserinfo reports whether v holds a URL with a password in it
+// (postgres://user:pass@host, https://token@host).
+func hasUserinfo(v string) bool {
+	i := strings.Index(v, "://")
+	if i < 0 {
+		return false
+	}
+	rest := v[i+3:]
+	at := strings.IndexByte(rest, '@')
+	return at > 0 && !strings.ContainsAny(rest[:at], "/?#")
+}
+
 // Secrets returns the values of the variables of this process's
 // environment whose names say they hold credentials (…_API_KEY, …_TOKEN,
-// …_SECRET, …_PASSWORD, a DSN), at least 8 bytes long, longest first: what
+// …_SECRET, …_PASSWORD, a DSN) or that are URLs with credentials in them
+// (DATABASE_URL=postgres://user:pass@host), at least 8 bytes long, longest
+// first: what
 // a report must never show. A run cannot see vouch's environment, but it
 // can read what the user running vouch can read.
 func Secrets() []Secret {
 	var out []Secret
 	for _, kv := range os.Environ() {
 		k, v, _ := strings.Cut(kv, "=")
-		if len(v) >= 8 && secretName(k) {
+		if len(v) >= 8 && (secretName(k) || hasUserinfo(v)) {
 			out = append(out, Secret{Name: k, Value: v})
 		}
 	}

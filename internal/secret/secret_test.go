@@ -9,9 +9,14 @@ func TestRedact(t *testing.T) {
 	t.Setenv("SOME_API_KEY_LONG", "abcdefgh12345678-and-more")
 	t.Setenv("SHORT_TOKEN", "abc")
 	t.Setenv("HARMLESS", "abcdefgh12345678x")
+	t.Setenv("DATABASE_URL", "postgres://app:hunter22@db/app")
+	t.Setenv("HOMEPAGE_URL", "https://example.com/a@b")
 	secs := Secrets()
 	got := Redact("key=abcdefgh12345678 long=abcdefgh12345678-and-more short=abc", secs)
 	if got != "key=[redacted SOME_API_KEY] long=[redacted SOME_API_KEY_LONG] short=abc" {
+		t.Errorf("Redact = %q", got)
+	}
+	if got := Redact("dsn postgres://app:hunter22@db/app; home https://example.com/a@b", secs); got != "dsn [redacted DATABASE_URL]; home https://example.com/a@b" {
 		t.Errorf("Redact = %q", got)
 	}
 }
