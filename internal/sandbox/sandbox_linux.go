@@ -248,21 +248,29 @@ func startSupervisor(ctx context.Context, c Config, sp *spec, out, errb *capped,
 	return attempt(0)
 }
 
+// readStage reads a stage's spec from file descriptor 3 and returns file
+// descriptor 4, on which it reports. Neither reaches the command (they
+// close on exec): it could forge a report.
+func readStage() (spec, *os.File, bool) {
+	var sp spec
+	specF, repF := os.NewFile(3, "spec"), os.NewFile(4, "report")
+	if specF == nil || repF == nil {
+		return sp, nil, false
+	}
+	syscall.CloseOnExec(3)
+	syscall.CloseOnExec(4)
+	err := json.NewDecoder(specF).Decode(&sp)
+	specF.Close()
+	return sp, repF, err == nil
+}
+
 // supervise is the supervisor's main: start the confined command, wait for
 // it within the timeout, kill everything it left, report.
 func supervise() int {
-	specF, statusF := os.NewFile(3, "spec"), os.NewFile(4, "status")
-	if specF == nil || statusF == nil {
+	sp, statusF, ok := readStage()
+	if !ok {
 		return 125
 	}
-	// Neither file may reach the command: it could forge a report.
-	syscall.CloseOnExec(3)
-	syscall.CloseOnExec(4)
-	var sp spec
-	if err := json.NewDecoder(specF).Decode(&sp); err != nil {
-		return 125
-	}
-	specF.Close()
 	report := func(st status) int {
 		b, _ := json.Marshal(st)
 		if _, err := statusF.Write(append(b, '\n')); err != nil {
@@ -390,17 +398,10 @@ func startConfined(sp spec) (int, confined, error) {
 // executes the command in its place (file descriptor 4 closes on exec). It
 // returns only when it could not.
 func confineAndExec() int {
-	specF, repF := os.NewFile(3, "spec"), os.NewFile(4, "report")
-	if specF == nil || repF == nil {
+	sp, repF, ok := readStage()
+	if !ok {
 		return 125
 	}
-	syscall.CloseOnExec(3)
-	syscall.CloseOnExec(4)
-	var sp spec
-	if err := json.NewDecoder(specF).Decode(&sp); err != nil {
-		return 125
-	}
-	specF.Close()
 	var c confined
 	fail := func(err error) int {
 		c.Err = err.Error()
