@@ -4,6 +4,7 @@
 //
 //	go run ./bench [-n 2000] [-runs 5] [-concurrency 0]
 //	go run ./bench -answers support/testdata/answers/rows.jsonl
+//	go run ./bench -eval-data ../shared/eval-data
 //
 // Each request carries five text criteria (contains, case-insensitive
 // contains, regex, negated contains, length) over a summary of about 1 KB;
@@ -14,6 +15,12 @@
 // supported|hallucinated}), and besides the timings the run prints the
 // response-level precision, recall and balanced accuracy of the verdicts
 // (hallucinated is positive; a verdict other than pass flags a row).
+//
+// With -eval-data, the public labelled sets in that directory (RAGTruth's
+// ragtruth-dev.jsonl, by task type, and each summedits_*.json) are turned
+// into such rows and scored one set at a time, without the timings:
+// flagged counted twice, by the verdict alone and by the verdict or an
+// unverified mention (what a user sees as a warning).
 package main
 
 import (
@@ -39,8 +46,15 @@ func main() {
 	runs := flag.Int("runs", 5, "timed runs")
 	conc := flag.Int("concurrency", 0, "--concurrency for vouch (0: its default)")
 	answers := flag.String("answers", "", "labelled answer rows (JSONL) to verify instead of the text batch")
+	evalData := flag.String("eval-data", "", "a directory of public labelled sets (RAGTruth, SummEdits) to score")
 	flag.Parse()
-	if err := run(*n, *runs, *conc, *answers); err != nil {
+	var err error
+	if *evalData != "" {
+		err = evalSets(*evalData)
+	} else {
+		err = run(*n, *runs, *conc, *answers)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
@@ -52,11 +66,9 @@ func run(n, runs, conc int, answers string) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	bin := filepath.Join(dir, "vouch")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/vouch")
-	build.Stdout, build.Stderr = os.Stdout, os.Stderr
-	if err := build.Run(); err != nil {
-		return fmt.Errorf("build: %w", err)
+	bin, err := buildVouch(dir)
+	if err != nil {
+		return err
 	}
 	in := filepath.Join(dir, "in.jsonl")
 	var labels []bool // hallucinated, by line, with -answers
@@ -109,6 +121,17 @@ func run(n, runs, conc int, answers string) error {
 		return score(filepath.Join(dir, "out.jsonl"), labels)
 	}
 	return nil
+}
+
+// buildVouch builds the vouch binary into dir.
+func buildVouch(dir string) (string, error) {
+	bin := filepath.Join(dir, "vouch")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/vouch")
+	build.Stdout, build.Stderr = os.Stdout, os.Stderr
+	if err := build.Run(); err != nil {
+		return "", fmt.Errorf("build: %w", err)
+	}
+	return bin, nil
 }
 
 // answerRow is one labelled row of a grounding evaluation set.
@@ -172,32 +195,51 @@ func score(out string, labels []bool) error {
 	if len(lines) != len(labels) {
 		return fmt.Errorf("%d reports for %d rows", len(lines), len(labels))
 	}
-	var tp, fp, tn, fn int
+	// Two counts: flagged by the verdict alone, and by the verdict or an
+	// unverified mention.
+	var byVerdict, byWarning confusion
 	for i, line := range lines {
 		var rep struct {
-			Verdict string `json:"verdict"`
+			Verdict  string `json:"verdict"`
+			Mentions struct {
+				Unverified []jsontext.Value `json:"unverified"`
+			} `json:"mentions"`
 		}
 		if err := json.Unmarshal([]byte(line), &rep, json.RejectUnknownMembers(false)); err != nil || rep.Verdict == "" {
 			return fmt.Errorf("report %d: %v %s", i+1, err, line)
 		}
 		flagged := rep.Verdict != "pass"
-		switch {
-		case flagged && labels[i]:
-			tp++
-		case flagged:
-			fp++
-		case labels[i]:
-			fn++
-		default:
-			tn++
-		}
+		byVerdict.add(flagged, labels[i])
+		byWarning.add(flagged || len(rep.Mentions.Unverified) > 0, labels[i])
 	}
-	prec := float64(tp) / float64(max(tp+fp, 1))
-	rec := float64(tp) / float64(max(tp+fn, 1))
-	spec := float64(tn) / float64(max(tn+fp, 1))
-	fmt.Printf("verdicts: %d hallucinated rows flagged of %d, %d supported rows flagged of %d\n", tp, tp+fn, fp, fp+tn)
-	fmt.Printf("precision %.3f, recall %.3f, balanced accuracy %.3f\n", prec, rec, (rec+spec)/2)
+	byVerdict.print("verdicts")
+	byWarning.print("verdicts or unverified mentions")
 	return nil
+}
+
+// confusion counts flagged rows against their labels (hallucinated is
+// positive).
+type confusion struct{ tp, fp, tn, fn int }
+
+func (c *confusion) add(flagged, hallucinated bool) {
+	switch {
+	case flagged && hallucinated:
+		c.tp++
+	case flagged:
+		c.fp++
+	case hallucinated:
+		c.fn++
+	default:
+		c.tn++
+	}
+}
+
+func (c confusion) print(what string) {
+	prec := float64(c.tp) / float64(max(c.tp+c.fp, 1))
+	rec := float64(c.tp) / float64(max(c.tp+c.fn, 1))
+	spec := float64(c.tn) / float64(max(c.tn+c.fp, 1))
+	fmt.Printf("%s: %d hallucinated rows flagged of %d, %d supported rows flagged of %d\n", what, c.tp, c.tp+c.fn, c.fp, c.fp+c.tn)
+	fmt.Printf("  precision %.3f, recall %.3f, balanced accuracy %.3f\n", prec, rec, (rec+spec)/2)
 }
 
 var words = strings.Fields(`the parser now reports errors with line and column numbers and the
