@@ -3,9 +3,11 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -46,7 +48,7 @@ func loadSets(dir string) ([]evalSet, error) {
 		byTask[r.TaskType] = append(byTask[r.TaskType], answerRow{ID: fmt.Sprintf("ragtruth-%d", i+1),
 			Sources: []jsontext.Value{r.Reference}, Answer: r.Response, Label: label})
 	}
-	for _, t := range sortedKeys(byTask) {
+	for _, t := range slices.Sorted(maps.Keys(byTask)) {
 		sets = append(sets, evalSet{"RAGTruth " + t, byTask[t]})
 	}
 	files, err := filepath.Glob(filepath.Join(dir, "summedits_*.json"))
@@ -81,15 +83,6 @@ func loadSets(dir string) ([]evalSet, error) {
 		sets = append(sets, set)
 	}
 	return sets, nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // evalSets scores vouch on every public set of dir.

@@ -161,10 +161,13 @@ func (e *Engine) Verify(ctx context.Context, req *vouch.Request) (*vouch.Report,
 	if err != nil {
 		return nil, err
 	}
-	if pol.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, time.Duration(pol.Timeout))
-		defer cancel()
+	if d := time.Duration(pol.Timeout); d > 0 {
+		// A timer only when the caller's deadline, if any, is later.
+		if dl, ok := ctx.Deadline(); !ok || time.Until(dl) > d {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, d)
+			defer cancel()
+		}
 	}
 	subj := &vouch.Subject{Request: req, Policy: pol, Now: e.now}
 	dir, err := e.workspace(req)
@@ -199,10 +202,7 @@ func openWorkspace(dir string) (*os.Root, error) {
 	bad := func(err error) error {
 		return &vouch.Error{Code: vouch.ErrInvalid, Path: "workspace", Message: fmt.Sprintf("cannot open workspace %s: %v", dir, unwrapPathErr(err)), Err: err}
 	}
-	abs, err := filepath.Abs(dir)
-	if err == nil {
-		abs, err = filepath.EvalSymlinks(abs)
-	}
+	abs, err := resolveDir(dir)
 	if err != nil {
 		return nil, bad(err)
 	}
@@ -245,20 +245,13 @@ func openWorkspace(dir string) (*os.Root, error) {
 // verification. A root that is the filesystem root or a kernel
 // pseudo-filesystem (see SpecialDir) allows nothing.
 func WithinRoots(dir string, roots []string) error {
-	resolve := func(p string) (string, error) {
-		p, err := filepath.Abs(p)
-		if err != nil {
-			return "", err
-		}
-		return filepath.EvalSymlinks(p)
-	}
-	real, err := resolve(dir)
+	real, err := resolveDir(dir)
 	if err != nil {
 		return &vouch.Error{Code: vouch.ErrInvalid, Path: "workspace", Message: fmt.Sprintf("cannot open workspace %s: %v", dir, unwrapPathErr(err)), Err: err}
 	}
 	var names []string
 	for _, r := range roots {
-		rr, err := resolve(r)
+		rr, err := resolveDir(r)
 		if err != nil || SpecialDir(rr) != "" {
 			continue // the filesystem root or /proc allows nothing
 		}
@@ -274,6 +267,15 @@ func WithinRoots(dir string, roots []string) error {
 	return &vouch.Error{Code: vouch.ErrInvalid, Path: "workspace",
 		Message: fmt.Sprintf("the request's workspace %s is outside the allowed workspace roots (%s): give the workspace with --workspace, or allow a root with --workspace-root",
 			dir, allowed)}
+}
+
+// resolveDir returns dir absolute, with its symlinks resolved.
+func resolveDir(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	return filepath.EvalSymlinks(abs)
 }
 
 // SpecialDir says why dir (absolute, symlinks resolved) can never be a

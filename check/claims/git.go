@@ -3,7 +3,6 @@ package claims
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/check"
@@ -134,7 +133,7 @@ func (gitAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Findi
 	if len(unclaimed) > 0 && len(files) > 0 {
 		f.Warnings = append(f.Warnings, vouch.Warning{
 			Code:    vouch.CodeUnclaimedChange,
-			Message: fmt.Sprintf("%d changed files are not among the claimed changes: %s", len(unclaimed), list(unclaimed, 8)),
+			Message: fmt.Sprintf("%d changed files are not among the claimed changes: %s", len(unclaimed), check.List(unclaimed, 8)),
 			Details: map[string]any{"files": unclaimed},
 		})
 	}
@@ -151,11 +150,4 @@ func hunks(fc *git.FileChange) []string {
 		}
 	}
 	return out
-}
-
-func list(s []string, n int) string {
-	if len(s) > n {
-		return strings.Join(s[:n], ", ") + fmt.Sprintf(" and %d more", len(s)-n)
-	}
-	return strings.Join(s, ", ")
 }

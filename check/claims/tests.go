@@ -134,7 +134,7 @@ type runOutcome struct {
 // undecided.
 func judgeRuns(ctx context.Context, s *vouch.Subject, last []testRun, source string, strength vouch.Strength) vouch.CheckResult {
 	outs := make([]runOutcome, 0, len(last))
-	reran := false
+	reran, nReran := false, 0
 	for _, r := range last {
 		o, ok := rerun(ctx, s, r)
 		if !ok {
@@ -143,7 +143,9 @@ func judgeRuns(ctx context.Context, s *vouch.Subject, last []testRun, source str
 				o.status, o.why = vouch.StatusFail, r.why
 			}
 		}
-		reran = reran || o.source == "rerun"
+		if o.source == "rerun" {
+			reran, nReran = true, nReran+1
+		}
 		outs = append(outs, o)
 	}
 	var failed, undecided []runOutcome
@@ -185,8 +187,10 @@ func judgeRuns(ctx context.Context, s *vouch.Subject, last []testRun, source str
 		u := undecided[0]
 		out = vouch.Undecided(u.code, fmt.Sprintf("the output claims the tests passed; %s", u.why))
 		out.Evidence = ev
+	case nReran == len(last):
+		out = vouch.Pass(fmt.Sprintf("vouch ran the %d allowed test commands again and they passed", nReran), ev)
 	case reran:
-		out = vouch.Pass(fmt.Sprintf("vouch ran the %d allowed test commands again and they passed", len(last)), ev)
+		out = vouch.Pass(fmt.Sprintf("vouch ran %d of the %d test commands again and they passed; the last run of the others passed (%s)", nReran, len(last), source), ev)
 	default:
 		out = vouch.Pass(fmt.Sprintf("the last run of each of %d test commands passed (%s)", len(last), source), ev)
 	}
@@ -224,12 +228,8 @@ func rerun(ctx context.Context, s *vouch.Subject, r testRun) (o runOutcome, ok b
 		o.code, o.why = vouch.CodeCheckUnavailable, fmt.Sprintf("vouch could not run %q again: %v", r.command, err)
 		return o, true
 	}
-	if why := runner.Describe(res, time.Duration(s.Policy.Commands.Timeout)); why != "" {
-		o.code = vouch.CodeCommandKilled
-		if res.TimedOut || res.Cancelled {
-			o.code = vouch.CodeCommandTimedOut
-		}
-		o.why = fmt.Sprintf("vouch ran %q again and it %s", r.command, why)
+	if code, why := runner.Describe(res, time.Duration(s.Policy.Commands.Timeout)); why != "" {
+		o.code, o.why = code, fmt.Sprintf("vouch ran %q again and it %s", r.command, why)
 		return o, true
 	}
 	failedWhy := ""
@@ -245,7 +245,7 @@ func rerun(ctx context.Context, s *vouch.Subject, r testRun) (o runOutcome, ok b
 		o.status = vouch.StatusPass
 		return o, true
 	}
-	o.ev["output"] = tailText(res.Stdout+res.Stderr, 600)
+	o.ev["output"] = runner.Tail(res)
 	if line := runner.EnvironmentFailure(res); line != "" {
 		o.code, o.why = vouch.CodeCheckUnavailable, fmt.Sprintf("vouch ran %q again and it failed for want of the network, which the sandbox denies: %s", r.command, line)
 		return o, true
@@ -276,15 +276,6 @@ func rerunArgv(p *vouch.Policy, r testRun) ([]string, error) {
 		return nil, fmt.Errorf("its line runs more than the test command, and not all of it is on the allow-list")
 	}
 	return nil, err
-}
-
-// tailText keeps the last n bytes of s, where runners print their
-// summaries.
-func tailText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return "..." + s[len(s)-n:]
 }
 
 // passedCounts read how many tests a runner says passed.

@@ -77,13 +77,9 @@ func (c *commandChecker) Check(ctx context.Context, s *vouch.Subject) vouch.Outc
 		return o
 	}
 	ev["exitCode"], ev["durationMs"] = res.ExitCode, res.Duration.Milliseconds()
-	ev["output"] = tail(res.Stdout+res.Stderr, 600)
+	ev["output"] = runner.Tail(res)
 	ev["sandbox"] = runner.Sandboxed(res)
-	if why := runner.Describe(res, timeout); why != "" {
-		code := vouch.CodeCommandTimedOut
-		if !res.TimedOut && !res.Cancelled {
-			code = vouch.CodeCommandKilled
-		}
+	if code, why := runner.Describe(res, timeout); why != "" {
 		o := vouch.Undecided(code, fmt.Sprintf("%q %s", cmd, why))
 		o.Evidence = ev
 		return o
@@ -97,12 +93,4 @@ func (c *commandChecker) Check(ctx context.Context, s *vouch.Subject) vouch.Outc
 		return vouch.Fail(vouch.CodeCommandFailed, fmt.Sprintf("%q exited %d, want %d", cmd, res.ExitCode, c.expect), ev)
 	}
 	return vouch.Pass(fmt.Sprintf("%q exited %d", cmd, res.ExitCode), ev)
-}
-
-// tail keeps the last n bytes of s, where runners print their summaries.
-func tail(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return "..." + s[len(s)-n:]
 }

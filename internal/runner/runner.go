@@ -272,20 +272,31 @@ func Run(ctx context.Context, dir string, argv []string, p *vouch.Policy) (Resul
 	return res, err
 }
 
-// Describe says in words why a run cannot decide anything: "did not
-// finish within 1m0s", "was cancelled", "was killed at a resource limit:
-// CPU time limit exceeded"; "" for a run that exited or crashed on its own
-// (a segmentation fault is the code's failure).
-func Describe(res Result, timeout time.Duration) string {
+// Describe says why a run cannot decide anything, with its code: it timed
+// out or was cancelled (COMMAND_TIMED_OUT), or was killed at a resource
+// limit (COMMAND_KILLED). It returns "" for a run that exited or crashed
+// on its own (a segmentation fault is the code's failure).
+func Describe(res Result, timeout time.Duration) (code, why string) {
 	switch {
 	case res.TimedOut:
-		return "did not finish within " + timeout.String()
+		return vouch.CodeCommandTimedOut, "did not finish within " + timeout.String()
 	case res.Cancelled:
-		return "was cancelled (the verification's deadline)"
+		return vouch.CodeCommandTimedOut, "was cancelled (the verification's deadline)"
 	case res.Signal == "killed" || strings.HasSuffix(res.Signal, "limit exceeded"):
-		return "was killed at a resource limit: " + res.Signal
+		return vouch.CodeCommandKilled, "was killed at a resource limit: " + res.Signal
 	}
-	return ""
+	return "", ""
+}
+
+// Tail returns the end of a run's output, where runners print their
+// summaries, for a report's evidence.
+func Tail(res Result) string {
+	const n = 600
+	s := res.Stdout + res.Stderr
+	if len(s) <= n {
+		return s
+	}
+	return "..." + s[len(s)-n:]
 }
 
 // Reason says in words why Check refused a command, for a report.
