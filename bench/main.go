@@ -3,7 +3,7 @@
 // printing the wall time and the peak resident memory of each run.
 //
 //	go run ./bench [-n 2000] [-runs 5] [-concurrency 0]
-//	go run ./bench -answers support/testdata/answers/rows.jsonl
+//	go run ./bench -answers text/support/testdata/answers/rows.jsonl
 //	go run ./bench -eval-data ../shared/eval-data
 //
 // Each request carries five text criteria (contains, case-insensitive

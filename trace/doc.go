@@ -14,9 +14,9 @@
 // search results. Grounding and the claim checks use it as evidence; its
 // [Summary.Text] is a compact digest for a judge prompt or a report.
 //
-// The adapters turn native agent logs into vouch requests: [FromClaude]
-// reads a Claude Code session log (JSONL) and [FromMiniSWE] a mini-swe-agent
-// trajectory. Each returns a [Transcript]: the trace, and the output the
+// The importers, in their own packages, turn native agent logs into vouch
+// requests: trace/claudecode reads a Claude Code session log (JSONL) and
+// trace/miniswe a mini-swe-agent trajectory. Each returns a [Transcript]: the trace, and the output the
 // agent claimed (its last message, the files it created and modified, the
 // commands it ran), from which [Transcript.Request] builds a request.
 package trace

@@ -3,6 +3,8 @@ package trace
 import (
 	"path"
 	"strings"
+
+	"github.com/vouchgate/vouch/trace/internal/agentlog"
 )
 
 // outputMode says how to read the lines of an output for paths.
@@ -382,11 +384,11 @@ func observationBody(text string) string {
 	if !strings.HasPrefix(t, "<returncode>") && !strings.HasPrefix(t, "<exception>") {
 		return text
 	}
-	if body, ok := between(t, "<output>", "</output>"); ok {
+	if body, ok := agentlog.Between(t, "<output>", "</output>"); ok {
 		return body
 	}
-	head, _ := between(t, "<output_head>", "</output_head>")
-	tail, _ := between(t, "<output_tail>", "</output_tail>")
+	head, _ := agentlog.Between(t, "<output_head>", "</output_head>")
+	tail, _ := agentlog.Between(t, "<output_tail>", "</output_tail>")
 	// The line cut by the elision on each side is dropped.
 	head = strings.TrimSuffix(head, "\n")
 	if i := strings.LastIndexByte(head, '\n'); i >= 0 {
@@ -401,18 +403,4 @@ func observationBody(text string) string {
 		tail = ""
 	}
 	return head + "\n" + tail
-}
-
-// between returns the text between open and the last close after it.
-func between(s, open, close string) (string, bool) {
-	i := strings.Index(s, open)
-	if i < 0 {
-		return "", false
-	}
-	s = s[i+len(open):]
-	j := strings.LastIndex(s, close)
-	if j < 0 {
-		return "", false
-	}
-	return s[:j], true
 }

@@ -14,6 +14,8 @@ import (
 	_ "github.com/vouchgate/vouch/check/all"
 	"github.com/vouchgate/vouch/engine"
 	"github.com/vouchgate/vouch/trace"
+	"github.com/vouchgate/vouch/trace/claudecode"
+	"github.com/vouchgate/vouch/trace/miniswe"
 	"github.com/vouchgate/vouch/wire"
 )
 
@@ -46,9 +48,9 @@ func TestRequestsVerify(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer f.Close()
-			read := trace.FromClaude
+			read := claudecode.Read
 			if filepath.Ext(path) == ".json" {
-				read = trace.FromMiniSWE
+				read = miniswe.Read
 			}
 			tr, err := read(f)
 			if err != nil {

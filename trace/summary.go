@@ -11,6 +11,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/trace/internal/agentlog"
 )
 
 // ExcerptBytes caps the excerpt of a plugin result kept in a [Summary].
@@ -175,7 +176,7 @@ func Summarize(entries []vouch.TraceEntry, t *Table) *Summary {
 			if code, ok := ExitCode(e); ok {
 				c.ExitCode = &code
 			}
-			if id := backgroundID(e); id != "" {
+			if id := BackgroundID(e); id != "" {
 				c.Background = true
 				if pending == nil {
 					pending = make(map[string]int)
@@ -324,54 +325,11 @@ func ExitCode(e *vouch.TraceEntry) (int, bool) {
 	switch raw[0] {
 	case '"':
 		var buf [2048]byte
-		return textExitCode(unquoteHead(buf[:0], raw))
+		return agentlog.TextExitCode(unquoteHead(buf[:0], raw))
 	case '{':
 		return objectExitCode(raw)
 	}
 	return 0, false
-}
-
-// textExitCode reads an exit status from the head of a text output.
-func textExitCode(head []byte) (int, bool) {
-	h := bytes.TrimLeft(head, " \t\r\n")
-	h = bytes.TrimPrefix(h, []byte("Error: "))
-	if rest, ok := bytes.CutPrefix(h, []byte("Exit code ")); ok {
-		return leadingInt(rest)
-	}
-	if rest, ok := bytes.CutPrefix(h, []byte("<exception>")); ok {
-		// mini-swe-agent puts what went wrong before the status.
-		i := bytes.Index(rest, []byte("</exception>"))
-		if i < 0 {
-			return 0, false
-		}
-		h = bytes.TrimLeft(rest[i+len("</exception>"):], " \t\r\n")
-	}
-	if rest, ok := bytes.CutPrefix(h, []byte("<returncode>")); ok {
-		return leadingInt(bytes.TrimLeft(rest, " \t\r\n"))
-	}
-	return 0, false
-}
-
-// leadingInt parses the optionally signed integer (of up to 9 digits) at
-// the start of b.
-func leadingInt(b []byte) (int, bool) {
-	neg := false
-	if len(b) > 0 && (b[0] == '-' || b[0] == '+') {
-		neg = b[0] == '-'
-		b = b[1:]
-	}
-	v, n := 0, 0
-	for n < len(b) && n < 9 && '0' <= b[n] && b[n] <= '9' {
-		v = v*10 + int(b[n]-'0')
-		n++
-	}
-	if n == 0 || (n < len(b) && '0' <= b[n] && b[n] <= '9') {
-		return 0, false
-	}
-	if neg {
-		v = -v
-	}
-	return v, true
 }
 
 // objectExitCode reads a top-level exit status member of a JSON object.
@@ -453,9 +411,9 @@ func unquoteHead(dst, raw []byte) []byte {
 	return dst
 }
 
-// backgroundID returns the task id of a command started in the background
+// BackgroundID returns the task id of a command started in the background
 // ("Command running in background with ID: b0be39e."), or "".
-func backgroundID(e *vouch.TraceEntry) string {
+func BackgroundID(e *vouch.TraceEntry) string {
 	var buf [256]byte
 	head := unquoteHeadAny(buf[:0], e.Output)
 	const marker = "running in background with ID: "
@@ -493,7 +451,7 @@ func resolveBackground(e *vouch.TraceEntry, s *Summary, pending map[string]int) 
 	if i := bytes.Index(head, []byte("<output>")); i >= 0 {
 		head = head[:i]
 	}
-	id := tagValue(head, "task_id")
+	id := agentlog.TagValue(head, "task_id")
 	if len(id) == 0 {
 		return
 	}
@@ -501,25 +459,10 @@ func resolveBackground(e *vouch.TraceEntry, s *Summary, pending map[string]int) 
 	if !ok {
 		return
 	}
-	code, ok := leadingInt(tagValue(head, "exit_code"))
+	code, ok := agentlog.LeadingInt(agentlog.TagValue(head, "exit_code"))
 	if !ok {
 		return
 	}
 	s.Commands[k].ExitCode = &code
 	delete(pending, string(id))
-}
-
-// tagValue returns the text between <tag> and </tag> in b, trimmed.
-func tagValue(b []byte, tag string) []byte {
-	open := "<" + tag + ">"
-	i := bytes.Index(b, []byte(open))
-	if i < 0 {
-		return nil
-	}
-	rest := b[i+len(open):]
-	j := bytes.Index(rest, []byte("</"+tag+">"))
-	if j < 0 {
-		return nil
-	}
-	return bytes.TrimSpace(rest[:j])
 }

@@ -212,10 +212,10 @@ func TestListingCommand(t *testing.T) {
 
 func TestOutputPathsMiniSWE(t *testing.T) {
 	entries := []vouch.TraceEntry{
-		call(MiniSWETool, in("command", "find src -name '*.py'"), "<returncode>0</returncode>\n<output>\nsrc/a.py\nsrc/pkg/b.py\n</output>", false),
-		call(MiniSWETool, in("command", "ls"), "<returncode>0</returncode>\n<output_head>\nsetup.py\nREADME.md\ntrunc</output_head>\n<elided_chars>\n9 characters elided\n</elided_chars>\n<output_tail>\nated\ntox.ini\n</output_tail>", false),
-		call(MiniSWETool, in("command", "cd app && ls src"), "<returncode>0</returncode>\n<output>\nmain.py\n</output>", false),
-		call(MiniSWETool, in("command", "ls nope"), "<returncode>2</returncode>\n<output>\nls: cannot access 'nope'\n</output>", true),
+		call("shell:exec", in("command", "find src -name '*.py'"), "<returncode>0</returncode>\n<output>\nsrc/a.py\nsrc/pkg/b.py\n</output>", false),
+		call("shell:exec", in("command", "ls"), "<returncode>0</returncode>\n<output_head>\nsetup.py\nREADME.md\ntrunc</output_head>\n<elided_chars>\n9 characters elided\n</elided_chars>\n<output_tail>\nated\ntox.ini\n</output_tail>", false),
+		call("shell:exec", in("command", "cd app && ls src"), "<returncode>0</returncode>\n<output>\nmain.py\n</output>", false),
+		call("shell:exec", in("command", "ls nope"), "<returncode>2</returncode>\n<output>\nls: cannot access 'nope'\n</output>", true),
 	}
 	var got []string
 	for _, p := range Summarize(entries, nil).Seen {

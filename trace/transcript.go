@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"errors"
 	"path"
 	"strings"
 
@@ -39,8 +40,14 @@ func (t *Transcript) Request() *vouch.Request {
 	}
 }
 
-// relTo returns p relative to dir when p lies under it, else p.
-func relTo(dir, p string) string {
+// ErrNoMessages is returned by an importer for a log that holds no message
+// of a session.
+var ErrNoMessages = errors.New("trace: no session messages found")
+
+// Rel returns p relative to the transcript's Cwd when p lies under it, else
+// p.
+func (t *Transcript) Rel(p string) string {
+	dir := t.Cwd
 	if dir == "" || !path.IsAbs(p) {
 		return p
 	}
@@ -49,13 +56,4 @@ func relTo(dir, p string) string {
 		return r
 	}
 	return p
-}
-
-// distinct appends s to list unless seen holds it.
-func distinct(list []string, seen map[string]bool, s string) []string {
-	if s == "" || seen[s] {
-		return list
-	}
-	seen[s] = true
-	return append(list, s)
 }

@@ -32,5 +32,5 @@ import (
 	_ "github.com/vouchgate/vouch/check/shell"
 	// Kinds contains, not_contains, regex, sections, length, json,
 	// json_schema and tool_called.
-	_ "github.com/vouchgate/vouch/check/text"
+	_ "github.com/vouchgate/vouch/check/content"
 )

@@ -8,8 +8,8 @@ import (
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/check"
 	"github.com/vouchgate/vouch/check/symbols"
-	claimtext "github.com/vouchgate/vouch/claims"
 	"github.com/vouchgate/vouch/code"
+	"github.com/vouchgate/vouch/text/claimtext"
 )
 
 func init() {

@@ -12,8 +12,8 @@ import (
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/check"
-	claimtext "github.com/vouchgate/vouch/claims"
 	"github.com/vouchgate/vouch/internal/runner"
+	"github.com/vouchgate/vouch/text/claimtext"
 	"github.com/vouchgate/vouch/trace"
 )
 

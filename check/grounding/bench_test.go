@@ -12,7 +12,7 @@ import (
 // answer against a 50-record trace, without a workspace: the cost grounding
 // adds to a verification.
 func BenchmarkGround50(b *testing.B) {
-	answer, err := os.ReadFile("../../mention/testdata/agent.md")
+	answer, err := os.ReadFile("../../text/mention/testdata/agent.md")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -12,8 +12,8 @@ import (
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/check"
 	"github.com/vouchgate/vouch/check/symbols"
-	"github.com/vouchgate/vouch/mention"
-	"github.com/vouchgate/vouch/support"
+	"github.com/vouchgate/vouch/text/mention"
+	"github.com/vouchgate/vouch/text/support"
 	"github.com/vouchgate/vouch/trace"
 )
 

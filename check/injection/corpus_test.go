@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vouchgate/vouch/trace"
+	"github.com/vouchgate/vouch/trace/claudecode"
 )
 
 // A sample is one labelled text of testdata/corpus.jsonl.
@@ -85,7 +85,7 @@ func transcriptTexts(t *testing.T) []sample {
 				}
 			}
 		}
-		tr, err := trace.FromClaude(strings.NewReader(string(data)))
+		tr, err := claudecode.Read(strings.NewReader(string(data)))
 		if err != nil {
 			t.Fatal(err)
 		}

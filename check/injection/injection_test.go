@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/vouchgate/vouch"
-	"github.com/vouchgate/vouch/trace"
+	"github.com/vouchgate/vouch/trace/claudecode"
 )
 
 func TestScan(t *testing.T) {
@@ -97,7 +97,7 @@ func TestTranscriptsAreClean(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tr, err := trace.FromClaude(strings.NewReader(string(data)))
+		tr, err := claudecode.Read(strings.NewReader(string(data)))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/vouchgate/vouch"
-	"github.com/vouchgate/vouch/mention"
+	"github.com/vouchgate/vouch/text/mention"
 )
 
 // Point kinds.

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/vouchgate/vouch/support"
+	"github.com/vouchgate/vouch/text/support"
 )
 
 // termSet is a set of stems.

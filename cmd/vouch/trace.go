@@ -15,6 +15,8 @@ import (
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/policy"
 	"github.com/vouchgate/vouch/trace"
+	"github.com/vouchgate/vouch/trace/claudecode"
+	"github.com/vouchgate/vouch/trace/miniswe"
 	"github.com/vouchgate/vouch/wire"
 )
 
@@ -100,8 +102,8 @@ created and modified, the tool calls and commands as the claimed output.`,
 	fl.IntVar(&maxBytes, "max-bytes", 0, "cut the digest to `N` bytes (0: no limit)")
 	fl.Int64Var(&maxReq, "max-request-bytes", wire.DefaultMaxBytes, "refuse requests over `N` bytes")
 	cmd.AddCommand(
-		from("from-claude", "Print a Claude Code session log (JSONL) as a request", trace.FromClaude),
-		from("from-mini-swe", "Print a mini-swe-agent trajectory as a request", trace.FromMiniSWE),
+		from("from-claude", "Print a Claude Code session log (JSONL) as a request", claudecode.Read),
+		from("from-mini-swe", "Print a mini-swe-agent trajectory as a request", miniswe.Read),
 		summary,
 	)
 	return cmd
@@ -133,7 +135,7 @@ func runFrom(cmd *cobra.Command, src string, read func(io.Reader) (*trace.Transc
 	}
 	t, err := read(r)
 	if err != nil {
-		var le *trace.LineError
+		var le *claudecode.LineError
 		if errors.As(err, &le) {
 			return usageErr(&vouch.Error{Code: vouch.ErrSyntax, File: name, Line: le.Line, Message: le.Err.Error()})
 		}

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/vouchgate/vouch"
-	"github.com/vouchgate/vouch/support"
+	"github.com/vouchgate/vouch/text/support"
 )
 
 // maxListed bounds the sentences quoted in one check's evidence.

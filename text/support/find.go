@@ -1,0 +1,392 @@
+package support
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/vouchgate/vouch/text/mention"
+)
+
+// Find returns the IDs of the sources that hold the same thing as m, in
+// source order; nil when none does. What "the same" means depends on the
+// kind:
+//
+//   - number: the same value after unit conversion ("2.5 s" = "2500 ms",
+//     "1.5 million" = "1,500,000", "25%" = "25 percent", and 25% is also
+//     found as a bare 0.25); a number written with a decimal point or a
+//     scale word is read as rounded to its last digit, so "3.2 million"
+//     is found in 3,215,000; a whole number in digits must match exactly.
+//     A number without a unit matches the same number with any unit; two
+//     numbers with units of different dimensions never match. A bare
+//     substring is never a match: "15" is not found in "2015".
+//   - date: a date at least as precise that agrees at the precision
+//     written: "March 2024" is found in "2024-03-05", "2024" in "March
+//     2024" or in a record's "year: 2024".
+//   - entity: the same words in the same order, with case, accents,
+//     possessives and plurals folded ("Acme's" = "ACME", "Nobel Prizes" =
+//     "Nobel Prize"); a name is also found after a leading title
+//     ("President", "Dr", "Mount"), by its parts around "of" or "at" found
+//     in one source, or as the initials of capitalised words ("ECB").
+//   - quantity: the same count with the same noun, or the count beside the
+//     noun in one sentence or record ("orders: 37" holds "37 orders").
+//   - file, package, symbol, url: the text as written, not inside a
+//     longer word.
+//
+// Find reads m alone; [Index.Claims] also reads the words around a
+// number in its sentence ("about 3 million").
+func (ix *Index) Find(m mention.Mention) []string {
+	srcs := ix.match(m, "", nil)
+	if len(srcs) == 0 {
+		return nil
+	}
+	ids := make([]string, len(srcs))
+	for i, s := range srcs {
+		ids[i] = ix.srcs[s].id
+	}
+	return ids
+}
+
+// match returns the sources holding m, sorted, without duplicates. text is
+// the document m was read from ("" when unknown), for the hedge before a
+// number and a unit after it.
+func (ix *Index) match(m mention.Mention, text string, out []int32) []int32 {
+	out = out[:0]
+	switch m.Kind {
+	case kindNumber:
+		unit := m.Unit
+		if text != "" && unit == "" {
+			unit = unitAfter(text, m.End)
+		}
+		// An equal value holds under any hedge, so the words before the
+		// number are read only when no value is equal.
+		out = ix.findNumber(m.Value, unit, precision{}, boundExact, out)
+		if len(out) == 0 {
+			b := boundExact
+			if text != "" {
+				b = boundBefore(text, m.Start)
+			}
+			out = ix.findNumber(m.Value, unit, precisionOf(m.Text, m.Value), b, out)
+		}
+		if unit == "" && isYear(m.Value) && isDigits(m.Text) {
+			out = ix.findDate(m.Text, out)
+		}
+	case kindDate:
+		out = ix.findDate(m.Norm, out)
+	case kindQuantity:
+		out = ix.findQuantity(m.Value, m.Unit, out)
+	case kindEntity:
+		out = ix.findEntity(m.Text, out)
+	default:
+		out = ix.findVerbatim(m.Text, out)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// findNumber adds the sources holding a number c with unit, written with
+// precision p under bound b.
+func (ix *Index) findNumber(c float64, unitName string, p precision, b int, out []int32) []int32 {
+	u := unitOf(unitName)
+	lo, hi := window(c, p, b)
+	if u.dim == "" {
+		for _, n := range ix.numsIn(lo, hi) {
+			out = append(out, n.src)
+		}
+		return out
+	}
+	blo, bhi := lo*u.factor, hi*u.factor
+	i, _ := slices.BinarySearchFunc(ix.byBase, blo, func(k int32, v float64) int { return cmp.Compare(ix.nums[k].base, v) })
+	for ; i < len(ix.byBase) && ix.nums[ix.byBase[i]].base <= bhi; i++ {
+		if n := &ix.nums[ix.byBase[i]]; n.dim == u.dim {
+			out = append(out, n.src)
+		}
+	}
+	for _, n := range ix.numsIn(lo, hi) {
+		if n.dim == "" && n.noun < 0 {
+			out = append(out, n.src)
+		}
+	}
+	if u.dim == "%" && c > 0 && c <= 100 {
+		// A share written as a fraction: 4.3% is 0.043.
+		for _, n := range ix.numsIn(lo/100, hi/100) {
+			if n.dim == "" && n.noun < 0 && n.raw > 0 && n.raw <= 1 {
+				out = append(out, n.src)
+			}
+		}
+	}
+	return out
+}
+
+// numsIn returns the numbers with raw values in [lo, hi].
+func (ix *Index) numsIn(lo, hi float64) []numEntry {
+	i, _ := slices.BinarySearchFunc(ix.nums, lo, func(n numEntry, v float64) int { return cmp.Compare(n.raw, v) })
+	j := i
+	for j < len(ix.nums) && ix.nums[j].raw <= hi {
+		j++
+	}
+	return ix.nums[i:j]
+}
+
+// findDate adds the sources holding a date that agrees with norm at the
+// precision norm is written: a year, a month, a day, a quarter
+// ("2024-Q1", found in any of its months) or a day of a month without a
+// year ("--03-05", found in any year).
+func (ix *Index) findDate(norm string, out []int32) []int32 {
+	for _, d := range ix.dates[norm] {
+		out = append(out, ix.dvals[d].src)
+	}
+	switch {
+	case len(norm) == 7 && isDigits(norm[:4]) && norm[4:6] == "-Q" && norm[6] >= '1' && norm[6] <= '4':
+		q := int(norm[6] - '1')
+		for m := 3*q + 1; m <= 3*q+3; m++ {
+			for _, d := range ix.dates[norm[:4]+"-"+string(rune('0'+m/10))+string(rune('0'+m%10))] {
+				out = append(out, ix.dvals[d].src)
+			}
+		}
+	case strings.HasPrefix(norm, "--"):
+		for _, d := range ix.dvals {
+			if len(d.norm) >= 10 && d.norm[4] == '-' && d.norm[4:10] == norm[1:] {
+				out = append(out, d.src)
+			}
+		}
+	}
+	return out
+}
+
+// nounWindow is how many tokens from a count its noun may stand, in one
+// sentence or record item, for the count to be read as a quantity.
+const nounWindow = 8
+
+// findQuantity adds the sources holding a count of a noun.
+func (ix *Index) findQuantity(count float64, noun string, out []int32) []int32 {
+	t := ix.term(singular([]byte(strings.ToLower(noun))))
+	if t < 0 {
+		return out
+	}
+	for _, n := range ix.numsIn(count-1e-9, count+1e-9) {
+		if n.noun == t || n.dim == "" && ix.nearTerm(n.src, n.tokLo, n.tokHi, t) {
+			out = append(out, n.src)
+		}
+	}
+	return out
+}
+
+// nearTerm reports whether term t stands within nounWindow tokens of the
+// tokens [lo, hi) of a source, in the same unit.
+func (ix *Index) nearTerm(si, lo, hi, t int32) bool {
+	src := &ix.srcs[si]
+	ulo, uhi := src.unitOfTok(lo)
+	a, b := max(ulo, lo-nounWindow), min(uhi, hi+nounWindow)
+	for k := a; k < b; k++ {
+		if src.toks[k].term == t {
+			return true
+		}
+	}
+	return false
+}
+
+// titles are words that may stand before a name without being part of it.
+var titles = map[string]bool{
+	"the": true, "president": true, "professor": true, "prof": true, "dr": true, "mr": true,
+	"mrs": true, "ms": true, "sir": true, "dame": true, "ceo": true, "chief": true,
+	"executive": true, "minister": true, "senator": true, "governor": true, "mayor": true,
+	"judge": true, "coach": true, "captain": true, "general": true, "king": true, "queen": true,
+	"prince": true, "princess": true, "pope": true, "saint": true, "st": true, "mount": true,
+	"mt": true, "lake": true, "chairman": true, "chairwoman": true, "director": true,
+	"founder": true, "cofounder": true, "analyst": true, "researcher": true, "lord": true,
+	"lady": true, "rep": true, "sen": true, "gov": true, "col": true, "lt": true, "sgt": true,
+}
+
+// connectors join the parts of a long name ("Helen Park of Johns Hopkins
+// University").
+var connectors = map[string]bool{"of": true, "at": true, "from": true, "for": true, "in": true}
+
+// nameToks is a name split into folded tokens.
+type nameToks struct {
+	terms []int32
+	flags []uint8
+	title []bool // a title word ("president")
+	conn  []bool // a connector ("of")
+	first string // the first word, folded
+}
+
+func (ix *Index) nameTokens(text string) nameToks {
+	var n nameToks
+	scanTokens(text, nil, func(_, _ int, flags uint8, folded []byte) {
+		if len(n.terms) == 0 {
+			n.first = string(folded)
+		}
+		n.terms = append(n.terms, ix.term(folded))
+		n.flags = append(n.flags, flags)
+		n.title = append(n.title, titles[string(folded)])
+		n.conn = append(n.conn, connectors[string(folded)])
+	})
+	return n
+}
+
+// findEntity adds the sources holding a name.
+func (ix *Index) findEntity(text string, out []int32) []int32 {
+	n := ix.nameTokens(text)
+	if len(n.terms) == 0 {
+		return out
+	}
+	before := len(out)
+	out = ix.runs(n.terms, out)
+	if len(out) > before {
+		return out
+	}
+	// Without a leading title.
+	k := 0
+	for k < len(n.terms)-1 && n.title[k] {
+		k++
+	}
+	if k > 0 {
+		out = ix.runs(n.terms[k:], out)
+		if len(out) > before {
+			return out
+		}
+	}
+	// By its parts around a connector, all in one source.
+	var parts [][]int32
+	start := k
+	for i := k; i < len(n.terms); i++ {
+		if n.conn[i] && n.flags[i]&tkCap == 0 {
+			if i > start {
+				parts = append(parts, n.terms[start:i])
+			}
+			start = i + 1
+		}
+	}
+	if len(parts) > 0 && start < len(n.terms) {
+		parts = append(parts, n.terms[start:])
+		var common []int32
+		for i, p := range parts {
+			got := ix.runs(p, nil)
+			slices.Sort(got)
+			got = slices.Compact(got)
+			if i == 0 {
+				common = got
+			} else {
+				common = intersect(common, got)
+			}
+		}
+		out = append(out, common...)
+		if len(out) > before {
+			return out
+		}
+	}
+	// An acronym of capitalised words.
+	if len(n.terms) == 1 && n.flags[0]&tkUpper != 0 && len(n.first) >= 2 && len(n.first) <= 6 {
+		out = ix.acronym(n.first, out)
+	}
+	return out
+}
+
+// runs adds the sources holding the terms in a row.
+func (ix *Index) runs(terms []int32, out []int32) []int32 {
+	for _, t := range terms {
+		if t < 0 {
+			return out
+		}
+	}
+	for _, p := range ix.places(terms[0]) {
+		toks := ix.srcs[p.src].toks
+		if int(p.pos)+len(terms) > len(toks) {
+			continue
+		}
+		ok := true
+		for j := 1; j < len(terms); j++ {
+			if toks[int(p.pos)+j].term != terms[j] {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			out = append(out, p.src)
+		}
+	}
+	return out
+}
+
+func intersect(a, b []int32) []int32 {
+	var out []int32
+	for _, x := range a {
+		if _, ok := slices.BinarySearch(b, x); ok {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// acronymGlue are the small words an acronym skips ("Bank of England").
+var acronymGlue = map[string]bool{"of": true, "the": true, "and": true, "for": true, "de": true, "on": true}
+
+// acronym adds the sources holding capitalised words whose initials spell
+// acr ("european central bank" for "ecb").
+func (ix *Index) acronym(acr string, out []int32) []int32 {
+	for si := range ix.srcs {
+		src := &ix.srcs[si]
+	next:
+		for i := 0; i < len(src.toks); i++ {
+			t := src.toks[i]
+			if t.flags&tkCap == 0 || lowerASCII(src.text[t.start]) != acr[0] {
+				continue
+			}
+			k, j := 1, i+1
+			for k < len(acr) && j < len(src.toks) {
+				u := src.toks[j]
+				if u.flags&tkCap == 0 {
+					if acronymGlue[ix.terms[u.term]] {
+						j++
+						continue
+					}
+					continue next
+				}
+				if lowerASCII(src.text[u.start]) != acr[k] {
+					continue next
+				}
+				k++
+				j++
+			}
+			if k == len(acr) {
+				out = append(out, int32(si))
+				break
+			}
+		}
+	}
+	return out
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// findVerbatim adds the sources holding s as written, not inside a longer
+// word.
+func (ix *Index) findVerbatim(s string, out []int32) []int32 {
+	if s == "" {
+		return out
+	}
+	for si := range ix.srcs {
+		text := ix.srcs[si].text
+		for off := 0; ; {
+			i := strings.Index(text[off:], s)
+			if i < 0 {
+				break
+			}
+			i += off
+			end := i + len(s)
+			if (!wordBefore(text, i) || !isWordByte(s, 0)) &&
+				(end == len(text) || !isWordByte(text, end) || !wordBefore(s, len(s))) {
+				out = append(out, int32(si))
+				break
+			}
+			off = i + 1
+		}
+	}
+	return out
+}
