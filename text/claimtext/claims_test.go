@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/vouchgate/vouch/text/lex"
 )
 
 func ExampleCounts() {
@@ -169,43 +171,36 @@ func TestConcurrent(t *testing.T) {
 	wg.Wait()
 }
 
-// TestTables checks the phrase tables are well formed: lowercase words, no
-// empty entries, a verb class for every verb line.
+// TestTables checks the lists claim text reads are well formed: every list
+// flagLists names exists, every action-verbs line names a class and a known
+// form, every claim-phrases line has several words and known meanings.
 func TestTables(t *testing.T) {
-	check := func(table string, words []string) {
-		for _, w := range words {
-			if w == "" || w != strings.ToLower(w) || strings.TrimSpace(w) != w {
-				t.Errorf("%s: bad word %q", table, w)
+	for _, fl := range flagLists {
+		if len(lex.Named(fl.list).Lines()) == 0 {
+			t.Errorf("%s: empty", fl.list)
+		}
+	}
+	for _, ln := range lex.Named("action-verbs").Lines() {
+		class, form, _ := strings.Cut(ln.Value, " ")
+		if _, ok := formOf[form]; class == "" || !ok {
+			t.Errorf("action-verbs: bad line %q = %q", ln.Word, ln.Value)
+		}
+	}
+	for _, ln := range lex.Named("claim-phrases").Lines() {
+		if len(strings.Fields(ln.Word)) < 2 {
+			t.Errorf("claim-phrases: %q is one word", ln.Word)
+		}
+		for _, m := range strings.Fields(ln.Value) {
+			key, _, _ := strings.Cut(m, ":")
+			switch _, flag := phraseFlags[key]; {
+			case flag, key == "number", key == "noun", key == "style", key == "verb":
+			default:
+				t.Errorf("claim-phrases: %q: unknown meaning %q", ln.Word, m)
 			}
 		}
-	}
-	for _, v := range actionVerbs {
-		if v.Class == "" || !strings.Contains(v.Forms, "|") {
-			t.Errorf("actionVerbs: bad entry %+v", v)
+		if e := lexicon().lookup(strings.Fields(ln.Word)[0]); e == nil || len(e.phrases) == 0 {
+			t.Errorf("claim-phrases: %q is not found from its first word", ln.Word)
 		}
-		check("actionVerbs", strings.Fields(strings.ReplaceAll(v.Forms, "|", " ")))
-	}
-	for _, n := range nouns {
-		check("nouns", strings.Fields(n.Forms))
-	}
-	for _, p := range phraseTable {
-		if len(strings.Fields(p.Words)) < 2 {
-			t.Errorf("phraseTable: %q is one word", p.Words)
-		}
-		check("phraseTable", strings.Fields(p.Words))
-	}
-	for name, l := range map[string][]string{
-		"labelWords": labelWords, "futureMarkers": futureMarkers, "modals": modals,
-		"negations": negations, "gapWords": gapWords, "auxiliaries": auxiliaries,
-		"adverbs": adverbs, "otherVerbs": otherVerbs, "imperativeVerbs": imperativeVerbs,
-		"clauseBreakers": clauseBreakers, "conditionals": conditionals, "determiners": determiners,
-		"prepositions": prepositions, "commonWords": commonWords, "newWords": newWords,
-		"libraryNames": libraryNames, "abbreviations": abbreviations, "fractionWords": fractionWords,
-	} {
-		check(name, l)
-	}
-	for w := range docObjects {
-		check("docObjects", []string{w})
 	}
 }
 

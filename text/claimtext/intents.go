@@ -250,7 +250,7 @@ func (sc *scanner) goalCount(ti *TaskIntent) {
 // looksLikeFile reports a path or file name: a known extension
 // ("src/parser.ts", "README.md"), or a known bare name ("Makefile"); not a URL
 // and not a library name ("Node.js").
-func looksLikeFile(m *lexTable, s string) bool {
+func looksLikeFile(m lexView, s string) bool {
 	if s == "" || strings.ContainsAny(s, " \t`'\"<>|*?") || strings.Contains(s, "://") {
 		return false
 	}

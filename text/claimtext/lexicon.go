@@ -1,11 +1,15 @@
 package claimtext
 
 import (
+	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/vouchgate/vouch/text/lex"
 )
 
-// wflag is a set of the roles a word plays, from the tables of phrases.go.
+// wflag is a set of the roles a word plays in claim text, from the word
+// lists of package lex (see flagLists).
 type wflag uint64
 
 const (
@@ -73,7 +77,8 @@ const (
 	formDone          // added, written
 )
 
-// lexEntry is what the lexicon knows of one word (or phrase).
+// lexEntry is what claim text makes of one word (or phrase) of the
+// lexicon: its view of a [lex.Entry], derived from the word lists once.
 type lexEntry struct {
 	flags   wflag
 	verb    string // action class
@@ -82,7 +87,7 @@ type lexEntry struct {
 	num     int    // value, with wNumber or wQuant
 	style   string // doc style, with wDoc
 	implies string // action a noun implies (nounActions)
-	id      int32  // index in lexByID
+	id      int32  // the lexicon's ID of the word
 	phrases []lexPhrase
 }
 
@@ -103,311 +108,158 @@ type lexPhrase struct {
 }
 
 var (
-	lexOnce sync.Once
-	lex     *lexTable
-	lexByID = []*lexEntry{nil} // entries by id; id 0 is none
+	viewOnce sync.Once
+	// lexByID is the view of the lexicon, indexed by [lex.Entry.ID]: nil
+	// for a word no list of claim text holds.
+	lexByID []*lexEntry
 )
 
-// lexicon returns the lexicon, building it from the phrase tables on first
-// use.
-func lexicon() *lexTable {
-	lexOnce.Do(buildLexicon)
-	return lex
+// lexicon returns the view of the lexicon, building it on first use.
+func lexicon() lexView {
+	viewOnce.Do(buildView)
+	return lexView{}
 }
 
-// lexTable is the lexicon as an open-addressing hash table keyed by the
-// folded word (ASCII lowercase, ’ as '), so that a word is looked up with a
-// hash computed while it is classified, without a lowered copy.
-type lexTable struct {
-	slots []lexSlot
-	mask  uint32
-}
-
-type lexSlot struct {
-	key string
-	e   *lexEntry
-}
-
-const hashInit uint32 = 2166136261
-
-// hashFold adds folded byte c to FNV-1a hash h.
-func hashFold(h uint32, c byte) uint32 { return (h ^ uint32(c)) * 16777619 }
-
-// foldHash hashes word folded; ok is false for a word too long to be in the
-// table.
-func foldHash(word string) uint32 {
-	h := hashInit
-	for i := 0; i < len(word); i++ {
-		c := word[i]
-		switch {
-		case c >= 'A' && c <= 'Z':
-			c += 'a' - 'A'
-		case c == 0xE2 && i+2 < len(word) && word[i+1] == 0x80 && word[i+2] == 0x99:
-			c = '\''
-			i += 2
-		}
-		h = hashFold(h, c)
-	}
-	return h
-}
-
-func newLexTable(m map[string]*lexEntry) *lexTable {
-	size := 1
-	for size < 4*len(m) {
-		size <<= 1
-	}
-	t := &lexTable{slots: make([]lexSlot, size), mask: uint32(size - 1)}
-	for k, e := range m {
-		i := foldHash(k) & t.mask
-		for t.slots[i].e != nil {
-			i = (i + 1) & t.mask
-		}
-		t.slots[i] = lexSlot{k, e}
-	}
-	return t
-}
-
-// find looks word up with its folded hash h.
-func (t *lexTable) find(word string, h uint32) *lexEntry {
-	for i := h & t.mask; ; i = (i + 1) & t.mask {
-		sl := &t.slots[i]
-		if sl.e == nil {
-			return nil
-		}
-		if len(sl.key) <= len(word) && equalWord(word, sl.key) {
-			return sl.e
-		}
-	}
-}
+// lexView looks words up in the lexicon and returns claim text's view of
+// them.
+type lexView struct{}
 
 // lookup finds a word in the lexicon, case-insensitively and with ’ read as
-// an apostrophe, without allocating.
-func (t *lexTable) lookup(word string) *lexEntry {
-	if len(word) > 48 {
-		return nil
-	}
-	return t.find(word, foldHash(word))
+// an apostrophe, without allocating; nil when claim text knows no such word.
+func (lexView) lookup(word string) *lexEntry { return lexByID[lex.Lookup(word).ID()] }
+
+// find looks word up with its folded hash h (see [lex.Hash]).
+func (lexView) find(word string, h uint32) *lexEntry {
+	return lexByID[lex.LookupHash(word, h).ID()]
 }
 
-func buildLexicon() {
-	m := make(map[string]*lexEntry, 1024)
-	get := func(w string) *lexEntry {
-		e := m[w]
-		if e == nil {
-			e = &lexEntry{}
-			m[w] = e
-		}
-		return e
+// hashInit and hashFold compute [lex.Hash] byte by byte.
+const hashInit = lex.HashInit
+
+func hashFold(h uint32, c byte) uint32 { return lex.HashByte(h, c) }
+
+// flagLists are the word lists whose words claim text flags.
+var flagLists = []struct {
+	list string
+	flag wflag
+}{
+	{"new-words", wNew}, {"library-names", wLibrary}, {"abbreviations", wAbbrev},
+	{"result-pronouns", wPronoun}, {"fraction-words", wFraction}, {"pro-nouns", wProNoun},
+	{"partitive-words", wOf}, {"list-joiners", wJoin}, {"sum-words", wSum},
+	{"result-negations", wResultNeg}, {"sequence-words", wSequence}, {"have-words", wHave},
+	{"object-prepositions", wObjPrep}, {"place-prepositions", wPlace}, {"pair-words", wPair},
+	{"accompany-words", wWith}, {"quantifier-fillers", wQFiller}, {"label-words", wLabel},
+	{"approximators", wApprox}, {"future-markers", wFuture}, {"modals", wModal},
+	{"intent-before", wIntentBefore}, {"negations", wNeg}, {"negation-aux", wNegAux | wNeg},
+	{"gap-words", wGap}, {"auxiliaries", wAux}, {"adverbs", wAdverb}, {"other-verbs", wOtherVerb},
+	{"imperative-verbs", wImperative}, {"clause-fillers", wFiller}, {"clause-breakers", wBreak},
+	{"conditionals", wCond}, {"historic-markers", wHistoric}, {"determiners", wDet},
+	{"prepositions", wPrep}, {"conjunctions", wConj}, {"relatives", wRelative},
+	{"pass-words", wPassWord}, {"fail-words", wFailWord}, {"test-subjects", wTestSubject},
+	{"unlisted-words", wCommon}, {"explicit-doc-words", wDocExplicit}, {"test-objects", wTestObj},
+	{"http-status-nouns", wHTTPNoun}, {"bare-file-names", wBareFile},
+}
+
+// phraseFlags are the meanings of [claim-phrases] lines that set a flag.
+var phraseFlags = map[string]wflag{
+	"quantifier": wQuant, "future": wFuture, "imperative": wImperative, "negation": wNeg,
+	"negation-aux": wNegAux, "enabler": wEnabler, "doc": wDoc | wDocExplicit,
+	"pass-signal": wPassSignal, "test-subject": wTestSubject, "approx": wApprox,
+	"conditional": wCond, "historic": wHistoric, "label": wLabel, "partitive": wOf,
+}
+
+// buildView derives claim text's view of every word of the lexicon.
+func buildView() {
+	lexByID = make([]*lexEntry, lex.Len())
+	flags := make(map[lex.List]wflag, len(flagLists))
+	for _, fl := range flagLists {
+		flags[lex.Named(fl.list)] |= fl.flag
 	}
-	set := func(words []string, f wflag) {
-		for _, w := range words {
-			get(w).flags |= f
-		}
-	}
-	for w, n := range numberWords {
-		e := get(w)
-		e.flags |= wNumber
-		e.num = n
-	}
-	for w, n := range quantifiers {
-		e := get(w)
-		e.flags |= wQuant
-		e.num = n
-	}
-	for _, v := range actionVerbs {
-		before, after, _ := strings.Cut(v.Forms, "|")
-		for i, w := range strings.Fields(before) {
-			e := get(w)
-			e.verb = v.Class
-			switch {
-			case strings.HasSuffix(w, "ing"):
-				e.form = formIng
-			case i > 0 && strings.HasSuffix(w, "s"):
-				e.form = formS
-			default:
-				e.form = formBase
+	var (
+		numbers    = lex.Named("number-words")
+		quants     = lex.Named("quantifiers")
+		verbs      = lex.Named("action-verbs")
+		unparts    = lex.Named("negated-participles")
+		nouns      = lex.Named("claim-nouns")
+		docs       = lex.Named("doc-objects")
+		nounActs   = lex.Named("noun-actions")
+		phraseList = lex.Named("claim-phrases")
+	)
+	for id := 1; id < lex.Len(); id++ {
+		le := lex.ByID(int32(id))
+		e := &lexEntry{id: int32(id)}
+		for _, l := range le.Lists() {
+			v, _ := le.Value(l)
+			e.flags |= flags[l]
+			switch l {
+			case numbers:
+				e.flags |= wNumber
+				e.num, _ = strconv.Atoi(v)
+			case quants:
+				e.flags |= wQuant
+				e.num, _ = strconv.Atoi(v)
+			case verbs:
+				class, form, _ := strings.Cut(v, " ")
+				e.verb, e.form = class, formOf[form]
+			case unparts:
+				e.flags |= wUnPart
+				e.verb, e.form = v, formDone
+			case nouns:
+				e.noun = v
+			case docs:
+				e.flags |= wDoc
+				e.style = v
+			case nounActs:
+				e.implies = v
+			case phraseList:
+				phraseMeaning(e, v)
 			}
 		}
-		for _, w := range strings.Fields(after) {
-			e := get(w)
-			e.verb = v.Class
-			e.form = formDone
+		if e.flags != 0 || e.verb != "" || e.noun != "" || e.implies != "" || e.style != "" {
+			lexByID[id] = e
 		}
 	}
-	for w, class := range negatedParticiples {
-		e := get(w)
-		e.flags |= wUnPart
-		e.verb = class
-		e.form = formDone
-	}
-	for _, n := range nouns {
-		for _, w := range strings.Fields(n.Forms) {
-			get(w).noun = n.Class
+	// Phrases, now that every phrase entry has its view.
+	for id := 1; id < lex.Len(); id++ {
+		for _, p := range lex.ByID(int32(id)).Phrases() {
+			pe := lexByID[p.Entry.ID()]
+			if pe == nil {
+				continue
+			}
+			e := lexByID[id]
+			if e == nil {
+				e = &lexEntry{id: int32(id)}
+				lexByID[id] = e
+			}
+			e.phrases = append(e.phrases, lexPhrase{rest: p.Rest, entry: pe})
 		}
 	}
-	for w, style := range docObjects {
-		e := get(w)
-		e.flags |= wDoc
-		e.style = style
-	}
-	for w := range explicitDocWords {
-		get(w).flags |= wDocExplicit
-	}
-	for w := range testObjects {
-		get(w).flags |= wTestObj
-	}
-	for w := range httpStatusNouns {
-		get(w).flags |= wHTTPNoun
-	}
-	for w := range bareFileNames {
-		get(w).flags |= wBareFile
-	}
-	for w, act := range nounActions {
-		get(w).implies = act
-	}
-	set(newWords, wNew)
-	set(libraryNames, wLibrary)
-	set(abbreviations, wAbbrev)
-	set(resultPronouns, wPronoun)
-	set(fractionWords, wFraction)
-	set(proNouns, wProNoun)
-	set(partitiveWords, wOf)
-	set(listJoiners, wJoin)
-	set(sumWords, wSum)
-	set(resultNegations, wResultNeg)
-	set(sequenceWords, wSequence)
-	set(haveWords, wHave)
-	set(objectPrepositions, wObjPrep)
-	set(placePrepositions, wPlace)
-	set(pairWords, wPair)
-	set(accompanyWords, wWith)
-	set(quantifierFillers, wQFiller)
-	set(labelWords, wLabel)
-	set(approximators, wApprox)
-	set(futureMarkers, wFuture)
-	set(modals, wModal)
-	set(intentBefore, wIntentBefore)
-	set(negations, wNeg)
-	set(negationAux, wNegAux|wNeg)
-	set(gapWords, wGap)
-	set(auxiliaries, wAux)
-	set(adverbs, wAdverb)
-	set(otherVerbs, wOtherVerb)
-	set(imperativeVerbs, wImperative)
-	set(clauseFillers, wFiller)
-	set(clauseBreakers, wBreak)
-	set(conditionals, wCond)
-	set(historicMarkers, wHistoric)
-	set(determiners, wDet)
-	set(prepositions, wPrep)
-	set(conjunctions, wConj)
-	set(relatives, wRelative)
-	set(passWords, wPassWord)
-	set(failWords, wFailWord)
-	set(testSubjects, wTestSubject)
-	set(commonWords, wCommon)
-	for _, p := range phraseTable {
-		words := strings.Fields(p.Words)
-		pm := p.Means
-		e := &lexEntry{noun: pm.Noun, num: pm.Number, style: pm.Style}
-		if pm.IsNumber {
+}
+
+// formOf reads the form named in [action-verbs].
+var formOf = map[string]verbForm{"base": formBase, "s": formS, "ing": formIng, "done": formDone}
+
+// phraseMeaning sets what a line of claim-phrases says the phrase means.
+func phraseMeaning(e *lexEntry, meaning string) {
+	for _, m := range strings.Fields(meaning) {
+		key, val, _ := strings.Cut(m, ":")
+		e.flags |= phraseFlags[key]
+		switch key {
+		case "number":
 			e.flags |= wNumber
-		}
-		if pm.Quantifier {
-			e.flags |= wQuant
-		}
-		if pm.Future {
-			e.flags |= wFuture
-		}
-		if pm.Imperative {
-			e.flags |= wImperative
+			e.num, _ = strconv.Atoi(val)
+		case "imperative":
 			e.form = formBase
-		}
-		if pm.Negation {
-			e.flags |= wNeg
-		}
-		if pm.NegationAux {
-			e.flags |= wNegAux
-		}
-		if pm.Enabler {
-			e.flags |= wEnabler
-		}
-		if pm.Doc {
-			e.flags |= wDoc | wDocExplicit
-		}
-		if pm.Verb != "" {
-			e.verb = pm.Verb
-			e.form = formDone
-		}
-		if pm.PassSignal {
-			e.flags |= wPassSignal
-		}
-		if pm.TestSubject {
-			e.flags |= wTestSubject
-		}
-		if pm.Approx {
-			e.flags |= wApprox
-		}
-		if pm.Conditional {
-			e.flags |= wCond
-		}
-		if pm.Historic {
-			e.flags |= wHistoric
-		}
-		if pm.Label {
-			e.flags |= wLabel
-		}
-		if pm.Partitive {
-			e.flags |= wOf
-		}
-		first := get(words[0])
-		first.phrases = append(first.phrases, lexPhrase{rest: words[1:], entry: e})
-	}
-	// Longest phrases first, so that "half a dozen" wins over "a dozen"'s
-	// prefix and "was not able to" over "was".
-	for _, e := range m {
-		ps := e.phrases
-		for i := 1; i < len(ps); i++ {
-			for j := i; j > 0 && len(ps[j].rest) > len(ps[j-1].rest); j-- {
-				ps[j], ps[j-1] = ps[j-1], ps[j]
-			}
+		case "noun":
+			e.noun = val
+		case "style":
+			e.style = val
+		case "verb":
+			e.verb, e.form = val, formDone
 		}
 	}
-	number := func(e *lexEntry) {
-		if e.id == 0 {
-			e.id = int32(len(lexByID))
-			lexByID = append(lexByID, e)
-		}
-	}
-	for _, e := range m {
-		number(e)
-		for _, p := range e.phrases {
-			number(p.entry)
-		}
-	}
-	lex = newLexTable(m)
 }
 
-// equalWord reports whether word, folded like [lookup] does, is lower (which
+// equalWord reports whether word, folded like [lexView.lookup] does, is lower (which
 // is lowercase ASCII).
-func equalWord(word, lower string) bool {
-	j := 0
-	for i := 0; i < len(word); i++ {
-		if j >= len(lower) {
-			return false
-		}
-		c := word[i]
-		switch {
-		case c >= 'A' && c <= 'Z':
-			c += 'a' - 'A'
-		case c == 0xE2 && i+2 < len(word) && word[i+1] == 0x80 && word[i+2] == 0x99:
-			c = '\''
-			i += 2
-		}
-		if c != lower[j] {
-			return false
-		}
-		j++
-	}
-	return j == len(lower)
-}
+func equalWord(word, lower string) bool { return lex.EqualFold(word, lower) }

@@ -9,7 +9,7 @@ import (
 // tokens of the current one and the candidates found in it. Scanners are
 // pooled; nothing in one outlives a call.
 type scanner struct {
-	m        *lexTable
+	m        lexView
 	it       sentences
 	s        string // the current sentence
 	question bool

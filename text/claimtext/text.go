@@ -148,7 +148,7 @@ func isTableRule(t string) bool {
 
 // sentences iterates over the sentences of text cleaned by [cleanMarkdown].
 type sentences struct {
-	m    *lexTable
+	m    lexView
 	text string
 	pos  int
 }
@@ -265,7 +265,7 @@ func (t *token) named() bool { return t.camel || t.upper && t.lower }
 func (t *token) is(f wflag) bool { e := lexByID[t.ei]; return e != nil && e.flags&f != 0 }
 
 // tokenize appends the tokens of sentence s to toks.
-func tokenize(m *lexTable, s string, toks []token) []token {
+func tokenize(m lexView, s string, toks []token) []token {
 	i := 0
 	for i < len(s) {
 		c := s[i]
@@ -374,7 +374,7 @@ func inRun(c byte) bool { return byteClass[c]&cIn != 0 }
 
 // appendRun scans the word run at s[start:], appends its token(s) and
 // returns where scanning goes on.
-func appendRun(m *lexTable, s string, start int, toks []token) ([]token, int) {
+func appendRun(m lexView, s string, start int, toks []token) ([]token, int) {
 	i := start
 	for i < len(s) {
 		c := s[i]
@@ -467,7 +467,7 @@ func atoi(s string) int {
 
 // classify sets the kind of the token for word run w, its value and its
 // lexicon entry. A ratio "n/m" is marked with a negative value.
-func classify(m *lexTable, w string, t *token) {
+func classify(m lexView, w string, t *token) {
 	t.kind = tWord
 	if t.call {
 		t.kind = tIdent

@@ -1,8 +1,13 @@
 package mention
 
-import "strings"
+import (
+	"strconv"
 
-// lflag is a set of the roles a word plays, from the tables of tables.go.
+	"github.com/vouchgate/vouch/text/lex"
+)
+
+// lflag is a set of the roles a word plays in a mention, from the word
+// lists of package lex (see flagLists).
 type lflag uint64
 
 const (
@@ -52,188 +57,101 @@ type winfo struct {
 
 func (w *winfo) has(f lflag) bool { return w.f&f != 0 }
 
+// flagLists are the word lists whose words mention flags.
+var flagLists = []struct {
+	list string
+	flag lflag
+}{
+	{"common-words", lCommon}, {"name-stop-words", lStop}, {"name-verbs", lVerb},
+	{"weekdays", lDay}, {"tech-names", lTech}, {"tech-acronyms", lAcro},
+	{"attached-only", lAttachedOnly}, {"currency-codes", lCurrency}, {"number-labels", lLabel},
+	{"date-context", lDateCtx}, {"package-words", lPkgWord}, {"package-tools", lPkgTool},
+	{"install-verbs", lInstall}, {"not-package-names", lNotPkg}, {"count-words", lCount},
+	{"code-nouns", lCodeNoun}, {"name-links", lLink}, {"py-modules", lPyMod},
+	{"keywords", lKeyword}, {"library-names", lLibrary}, {"dot-files", lDotFile},
+	{"tlds", lTLD}, {"known-dirs", lKnownDir}, {"git-ref-roots", lGitRef},
+	{"abbreviations", lAbbrev}, {"go-hosts", lGoHost}, {"titles", lTitle},
+	{"abs-roots", lAbsRoot}, {"bare-file-names", lBareFile}, {"name-starters", lNameStart},
+}
+
 var (
-	lexicon = buildLexicon()
+	// view is what mention makes of every word of the lexicon, indexed by
+	// [lex.Entry.ID].
+	view = buildView()
 	// exts holds the file extensions, matched with their case.
-	exts = setOf(fileExts)
+	exts = lex.Named("file-extensions").Set()
 	// guardedExts need a directory or code around them.
-	guardedExts = setOf(extGuard)
-	bareFiles   = setOf(bareFileNames)
-	unitCase    = setOf([]string{
-		"KB", "MB", "GB", "TB", "PB", "KiB", "MiB", "GiB", "TiB", "Kb", "Mb", "Gb", "Hz",
-		"kHz", "MHz", "GHz", "kW", "MW", "GW", "kWh", "MWh", "GWh", "TWh", "W", "V", "mAh",
-		"Kbps", "Mbps", "Gbps", "X", "°C", "°F", "Ms", "S", "H", "GiB",
-	})
+	guardedExts = lex.Named("guarded-extensions").Set()
+	bareFiles   = lex.Named("bare-file-names").Set()
+	// unitCase are the units matched with their case.
+	unitCase = lex.Named("unit-case").Set()
+	// currencySigns before a number, with their codes: "$1.5M", "€20".
+	currencySigns = lex.Named("currency-signs").Values()
+	// scaleSuffixes attached to a number multiply it, matched with their
+	// case.
+	scaleSuffixes = floats(lex.Named("scale-suffixes"))
 )
 
-func setOf(words []string) map[string]bool {
-	m := make(map[string]bool, len(words))
-	for _, w := range words {
-		m[w] = true
+// floats returns the values of a list as numbers.
+func floats(l lex.List) map[string]float64 {
+	m := map[string]float64{}
+	for w, v := range l.Values() {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			panic("mention: " + l.Name() + ": " + w + ": " + err.Error())
+		}
+		m[w] = f
 	}
 	return m
 }
 
-func buildLexicon() map[string]winfo {
-	m := make(map[string]winfo, 4096)
-	set := func(words []string, f lflag) {
-		for _, w := range words {
-			e := m[w]
-			e.f |= f
-			m[w] = e
+// buildView derives mention's view of every word of the lexicon.
+func buildView() []winfo {
+	v := make([]winfo, lex.Len())
+	flags := map[lex.List]lflag{}
+	for _, fl := range flagLists {
+		flags[lex.Named(fl.list)] |= fl.flag
+	}
+	months, units := lex.Named("months"), lex.Named("unit-words")
+	scales, spelled := lex.Named("scale-words"), lex.Named("spelled-numbers")
+	for id := 1; id < len(v); id++ {
+		e := lex.ByID(int32(id))
+		w := &v[id]
+		for _, l := range e.Lists() {
+			w.f |= flags[l]
+			val, _ := e.Value(l)
+			switch l {
+			case months:
+				n, _ := strconv.Atoi(val)
+				w.f |= lMonth
+				w.month = uint8(n)
+			case units:
+				w.f |= lUnit
+				w.s = val
+			case scales:
+				w.f |= lScale
+				w.n, _ = strconv.ParseFloat(val, 64)
+			case spelled:
+				w.f |= lSpelled
+			}
+		}
+		if w.f&lSpelled != 0 && w.f&lScale == 0 {
+			val, _ := e.Value(spelled)
+			w.n, _ = strconv.ParseFloat(val, 64)
 		}
 	}
-	set(strings.Fields(commonWords), lCommon)
-	set(stopWords, lStop)
-	set(nameVerbs, lVerb)
-	set(weekdays, lDay)
-	set(techNames, lTech)
-	set(techAcronyms, lAcro)
-	set(attachedOnly, lAttachedOnly)
-	set(currencyCodes, lCurrency)
-	set(numberLabels, lLabel)
-	set(dateContext, lDateCtx)
-	set(packageWords, lPkgWord)
-	set(packageTools, lPkgTool)
-	set(installVerbs, lInstall)
-	set(notPackageNames, lNotPkg)
-	set(countWords, lCount)
-	set(codeNouns, lCodeNoun)
-	set(nameLinks, lLink)
-	set(pyModules, lPyMod)
-	set(keywords, lKeyword)
-	set(libraryNames, lLibrary)
-	set(dotFiles, lDotFile)
-	set(tlds, lTLD)
-	set(knownDirs, lKnownDir)
-	set(gitRefRoots, lGitRef)
-	set(abbreviations, lAbbrev)
-	set(goHosts, lGoHost)
-	set(titles, lTitle)
-	set(absRoots, lAbsRoot)
-	set(bareFileNames, lBareFile)
-	set(nameStarters, lNameStart)
-	for w, n := range months {
-		e := m[w]
-		e.f |= lMonth
-		e.month = uint8(n)
-		m[w] = e
-	}
-	for w, u := range unitWords {
-		e := m[w]
-		e.f |= lUnit
-		e.s = u
-		m[w] = e
-	}
-	for w, n := range scaleWords {
-		e := m[w]
-		e.f |= lScale
-		e.n = n
-		m[w] = e
-	}
-	for w, n := range spelledNumbers {
-		e := m[w]
-		e.f |= lSpelled
-		if e.f&lScale == 0 {
-			e.n = n
-		}
-		m[w] = e
-	}
-	// Lower-case keys for tables written with capitals.
-	for k, e := range m {
-		if l := strings.ToLower(k); l != k {
-			delete(m, k)
-			f := m[l]
-			f.f |= e.f
-			m[l] = f
-		}
-	}
-	return m
-}
-
-// lexTable is the lexicon as an open-addressing hash table keyed by the word
-// folded to lower case (ASCII), so that a word is looked up without a
-// lowered copy. A slot holds 16 bits of the hash and the index of the entry
-// plus one: the table stays small enough for the processor's cache.
-type lexTable struct {
-	slots   []uint32
-	mask    uint32
-	entries []lexEntry
-}
-
-type lexEntry struct {
-	key  string
-	info winfo
-}
-
-var lexFast = newLexTable(lexicon)
-
-func newLexTable(m map[string]winfo) *lexTable {
-	size := 1
-	for size < 2*len(m) {
-		size <<= 1
-	}
-	t := &lexTable{slots: make([]uint32, size), mask: uint32(size - 1)}
-	t.entries = make([]lexEntry, 0, len(m))
-	for k, e := range m {
-		h := foldHash(k)
-		i := h & t.mask
-		for t.slots[i] != 0 {
-			i = (i + 1) & t.mask
-		}
-		t.entries = append(t.entries, lexEntry{k, e})
-		t.slots[i] = h&0xFFFF0000 | uint32(len(t.entries))
-	}
-	return t
-}
-
-// foldHash is the FNV-1a hash of word in lower case (ASCII).
-func foldHash(word string) uint32 {
-	h := uint32(2166136261)
-	for i := 0; i < len(word); i++ {
-		c := word[i]
-		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		h = (h ^ uint32(c)) * 16777619
-	}
-	return h
+	return v
 }
 
 // noInfo is what the lexicon knows of a word it does not hold.
 var noInfo winfo
 
-// lookup returns what the lexicon knows of word, case-insensitively (ASCII),
-// without allocating. The result must not be modified.
+// lookup returns what the lexicon knows of word, case-insensitively (ASCII,
+// ’ as '), without allocating. The result must not be modified.
 func lookup(word string) *winfo {
-	if len(word) > 40 || word == "" {
+	id := lex.Lookup(word).ID()
+	if id == 0 {
 		return &noInfo
 	}
-	t := lexFast
-	h := foldHash(word)
-	for i := h & t.mask; ; i = (i + 1) & t.mask {
-		sl := t.slots[i]
-		if sl == 0 {
-			return &noInfo
-		}
-		if sl&0xFFFF0000 == h&0xFFFF0000 {
-			if e := &t.entries[sl&0xFFFF-1]; len(e.key) == len(word) && equalFold(word, e.key) {
-				return &e.info
-			}
-		}
-	}
-}
-
-// equalFold reports whether word, folded to lower case (ASCII), is lower.
-func equalFold(word, lower string) bool {
-	for i := 0; i < len(word); i++ {
-		c := word[i]
-		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c != lower[i] {
-			return false
-		}
-	}
-	return true
+	return &view[id]
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/text/claimtext"
+	"github.com/vouchgate/vouch/text/lex"
 )
 
 // Parse returns the sentences of text (see [Sentences]) and what they
@@ -1017,8 +1018,9 @@ func hasSpace(s string) bool {
 // lower-case words plain must look up: counts, spelled numbers, package
 // tools, "from", "half".
 var lowerKey = func() (t [27][27][16]bool) {
-	for k, e := range lexicon {
-		if e.has(lCount|lSpelled|lPkgTool) || k == "from" || k == "half" {
+	for id := int32(1); id < int32(len(view)); id++ {
+		k := lex.ByID(id).Key()
+		if view[id].has(lCount|lSpelled|lPkgTool) || k == "from" || k == "half" {
 			t[letterIndex(k, 0)][letterIndex(k, 1)][min(len(k), 15)] = true
 		}
 	}
