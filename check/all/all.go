@@ -12,6 +12,7 @@ import (
 	// Kind cel.
 	_ "github.com/vouchgate/vouch/check/cel"
 	_ "github.com/vouchgate/vouch/check/claims"
+
 	// Analyzer output.format.
 	_ "github.com/vouchgate/vouch/check/output"
 	// Analyzer plan.structure.

@@ -2,7 +2,8 @@ package claims
 
 import (
 	"strings"
-	"unicode"
+
+	"github.com/vouchgate/vouch/text/lex"
 )
 
 // Error words are matched on word boundaries, and a match is a false alarm
@@ -12,28 +13,11 @@ import (
 var (
 	// benignBefore are words that, among the two words before an error
 	// word, make it benign.
-	benignBefore = set("no", "without", "zero", "0", "fix", "fixed", "fixes", "fixing", "handle", "handles",
-		"handled", "handling", "catch", "catches", "caught", "log", "logs", "logged", "logging", "improve", "improved",
-		"improves", "better", "clearer", "custom", "add", "added", "adds", "adding", "new", "surface", "surfaced",
-		"surfaces", "surfacing", "wrap", "wraps", "wrapped", "return", "returns", "returned", "raise", "raises", "throw", "throws", "map", "maps",
-		"mapped", "document", "documented", "test", "tested", "tests", "handles", "previously", "formerly", "any",
-		"avoid", "avoids", "prevent", "prevents", "prevented", "resolve", "resolved", "resolves", "debug", "debugged")
+	benignBefore = lex.Named("error-benign-before").Set()
 	// benignAfter are words that, right after an error word, make it a
 	// noun modifier: "error handling", "failure modes".
-	benignAfter = set("handling", "handler", "handlers", "message", "messages", "code", "codes", "type", "types",
-		"case", "cases", "path", "paths", "reporting", "report", "boundary", "boundaries", "class", "classes",
-		"page", "pages", "rate", "rates", "state", "states", "value", "values", "check", "checks", "response",
-		"responses", "mode", "modes", "handle", "wrapping", "propagation", "recovery", "format", "formatting",
-		"output", "logging", "safety", "scenario", "scenarios", "condition", "conditions", "tests", "test", "budget", "variant", "variants")
+	benignAfter = lex.Named("error-benign-after").Set()
 )
-
-func set(words ...string) map[string]bool {
-	m := make(map[string]bool, len(words))
-	for _, w := range words {
-		m[w] = true
-	}
-	return m
-}
 
 // ErrorWords returns the phrases of text in which one of the error words
 // (case-insensitive, whole words; a word may be several, "timed out")
@@ -82,10 +66,8 @@ func phrase(toks []string, start, end int) string {
 	return strings.Join(toks[max(0, start-1):min(len(toks), end+2)], " ")
 }
 
-// tokens splits lowered text into words; apostrophes stay inside words
-// ("couldn't"), everything else that is not a letter or digit separates.
+// tokens splits lowered text into words (see [lex.Words]); an apostrophe
+// between letters stays inside a word ("couldn't").
 func tokens(s string) []string {
-	return strings.FieldsFunc(s, func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' && r != '’'
-	})
+	return lex.Words(s, lex.Options{Apostrophes: true})
 }

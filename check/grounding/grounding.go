@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vouchgate/vouch/text/lex"
+
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/check"
 	"github.com/vouchgate/vouch/check/symbols"
@@ -113,8 +115,7 @@ func (analyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Findings
 }
 
 // creationWords announce something a plan will make rather than use.
-var creationWords = []string{"create", "creates", "add", "adds", "write", "writes", "new", "generate",
-	"introduce", "scaffold", "implement", "build", "draft", "define"}
+var creationWords = lex.Named("creation-words").Words()
 
 // creates reports whether m's sentence says it will be made ("add fixtures
 // to db/users.sql", "implement SeedUsers()").

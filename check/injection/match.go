@@ -3,8 +3,9 @@ package injection
 import (
 	"regexp"
 	"strings"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/vouchgate/vouch/text/lex"
 )
 
 // A rule is a compiled line of the phrase table.
@@ -299,7 +300,7 @@ func isWordStart(text string, i int, folded bool) bool {
 		return false
 	}
 	r, _ := utf8.DecodeRuneInString(text[i:])
-	return unicode.IsLetter(r) || unicode.IsDigit(r)
+	return lex.IsWordRune(r)
 }
 
 func wordEnd(text string, i int, folded bool) int {
@@ -316,7 +317,7 @@ func wordEnd(text string, i int, folded bool) int {
 			return i
 		}
 		r, n := utf8.DecodeRuneInString(text[i:])
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+		if !lex.IsWordRune(r) {
 			return i
 		}
 		i += n
@@ -459,7 +460,7 @@ func mayEnd(before string, ends map[string]bool) bool {
 	i := len(t)
 	for i > 0 {
 		r, n := utf8.DecodeLastRuneInString(t[:i])
-		if !(r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)) {
+		if !(r == '_' || lex.IsWordRune(r)) {
 			break
 		}
 		i -= n
@@ -506,7 +507,7 @@ func quoteGoesOn(text string, end int) bool {
 		return false
 	}
 	r, _ := utf8.DecodeRuneInString(after)
-	return r == ',' || r == '(' || unicode.IsLetter(r) || unicode.IsDigit(r)
+	return r == ',' || r == '(' || lex.IsWordRune(r)
 }
 
 // leadText returns the text before start that leads and mentions are

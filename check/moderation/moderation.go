@@ -37,6 +37,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/vouchgate/vouch/text/lex"
+
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/check"
 	"github.com/vouchgate/vouch/check/internal/sourced"
@@ -234,8 +236,7 @@ func mentionsName(t turn, lowerName string) bool {
 }
 
 // leadWords may open a clause before the name it attributes to.
-var leadWords = map[string]bool{"and": true, "but": true, "so": true, "then": true, "while": true,
-	"whereas": true, "also": true, "finally": true, "meanwhile": true}
+var leadWords = lex.Named("moderation-lead-words").Set()
 
 // attributions returns the clauses of summary that open with a
 // participant's name, or with several joined by "and" or commas.

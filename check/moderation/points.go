@@ -3,6 +3,8 @@ package moderation
 import (
 	"strings"
 
+	"github.com/vouchgate/vouch/text/lex"
+
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/text/mention"
 )
@@ -35,12 +37,10 @@ var (
 		"will own", "to do:", "todo:", "i can take", "i'll take", "assigned to"}
 	agreeMarkers = []string{"agreed", "good", "fine", "okay", "ok", "sounds good", "+1", "yes",
 		"makes sense", "works for me", "same", "sure", "let's do", "do it"}
-	proposalMarkers = []string{"we should", "let's", "lets", "i propose", "we could", "how about",
-		"i suggest", "suggest", "we need to", "should we", "can we", "could we", "shall we",
-		"what if we", "why don't we", "why not", "proposal", "propose"}
+	proposalMarkers = lex.Named("proposal-markers").Words()
 	// negations: a decision that is negated ("no decision yet", "we haven't
 	// decided") is none.
-	negations = []string{"no", "not", "never", "haven't", "hasn't", "didn't", "don't", "isn't"}
+	negations = lex.Named("decision-negations").Words()
 )
 
 // hasMarker reports whether lower-cased s holds one of markers on word

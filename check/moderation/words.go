@@ -2,8 +2,8 @@ package moderation
 
 import (
 	"strings"
-	"unicode"
 
+	"github.com/vouchgate/vouch/text/lex"
 	"github.com/vouchgate/vouch/text/support"
 )
 
@@ -40,29 +40,13 @@ func set(text string) termSet {
 	return s
 }
 
-// words calls emit for each lower-cased word of text: a run of letters and
-// digits, with the dots and commas inside a number ("2.4.1", "20,000"). An
-// apostrophe ends a word ("I'll" is "i" and "ll").
+// words calls emit for each lower-cased word of text (see [lex.Scan]): a
+// run of letters and digits, with the dots and commas inside a number
+// ("2.4.1", "20,000"). An apostrophe ends a word ("I'll" is "i" and "ll").
 func words(text string, emit func(string)) {
-	start := -1
-	lower := strings.ToLower(text)
-	for i, r := range lower {
-		alnum := unicode.IsLetter(r) || unicode.IsDigit(r)
-		if !alnum && (r == '.' || r == ',') && start >= 0 && i+1 < len(lower) &&
-			isDigit(lower[i-1]) && isDigit(lower[i+1]) {
-			continue
-		}
-		switch {
-		case alnum && start < 0:
-			start = i
-		case !alnum && start >= 0:
-			emit(lower[start:i])
-			start = -1
-		}
-	}
-	if start >= 0 {
-		emit(lower[start:])
-	}
+	lex.Scan(text, lex.Options{Numbers: true}, func(start, end int) {
+		emit(strings.ToLower(text[start:end]))
+	})
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
@@ -98,18 +82,7 @@ func stem(w string) string {
 }
 
 // talkWords are words of conversation that carry no point of their own.
-var talkWords = map[string]bool{
-	"agreed": true, "agree": true, "agrees": true, "okay": true, "ok": true, "fine": true, "good": true,
-	"great": true, "thanks": true, "thank": true, "yes": true, "yeah": true, "sure": true, "think": true,
-	"guess": true, "maybe": true, "perhaps": true, "really": true, "actually": true, "lets": true,
-	"need": true, "needs": true, "going": true, "go": true, "get": true, "got": true, "make": true,
-	"makes": true, "want": true, "wants": true, "know": true, "don": true, "doesn": true, "didn": true,
-	"isn": true, "aren": true, "won": true, "can": true, "cannot": true, "sounds": true, "sense": true,
-	"works": true, "decision": true, "decided": true, "decide": true, "action": true, "item": true,
-	"team": true, "everyone": true, "anyone": true, "something": true, "things": true, "thing": true,
-	"way": true, "lot": true, "bit": true, "point": true, "idea": true, "hmm": true, "right": true,
-	"though": true, "then": true, "also": true, "will": true, "ll": true, "shall": true, "let": true,
-}
+var talkWords = lex.Named("talk-words").Set()
 
 // holdsHalf reports whether set holds at least half of want (and at least
 // one of them).

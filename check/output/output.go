@@ -17,6 +17,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/vouchgate/vouch/text/lex"
+
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/check"
 )
@@ -92,16 +94,7 @@ func toolName(t string) bool {
 
 // danglingWords end no complete English sentence: a text whose last prose
 // line ends with one was cut off.
-var danglingWords = map[string]bool{
-	"a": true, "an": true, "the": true, "and": true, "or": true, "but": true, "nor": true,
-	"to": true, "of": true, "with": true, "for": true, "in": true, "on": true, "at": true,
-	"by": true, "from": true, "into": true, "that": true, "which": true, "who": true,
-	"because": true, "so": true, "as": true, "if": true, "when": true, "than": true,
-	"is": true, "are": true, "was": true, "were": true, "be": true, "been": true,
-	"this": true, "these": true, "those": true, "their": true, "its": true, "our": true,
-	"your": true, "my": true, "his": true, "her": true, "while": true, "whether": true,
-	"via": true, "using": true, "including": true, "such": true, "both": true, "either": true,
-}
+var danglingWords = lex.Named("dangling-words").Set()
 
 // Truncated says why a summary looks cut off, or returns "" when it looks
 // complete: it is empty, a code fence is left open, or the last line of

@@ -7,6 +7,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/vouchgate/vouch/text/lex"
+
 	"github.com/vouchgate/vouch"
 )
 
@@ -25,10 +27,7 @@ type agentEntry struct {
 }
 
 // genericWords mark a general-purpose agent, in its name or capabilities.
-var genericWords = map[string]bool{
-	"generic": true, "general": true, "generalist": true, "default": true, "fallback": true,
-	"general-purpose": true, "any": true, "all": true,
-}
+var genericWords = lex.Named("generic-agent-words").Set()
 
 func newRegistry(agents []vouch.Agent) *registry {
 	r := &registry{byName: make(map[string]*agentEntry, len(agents))}
@@ -182,7 +181,7 @@ func (r *registry) near(name string) *agentEntry {
 func nameKey(s string) string {
 	var b strings.Builder
 	for _, r := range strings.ToLower(s) {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+		if lex.IsWordRune(r) {
 			b.WriteRune(r)
 		}
 	}

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/text/lex"
 )
 
 // topic is an entry of the synonym table: the names a policy may give the
@@ -130,7 +130,7 @@ type phrase []string
 var (
 	topicByName   = map[string]*topic{}
 	topicPhrases  = map[*topic][]phrase{}
-	stopWords     = map[string]bool{"a": true, "an": true, "the": true, "and": true, "or": true, "of": true, "for": true, "to": true, "in": true, "on": true, "with": true, "&": true}
+	stopWords     = lex.Named("topic-stop-words").Set()
 	phraseDisplay = map[*topic][]string{}
 )
 
@@ -174,33 +174,14 @@ func fold(w string) string {
 	return w
 }
 
-// words splits text into folded words: runs of letters and digits; with
-// camel, also at lower-to-upper case changes ("writeTests"), for ids and
-// capability names.
+// words splits text into folded words (see [lex.Scan]): runs of letters
+// and digits; with camel, also at lower-to-upper case changes
+// ("writeTests"), for ids and capability names.
 func words(text string, camel bool) []string {
 	var out []string
-	start := -1
-	var prev rune
-	flush := func(end int) {
-		if start >= 0 {
-			out = append(out, fold(text[start:end]))
-			start = -1
-		}
-	}
-	for i, r := range text {
-		alnum := unicode.IsLetter(r) || unicode.IsDigit(r)
-		switch {
-		case !alnum:
-			flush(i)
-		case start < 0:
-			start = i
-		case camel && unicode.IsUpper(r) && unicode.IsLower(prev):
-			flush(i)
-			start = i
-		}
-		prev = r
-	}
-	flush(len(text))
+	lex.Scan(text, lex.Options{Camel: camel}, func(start, end int) {
+		out = append(out, fold(text[start:end]))
+	})
 	return out
 }
 

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/vouchgate/vouch/text/lex"
 )
 
 // cleanMarkdown turns text into lines of prose: one line per paragraph,
@@ -390,7 +392,7 @@ func appendRun(m lexView, s string, start int, toks []token) ([]token, int) {
 			break
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == '’' || unicode.IsLetter(r) || unicode.IsDigit(r) {
+		if r == '’' || lex.IsWordRune(r) {
 			i += size
 			continue
 		}

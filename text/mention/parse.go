@@ -326,7 +326,7 @@ func scanRun(text string, i, se int) (int, uint8) {
 			j += size // "1 500" with a no-break or thin space
 			continue
 		}
-		if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) || r == '’' ||
+		if lex.IsWordRune(r) || unicode.Is(unicode.Mn, r) || r == '’' ||
 			(r == '×' || r == '°' || r == '℃' || r == '℉') && j > i && isDigit(text[j-1]) ||
 			r == '°' && j > i {
 			sh |= shWide

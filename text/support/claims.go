@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/vouchgate/vouch/text/lex"
+
 	"github.com/vouchgate/vouch/text/mention"
 )
 
@@ -264,10 +266,7 @@ func (c *claimer) claim(sp mention.Span, ms []mention.Mention) Claim {
 }
 
 // scaleWords are words that scale a number; they are no key word.
-var scaleWords = map[string]bool{
-	"thousand": true, "million": true, "billion": true, "trillion": true, "k": true, "bn": true,
-	"mn": true, "mln": true, "hundred": true, "dozen": true, "percentage": true, "point": true,
-}
+var scaleWords = lex.Named("scale-nouns").Set()
 
 func isUnitWord(w string) bool {
 	_, ok := units[w]
@@ -709,14 +708,7 @@ func Explain(c *Claim, what string) string {
 
 // discourseNouns are the nouns a writer counts the parts of their own text
 // with ("three changes would cut the bill", "two issues remain").
-var discourseNouns = map[string]bool{
-	"change": true, "issue": true, "area": true, "point": true, "finding": true, "step": true,
-	"option": true, "recommendation": true, "thing": true, "problem": true, "fix": true, "risk": true,
-	"question": true, "reason": true, "action": true, "item": true, "part": true, "topic": true,
-	"theme": true, "way": true, "idea": true, "lesson": true, "takeaway": true, "priority": true,
-	"concern": true, "next step": true, "conclusion": true, "observation": true, "improvement": true,
-	"suggestion": true, "blocker": true, "gap": true, "decision": true, "proposal": true,
-}
+var discourseNouns = lex.Named("discourse-nouns").Set()
 
 // Discourse reports whether an atom counts the parts of the text it is in
 // rather than something in the world: a quantity of at most twelve of a

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/vouchgate/vouch/text/lex"
+
 	"github.com/vouchgate/vouch/text/mention"
 )
 
@@ -339,16 +341,7 @@ func (ix *Index) sameSubject(a, b []int32) ([]int32, bool) {
 
 // subjectQualifiers make a measured thing another thing: a time, a
 // statistic, a goal rather than a reading.
-var subjectQualifiers = map[string]bool{
-	"before": true, "after": true, "during": true, "since": true, "until": true, "prior": true,
-	"previous": true, "old": true, "new": true, "first": true, "last": true, "initial": true, "final": true,
-	"median": true, "mean": true, "average": true, "avg": true, "max": true, "maximum": true, "min": true,
-	"minimum": true, "peak": true, "p50": true, "p75": true, "p90": true, "p95": true, "p99": true,
-	"p999": true, "total": true, "target": true, "objective": true, "goal": true, "budget": true,
-	"expected": true, "estimated": true, "projected": true, "planned": true, "typical": true,
-	"typically": true, "usually": true, "normally": true, "sometimes": true, "without": true,
-	"with": true, "under": true, "over": true, "above": true, "below": true,
-}
+var subjectQualifiers = lex.Named("subject-qualifiers").Set()
 
 // keyText joins the folded words of a key.
 func (ix *Index) keyText(key []int32) string {
@@ -521,13 +514,12 @@ type tokView struct {
 
 // Words of statements.
 var (
-	breakWords   = map[string]bool{"but": true, "while": true, "whereas": true, "although": true, "though": true, "however": true, "yet": true}
-	negWords     = map[string]bool{"not": true, "no": true, "never": true, "cannot": true, "nothing": true, "none": true, "nor": true, "neither": true}
-	createVerbs  = map[string]bool{"create": true, "created": true, "creates": true, "add": true, "added": true, "adds": true, "wrote": true, "write": true, "writes": true, "written": true, "generate": true, "generated": true, "generates": true, "introduce": true, "introduced": true, "introduces": true, "scaffolded": true}
-	deleteVerbs  = map[string]bool{"delete": true, "deleted": true, "deletes": true, "remove": true, "removed": true, "removes": true, "drop": true, "dropped": true, "drops": true, "rm": true, "deleting": true, "removing": true}
-	disputeWords = map[string]bool{"disagree": true, "disagreement": true, "conflict": true, "conflicting": true, "contradict": true, "contradictory": true, "contradiction": true,
-		"inconsistent": true, "discrepancy": true, "differ": true, "unclear": true, "unresolved": true, "unconfirmed": true, "disputed": true, "whether": true}
-	leadWords = map[string]bool{"in": true, "from": true, "per": true, "according": true, "to": true, "via": true, "on": true, "at": true}
+	breakWords   = lex.Named("statement-breaks").Set()
+	negWords     = lex.Named("statement-negations").Set()
+	createVerbs  = lex.Named("create-verbs").Set()
+	deleteVerbs  = lex.Named("delete-verbs").Set()
+	disputeWords = lex.Named("dispute-words").Set()
+	leadWords    = lex.Named("source-leads").Set()
 )
 
 func (v *tokView) word(k int32) string {
@@ -602,15 +594,11 @@ func (v *tokView) breaks(k int32) bool {
 // rest of it says: a time, a condition, a place ("Before the fix, ...",
 // "In staging, ..."). A source named there ("According to the dashboard,
 // ...") is not a qualifier.
-var qualifierLeads = map[string]bool{"before": true, "after": true, "during": true, "since": true, "until": true,
-	"when": true, "whenever": true, "once": true, "if": true, "unless": true, "without": true, "with": true,
-	"under": true, "prior": true, "following": true, "in": true, "on": true, "at": true, "for": true, "over": true}
+var qualifierLeads = lex.Named("qualifier-leads").Set()
 
 // qualifierWords keep their place in a key although they are stop words:
 // they tell apart values of one thing at other times or of another kind.
-var qualifierWords = map[string]bool{"before": true, "after": true, "during": true, "since": true, "until": true,
-	"without": true, "under": true, "over": true, "above": true, "below": true, "prior": true, "previous": true,
-	"new": true, "first": true, "last": true, "total": true, "most": true, "least": true, "more": true, "less": true}
+var qualifierWords = lex.Named("qualifier-words").Set()
 
 // qualifier returns the terms of a sentence's first clause [lo, hi) when
 // it qualifies the rest of the sentence, or nil.
@@ -730,18 +718,10 @@ func (v *tokView) statementTerms(lo, hi int32) (terms []int32, neg, ok bool) {
 }
 
 // antonyms are words that state the opposite of another, as folded.
-var antonyms = map[string]string{
-	"off": "on", "disabled": "enabled", "unencrypted": "encrypted", "unsafe": "safe",
-	"unreachable": "reachable", "invalid": "valid", "inactive": "active", "private": "public",
-	"closed": "open", "absent": "present", "false": "true", "failing": "passing",
-	"unavailable": "available", "unhealthy": "healthy", "insecure": "secure", "unsigned": "signed",
-	"unauthenticated": "authenticated", "non-compliant": "compliant", "noncompliant": "compliant",
-}
+var antonyms = lex.Named("antonyms").Values()
 
 // copulas link a subject to a state ("is on", "was switched off").
-var copulas = map[string]bool{"is": true, "are": true, "wa": true, "was": true, "were": true, "be": true,
-	"been": true, "turned": true, "switched": true, "stay": true, "stays": true, "remain": true,
-	"remains": true, "set": true, "left": true}
+var copulas = lex.Named("copulas").Set()
 
 // contracted reports whether token k is the stem of an n't contraction
 // ("isn" of "isn't", "can" of "can't").

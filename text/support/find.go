@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/vouchgate/vouch/text/lex"
+
 	"github.com/vouchgate/vouch/text/mention"
 )
 
@@ -187,20 +189,11 @@ func (ix *Index) nearTerm(si, lo, hi, t int32) bool {
 }
 
 // titles are words that may stand before a name without being part of it.
-var titles = map[string]bool{
-	"the": true, "president": true, "professor": true, "prof": true, "dr": true, "mr": true,
-	"mrs": true, "ms": true, "sir": true, "dame": true, "ceo": true, "chief": true,
-	"executive": true, "minister": true, "senator": true, "governor": true, "mayor": true,
-	"judge": true, "coach": true, "captain": true, "general": true, "king": true, "queen": true,
-	"prince": true, "princess": true, "pope": true, "saint": true, "st": true, "mount": true,
-	"mt": true, "lake": true, "chairman": true, "chairwoman": true, "director": true,
-	"founder": true, "cofounder": true, "analyst": true, "researcher": true, "lord": true,
-	"lady": true, "rep": true, "sen": true, "gov": true, "col": true, "lt": true, "sgt": true,
-}
+var titles = lex.Named("role-titles").Set()
 
 // connectors join the parts of a long name ("Helen Park of Johns Hopkins
 // University").
-var connectors = map[string]bool{"of": true, "at": true, "from": true, "for": true, "in": true}
+var connectors = lex.Named("name-connectors").Set()
 
 // nameToks is a name split into folded tokens.
 type nameToks struct {
@@ -320,7 +313,7 @@ func intersect(a, b []int32) []int32 {
 }
 
 // acronymGlue are the small words an acronym skips ("Bank of England").
-var acronymGlue = map[string]bool{"of": true, "the": true, "and": true, "for": true, "de": true, "on": true}
+var acronymGlue = lex.Named("acronym-glue").Set()
 
 // acronym adds the sources holding capitalised words whose initials spell
 // acr ("european central bank" for "ecb").

@@ -3,6 +3,8 @@ package support
 import (
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/vouchgate/vouch/text/lex"
 )
 
 // A token is a run of letters and digits. Everything else separates tokens,
@@ -37,38 +39,24 @@ type scanner struct {
 }
 
 // next reads the next token: its byte offsets and flags, its folded form
-// in s.buf. ok is false at the end of the text.
+// in s.buf. ok is false at the end of the text. The word itself is found
+// by [lex.Next].
 func (s *scanner) next() (start, end int, flags uint8, ok bool) {
-	text, i, n := s.text, s.i, len(s.text)
-	for i < n {
-		c := text[i]
-		if c < utf8.RuneSelf {
-			if isAlnumASCII(c) {
-				break
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(text[i:])
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			break
-		}
-		i += size
-	}
-	if i >= n {
+	text, n := s.text, len(s.text)
+	start, end, ok = lex.Next(text, s.i, lex.Options{})
+	if !ok {
 		s.i = n
 		return 0, 0, 0, false
 	}
-	start = i
 	buf := s.buf[:0]
 	upper, letters := true, 0
-	switch byteClass[text[i]] {
+	switch byteClass[text[start]] {
 	case clUpper:
 		flags |= tkCap
 	case clDigit:
 		flags |= tkDigit
 	}
-	for i < n {
+	for i := start; i < end; {
 		c := text[i]
 		if c < utf8.RuneSelf {
 			switch byteClass[c] {
@@ -78,18 +66,12 @@ func (s *scanner) next() (start, end int, flags uint8, ok bool) {
 			case clUpper:
 				letters++
 				c += 'a' - 'A'
-			case clDigit:
-			default:
-				goto done
 			}
 			buf = append(buf, c)
 			i++
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(text[i:])
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
-			break
-		}
 		if unicode.IsLetter(r) {
 			letters++
 			if unicode.IsUpper(r) {
@@ -103,12 +85,11 @@ func (s *scanner) next() (start, end int, flags uint8, ok bool) {
 		buf = appendFolded(buf, unicode.ToLower(r))
 		i += size
 	}
-done:
-	end = i
 	if upper && letters >= 2 {
 		flags |= tkUpper
 	}
 	// A possessive 's (or ’s) is dropped.
+	i := end
 	if i+1 < n && text[i] == '\'' && (text[i+1] == 's' || text[i+1] == 'S') && (i+2 == n || !isWordByte(text, i+2)) {
 		i += 2
 	} else if i+3 < n && text[i] == 0xE2 && text[i+1] == 0x80 && text[i+2] == 0x99 && (text[i+3] == 's' || text[i+3] == 'S') && (i+4 == n || !isWordByte(text, i+4)) {
@@ -232,7 +213,7 @@ func isWordByte(text string, i int) bool {
 		return isAlnumASCII(c)
 	}
 	r, _ := utf8.DecodeRuneInString(text[i:])
-	return unicode.IsLetter(r) || unicode.IsDigit(r)
+	return lex.IsWordRune(r)
 }
 
 // wordBefore reports whether a letter or digit ends right before text[i].
@@ -244,7 +225,7 @@ func wordBefore(text string, i int) bool {
 		return isAlnumASCII(c)
 	}
 	r, _ := utf8.DecodeLastRuneInString(text[:i])
-	return unicode.IsLetter(r) || unicode.IsDigit(r)
+	return lex.IsWordRune(r)
 }
 
 // appendFolded appends a lower-case rune without its accent, for the
@@ -361,25 +342,7 @@ func singular(w []byte) []byte {
 // stopWords are the words that carry no content of their own.
 var stopWords = func() map[string]bool {
 	m := map[string]bool{}
-	for _, w := range []string{
-		"a", "about", "above", "across", "after", "again", "against", "all", "also", "am", "an", "and",
-		"any", "are", "as", "at", "be", "because", "been", "before", "being", "below", "between",
-		"both", "but", "by", "can", "could", "did", "do", "doe", "does", "doing", "down", "during", "each",
-		"either", "else", "etc", "even", "ever", "every", "few", "for", "from", "further", "had",
-		"ha", "has", "have", "having", "he", "her", "here", "hers", "herself", "him", "himself",
-		"his", "how", "however", "i", "if", "in", "into", "is", "it", "its", "itself", "just",
-		"least", "less", "let", "like", "may", "me", "might", "more", "most", "much", "must", "my",
-		"myself", "neither", "no", "nor", "not", "now", "of", "off", "on", "once", "one", "only",
-		"or", "other", "our", "ours", "ourselves", "out", "over", "own", "per", "quite", "rather",
-		"same", "she", "should", "since", "so", "some", "such", "than", "that", "the", "their",
-		"theirs", "them", "themselves", "then", "there", "these", "they", "thi", "this", "those",
-		"though", "through", "to", "too", "toward", "under", "until", "up", "upon", "us", "very",
-		"via", "wa", "was", "we", "were", "what", "when", "where", "whether", "which", "while",
-		"who", "whom", "whose", "why", "will", "with", "within", "without", "would", "yet", "you",
-		"your", "yours", "yourself", "according", "said", "say", "says", "approximately",
-		"around", "roughly", "nearly", "almost", "total", "new", "first", "well", "still",
-		"s", "t", "d", "ll", "re", "ve", "m", "y",
-	} {
+	for _, w := range lex.Named("content-stop-words").Words() {
 		m[w] = true
 		m[string(singular([]byte(w)))] = true
 	}

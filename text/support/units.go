@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/vouchgate/vouch/text/lex"
 )
 
 // A unit belongs to a dimension and converts to the dimension's base unit
@@ -60,13 +62,7 @@ var units = map[string]unit{
 // afterUnits are the unit words recognised right after a number whose
 // mention has no unit ("1.25 s"); single letters other than s are too
 // ambiguous there.
-var afterUnits = map[string]bool{
-	"s": true, "sec": true, "secs": true, "ms": true, "msec": true, "ns": true, "us": true, "µs": true,
-	"min": true, "mins": true, "hr": true, "hrs": true, "km": true, "cm": true, "mm": true,
-	"kg": true, "mg": true, "kb": true, "mb": true, "gb": true, "tb": true, "kib": true, "mib": true,
-	"gib": true, "usd": true, "eur": true, "gbp": true, "kmh": true, "km/h": true, "mph": true,
-	"°c": true, "°f": true,
-}
+var afterUnits = lex.Named("after-units").Set()
 
 // unitOf returns the dimension and factor of a unit name; an empty name
 // has no dimension.
