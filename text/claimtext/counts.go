@@ -24,7 +24,7 @@ type CountClaim struct {
 	// "endpoint", "section", "comment", "field", "parameter", "variable",
 	// "bug", "component", "change", "commit", "line", "task", "dependency",
 	// "import", "example", "migration", "check", "doc", "config" (see the
-	// nouns table of phrases.go). A list of items without a noun is "symbol",
+	// claim-nouns list of text/lex). A list of items without a noun is "symbol",
 	// or "file" when every item is a path. Empty when the noun is elided and
 	// cannot be recovered.
 	Noun string

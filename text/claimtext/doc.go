@@ -26,12 +26,13 @@
 // each sentence into tokens whose shape already excludes most numbers that are
 // not counts: versions (v4, 1.2.3), ranges (10-40), dates (2024-03-01),
 // ordinals (4th), percentages, multipliers (3x) and units (200ms) are never
-// numbers. Each word is looked up once in a lexicon built, at first use, from
-// the phrase tables in phrases.go: verbs and their action classes, nouns and
-// their noun classes, number words, labels that make a following number a
-// label ("line 4", "port 8080", "Python 3"), and the markers of future intent,
-// negation, gaps, conditions and questions. All vocabulary lives in those
-// tables; the code only applies them.
+// numbers. Each word is looked up once in the one lexicon of package
+// text/lex, built from its word lists (text/lex/words): verbs and their
+// action classes, nouns and their noun classes, number words, labels that
+// make a following number a label ("line 4", "port 8080", "Python 3"), the
+// phrases of claim-phrases.txt, and the markers of future intent, negation,
+// gaps, conditions and questions. lexicon.go derives claim text's view of
+// each word from those lists; the code only applies them.
 //
 // # What is a claim
 //

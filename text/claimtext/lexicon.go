@@ -260,6 +260,6 @@ func phraseMeaning(e *lexEntry, meaning string) {
 	}
 }
 
-// equalWord reports whether word, folded like [lexView.lookup] does, is lower (which
-// is lowercase ASCII).
+// equalWord reports whether word, folded like [lexView.lookup] folds it, is
+// lower (which is folded).
 func equalWord(word, lower string) bool { return lex.EqualFold(word, lower) }

@@ -15,7 +15,8 @@
 // left to right. One stretch of text gives at most one mention: a path's
 // digits are no number, a URL's path is no file, a date's year is no
 // number. All vocabulary (file extensions, product names, units, months,
-// common words...) lives in the tables of tables.go and words.go.
+// common words...) lives in the word lists of package text/lex
+// (text/lex/words); lexicon.go derives mention's view of each word.
 //
 // # What each kind takes
 //
