@@ -3,7 +3,13 @@
 // A check kind decides a criterion by rule: "contains", "regex", "cel"... Each
 // kind registers itself from an init function with [Register]; a binary
 // blank-imports check/all to get every built-in kind. Analyzers examine whole
-// requests (claims, grounding, plans) and register with [RegisterAnalyzer].
+// requests (claims, grounding, plans) and register with [RegisterAnalyzer],
+// naming the checkpoint kinds they serve ([AnalyzerInfo.Kinds]): the engine
+// runs a request through its kind's analyzers only.
+//
+// A check kind (check.type) and a checkpoint kind ([vouch.Kind]) are not the
+// same thing: the first names a rule a criterion can use, the second what
+// sort of agent output a request carries.
 //
 // Registration panics on an empty name, a nil factory or a duplicate, like
 // database/sql's Register: these are programming errors found at start-up.
@@ -60,8 +66,32 @@ type AnalyzerInfo struct {
 	// Level is the pipeline level the analyzer's checks belong to; analyzers
 	// run in pipeline order of their levels, then by name.
 	Level vouch.Level
+	// Kinds are the checkpoint kinds the analyzer serves: the engine runs
+	// it for requests of these kinds and no others, so the analyzer need
+	// not look at the request's kind to decide whether it applies. It
+	// must not be empty: an analyzer that serves every kind says so with
+	// [EveryKind].
+	Kinds []vouch.Kind
 	// New returns the analyzer; it is called once per engine.
 	New func() vouch.Analyzer
+}
+
+// EveryKind returns every checkpoint kind ([vouch.Kinds]), for the
+// [AnalyzerInfo.Kinds] of an analyzer that serves them all.
+func EveryKind() []vouch.Kind { return slices.Clone(vouch.Kinds) }
+
+// Serves reports whether the analyzer serves requests of kind k.
+func (a AnalyzerInfo) Serves(k vouch.Kind) bool { return slices.Contains(a.Kinds, k) }
+
+// ServesEveryKind reports whether the analyzer serves every checkpoint
+// kind.
+func (a AnalyzerInfo) ServesEveryKind() bool {
+	for _, k := range vouch.Kinds {
+		if !a.Serves(k) {
+			return false
+		}
+	}
+	return true
 }
 
 var (
@@ -129,7 +159,9 @@ func All() []Kind {
 }
 
 // RegisterAnalyzer makes an analyzer available. It panics if the name is
-// empty, New is nil or the name is already registered.
+// empty, New is nil, Kinds is empty or names an unknown or repeated kind, or
+// the name is already registered. The kinds are kept in the order of
+// [vouch.Kinds].
 func RegisterAnalyzer(a AnalyzerInfo) {
 	mu.Lock()
 	defer mu.Unlock()
@@ -139,19 +171,38 @@ func RegisterAnalyzer(a AnalyzerInfo) {
 	if a.New == nil {
 		panic("check: RegisterAnalyzer of " + a.Name + " with a nil New")
 	}
+	if len(a.Kinds) == 0 {
+		panic("check: RegisterAnalyzer of " + a.Name + " with no kinds (use EveryKind for all of them)")
+	}
+	for i, k := range a.Kinds {
+		if !k.Valid() {
+			panic(fmt.Sprintf("check: RegisterAnalyzer of %s with unknown kind %q", a.Name, k))
+		}
+		if slices.Contains(a.Kinds[:i], k) {
+			panic(fmt.Sprintf("check: RegisterAnalyzer of %s with kind %s twice", a.Name, k))
+		}
+	}
 	if _, dup := analyzers[a.Name]; dup {
 		panic("check: RegisterAnalyzer called twice for " + a.Name)
 	}
+	kinds := make([]vouch.Kind, 0, len(a.Kinds))
+	for _, k := range vouch.Kinds {
+		if slices.Contains(a.Kinds, k) {
+			kinds = append(kinds, k)
+		}
+	}
+	a.Kinds = kinds
 	analyzers[a.Name] = a
 }
 
 // Analyzers returns the registered analyzers in pipeline order: by level,
-// then by name.
+// then by name. Each one's Kinds is its own copy.
 func Analyzers() []AnalyzerInfo {
 	mu.RLock()
 	defer mu.RUnlock()
 	out := make([]AnalyzerInfo, 0, len(analyzers))
 	for _, a := range analyzers {
+		a.Kinds = slices.Clone(a.Kinds)
 		out = append(out, a)
 	}
 	slices.SortFunc(out, func(a, b AnalyzerInfo) int {
@@ -160,6 +211,19 @@ func Analyzers() []AnalyzerInfo {
 		}
 		return compare(a.Name, b.Name)
 	})
+	return out
+}
+
+// AnalyzersFor returns the registered analyzers that serve checkpoint kind
+// k, in pipeline order.
+func AnalyzersFor(k vouch.Kind) []AnalyzerInfo {
+	all := Analyzers()
+	out := all[:0]
+	for _, a := range all {
+		if a.Serves(k) {
+			out = append(out, a)
+		}
+	}
 	return out
 }
 

@@ -4,9 +4,11 @@
 // requests, concurrently if the caller likes: compiled criteria and request
 // policies are cached by content hash, so a batch that repeats criteria
 // compiles each once. One verification runs the pipeline of DESIGN.md:
-// structure (criteria compile), analyzers in pipeline order (plugin schemas,
-// claims, grounding), the rule-decided criteria, the judge for what is left,
-// and finally scoring, confidence and the verdict table.
+// structure (criteria compile), the analyzers that serve the request's
+// checkpoint kind in pipeline order (plugin schemas, claims, grounding), the
+// rule-decided criteria, the judge for what is left, and finally scoring,
+// confidence and the verdict table. Each kind's pipeline is built once, by
+// New.
 package engine
 
 import (
@@ -17,6 +19,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -49,7 +52,9 @@ type Options struct {
 	// workspace roots goes here.
 	Workspace func(req *vouch.Request) (string, error)
 	// Analyzers names the registered analyzers to run: nil means all of
-	// them, an empty non-nil list none.
+	// them, an empty non-nil list none. Each runs only for the checkpoint
+	// kinds it serves, and in pipeline order whatever the order of the
+	// names.
 	Analyzers []string
 }
 
@@ -61,7 +66,9 @@ type Engine struct {
 	files     fs.FS
 	maxBytes  int64
 	workspace func(req *vouch.Request) (string, error)
-	analyzers []namedAnalyzer
+	// pipelines holds, for each checkpoint kind, the analyzers that serve
+	// it in pipeline order; built once by New.
+	pipelines map[vouch.Kind][]namedAnalyzer
 
 	criteria *cache[*compiled]
 	policies *cache[policyResult]
@@ -78,7 +85,10 @@ type policyResult struct {
 }
 
 // New returns an engine for the given options. It fails if the policy does
-// not validate or a named analyzer is not registered.
+// not validate or a named analyzer is not registered. It builds each
+// checkpoint kind's pipeline once: the selected analyzers that serve the
+// kind, in pipeline order, each made once and shared by the kinds it
+// serves.
 func New(opts Options) (*Engine, error) {
 	p := vouch.DefaultPolicy()
 	if opts.Policy != nil {
@@ -103,26 +113,63 @@ func New(opts Options) (*Engine, error) {
 	if e.workspace == nil {
 		e.workspace = func(req *vouch.Request) (string, error) { return req.Workspace, nil }
 	}
-	registered := check.Analyzers()
-	if opts.Analyzers == nil {
-		for _, a := range registered {
-			e.analyzers = append(e.analyzers, namedAnalyzer{a.Name, a.New()})
-		}
-	} else {
-		for _, name := range opts.Analyzers {
-			found := false
-			for _, a := range registered {
-				if a.Name == name {
-					e.analyzers = append(e.analyzers, namedAnalyzer{a.Name, a.New()})
-					found = true
-				}
-			}
-			if !found {
+	pipelines, err := buildPipelines(check.Analyzers(), opts.Analyzers)
+	if err != nil {
+		return nil, err
+	}
+	e.pipelines = pipelines
+	return e, nil
+}
+
+// buildPipelines returns the pipeline of each checkpoint kind: the
+// analyzers of registered (in pipeline order) that names selects (nil: all
+// of them) and that serve the kind.
+func buildPipelines(registered []check.AnalyzerInfo, names []string) (map[vouch.Kind][]namedAnalyzer, error) {
+	selected := registered
+	if names != nil {
+		want := make(map[string]bool, len(names))
+		for _, name := range names {
+			if !slices.ContainsFunc(registered, func(a check.AnalyzerInfo) bool { return a.Name == name }) {
 				return nil, fmt.Errorf("engine: analyzer not registered: %q", name)
+			}
+			want[name] = true
+		}
+		selected = nil
+		for _, a := range registered {
+			if want[a.Name] {
+				selected = append(selected, a)
 			}
 		}
 	}
-	return e, nil
+	made := make([]namedAnalyzer, len(selected))
+	for i, a := range selected {
+		made[i] = namedAnalyzer{a.Name, a.New()}
+	}
+	pipelines := make(map[vouch.Kind][]namedAnalyzer, len(vouch.Kinds))
+	for _, k := range vouch.Kinds {
+		p := []namedAnalyzer{}
+		for i, a := range selected {
+			if a.Serves(k) {
+				p = append(p, made[i])
+			}
+		}
+		pipelines[k] = p
+	}
+	return pipelines, nil
+}
+
+// Analyzers returns the names of the analyzers a request of checkpoint
+// kind k runs through, in pipeline order; nil for an unknown kind.
+func (e *Engine) Analyzers(k vouch.Kind) []string {
+	p, ok := e.pipelines[k]
+	if !ok {
+		return nil
+	}
+	out := make([]string, len(p))
+	for i, a := range p {
+		out[i] = a.name
+	}
+	return out
 }
 
 // Policy returns the engine's policy (before any request's tightening).
@@ -183,7 +230,7 @@ func (e *Engine) Verify(ctx context.Context, req *vouch.Request) (*vouch.Report,
 		subj.Workspace = root
 	}
 
-	run := &run{e: e, ctx: ctx, req: req, kind: kind, pol: pol, subj: subj}
+	run := &run{e: e, ctx: ctx, req: req, kind: kind, pol: pol, subj: subj, analyzers: e.pipelines[kind]}
 	run.analyze()
 	run.criteria(rules)
 	run.judge()

@@ -98,7 +98,7 @@ func (fixtureAnalyzer) Analyze(_ context.Context, s *vouch.Subject, f *vouch.Fin
 }
 
 func init() {
-	check.RegisterAnalyzer(check.AnalyzerInfo{Name: "test.fixture", Level: vouch.LevelClaims,
+	check.RegisterAnalyzer(check.AnalyzerInfo{Name: "test.fixture", Level: vouch.LevelClaims, Kinds: check.EveryKind(),
 		New: func() vouch.Analyzer { return fixtureAnalyzer{} }})
 }
 

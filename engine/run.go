@@ -18,6 +18,8 @@ type run struct {
 	kind vouch.Kind
 	pol  *vouch.Policy
 	subj *vouch.Subject
+	// analyzers are the pipeline of the request's kind.
+	analyzers []namedAnalyzer
 
 	f        vouch.Findings
 	crits    []vouch.CriterionResult
@@ -35,10 +37,11 @@ type pendingCriterion struct {
 	rubric string
 }
 
-// analyze runs every analyzer in pipeline order. A failing or crashing
-// analyzer leaves a warning; what it would decide stays undecided.
+// analyze runs the analyzers of the request's kind in pipeline order. A
+// failing or crashing analyzer leaves a warning; what it would decide
+// stays undecided.
 func (r *run) analyze() {
-	for _, a := range r.e.analyzers {
+	for _, a := range r.analyzers {
 		if err := r.ctx.Err(); err != nil {
 			r.f.Warnings = append(r.f.Warnings, vouch.Warning{
 				Code:    vouch.CodeAnalyzerFailed,

@@ -22,6 +22,7 @@ func init() {
 	check.RegisterAnalyzer(check.AnalyzerInfo{
 		Name:  "claims.files",
 		Level: vouch.LevelClaims,
+		Kinds: check.EveryKind(),
 		New:   func() vouch.Analyzer { return filesAnalyzer{} },
 	})
 }

@@ -16,6 +16,7 @@ func init() {
 	check.RegisterAnalyzer(check.AnalyzerInfo{
 		Name:  "claims.code",
 		Level: vouch.LevelClaims,
+		Kinds: check.EveryKind(),
 		New:   func() vouch.Analyzer { return codeAnalyzer{} },
 	})
 }

@@ -13,6 +13,7 @@ func init() {
 	check.RegisterAnalyzer(check.AnalyzerInfo{
 		Name:  "claims.git",
 		Level: vouch.LevelClaims,
+		Kinds: check.EveryKind(),
 		New:   func() vouch.Analyzer { return gitAnalyzer{} },
 	})
 }

@@ -20,6 +20,7 @@ func init() {
 	check.RegisterAnalyzer(check.AnalyzerInfo{
 		Name:  "claims.plugins",
 		Level: vouch.LevelClaims,
+		Kinds: check.EveryKind(),
 		New:   func() vouch.Analyzer { return &pluginsAnalyzer{} },
 	})
 }

@@ -21,6 +21,7 @@ func init() {
 	check.RegisterAnalyzer(check.AnalyzerInfo{
 		Name:  "claims.tests",
 		Level: vouch.LevelClaims,
+		Kinds: check.EveryKind(),
 		New:   func() vouch.Analyzer { return testsAnalyzer{} },
 	})
 }

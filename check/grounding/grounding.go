@@ -23,6 +23,7 @@ func init() {
 	check.RegisterAnalyzer(check.AnalyzerInfo{
 		Name:  "grounding.mentions",
 		Level: vouch.LevelGrounding,
+		Kinds: check.EveryKind(),
 		New:   func() vouch.Analyzer { return analyzer{} },
 	})
 }

@@ -68,6 +68,7 @@ func init() {
 	check.RegisterAnalyzer(check.AnalyzerInfo{
 		Name:  "injection.scan",
 		Level: vouch.LevelStructure,
+		Kinds: check.EveryKind(),
 		New:   func() vouch.Analyzer { return analyzer{} },
 	})
 }

@@ -1,8 +1,9 @@
 // Package moderation holds the analyzer of moderation requests,
 // "moderation.summary": it decides by rule whether a moderator's summary
 // of a discussion (context.discussion) keeps its key points and says only
-// what the participants said. It runs only for requests of kind moderation
-// that carry a discussion, and adds nothing for any other request.
+// what the participants said. It serves the checkpoint kind moderation
+// alone (the engine runs it for no other kind), and adds nothing for a
+// request that carries no discussion.
 //
 // # What is checked
 //
@@ -50,6 +51,7 @@ func init() {
 	check.RegisterAnalyzer(check.AnalyzerInfo{
 		Name:  "moderation.summary",
 		Level: vouch.LevelGrounding,
+		Kinds: []vouch.Kind{vouch.KindModeration},
 		New:   func() vouch.Analyzer { return analyzer{} },
 	})
 }
@@ -63,7 +65,7 @@ var _ vouch.Analyzer = analyzer{}
 // Analyze implements vouch.Analyzer.
 func (analyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Findings) error {
 	req := s.Request
-	if req == nil || req.EffectiveKind() != vouch.KindModeration || req.Context == nil || len(req.Context.Discussion) == 0 {
+	if req == nil || req.Context == nil || len(req.Context.Discussion) == 0 {
 		return nil
 	}
 	disc := req.Context.Discussion

@@ -2,10 +2,12 @@ package moderation
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/check"
 )
 
 // talk is a discussion written "Speaker: text" a line.
@@ -140,11 +142,17 @@ func TestAttribution(t *testing.T) {
 	}
 }
 
-func TestOtherKinds(t *testing.T) {
-	for _, k := range []vouch.Kind{vouch.KindSubtask, vouch.KindAnswer, vouch.KindSynthesis, vouch.KindDecomposition} {
-		if f := analyze(t, k, "Rosa will write it by Friday.", migration); len(f.Checks) != 0 || len(f.Applicable) != 0 {
-			t.Errorf("kind %s: %+v", k, f)
+// TestKinds checks that the analyzer serves moderation alone (the engine
+// runs it for no other kind) and adds nothing without a discussion.
+func TestKinds(t *testing.T) {
+	var info *check.AnalyzerInfo
+	for _, a := range check.Analyzers() {
+		if a.Name == "moderation.summary" {
+			info = &a
 		}
+	}
+	if info == nil || !slices.Equal(info.Kinds, []vouch.Kind{vouch.KindModeration}) {
+		t.Errorf("registered as %+v, want kinds [moderation]", info)
 	}
 	if f := analyze(t, vouch.KindModeration, "Nothing was said.", nil); len(f.Checks) != 0 {
 		t.Errorf("no discussion: %+v", f.Checks)

@@ -27,6 +27,7 @@ func init() {
 	check.RegisterAnalyzer(check.AnalyzerInfo{
 		Name:  "output.format",
 		Level: vouch.LevelStructure,
+		Kinds: check.EveryKind(),
 		New:   func() vouch.Analyzer { return formatAnalyzer{} },
 	})
 }

@@ -1,7 +1,8 @@
 // Package plan holds the analyzer of decomposition requests, "plan.structure":
 // it decides by rule, with no judge, whether a plan (context.plan) is
-// consistent, routable and complete. It runs only for requests of kind
-// decomposition that carry a plan, and adds nothing for any other request.
+// consistent, routable and complete. It serves the checkpoint kind
+// decomposition alone (the engine runs it for no other kind), and adds
+// nothing for a request that carries no plan.
 //
 // # What is checked
 //
@@ -115,6 +116,7 @@ func init() {
 	check.RegisterAnalyzer(check.AnalyzerInfo{
 		Name:  "plan.structure",
 		Level: vouch.LevelCriteria,
+		Kinds: []vouch.Kind{vouch.KindDecomposition},
 		New:   func() vouch.Analyzer { return analyzer{} },
 	})
 }
@@ -132,7 +134,7 @@ var _ vouch.Analyzer = analyzer{}
 // Analyze implements vouch.Analyzer.
 func (analyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Findings) error {
 	req := s.Request
-	if req == nil || req.EffectiveKind() != vouch.KindDecomposition || req.Context == nil || req.Context.Plan == nil {
+	if req == nil || req.Context == nil || req.Context.Plan == nil {
 		return nil
 	}
 	if err := ctx.Err(); err != nil {

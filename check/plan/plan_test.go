@@ -368,13 +368,11 @@ func TestApplicability(t *testing.T) {
 		t.Errorf("applicable %v, want routability and completeness too", f.Applicable)
 	}
 
-	// Not a decomposition, or no plan: nothing at all.
+	// No plan: nothing at all (the engine runs the analyzer for
+	// decompositions alone, see TestRegistered).
 	pol := vouch.DefaultPolicy()
 	pol.RequiredTopics = []string{"testing"}
 	for _, req := range []*vouch.Request{
-		{Kind: vouch.KindSubtask, Context: &vouch.Context{Plan: deps("a:a"), Agents: registry6}},
-		{Context: &vouch.Context{Plan: deps("a:a")}},
-		{Kind: vouch.KindSynthesis, Context: &vouch.Context{Plan: deps("a:a")}},
 		{Kind: vouch.KindDecomposition},
 		{Kind: vouch.KindDecomposition, Context: &vouch.Context{Agents: registry6}},
 	} {
@@ -439,6 +437,9 @@ func TestRegistered(t *testing.T) {
 		if a.Name == "plan.structure" {
 			if a.Level != vouch.LevelCriteria {
 				t.Errorf("level %s", a.Level)
+			}
+			if !slices.Equal(a.Kinds, []vouch.Kind{vouch.KindDecomposition}) {
+				t.Errorf("kinds %v, want [decomposition]", a.Kinds)
 			}
 			return
 		}

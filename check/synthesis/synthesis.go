@@ -1,8 +1,9 @@
 // Package synthesis holds the analyzer of synthesis requests,
 // "synthesis.outputs": it decides by rule whether a final answer built
 // from several agent outputs (context.outputs) rests on them, uses them,
-// and handles their disagreements. It runs only for requests of kind
-// synthesis that carry outputs, and adds nothing for any other request.
+// and handles their disagreements. It serves the checkpoint kind synthesis
+// alone (the engine runs it for no other kind), and adds nothing for a
+// request that carries no outputs.
 //
 // # What is checked
 //
@@ -64,6 +65,7 @@ func init() {
 	check.RegisterAnalyzer(check.AnalyzerInfo{
 		Name:  "synthesis.outputs",
 		Level: vouch.LevelGrounding,
+		Kinds: []vouch.Kind{vouch.KindSynthesis},
 		New:   func() vouch.Analyzer { return analyzer{} },
 	})
 }
@@ -81,7 +83,7 @@ const maxListed = 20
 // Analyze implements vouch.Analyzer.
 func (analyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Findings) error {
 	req := s.Request
-	if req == nil || req.EffectiveKind() != vouch.KindSynthesis || req.Context == nil || len(req.Context.Outputs) == 0 {
+	if req == nil || req.Context == nil || len(req.Context.Outputs) == 0 {
 		return nil
 	}
 	outs := req.Context.Outputs

@@ -2,10 +2,12 @@ package synthesis
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/check"
 )
 
 func analyze(t testing.TB, kind vouch.Kind, goal, answer string, outputs ...string) *vouch.Findings {
@@ -124,12 +126,17 @@ func TestConsistency(t *testing.T) {
 	}
 }
 
-func TestOtherKinds(t *testing.T) {
-	for _, k := range []vouch.Kind{vouch.KindSubtask, vouch.KindAnswer, vouch.KindModeration, vouch.KindDecomposition} {
-		f := analyze(t, k, "", "The p99 latency is 120 ms.", "The p99 latency is 340 ms.")
-		if len(f.Checks) != 0 || len(f.Applicable) != 0 {
-			t.Errorf("kind %s: %+v", k, f)
+// TestKinds checks that the analyzer serves synthesis alone (the engine
+// runs it for no other kind) and adds nothing without outputs.
+func TestKinds(t *testing.T) {
+	var info *check.AnalyzerInfo
+	for _, a := range check.Analyzers() {
+		if a.Name == "synthesis.outputs" {
+			info = &a
 		}
+	}
+	if info == nil || !slices.Equal(info.Kinds, []vouch.Kind{vouch.KindSynthesis}) {
+		t.Errorf("registered as %+v, want kinds [synthesis]", info)
 	}
 	f := analyze(t, vouch.KindSynthesis, "", "The p99 latency is 120 ms.")
 	if len(f.Checks) != 0 {
