@@ -21,7 +21,7 @@ func init() {
 	check.RegisterAnalyzer(check.AnalyzerInfo{
 		Name:  "grounding.mentions",
 		Level: vouch.LevelGrounding,
-		Kinds: check.EveryKind(),
+		Kinds: profileKinds(),
 		New:   func() vouch.Analyzer { return analyzer{} },
 	})
 }
@@ -32,31 +32,21 @@ type analyzer struct{}
 // list holds them all.
 const maxWarnings = 20
 
-// dimensionFor is the dimension grounding feeds for a kind: groundedness
-// where the kind has it, else the dimension that asks whether the answer
-// rests on evidence.
-func dimensionFor(kind vouch.Kind) string {
-	switch kind {
-	case vouch.KindSynthesis:
-		return vouch.DimTraceability
-	case vouch.KindModeration:
-		return vouch.DimFaithfulness
-	}
-	return vouch.DimGroundedness
-}
-
 // Analyze implements vouch.Analyzer.
 func (analyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Findings) error {
 	req := s.Request
-	kind := req.EffectiveKind()
-	ev := newEvidence(ctx, s)
+	prof, ok := profiles[req.EffectiveKind()]
+	if !ok {
+		return nil // a kind grounding does not serve: the engine never asks
+	}
+	ev := newEvidence(ctx, s, &prof)
 	if !ev.any() {
 		return nil // nothing to ground in: not applicable
 	}
-	dim := dimensionFor(kind)
+	dim := prof.dim
 	f.MarkApplicable(dim)
 
-	docs := answerDocs(req, kind)
+	docs := prof.texts(req)
 	for _, doc := range docs {
 		for _, m := range doc.Mentions {
 			if m.Kind == vouch.MentionFile {
@@ -76,7 +66,7 @@ func (analyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Findings
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			if kind == vouch.KindDecomposition && m.Kind != vouch.MentionURL && creates(doc, m) {
+			if prof.skipMade && m.Kind != vouch.MentionURL && creates(doc, m) {
 				continue // a plan may name what it will create
 			}
 			if !out.first(m.Kind, m.Norm) {
@@ -86,7 +76,7 @@ func (analyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Findings
 			if !v.found && !v.refuted && len(ev.agents) > 0 {
 				v = ev.agentSaid(m)
 			}
-			if kind == vouch.KindDecomposition {
+			if !prof.refutes {
 				// A plan speaks of the future: what it names may not exist
 				// yet, so nothing it names is refuted.
 				v.refuted = false
@@ -94,7 +84,7 @@ func (analyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Findings
 			out.add(m, doc, v)
 		}
 	}
-	if kind == vouch.KindAnswer && len(ev.sources) > 0 {
+	if prof.claims && len(ev.sources) > 0 {
 		out.claims = ev.index().Claims(docs[0])
 		for _, c := range out.claims {
 			for _, a := range c.Unsupported {
@@ -139,23 +129,6 @@ func atomKind(k string) vouch.MentionKind {
 		return vouch.MentionEntity
 	}
 	return vouch.MentionKind(k)
-}
-
-// answerDocs returns the texts to ground: the answer, or for a plan its
-// subgoals' descriptions (the goal is context, not claim).
-func answerDocs(req *vouch.Request, kind vouch.Kind) []*mention.Doc {
-	if kind == vouch.KindDecomposition {
-		var docs []*mention.Doc
-		if req.Context != nil && req.Context.Plan != nil {
-			for _, sg := range req.Context.Plan.Subgoals {
-				if strings.TrimSpace(sg.Description) != "" {
-					docs = append(docs, mention.Parse(sg.Description))
-				}
-			}
-		}
-		return docs
-	}
-	return []*mention.Doc{mention.Parse(req.Output.Summary)}
 }
 
 // verdict is what the evidence says of one mention.
@@ -310,9 +283,12 @@ type evidence struct {
 	mentioned []string
 
 	// agents are the texts a synthesis or a summary is made from: the
-	// agent outputs, the discussion. They are all such a text rests on, so
-	// what the ground truth does not show must be in one of them.
+	// agent outputs, the discussion (see profile.madeFrom). They are all
+	// such a text rests on, so what the ground truth does not show must be
+	// in one of them.
 	agents []evText
+	// madeOf names the agents' texts ("agent output").
+	madeOf string
 
 	pkgs      packageSet
 	manifests []string // manifests read, by where
@@ -341,9 +317,9 @@ func (t *evText) where() string {
 // labelled returns a text that is not from the trace.
 func labelled(label, text string) evText { return evText{label: label, entry: -1, text: text} }
 
-func newEvidence(ctx context.Context, s *vouch.Subject) *evidence {
+func newEvidence(ctx context.Context, s *vouch.Subject, prof *profile) *evidence {
 	req := s.Request
-	ev := &evidence{ctx: ctx, s: s, table: trace.TableFor(s)}
+	ev := &evidence{ctx: ctx, s: s, table: trace.TableFor(s), madeOf: prof.madeOf}
 	if len(req.Trace) > 0 {
 		ev.sum = trace.SummaryFor(s)
 		ev.byBase = make(map[string][]string)
@@ -351,7 +327,6 @@ func newEvidence(ctx context.Context, s *vouch.Subject) *evidence {
 			b := path.Base(p)
 			ev.byBase[b] = append(ev.byBase[b], p)
 		}
-		answer := req.EffectiveKind() == vouch.KindAnswer
 		for i := range req.Trace {
 			e := &req.Trace[i]
 			op := ev.table.CallOp(e.Tool, e.Input)
@@ -376,7 +351,7 @@ func newEvidence(ctx context.Context, s *vouch.Subject) *evidence {
 			if out := e.OutputText(); out != "" {
 				at.text, at.code = out, op == trace.OpRead
 				ev.texts = append(ev.texts, at)
-				if answer {
+				if prof.claims {
 					// Tool outputs are sources of an answer's claims.
 					ev.sources = append(ev.sources, support.Source{ID: "trace[" + strconv.Itoa(i) + "]", Text: out})
 				}
@@ -389,19 +364,8 @@ func newEvidence(ctx context.Context, s *vouch.Subject) *evidence {
 			ev.sources = append(ev.sources, src)
 			ev.texts = append(ev.texts, labelled(src.ID, src.Text))
 		}
-		switch req.EffectiveKind() {
-		case vouch.KindSynthesis:
-			for i, o := range c.Outputs {
-				where := "outputs[" + strconv.Itoa(i) + "]"
-				if o.ID != "" {
-					where = "output " + o.ID
-				}
-				ev.agents = append(ev.agents, labelled(where, o.Text))
-			}
-		case vouch.KindModeration:
-			for i, u := range c.Discussion {
-				ev.agents = append(ev.agents, labelled(fmt.Sprintf("discussion[%d] %s", i, u.Speaker), u.Text))
-			}
+		if prof.madeFrom != nil {
+			ev.agents = prof.madeFrom(c)
 		}
 		if c.Plan != nil && c.Plan.Goal != "" {
 			ev.texts = append(ev.texts, labelled("plan.goal", c.Plan.Goal))
@@ -496,11 +460,7 @@ func (ev *evidence) agentSaid(m *mention.Mention) verdict {
 			return verdict{found: true, where: t.where()}
 		}
 	}
-	what := "agent output"
-	if ev.s.Request.EffectiveKind() == vouch.KindModeration {
-		what = "participant's words"
-	}
-	return verdict{refuted: true, where: "in no " + what}
+	return verdict{refuted: true, where: "in no " + ev.madeOf}
 }
 
 func (ev *evidence) index() *support.Index {
