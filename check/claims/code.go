@@ -186,13 +186,13 @@ func merge(dst *symbols.DocResult, r symbols.DocResult) {
 func docTargets(ctx context.Context, s *vouch.Subject, intent claimtext.TaskIntent) []docTarget {
 	var files []string
 	for _, p := range intent.Files {
-		if rel := Rel(s.Request.Workspace, p); rel != "" {
+		if rel := s.Rel(p); rel != "" {
 			files = append(files, rel)
 		}
 	}
 	named := len(files) > 0
 	if !named {
-		for _, c := range gather(s.Request) {
+		for _, c := range gather(s) {
 			if c.rel != "" && (c.created || c.edited) {
 				if _, _, ok := code.ForPath(c.rel); ok {
 					files = append(files, c.rel)
@@ -296,7 +296,7 @@ func docCount(c claimtext.CountClaim, d *docEval) vouch.CheckResult {
 // that exist.
 func createdCount(s *vouch.Subject, c claimtext.CountClaim) vouch.CheckResult {
 	var exist, missing []string
-	for _, cf := range gather(s.Request) {
+	for _, cf := range gather(s) {
 		if !cf.created || cf.rel == "" {
 			continue
 		}

@@ -66,8 +66,7 @@ func (gitAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Findi
 	if !ch.Repo {
 		return nil
 	}
-	req := s.Request
-	files := gather(req)
+	files := gather(s)
 	withBase := ch.Base != ""
 	claimed := map[string]bool{}
 	for _, c := range files {

@@ -35,7 +35,7 @@ func newFileChanged(spec vouch.CheckSpec, _ check.Env) (vouch.Checker, error) {
 // Check implements vouch.Checker.
 func (c fileChanged) Check(ctx context.Context, s *vouch.Subject) vouch.Outcome {
 	ev := map[string]any{"path": c.path}
-	rel := claims.Rel(s.Request.Workspace, c.path)
+	rel := s.Rel(c.path)
 	if rel == "" {
 		return vouch.Fail(vouch.CodePathOutsideWorkspace, fmt.Sprintf("%s leads outside the workspace", c.path), ev)
 	}
