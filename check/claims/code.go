@@ -9,6 +9,7 @@ import (
 	"github.com/vouchgate/vouch/check"
 	"github.com/vouchgate/vouch/check/symbols"
 	"github.com/vouchgate/vouch/code"
+	"github.com/vouchgate/vouch/git"
 	"github.com/vouchgate/vouch/text/claimtext"
 )
 
@@ -204,7 +205,7 @@ func docTargets(ctx context.Context, s *vouch.Subject, intent claimtext.TaskInte
 	for _, file := range files {
 		t := docTarget{file: file, regions: symbols.ClaimedRegions(s.Request, file), exported: named}
 		if !named && len(t.regions) == 0 && len(intent.Symbols) == 0 {
-			if ch, err := Changes(ctx, s); err == nil && ch != nil && ch.Repo {
+			if ch, err := git.ChangesFor(ctx, s); err == nil && ch != nil && ch.Repo {
 				if fc := ch.File(file); fc != nil {
 					for _, h := range fc.Hunks {
 						if !h.Empty() {

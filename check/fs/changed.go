@@ -6,7 +6,7 @@ import (
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/check"
-	"github.com/vouchgate/vouch/check/claims"
+	"github.com/vouchgate/vouch/git"
 )
 
 func init() {
@@ -39,7 +39,7 @@ func (c fileChanged) Check(ctx context.Context, s *vouch.Subject) vouch.Outcome 
 	if rel == "" {
 		return vouch.Fail(vouch.CodePathOutsideWorkspace, fmt.Sprintf("%s leads outside the workspace", c.path), ev)
 	}
-	ch, err := claims.Changes(ctx, s)
+	ch, err := git.ChangesFor(ctx, s)
 	switch {
 	case ch == nil && err == nil:
 		return vouch.Undecided(vouch.CodeNoWorkspace, fmt.Sprintf("%s cannot be looked at: the request has no workspace", c.path))
