@@ -11,7 +11,8 @@ import (
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/check"
-	"github.com/vouchgate/vouch/check/symbols"
+	"github.com/vouchgate/vouch/code"
+	_ "github.com/vouchgate/vouch/code/treesitter" // TypeScript, JavaScript, Python (cgo builds)
 	"github.com/vouchgate/vouch/text/mention"
 	"github.com/vouchgate/vouch/text/support"
 	"github.com/vouchgate/vouch/trace"
@@ -625,7 +626,7 @@ func (ev *evidence) symbol(norm string) verdict {
 	}
 	for _, p := range ev.codeFiles() {
 		// A file with syntax errors still gives the symbols it parsed.
-		f, _ := symbols.Parse(ev.ctx, ev.s, p)
+		f, _ := code.FileFor(ev.ctx, ev.s, p)
 		if f == nil {
 			continue
 		}
