@@ -333,11 +333,9 @@ func newEvidence(ctx context.Context, s *vouch.Subject, prof *profile) *evidence
 			op := ev.table.CallOp(e.Tool, e.Input)
 			at := evText{entry: i, tool: e.Tool}
 			if op == trace.OpWrite {
-				for _, k := range []string{"content", "new_string", "newString", "text", "file_text", "new_str"} {
-					if v, ok := e.Input[k].(string); ok && v != "" {
-						at.text, at.code = v, true
-						ev.texts = append(ev.texts, at)
-					}
+				for _, v := range trace.Written(e.Input) {
+					at.text, at.code = v, true
+					ev.texts = append(ev.texts, at)
 				}
 			}
 			if op == trace.OpFetch {
