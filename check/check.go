@@ -17,8 +17,9 @@
 // an adapter, memoised once per verification (git.ChangesFor, code.FileFor,
 // trace.SummaryFor), or in check/internal. A test in check/all keeps it so.
 //
-// Registration panics on an empty name, a nil factory or a duplicate, like
-// database/sql's Register: these are programming errors found at start-up.
+// Registration panics on an empty name, a nil factory, a duplicate or an
+// analyzer that names no kind or an unknown one, like database/sql's
+// Register: these are programming errors found at start-up.
 package check
 
 import (
