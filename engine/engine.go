@@ -234,7 +234,7 @@ func (e *Engine) Verify(ctx context.Context, req *vouch.Request) (*vouch.Report,
 		subj.Workspace = root
 	}
 
-	run := &run{e: e, ctx: ctx, req: req, kind: kind, pol: pol, subj: subj, analyzers: e.pipelines[kind]}
+	run := &run{e: e, ctx: ctx, req: req, kind: kind, pol: pol, subj: subj}
 	run.analyze()
 	run.criteria(rules)
 	run.judge()

@@ -18,8 +18,6 @@ type run struct {
 	kind vouch.Kind
 	pol  *vouch.Policy
 	subj *vouch.Subject
-	// analyzers are the pipeline of the request's kind.
-	analyzers []namedAnalyzer
 
 	f        vouch.Findings
 	crits    []vouch.CriterionResult
@@ -41,7 +39,7 @@ type pendingCriterion struct {
 // failing or crashing analyzer leaves a warning; what it would decide
 // stays undecided.
 func (r *run) analyze() {
-	for _, a := range r.analyzers {
+	for _, a := range r.e.pipelines[r.kind] {
 		if err := r.ctx.Err(); err != nil {
 			r.f.Warnings = append(r.f.Warnings, vouch.Warning{
 				Code:    vouch.CodeAnalyzerFailed,
@@ -64,7 +62,7 @@ func (r *run) analyze() {
 // that conclude from the verdict (see vouch.Concluder). A crashing one
 // leaves an ANALYZER_FAILED warning instead.
 func (r *run) conclude(rep *vouch.Report) {
-	for _, a := range r.analyzers {
+	for _, a := range r.e.pipelines[r.kind] {
 		if a.concluder == nil {
 			continue
 		}

@@ -71,7 +71,7 @@ func TestWritten(t *testing.T) {
 		{"MultiEdit's edits", map[string]any{"edits": []any{map[string]any{"new_string": "y"}}}, nil},
 		{"nil input", nil, nil},
 	} {
-		if got := Written(tt.input); !slices.Equal(got, tt.want) {
+		if got := slices.Collect(Written(tt.input)); !slices.Equal(got, tt.want) {
 			t.Errorf("%s: got %q, want %q", tt.name, got, tt.want)
 		}
 	}

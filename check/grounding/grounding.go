@@ -75,7 +75,7 @@ func (analyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Findings
 			}
 			v := ev.verify(m)
 			if !v.found && !v.refuted && len(ev.agents) > 0 {
-				v = ev.agentSaid(m)
+				v = ev.agentSaid(m, prof.madeOf)
 			}
 			if !prof.refutes {
 				// A plan speaks of the future: what it names may not exist
@@ -288,8 +288,6 @@ type evidence struct {
 	// such a text rests on, so what the ground truth does not show must be
 	// in one of them.
 	agents []evText
-	// madeOf names the agents' texts ("agent output").
-	madeOf string
 
 	pkgs      packageSet
 	manifests []string // manifests read, by where
@@ -320,7 +318,7 @@ func labelled(label, text string) evText { return evText{label: label, entry: -1
 
 func newEvidence(ctx context.Context, s *vouch.Subject, prof *profile) *evidence {
 	req := s.Request
-	ev := &evidence{ctx: ctx, s: s, table: trace.TableFor(s), madeOf: prof.madeOf}
+	ev := &evidence{ctx: ctx, s: s, table: trace.TableFor(s)}
 	if len(req.Trace) > 0 {
 		ev.sum = trace.SummaryFor(s)
 		ev.byBase = make(map[string][]string)
@@ -333,7 +331,7 @@ func newEvidence(ctx context.Context, s *vouch.Subject, prof *profile) *evidence
 			op := ev.table.CallOp(e.Tool, e.Input)
 			at := evText{entry: i, tool: e.Tool}
 			if op == trace.OpWrite {
-				for _, v := range trace.Written(e.Input) {
+				for v := range trace.Written(e.Input) {
 					at.text, at.code = v, true
 					ev.texts = append(ev.texts, at)
 				}
@@ -434,9 +432,9 @@ func (ev *evidence) any() bool {
 }
 
 // agentSaid looks a mention the ground truth does not show up in the texts
-// the answer was made from. Found there, it is traced; found in none of
-// them, it was made up: refuted.
-func (ev *evidence) agentSaid(m *mention.Mention) verdict {
+// the answer was made from, which madeOf names. Found there, it is traced;
+// found in none of them, it was made up: refuted.
+func (ev *evidence) agentSaid(m *mention.Mention, madeOf string) verdict {
 	for _, t := range ev.agents {
 		var ok bool
 		switch m.Kind {
@@ -459,7 +457,7 @@ func (ev *evidence) agentSaid(m *mention.Mention) verdict {
 			return verdict{found: true, where: t.where()}
 		}
 	}
-	return verdict{refuted: true, where: "in no " + ev.madeOf}
+	return verdict{refuted: true, where: "in no " + madeOf}
 }
 
 func (ev *evidence) index() *support.Index {
