@@ -72,6 +72,18 @@ type Analyzer interface {
 	Analyze(ctx context.Context, s *Subject, f *Findings) error
 }
 
+// Concluder is an ability an [Analyzer] may have: to add warnings that
+// depend on the verdict (a synthesis that failed says to hand on the agent
+// outputs it was built from instead). Once the verdict table has decided,
+// the engine calls Conclude on each analyzer of the request's kind that has
+// this ability, in pipeline order, whether or not its Analyze could run,
+// and adds the warnings it returns to the report. rep is the report as far
+// as it is built (verdict, action, score, checks, warnings); Conclude must
+// not modify it, and may be called concurrently.
+type Concluder interface {
+	Conclude(s *Subject, rep *Report) []Warning
+}
+
 // Findings collects what analyzers found for one verification.
 type Findings struct {
 	// Checks are check results; each names the Dimension it feeds.

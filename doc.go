@@ -8,14 +8,16 @@
 // evidence behind them and feedback that can be handed back to the agent.
 //
 // This package holds the domain: the [Request] and [Report] contracts, the
-// [Policy] that tunes verification, the [Checker], [Analyzer] and [Judge]
-// contracts that checks and judges implement, the [Error] type for invalid
-// input and the catalogue of warning and check codes ([Codes]). It imports the
-// standard library only.
+// [Policy] that tunes verification, the [Checker], [Analyzer] (with the
+// optional [Concluder]) and [Judge] contracts that checks and judges
+// implement, the [Subject] the checks of one verification share, the [Error]
+// type for invalid input and the catalogue of warning and check codes
+// ([Codes]). It imports the standard library only.
 //
 // The implementations live in sub-packages: package engine compiles a policy
 // once and verifies many requests concurrently; package check holds the
-// registry of check kinds and check/all registers every built-in kind; package
+// registry of check kinds and of analyzers (each with the checkpoint [Kinds]
+// it serves), and check/all registers every built-in one; package
 // wire decodes requests from JSON or YAML with path-precise errors; package
 // policy reads and layers policy files; cmd/vouch is the command-line tool.
 package vouch

@@ -210,6 +210,22 @@ type Output struct {
 	SelfAssessment *SelfAssessment `json:"selfAssessment,omitempty"`
 }
 
+// ClaimedRegions returns the edited regions the output claims for file
+// (artifacts.fileEdits with an editedRegion), in the order claimed. A
+// leading "./" on either path is ignored.
+func (o *Output) ClaimedRegions(file string) []LineRange {
+	var out []LineRange
+	if a := o.Artifacts; a != nil {
+		file = strings.TrimPrefix(file, "./")
+		for _, fe := range a.FileEdits {
+			if fe.EditedRegion != nil && strings.TrimPrefix(fe.File, "./") == file {
+				out = append(out, *fe.EditedRegion)
+			}
+		}
+	}
+	return out
+}
+
 // Artifacts are the agent's detailed claims about its work. They are claims,
 // not evidence: the trace and the workspace are evidence.
 type Artifacts struct {

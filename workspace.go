@@ -34,6 +34,32 @@ func rootErr(err error) error {
 	return err
 }
 
+// Rel returns a path the request names (a claimed file, a path a check
+// names) relative to the workspace: slash-separated (a backslash is taken
+// as a separator) and cleaned, or "" when it lies outside the workspace or
+// is the workspace itself. An absolute path is accepted when it lies under
+// the request's workspace field as written. Rel only reads the path: it
+// neither needs nor touches the workspace, whose reads hold the jail.
+func (s *Subject) Rel(p string) string {
+	workspace := ""
+	if s.Request != nil {
+		workspace = s.Request.Workspace
+	}
+	p = strings.ReplaceAll(strings.TrimSpace(p), `\`, "/")
+	if pathpkg.IsAbs(p) {
+		ws := pathpkg.Clean(strings.ReplaceAll(workspace, `\`, "/"))
+		if workspace == "" || !pathpkg.IsAbs(ws) || !strings.HasPrefix(p, ws+"/") {
+			return ""
+		}
+		p = strings.TrimPrefix(p, ws+"/")
+	}
+	p = pathpkg.Clean(p)
+	if p == "." || p == ".." || strings.HasPrefix(p, "../") {
+		return ""
+	}
+	return p
+}
+
 // Stat returns the file information of a workspace file without following
 // it out of the workspace.
 func (s *Subject) Stat(path string) (fs.FileInfo, error) {

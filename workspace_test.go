@@ -102,3 +102,25 @@ func TestCountLines(t *testing.T) {
 		}
 	}
 }
+
+func TestRel(t *testing.T) {
+	for _, tt := range []struct{ ws, p, want string }{
+		{"/w", "a/b.ts", "a/b.ts"},
+		{"/w", "./a/../b.ts", "b.ts"},
+		{"/w", "/w/a.ts", "a.ts"},
+		{"/w", "/wx/a.ts", ""},
+		{"", "/w/a.ts", ""},
+		{"/w", "../a.ts", ""},
+		{"/w", `a\b.ts`, "a/b.ts"},
+		{"/w", ".", ""},
+		{"/w", " src/x.go ", "src/x.go"},
+	} {
+		s := &vouch.Subject{Request: &vouch.Request{Workspace: tt.ws}}
+		if got := s.Rel(tt.p); got != tt.want {
+			t.Errorf("Rel(%q) in workspace %q = %q, want %q", tt.p, tt.ws, got, tt.want)
+		}
+	}
+	if got := (&vouch.Subject{}).Rel("a.ts"); got != "a.ts" {
+		t.Errorf("Rel without a request = %q", got)
+	}
+}

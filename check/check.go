@@ -11,8 +11,15 @@
 // same thing: the first names a rule a criterion can use, the second what
 // sort of agent output a request carries.
 //
-// Registration panics on an empty name, a nil factory or a duplicate, like
-// database/sql's Register: these are programming errors found at start-up.
+// The packages under check/ do not import one another (check/all, which
+// registers them, excepted): what several checks need lives in the domain
+// (package vouch: [vouch.Subject.Rel], [vouch.Output.ClaimedRegions]), in
+// an adapter, memoised once per verification (git.ChangesFor, code.FileFor,
+// trace.SummaryFor), or in check/internal. A test in check/all keeps it so.
+//
+// Registration panics on an empty name, a nil factory, a duplicate or an
+// analyzer that names no kind or an unknown one, like database/sql's
+// Register: these are programming errors found at start-up.
 package check
 
 import (

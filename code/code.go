@@ -6,7 +6,9 @@
 // variables holding a function), each with the lines of its declaration
 // and of its doc comment. Parsers register by language with [Register];
 // [ForPath] picks one by file extension and [Parse] parses a file in one
-// call.
+// call. [FileFor] parses a file of a verification's workspace (a
+// vouch.Subject) at most once for all the checks of that verification,
+// within the policy's parse budget.
 //
 // This package parses Go itself, with go/parser, and registers it from
 // init. TypeScript, JavaScript and Python are parsed by package

@@ -77,6 +77,8 @@ type Engine struct {
 type namedAnalyzer struct {
 	name     string
 	analyzer vouch.Analyzer
+	// concluder is the analyzer when it is a vouch.Concluder, else nil.
+	concluder vouch.Concluder
 }
 
 type policyResult struct {
@@ -143,7 +145,9 @@ func buildPipelines(registered []check.AnalyzerInfo, names []string) (map[vouch.
 	}
 	made := make([]namedAnalyzer, len(selected))
 	for i, a := range selected {
-		made[i] = namedAnalyzer{a.Name, a.New()}
+		an := a.New()
+		c, _ := an.(vouch.Concluder)
+		made[i] = namedAnalyzer{name: a.Name, analyzer: an, concluder: c}
 	}
 	pipelines := make(map[vouch.Kind][]namedAnalyzer, len(vouch.Kinds))
 	for _, k := range vouch.Kinds {
@@ -230,7 +234,7 @@ func (e *Engine) Verify(ctx context.Context, req *vouch.Request) (*vouch.Report,
 		subj.Workspace = root
 	}
 
-	run := &run{e: e, ctx: ctx, req: req, kind: kind, pol: pol, subj: subj, analyzers: e.pipelines[kind]}
+	run := &run{e: e, ctx: ctx, req: req, kind: kind, pol: pol, subj: subj}
 	run.analyze()
 	run.criteria(rules)
 	run.judge()

@@ -59,19 +59,40 @@ type fixtureFindings struct {
 	Suggest    []string                  `json:"suggestions"`
 	Fail       string                    `json:"fail"`
 	Panic      bool                      `json:"panic"`
+	// OnFail are warnings the fixture concludes when the verdict is fail
+	// (see vouch.Concluder).
+	OnFail []vouch.Warning `json:"onFail"`
 }
 
-func (fixtureAnalyzer) Analyze(_ context.Context, s *vouch.Subject, f *vouch.Findings) error {
+// findings reads the request's testFindings; nil when there are none.
+func findings(s *vouch.Subject) (*fixtureFindings, error) {
 	raw, ok := s.Request.Output.Metadata["testFindings"]
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	b, err := json.Marshal(raw)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var ff fixtureFindings
 	if err := json.Unmarshal(b, &ff, json.RejectUnknownMembers(true)); err != nil {
+		return nil, err
+	}
+	return &ff, nil
+}
+
+// Conclude implements vouch.Concluder.
+func (fixtureAnalyzer) Conclude(s *vouch.Subject, rep *vouch.Report) []vouch.Warning {
+	ff, err := findings(s)
+	if err != nil || ff == nil || rep.Verdict != vouch.VerdictFail {
+		return nil
+	}
+	return ff.OnFail
+}
+
+func (fixtureAnalyzer) Analyze(_ context.Context, s *vouch.Subject, f *vouch.Findings) error {
+	ff, err := findings(s)
+	if ff == nil || err != nil {
 		return err
 	}
 	if ff.Panic {

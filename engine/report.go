@@ -105,15 +105,7 @@ func (r *run) report() *vouch.Report {
 			Message: fmt.Sprintf("attempt %d failed and the policy allows %d retries", rep.Attempt, r.pol.MaxRetries)})
 	}
 
-	if verdict == vouch.VerdictFail && r.kind == vouch.KindSynthesis && req.Context != nil && len(req.Context.Outputs) > 0 {
-		ids := make([]string, len(req.Context.Outputs))
-		for i, o := range req.Context.Outputs {
-			ids[i] = o.ID
-		}
-		rep.Warnings = append(rep.Warnings, vouch.Warning{Code: vouch.CodeFallBack,
-			Message: "the synthesis cannot be used and will not be retried: hand on the agent outputs it was built from (" + strings.Join(ids, ", ") + ")",
-			Details: map[string]any{"outputs": ids}})
-	}
+	r.conclude(rep)
 
 	// Review.
 	rep.NeedsReview = action == vouch.ActionEscalate || rep.Confidence < r.pol.ReviewBelow || in.injection

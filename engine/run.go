@@ -18,8 +18,6 @@ type run struct {
 	kind vouch.Kind
 	pol  *vouch.Policy
 	subj *vouch.Subject
-	// analyzers are the pipeline of the request's kind.
-	analyzers []namedAnalyzer
 
 	f        vouch.Findings
 	crits    []vouch.CriterionResult
@@ -41,7 +39,7 @@ type pendingCriterion struct {
 // failing or crashing analyzer leaves a warning; what it would decide
 // stays undecided.
 func (r *run) analyze() {
-	for _, a := range r.analyzers {
+	for _, a := range r.e.pipelines[r.kind] {
 		if err := r.ctx.Err(); err != nil {
 			r.f.Warnings = append(r.f.Warnings, vouch.Warning{
 				Code:    vouch.CodeAnalyzerFailed,
@@ -58,6 +56,36 @@ func (r *run) analyze() {
 			})
 		}
 	}
+}
+
+// conclude adds to rep the warnings of the analyzers of the request's kind
+// that conclude from the verdict (see vouch.Concluder). A crashing one
+// leaves an ANALYZER_FAILED warning instead.
+func (r *run) conclude(rep *vouch.Report) {
+	for _, a := range r.e.pipelines[r.kind] {
+		if a.concluder == nil {
+			continue
+		}
+		ws, err := r.safeConclude(a, rep)
+		if err != nil {
+			rep.Warnings = append(rep.Warnings, vouch.Warning{
+				Code:    vouch.CodeAnalyzerFailed,
+				Message: fmt.Sprintf("analyzer %s could not conclude: %v", a.name, err),
+				Details: map[string]any{"analyzer": a.name},
+			})
+			continue
+		}
+		rep.Warnings = append(rep.Warnings, ws...)
+	}
+}
+
+func (r *run) safeConclude(a namedAnalyzer, rep *vouch.Report) (ws []vouch.Warning, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			ws, err = nil, fmt.Errorf("crashed: %v", p)
+		}
+	}()
+	return a.concluder.Conclude(r.subj, rep), nil
 }
 
 func (r *run) safeAnalyze(a namedAnalyzer) (err error) {

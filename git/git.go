@@ -9,8 +9,9 @@
 // line ranges of the current file that the change touched, so that a claim
 // such as "modified src/parser.ts lines 10-40" can be held against it with
 // [Changes.Touches]. [Snapshot] records the state to hold later work against
-// before an agent is given a task, and a [Cache] reads each workspace once
-// per verification batch.
+// before an agent is given a task, a [Cache] reads each workspace once per
+// verification batch, and [ChangesFor] reads the workspace of one
+// verification once for all its checks.
 //
 // # Lines and hunks
 //

@@ -1,6 +1,9 @@
 package trace
 
-import "strings"
+import (
+	"iter"
+	"strings"
+)
 
 // The input keys that hold each kind of argument, in order of preference.
 var (
@@ -9,6 +12,7 @@ var (
 	commandKeys = []string{"command", "cmd", "script"}
 	queryKeys   = []string{"query", "pattern", "q", "regex", "search", "glob", "search_term"}
 	urlKeys     = []string{"url", "uri"}
+	writtenKeys = []string{"content", "new_string", "newString", "text", "file_text", "new_str"}
 )
 
 // FilePath returns the file a tool call's input names: the first non-empty
@@ -60,6 +64,22 @@ func Command(input map[string]any) string {
 		}
 	}
 	return ""
+}
+
+// Written yields the text a write call's input holds, that the call put
+// into its file: every non-empty string among "content" (Write, write_file),
+// "new_string" and "newString" (Edit), "text", "file_text" (a create) and
+// "new_str" (str_replace), in that order. The text an edit replaces is not
+// among them, nor the per-edit texts of a list of edits (MultiEdit's
+// "edits").
+func Written(input map[string]any) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for _, k := range writtenKeys {
+			if s, ok := input[k].(string); ok && s != "" && !yield(s) {
+				return
+			}
+		}
+	}
 }
 
 func firstString(input map[string]any, keys []string) string {

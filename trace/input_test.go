@@ -1,6 +1,9 @@
 package trace
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 func TestInputKeys(t *testing.T) {
 	for _, tt := range []struct {
@@ -46,6 +49,29 @@ func TestInputKeys(t *testing.T) {
 		{"no url", URL, map[string]any{"prompt": "p"}, ""},
 	} {
 		if got := tt.fn(tt.input); got != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestWritten(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		input map[string]any
+		want  []string
+	}{
+		{"Write", map[string]any{"file_path": "a.go", "content": "package a"}, []string{"package a"}},
+		{"Edit", map[string]any{"file_path": "a.go", "old_string": "x", "new_string": "y"}, []string{"y"}},
+		{"newString", map[string]any{"filePath": "a.go", "oldString": "x", "newString": "y"}, []string{"y"}},
+		{"create", map[string]any{"command": "create", "path": "a.py", "file_text": "def f(): pass"}, []string{"def f(): pass"}},
+		{"str_replace", map[string]any{"command": "str_replace", "path": "a.py", "old_str": "a", "new_str": "b"}, []string{"b"}},
+		{"text", map[string]any{"path": "n.md", "text": "notes"}, []string{"notes"}},
+		{"every key, in order", map[string]any{"new_str": "4", "content": "1", "text": "3", "new_string": "2"}, []string{"1", "2", "3", "4"}},
+		{"empty and non-strings skipped", map[string]any{"content": "", "new_string": 3.0}, nil},
+		{"MultiEdit's edits", map[string]any{"edits": []any{map[string]any{"new_string": "y"}}}, nil},
+		{"nil input", nil, nil},
+	} {
+		if got := slices.Collect(Written(tt.input)); !slices.Equal(got, tt.want) {
 			t.Errorf("%s: got %q, want %q", tt.name, got, tt.want)
 		}
 	}

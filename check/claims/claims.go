@@ -11,8 +11,6 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
-	"path"
-	"strings"
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/check"
@@ -43,14 +41,15 @@ type claimedFile struct {
 }
 
 // gather collects the files the output claims, in the order first claimed.
-func gather(req *vouch.Request) []*claimedFile {
+func gather(s *vouch.Subject) []*claimedFile {
+	req := s.Request
 	var order []*claimedFile
 	byPath := map[string]*claimedFile{}
 	get := func(p string) *claimedFile {
 		if c, ok := byPath[p]; ok {
 			return c
 		}
-		c := &claimedFile{path: p, rel: Rel(req.Workspace, p)}
+		c := &claimedFile{path: p, rel: s.Rel(p)}
 		byPath[p] = c
 		order = append(order, c)
 		return c
@@ -84,28 +83,9 @@ func gather(req *vouch.Request) []*claimedFile {
 	return order
 }
 
-// Rel returns p relative to the workspace, slash-separated and cleaned, or
-// "" when p is outside it. An absolute p is accepted when it lies under the
-// request's workspace path.
-func Rel(workspace, p string) string {
-	p = strings.ReplaceAll(strings.TrimSpace(p), `\`, "/")
-	if path.IsAbs(p) {
-		ws := path.Clean(strings.ReplaceAll(workspace, `\`, "/"))
-		if workspace == "" || !path.IsAbs(ws) || !strings.HasPrefix(p, ws+"/") {
-			return ""
-		}
-		p = strings.TrimPrefix(p, ws+"/")
-	}
-	p = path.Clean(p)
-	if p == "." || p == ".." || strings.HasPrefix(p, "../") {
-		return ""
-	}
-	return p
-}
-
 // Analyze implements vouch.Analyzer.
 func (filesAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Findings) error {
-	files := gather(s.Request)
+	files := gather(s)
 	if len(files) == 0 {
 		return nil
 	}

@@ -153,23 +153,6 @@ func TestNoWorkspace(t *testing.T) {
 	}
 }
 
-func TestRel(t *testing.T) {
-	for _, tt := range []struct{ ws, p, want string }{
-		{"/w", "a/b.ts", "a/b.ts"},
-		{"/w", "./a/../b.ts", "b.ts"},
-		{"/w", "/w/a.ts", "a.ts"},
-		{"/w", "/wx/a.ts", ""},
-		{"", "/w/a.ts", ""},
-		{"/w", "../a.ts", ""},
-		{"/w", `a\b.ts`, "a/b.ts"},
-		{"/w", ".", ""},
-	} {
-		if got := Rel(tt.ws, tt.p); got != tt.want {
-			t.Errorf("Rel(%q, %q) = %q, want %q", tt.ws, tt.p, got, tt.want)
-		}
-	}
-}
-
 func TestInferCreatedOff(t *testing.T) {
 	dir := ws(t, nil)
 	root, err := os.OpenRoot(dir)

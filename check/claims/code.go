@@ -7,8 +7,10 @@ import (
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/check"
-	"github.com/vouchgate/vouch/check/symbols"
+	"github.com/vouchgate/vouch/check/internal/codecheck"
 	"github.com/vouchgate/vouch/code"
+	_ "github.com/vouchgate/vouch/code/treesitter" // TypeScript, JavaScript, Python (cgo builds)
+	"github.com/vouchgate/vouch/git"
 	"github.com/vouchgate/vouch/text/claimtext"
 )
 
@@ -87,7 +89,7 @@ func (codeAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Find
 // docEval is what the doc-comment evaluation found across files.
 type docEval struct {
 	files  []string
-	result symbols.DocResult
+	result codecheck.DocResult
 	// undecided is set when no file could be parsed; why says why.
 	undecided *vouch.Outcome
 }
@@ -100,13 +102,13 @@ func evalDocs(ctx context.Context, s *vouch.Subject, intent claimtext.TaskIntent
 	if len(targets) == 0 {
 		return nil
 	}
-	ev := &docEval{result: symbols.DocResult{Lines: map[string]string{}}}
+	ev := &docEval{result: codecheck.DocResult{Lines: map[string]string{}}}
 	parsed := map[string]*code.File{}
 	var lastErr *vouch.Outcome
 	for _, t := range targets {
-		pf, err := symbols.Parse(ctx, s, t.file)
+		pf, err := code.FileFor(ctx, s, t.file)
 		if err != nil {
-			o := symbols.FileError(t.file, err)
+			o := codecheck.ParseError(t.file, err)
 			lastErr = &o
 			continue
 		}
@@ -115,9 +117,9 @@ func evalDocs(ctx context.Context, s *vouch.Subject, intent claimtext.TaskIntent
 		switch {
 		case len(intent.Symbols) > 0:
 		case t.exported:
-			merge(&ev.result, symbols.CheckDocs(pf, t.file, exportedNames(pf, intent.Noun), nil))
+			merge(&ev.result, codecheck.Docs(pf, t.file, exportedNames(pf, intent.Noun), nil))
 		default:
-			merge(&ev.result, symbols.CheckDocs(pf, t.file, nil, t.regions))
+			merge(&ev.result, codecheck.Docs(pf, t.file, nil, t.regions))
 		}
 	}
 	if len(intent.Symbols) > 0 {
@@ -129,7 +131,7 @@ func evalDocs(ctx context.Context, s *vouch.Subject, intent claimtext.TaskIntent
 				if len(parsed[file].Lookup(name)) == 0 {
 					continue
 				}
-				merge(&ev.result, symbols.CheckDocs(parsed[file], file, []string{name}, nil))
+				merge(&ev.result, codecheck.Docs(parsed[file], file, []string{name}, nil))
 				found = true
 				break
 			}
@@ -171,7 +173,7 @@ func exportedNames(f *code.File, noun string) []string {
 	return out
 }
 
-func merge(dst *symbols.DocResult, r symbols.DocResult) {
+func merge(dst *codecheck.DocResult, r codecheck.DocResult) {
 	dst.Documented = append(dst.Documented, r.Documented...)
 	dst.Undocumented = append(dst.Undocumented, r.Undocumented...)
 	dst.Missing = append(dst.Missing, r.Missing...)
@@ -186,13 +188,13 @@ func merge(dst *symbols.DocResult, r symbols.DocResult) {
 func docTargets(ctx context.Context, s *vouch.Subject, intent claimtext.TaskIntent) []docTarget {
 	var files []string
 	for _, p := range intent.Files {
-		if rel := Rel(s.Request.Workspace, p); rel != "" {
+		if rel := s.Rel(p); rel != "" {
 			files = append(files, rel)
 		}
 	}
 	named := len(files) > 0
 	if !named {
-		for _, c := range gather(s.Request) {
+		for _, c := range gather(s) {
 			if c.rel != "" && (c.created || c.edited) {
 				if _, _, ok := code.ForPath(c.rel); ok {
 					files = append(files, c.rel)
@@ -202,9 +204,9 @@ func docTargets(ctx context.Context, s *vouch.Subject, intent claimtext.TaskInte
 	}
 	var out []docTarget
 	for _, file := range files {
-		t := docTarget{file: file, regions: symbols.ClaimedRegions(s.Request, file), exported: named}
+		t := docTarget{file: file, regions: s.Request.Output.ClaimedRegions(file), exported: named}
 		if !named && len(t.regions) == 0 && len(intent.Symbols) == 0 {
-			if ch, err := Changes(ctx, s); err == nil && ch != nil && ch.Repo {
+			if ch, err := git.ChangesFor(ctx, s); err == nil && ch != nil && ch.Repo {
 				if fc := ch.File(file); fc != nil {
 					for _, h := range fc.Hunks {
 						if !h.Empty() {
@@ -296,7 +298,7 @@ func docCount(c claimtext.CountClaim, d *docEval) vouch.CheckResult {
 // that exist.
 func createdCount(s *vouch.Subject, c claimtext.CountClaim) vouch.CheckResult {
 	var exist, missing []string
-	for _, cf := range gather(s.Request) {
+	for _, cf := range gather(s) {
 		if !cf.created || cf.rel == "" {
 			continue
 		}

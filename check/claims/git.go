@@ -25,33 +25,12 @@ func init() {
 // undecided rather than failed: committed work and missing work look alike.
 type gitAnalyzer struct{}
 
-type gitKey struct{}
-
-type gitState struct {
-	ch  *git.Changes
-	err error
-}
-
-// Changes returns the git changes of the subject's workspace since the
-// request's base, read once per verification. Nil changes with a nil error
-// mean there is no workspace.
-func Changes(ctx context.Context, s *vouch.Subject) (*git.Changes, error) {
-	if s.Workspace == nil {
-		return nil, nil
-	}
-	st := s.Memo(gitKey{}, func() any {
-		ch, err := git.Read(ctx, s.Workspace.Name(), s.Request.Base)
-		return gitState{ch, err}
-	}).(gitState)
-	return st.ch, st.err
-}
-
 // Analyze implements vouch.Analyzer.
 func (gitAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Findings) error {
 	if s.Workspace == nil {
 		return nil
 	}
-	ch, err := Changes(ctx, s)
+	ch, err := git.ChangesFor(ctx, s)
 	if err != nil {
 		if vouch.Code(err) == vouch.ErrInvalid {
 			// A base that does not resolve is the caller's mistake: say so
@@ -66,8 +45,7 @@ func (gitAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Findi
 	if !ch.Repo {
 		return nil
 	}
-	req := s.Request
-	files := gather(req)
+	files := gather(s)
 	withBase := ch.Base != ""
 	claimed := map[string]bool{}
 	for _, c := range files {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/check"
-	"github.com/vouchgate/vouch/check/claims"
+	"github.com/vouchgate/vouch/git"
 )
 
 func init() {
@@ -35,11 +35,11 @@ func newFileChanged(spec vouch.CheckSpec, _ check.Env) (vouch.Checker, error) {
 // Check implements vouch.Checker.
 func (c fileChanged) Check(ctx context.Context, s *vouch.Subject) vouch.Outcome {
 	ev := map[string]any{"path": c.path}
-	rel := claims.Rel(s.Request.Workspace, c.path)
+	rel := s.Rel(c.path)
 	if rel == "" {
 		return vouch.Fail(vouch.CodePathOutsideWorkspace, fmt.Sprintf("%s leads outside the workspace", c.path), ev)
 	}
-	ch, err := claims.Changes(ctx, s)
+	ch, err := git.ChangesFor(ctx, s)
 	switch {
 	case ch == nil && err == nil:
 		return vouch.Undecided(vouch.CodeNoWorkspace, fmt.Sprintf("%s cannot be looked at: the request has no workspace", c.path))

@@ -13,4 +13,14 @@
 // UNVERIFIED_URL). The groundedness dimension is the share verified. With
 // no trace, no sources and no workspace there is nothing to ground in, and
 // groundedness is not applicable.
+//
+// The analyzer serves every checkpoint kind, each by its row of one
+// profile table (profile.go) rather than by branches on the kind: the texts
+// grounded (a plan's subgoals, else the answer), the dimension fed
+// (traceability for a synthesis, faithfulness for a moderator's summary,
+// else groundedness), whether a plan's mentions of what it will create are
+// skipped and nothing it names refuted, whether an answer's claims are held
+// against the sources, and the texts a synthesis or a summary was made
+// from (the agent outputs, the discussion), in which a mention the ground
+// truth does not show must be found.
 package grounding

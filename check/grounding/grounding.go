@@ -13,7 +13,8 @@ import (
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/check"
-	"github.com/vouchgate/vouch/check/symbols"
+	"github.com/vouchgate/vouch/code"
+	_ "github.com/vouchgate/vouch/code/treesitter" // TypeScript, JavaScript, Python (cgo builds)
 	"github.com/vouchgate/vouch/text/mention"
 	"github.com/vouchgate/vouch/text/support"
 	"github.com/vouchgate/vouch/trace"
@@ -23,7 +24,7 @@ func init() {
 	check.RegisterAnalyzer(check.AnalyzerInfo{
 		Name:  "grounding.mentions",
 		Level: vouch.LevelGrounding,
-		Kinds: check.EveryKind(),
+		Kinds: profileKinds(),
 		New:   func() vouch.Analyzer { return analyzer{} },
 	})
 }
@@ -34,31 +35,21 @@ type analyzer struct{}
 // list holds them all.
 const maxWarnings = 20
 
-// dimensionFor is the dimension grounding feeds for a kind: groundedness
-// where the kind has it, else the dimension that asks whether the answer
-// rests on evidence.
-func dimensionFor(kind vouch.Kind) string {
-	switch kind {
-	case vouch.KindSynthesis:
-		return vouch.DimTraceability
-	case vouch.KindModeration:
-		return vouch.DimFaithfulness
-	}
-	return vouch.DimGroundedness
-}
-
 // Analyze implements vouch.Analyzer.
 func (analyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Findings) error {
 	req := s.Request
-	kind := req.EffectiveKind()
-	ev := newEvidence(ctx, s)
+	prof, ok := profiles[req.EffectiveKind()]
+	if !ok {
+		return nil // a kind grounding does not serve: the engine never asks
+	}
+	ev := newEvidence(ctx, s, &prof)
 	if !ev.any() {
 		return nil // nothing to ground in: not applicable
 	}
-	dim := dimensionFor(kind)
+	dim := prof.dim
 	f.MarkApplicable(dim)
 
-	docs := answerDocs(req, kind)
+	docs := prof.texts(req)
 	for _, doc := range docs {
 		for _, m := range doc.Mentions {
 			if m.Kind == vouch.MentionFile {
@@ -78,7 +69,7 @@ func (analyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Findings
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			if kind == vouch.KindDecomposition && m.Kind != vouch.MentionURL && creates(doc, m) {
+			if prof.skipMade && m.Kind != vouch.MentionURL && creates(doc, m) {
 				continue // a plan may name what it will create
 			}
 			if !out.first(m.Kind, m.Norm) {
@@ -86,9 +77,9 @@ func (analyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Findings
 			}
 			v := ev.verify(m)
 			if !v.found && !v.refuted && len(ev.agents) > 0 {
-				v = ev.agentSaid(m)
+				v = ev.agentSaid(m, prof.madeOf)
 			}
-			if kind == vouch.KindDecomposition {
+			if !prof.refutes {
 				// A plan speaks of the future: what it names may not exist
 				// yet, so nothing it names is refuted.
 				v.refuted = false
@@ -96,7 +87,7 @@ func (analyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Findings
 			out.add(m, doc, v)
 		}
 	}
-	if kind == vouch.KindAnswer && len(ev.sources) > 0 {
+	if prof.claims && len(ev.sources) > 0 {
 		out.claims = ev.index().Claims(docs[0])
 		for _, c := range out.claims {
 			for _, a := range c.Unsupported {
@@ -140,23 +131,6 @@ func atomKind(k string) vouch.MentionKind {
 		return vouch.MentionEntity
 	}
 	return vouch.MentionKind(k)
-}
-
-// answerDocs returns the texts to ground: the answer, or for a plan its
-// subgoals' descriptions (the goal is context, not claim).
-func answerDocs(req *vouch.Request, kind vouch.Kind) []*mention.Doc {
-	if kind == vouch.KindDecomposition {
-		var docs []*mention.Doc
-		if req.Context != nil && req.Context.Plan != nil {
-			for _, sg := range req.Context.Plan.Subgoals {
-				if strings.TrimSpace(sg.Description) != "" {
-					docs = append(docs, mention.Parse(sg.Description))
-				}
-			}
-		}
-		return docs
-	}
-	return []*mention.Doc{mention.Parse(req.Output.Summary)}
 }
 
 // verdict is what the evidence says of one mention.
@@ -311,8 +285,9 @@ type evidence struct {
 	mentioned []string
 
 	// agents are the texts a synthesis or a summary is made from: the
-	// agent outputs, the discussion. They are all such a text rests on, so
-	// what the ground truth does not show must be in one of them.
+	// agent outputs, the discussion (see profile.madeFrom). They are all
+	// such a text rests on, so what the ground truth does not show must be
+	// in one of them.
 	agents []evText
 
 	pkgs      packageSet
@@ -342,7 +317,7 @@ func (t *evText) where() string {
 // labelled returns a text that is not from the trace.
 func labelled(label, text string) evText { return evText{label: label, entry: -1, text: text} }
 
-func newEvidence(ctx context.Context, s *vouch.Subject) *evidence {
+func newEvidence(ctx context.Context, s *vouch.Subject, prof *profile) *evidence {
 	req := s.Request
 	ev := &evidence{ctx: ctx, s: s, table: trace.TableFor(s)}
 	if len(req.Trace) > 0 {
@@ -352,17 +327,14 @@ func newEvidence(ctx context.Context, s *vouch.Subject) *evidence {
 			b := path.Base(p)
 			ev.byBase[b] = append(ev.byBase[b], p)
 		}
-		answer := req.EffectiveKind() == vouch.KindAnswer
 		for i := range req.Trace {
 			e := &req.Trace[i]
 			op := ev.table.CallOp(e.Tool, e.Input)
 			at := evText{entry: i, tool: e.Tool}
 			if op == trace.OpWrite {
-				for _, k := range []string{"content", "new_string", "newString", "text", "file_text", "new_str"} {
-					if v, ok := e.Input[k].(string); ok && v != "" {
-						at.text, at.code = v, true
-						ev.texts = append(ev.texts, at)
-					}
+				for v := range trace.Written(e.Input) {
+					at.text, at.code = v, true
+					ev.texts = append(ev.texts, at)
 				}
 			}
 			if op == trace.OpFetch {
@@ -377,7 +349,7 @@ func newEvidence(ctx context.Context, s *vouch.Subject) *evidence {
 			if out := e.OutputText(); out != "" {
 				at.text, at.code = out, op == trace.OpRead
 				ev.texts = append(ev.texts, at)
-				if answer {
+				if prof.claims {
 					// Tool outputs are sources of an answer's claims.
 					ev.sources = append(ev.sources, support.Source{ID: "trace[" + strconv.Itoa(i) + "]", Text: out})
 				}
@@ -390,19 +362,8 @@ func newEvidence(ctx context.Context, s *vouch.Subject) *evidence {
 			ev.sources = append(ev.sources, src)
 			ev.texts = append(ev.texts, labelled(src.ID, src.Text))
 		}
-		switch req.EffectiveKind() {
-		case vouch.KindSynthesis:
-			for i, o := range c.Outputs {
-				where := "outputs[" + strconv.Itoa(i) + "]"
-				if o.ID != "" {
-					where = "output " + o.ID
-				}
-				ev.agents = append(ev.agents, labelled(where, o.Text))
-			}
-		case vouch.KindModeration:
-			for i, u := range c.Discussion {
-				ev.agents = append(ev.agents, labelled(fmt.Sprintf("discussion[%d] %s", i, u.Speaker), u.Text))
-			}
+		if prof.madeFrom != nil {
+			ev.agents = prof.madeFrom(c)
 		}
 		if c.Plan != nil && c.Plan.Goal != "" {
 			ev.texts = append(ev.texts, labelled("plan.goal", c.Plan.Goal))
@@ -472,9 +433,9 @@ func (ev *evidence) any() bool {
 }
 
 // agentSaid looks a mention the ground truth does not show up in the texts
-// the answer was made from. Found there, it is traced; found in none of
-// them, it was made up: refuted.
-func (ev *evidence) agentSaid(m *mention.Mention) verdict {
+// the answer was made from, which madeOf names. Found there, it is traced;
+// found in none of them, it was made up: refuted.
+func (ev *evidence) agentSaid(m *mention.Mention, madeOf string) verdict {
 	for _, t := range ev.agents {
 		var ok bool
 		switch m.Kind {
@@ -497,11 +458,7 @@ func (ev *evidence) agentSaid(m *mention.Mention) verdict {
 			return verdict{found: true, where: t.where()}
 		}
 	}
-	what := "agent output"
-	if ev.s.Request.EffectiveKind() == vouch.KindModeration {
-		what = "participant's words"
-	}
-	return verdict{refuted: true, where: "in no " + what}
+	return verdict{refuted: true, where: "in no " + madeOf}
 }
 
 func (ev *evidence) index() *support.Index {
@@ -666,7 +623,7 @@ func (ev *evidence) symbol(norm string) verdict {
 	}
 	for _, p := range ev.codeFiles() {
 		// A file with syntax errors still gives the symbols it parsed.
-		f, _ := symbols.Parse(ev.ctx, ev.s, p)
+		f, _ := code.FileFor(ev.ctx, ev.s, p)
 		if f == nil {
 			continue
 		}

@@ -287,3 +287,19 @@ func TestAgentTexts(t *testing.T) {
 		t.Errorf("codes %v unverified %v", codes(f), texts(f.Mentions.Unverified))
 	}
 }
+
+// TestProfiles checks that grounding serves every checkpoint kind, each row
+// feeding a dimension of its kind.
+func TestProfiles(t *testing.T) {
+	if got := profileKinds(); !slices.Equal(got, vouch.Kinds) {
+		t.Errorf("kinds served %v, want every kind %v", got, vouch.Kinds)
+	}
+	for k, p := range profiles {
+		if !slices.Contains(vouch.Dimensions(k), p.dim) {
+			t.Errorf("%s feeds %s, not one of its dimensions %v", k, p.dim, vouch.Dimensions(k))
+		}
+		if p.texts == nil || (p.madeFrom == nil) != (p.madeOf == "") {
+			t.Errorf("%s: incomplete row %+v", k, p)
+		}
+	}
+}

@@ -44,8 +44,9 @@
 // Finding no conflict is light evidence (0.7): the rules see values,
 // negations and files, not every way two texts can disagree.
 //
-// When a synthesis fails on its last attempt, the engine's report says to
-// fall back to the outputs (FALL_BACK_TO_OUTPUTS).
+// When a synthesis fails (on its last attempt, or beyond retry), the
+// analyzer concludes that it cannot be used: the report says to fall back
+// to the outputs (FALL_BACK_TO_OUTPUTS, see [vouch.Concluder]).
 package synthesis
 
 import (
@@ -74,7 +75,10 @@ func init() {
 // safe for concurrent use.
 type analyzer struct{}
 
-var _ vouch.Analyzer = analyzer{}
+var (
+	_ vouch.Analyzer  = analyzer{}
+	_ vouch.Concluder = analyzer{}
+)
 
 // maxListed bounds the sentences and conflicts quoted in one check's
 // evidence.
@@ -109,6 +113,23 @@ func (analyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Findings
 		consistency(f, ix, doc)
 	}
 	return nil
+}
+
+// Conclude implements vouch.Concluder: a synthesis that failed cannot be
+// used and will not be retried, so the orchestrator is told to hand on the
+// agent outputs it was built from (FALL_BACK_TO_OUTPUTS, naming them).
+func (analyzer) Conclude(s *vouch.Subject, rep *vouch.Report) []vouch.Warning {
+	req := s.Request
+	if rep.Verdict != vouch.VerdictFail || req.Context == nil || len(req.Context.Outputs) == 0 {
+		return nil
+	}
+	ids := make([]string, len(req.Context.Outputs))
+	for i, o := range req.Context.Outputs {
+		ids[i] = o.ID
+	}
+	return []vouch.Warning{{Code: vouch.CodeFallBack,
+		Message: "the synthesis cannot be used and will not be retried: hand on the agent outputs it was built from (" + strings.Join(ids, ", ") + ")",
+		Details: map[string]any{"outputs": ids}}}
 }
 
 // OutputID names output i in evidence: its id, or "outputs[i]" when it

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/go-json-experiment/json"
@@ -91,7 +92,7 @@ func newCodesCmd() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "codes",
-		Short: "List every check, warning and error code with its meaning, and the check types",
+		Short: "List every check, warning and error code with its meaning, the check types, and the analyzers with the checkpoint kinds they serve",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			out := cmd.OutOrStdout()
@@ -102,11 +103,20 @@ func newCodesCmd() *cobra.Command {
 					Strength vouch.Strength `json:"strength"`
 					Doc      string         `json:"doc"`
 				}
+				type analyzerInfo struct {
+					Name  string       `json:"name"`
+					Level vouch.Level  `json:"level"`
+					Kinds []vouch.Kind `json:"kinds"`
+				}
 				var kinds []kindInfo
 				for _, k := range check.All() {
 					kinds = append(kinds, kindInfo{k.Name, k.Params, k.Strength, k.Doc})
 				}
-				return json.MarshalWrite(out, map[string]any{"codes": vouch.Codes(), "checkTypes": kinds}, jsontext.WithIndent("  "))
+				var analyzers []analyzerInfo
+				for _, a := range check.Analyzers() {
+					analyzers = append(analyzers, analyzerInfo{a.Name, a.Level, a.Kinds})
+				}
+				return json.MarshalWrite(out, map[string]any{"codes": vouch.Codes(), "checkTypes": kinds, "analyzers": analyzers}, jsontext.WithIndent("  "))
 			}
 			tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 			var last vouch.CodeKind
@@ -122,9 +132,26 @@ func newCodesCmd() *cobra.Command {
 				fmt.Fprintf(tw, "  %s %s\t%s (%s)\n", k.Name, k.Params, k.Doc, k.Strength)
 			}
 			fmt.Fprintf(tw, "  llm {rubric}\tleft to the judge; undecided without one (judge)\n")
+			fmt.Fprintf(tw, "\nanalyzers, in pipeline order (level; the checkpoint kinds each serves):\n")
+			for _, a := range check.Analyzers() {
+				fmt.Fprintf(tw, "  %s\t%s; %s\n", a.Name, a.Level, kindList(a))
+			}
 			return tw.Flush()
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
 	return cmd
+}
+
+// kindList names the checkpoint kinds an analyzer serves: "every kind", or
+// the kinds separated by commas.
+func kindList(a check.AnalyzerInfo) string {
+	if a.ServesEveryKind() {
+		return "every kind"
+	}
+	names := make([]string, len(a.Kinds))
+	for i, k := range a.Kinds {
+		names[i] = string(k)
+	}
+	return strings.Join(names, ", ")
 }

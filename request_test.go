@@ -1,0 +1,29 @@
+package vouch_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/vouchgate/vouch"
+)
+
+func TestClaimedRegions(t *testing.T) {
+	o := &vouch.Output{Artifacts: &vouch.Artifacts{FileEdits: []vouch.FileEdit{
+		{File: "src/a.ts", EditedRegion: &vouch.LineRange{Start: 1, End: 4}},
+		{File: "src/b.ts", EditedRegion: &vouch.LineRange{Start: 2, End: 2}},
+		{File: "./src/a.ts", EditedRegion: &vouch.LineRange{Start: 9, End: 12}},
+		{File: "src/a.ts", ChangeType: vouch.ChangeDelete},
+	}}}
+	want := []vouch.LineRange{{Start: 1, End: 4}, {Start: 9, End: 12}}
+	for _, file := range []string{"src/a.ts", "./src/a.ts"} {
+		if got := o.ClaimedRegions(file); !slices.Equal(got, want) {
+			t.Errorf("ClaimedRegions(%q) = %v, want %v", file, got, want)
+		}
+	}
+	if got := o.ClaimedRegions("src/c.ts"); got != nil {
+		t.Errorf("unclaimed file: %v", got)
+	}
+	if got := (&vouch.Output{}).ClaimedRegions("src/a.ts"); got != nil {
+		t.Errorf("no artifacts: %v", got)
+	}
+}
