@@ -376,7 +376,7 @@ func (w *walker) value(sh *shape) error {
 	f := sh
 	if sh.forms != nil {
 		if f = sh.forms[k]; f == nil {
-			return w.wrongKind(sh, k, start, "")
+			return w.wrongKind(sh, k, start)
 		}
 	}
 	if k == 'n' {
@@ -385,10 +385,10 @@ func (w *walker) value(sh *shape) error {
 			w.out = append(w.out, "null"...)
 			return err
 		}
-		return w.wrongKind(sh, k, start, "")
+		return w.wrongKind(sh, k, start)
 	}
 	if want := f.jsonKind(); want != 0 && want != k {
-		return w.wrongKind(sh, k, start, "")
+		return w.wrongKind(sh, k, start)
 	}
 	found := w.d.Problems()
 	var err error
@@ -420,8 +420,8 @@ func (w *walker) value(sh *shape) error {
 }
 
 // wrongKind reports a value of kind k where shape sh is wanted, skips it
-// and writes null in its place. got, if set, describes the value.
-func (w *walker) wrongKind(sh *shape, k jsontext.Kind, start int, got string) error {
+// and writes null in its place.
+func (w *walker) wrongKind(sh *shape, k jsontext.Kind, start int) error {
 	raw, err := w.dec.ReadValue()
 	if err != nil {
 		return err
@@ -430,10 +430,7 @@ func (w *walker) wrongKind(sh *shape, k jsontext.Kind, start int, got string) er
 	if k == 'n' && w.d.covered(w.at()) {
 		return nil // the null stands for a YAML value already reported
 	}
-	if got == "" {
-		got = w.describe(k, raw, start)
-	}
-	msg := "got " + got + ", want " + sh.want
+	msg := "got " + w.describe(k, raw, start) + ", want " + sh.want
 	switch {
 	case k == 'n':
 		msg += w.s.nullHint

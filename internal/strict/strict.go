@@ -32,6 +32,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/go-json-experiment/json/jsontext"
 	"go.yaml.in/yaml/v3"
@@ -88,8 +89,9 @@ type Pos struct {
 }
 
 // Doc is one document read by [Parse]: its JSON, where each of its values
-// stands in the input, and the problems found in it so far. A Doc is not
-// safe for concurrent use while problems are added; its lookups are.
+// stands in the input, and the problems found in it so far. Problems are
+// added by one goroutine at a time; [Doc.Lookup] and [Doc.Members] may be
+// called concurrently.
 type Doc struct {
 	opt   Options
 	input []byte // the input, without its byte order mark
@@ -99,9 +101,10 @@ type Doc struct {
 	// spans tie offsets of json to the YAML nodes they came from, in
 	// increasing order of offset (YAML documents only).
 	spans []span
-	// lines holds the offset of each line's start in input, built when
-	// first needed (JSON documents only).
-	lines []int
+	// lines holds the offset of each line's start in input, built once
+	// when first needed (JSON documents only).
+	lines     []int
+	linesOnce sync.Once
 
 	problems []problem
 	more     int
@@ -277,7 +280,7 @@ func (d *Doc) Errors() vouch.Errors {
 	for i, p := range d.problems {
 		errs[i] = p.err
 	}
-	SortByPosition(errs)
+	sortByPosition(errs)
 	if d.more > 0 {
 		errs = append(errs, &vouch.Error{
 			Code:    vouch.ErrTooLarge,
@@ -318,9 +321,9 @@ func related(a, b string) bool {
 	return len(a) == len(b) || a == "" || b[len(a)] == '.' || b[len(a)] == '['
 }
 
-// SortByPosition orders errors as they appear in the input, keeping the
+// sortByPosition orders errors as they appear in the input, keeping the
 // order of errors at one position; errors without a position come last.
-func SortByPosition(errs []*vouch.Error) {
+func sortByPosition(errs []*vouch.Error) {
 	slices.SortStableFunc(errs, func(a, b *vouch.Error) int {
 		if az, bz := a.Line == 0, b.Line == 0; az || bz {
 			switch {
@@ -384,14 +387,14 @@ func (d *Doc) pos(off int) Pos {
 		}
 		return Pos{}
 	}
-	if d.lines == nil {
+	d.linesOnce.Do(func() {
 		d.lines = []int{0}
 		for i, c := range d.input {
 			if c == '\n' {
 				d.lines = append(d.lines, i+1)
 			}
 		}
-	}
+	})
 	off = min(max(off, 0), len(d.input))
 	line, _ := slices.BinarySearch(d.lines, off+1)
 	start := d.lines[line-1]

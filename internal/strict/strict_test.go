@@ -424,3 +424,21 @@ func TestNoRulePanics(t *testing.T) {
 	}()
 	NewSchema(reflect.TypeFor[struct{ L limit }](), SchemaOptions{})
 }
+
+// TestConcurrentLookup: lookups may run concurrently (a policy layer is
+// applied by several goroutines); run with -race.
+func TestConcurrentLookup(t *testing.T) {
+	d := read(t, "{\n \"inner\": {\"start\": 1},\n \"tags\": [\"a\"]\n}", Options{})
+	done := make(chan Pos)
+	for range 4 {
+		go func() {
+			_, val, _ := d.Lookup("inner.start")
+			done <- val
+		}()
+	}
+	for range 4 {
+		if val := <-done; val != (Pos{2, 21}) {
+			t.Errorf("Lookup = %v", val)
+		}
+	}
+}

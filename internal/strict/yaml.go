@@ -2,6 +2,7 @@ package strict
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -36,7 +37,7 @@ func (d *Doc) readYAML() *vouch.Error {
 		d:        d,
 		buf:      make([]byte, 0, size+size/4),
 		maxNodes: d.opt.MaxNodes,
-		maxDepth: cmp0(d.opt.MaxDepth, DefaultMaxDepth),
+		maxDepth: cmp.Or(d.opt.MaxDepth, DefaultMaxDepth),
 		maxBytes: d.opt.MaxJSONBytes,
 	}
 	if c.maxNodes == 0 {
@@ -52,13 +53,6 @@ func (d *Doc) readYAML() *vouch.Error {
 	d.json, d.spans = c.buf, c.spans
 	d.kind = kindOf(jsontext.Value(c.buf).Kind())
 	return nil
-}
-
-func cmp0(v, def int) int {
-	if v == 0 {
-		return def
-	}
-	return v
 }
 
 // parseYAML parses data as exactly one YAML document and returns its root
@@ -353,13 +347,13 @@ func (c *converter) members(n *yaml.Node, depth int, out []member) ([]member, *v
 		case src != nil && src.Kind == yaml.SequenceNode:
 			sources = src.Content
 		default:
-			c.problem(m, vouch.ErrType, "a merge key (<<) takes a mapping or a list of mappings, got "+yamlKind(src), true)
+			c.problem(m, vouch.ErrType, "a merge key (<<) takes a mapping or a list of mappings, got "+yamlKind(src), false)
 			continue
 		}
 		for _, s := range sources {
 			ds := deref(s)
 			if ds == nil || ds.Kind != yaml.MappingNode {
-				c.problem(s, vouch.ErrType, "a merge key (<<) takes a mapping or a list of mappings, got "+yamlKind(ds)+" in the list", true)
+				c.problem(s, vouch.ErrType, "a merge key (<<) takes a mapping or a list of mappings, got "+yamlKind(ds)+" in the list", false)
 				continue
 			}
 			if depth > c.maxDepth {
