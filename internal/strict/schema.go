@@ -359,6 +359,10 @@ func (w *walker) at() string { return formatPath(w.path) }
 
 // problem reports a problem at offset off of the value being walked.
 func (w *walker) problem(off int, code vouch.ErrorCode, msg string, covers bool) {
+	if w.d.full() {
+		w.d.more++ // counted, never listed: no path to write
+		return
+	}
 	w.d.add(&vouch.Error{Code: code, Path: w.at(), Message: msg}, off, covers)
 }
 
@@ -427,8 +431,12 @@ func (w *walker) wrongKind(sh *shape, k jsontext.Kind, start int) error {
 		return err
 	}
 	w.out = append(w.out, "null"...)
-	if k == 'n' && w.d.covered(w.at()) {
+	if k == 'n' && w.d.yaml && w.d.covered(w.at()) {
 		return nil // the null stands for a YAML value already reported
+	}
+	if w.d.full() {
+		w.d.more++
+		return nil
 	}
 	msg := "got " + w.describe(k, raw, start) + ", want " + sh.want
 	switch {
@@ -506,7 +514,7 @@ func (w *walker) object(sh *shape) error {
 					name = unquote(raw)
 				}
 				w.path = append(w.path, seg{key: raw})
-				w.problem(keyStart, vouch.ErrUnknownField, "unknown field"+Suggest(name, sh.names), false)
+				w.problem(keyStart, vouch.ErrUnknownField, "unknown field"+suggest(name, sh.names), false)
 				w.path = w.path[:len(w.path)-1]
 				if err := w.dec.SkipValue(); err != nil {
 					return err

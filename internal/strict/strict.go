@@ -290,10 +290,13 @@ func (d *Doc) Errors() vouch.Errors {
 	return errs
 }
 
+// full reports whether the list of problems is full: more are counted.
+func (d *Doc) full() bool { return len(d.problems) >= MaxProblems }
+
 // add lists a problem (or counts it, past the limit). off is its offset in
 // json when known, else -1.
 func (d *Doc) add(e *vouch.Error, off int, covers bool) {
-	if len(d.problems) >= MaxProblems {
+	if d.full() {
 		d.more++
 		return
 	}
@@ -528,11 +531,11 @@ func joinKey(path, key string) string {
 
 func joinIndex(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
 
-// Suggest returns a hint naming the known key closest to an unknown one:
+// suggest returns a hint naming the known key closest to an unknown one:
 // ` (did you mean "passAt"?)` for a key that differs from one by case or
 // by at most two edits (fewer than half its length: "a" is no typo of
 // "id"), else the known keys, ` (want one of a, b, c)`.
-func Suggest(name string, known []string) string {
+func suggest(name string, known []string) string {
 	best, bestD := "", 3
 	for _, k := range known {
 		if strings.EqualFold(k, name) {

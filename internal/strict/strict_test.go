@@ -407,11 +407,11 @@ func TestSuggest(t *testing.T) {
 		"ID":        ` (did you mean "id"?)`,
 		"something": " (want one of passAt, failBelow, claims, id)",
 	} {
-		if got := Suggest(name, known); got != want {
-			t.Errorf("Suggest(%q) = %q, want %q", name, got, want)
+		if got := suggest(name, known); got != want {
+			t.Errorf("suggest(%q) = %q, want %q", name, got, want)
 		}
 	}
-	if got := Suggest("x", nil); got != "" {
+	if got := suggest("x", nil); got != "" {
 		t.Errorf("Suggest with nothing known = %q", got)
 	}
 }

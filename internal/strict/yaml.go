@@ -180,6 +180,10 @@ func unquote(raw []byte) string {
 
 // problem reports a problem at node n, at the converter's path.
 func (c *converter) problem(n *yaml.Node, code vouch.ErrorCode, msg string, covers bool) {
+	if c.d.full() {
+		c.d.more++
+		return
+	}
 	c.d.add(&vouch.Error{Code: code, Path: formatPath(c.path), Message: msg, Line: n.Line, Column: n.Column}, -1, covers)
 }
 
