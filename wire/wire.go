@@ -49,9 +49,9 @@ type Options struct {
 }
 
 // DecodeRequest decodes and validates one request. The format is JSON when
-// the first byte that is not white space (after an optional UTF-8 byte order
-// mark) is '{' and the input is JSON, YAML otherwise (flow-style YAML such
-// as {task: {}, output: {summary: done}} starts like JSON and is YAML).
+// the input starts (after an optional UTF-8 byte order mark and white
+// space) with '{' and a quoted key, YAML otherwise: flow-style YAML such as
+// {task: {}, output: {summary: done}} is YAML.
 //
 // Decoding is strict: unknown fields (reported with the field meant, when
 // one is close: `unknown field (did you mean "passAt"?)`), values of the
