@@ -2,17 +2,19 @@ package policy
 
 import (
 	"bytes"
-	"errors"
+	stdjson "encoding/json"
 	"fmt"
-	"io"
+	"math"
+	"reflect"
+	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/go-json-experiment/json/jsontext"
-	"go.yaml.in/yaml/v3"
 
 	"github.com/vouchgate/vouch"
-	"github.com/vouchgate/vouch/internal/jsonerr"
-	"github.com/vouchgate/vouch/internal/yamldoc"
+	"github.com/vouchgate/vouch/internal/strict"
 )
 
 // Limits on one policy document. A policy is a page of settings; anything
@@ -20,178 +22,155 @@ import (
 const (
 	// maxInputBytes bounds the size of a policy file or a task.policy.
 	maxInputBytes = 1 << 20
-	// maxJSONBytes bounds the JSON a document expands to, aliases resolved.
+	// maxJSONBytes bounds the JSON a YAML document expands to, aliases
+	// resolved.
 	maxJSONBytes = 1 << 20
-	// maxNodes bounds the values (and merged keys) a document expands to,
-	// aliases resolved.
+	// maxNodes bounds the values (and merged keys) a YAML document expands
+	// to, aliases resolved.
 	maxNodes = 10000
 )
 
-// position is where a value of a document stands.
-type position struct {
-	// keyLine and keyCol locate the key that sets the value (for a list
-	// element, the element itself).
-	keyLine, keyCol int
-	// line and col locate the value.
-	line, col int
+// readOptions are how a policy document is read; a request's task.policy
+// is JSON only.
+func readOptions(jsonOnly bool) strict.Options {
+	return strict.Options{What: "policy", MaxBytes: maxInputBytes, MaxNodes: maxNodes, MaxJSONBytes: maxJSONBytes, JSON: jsonOnly}
 }
 
-// parseDoc turns a policy document into the root node of its tree: YAML,
-// or JSON when the document is JSON (JSON escapes such as "\/" and surrogate
-// pairs are not YAML). A nil node means an empty document.
-func parseDoc(name string, data []byte) (*yaml.Node, *vouch.Error) {
-	if len(data) > maxInputBytes {
-		return nil, &vouch.Error{Code: vouch.ErrTooLarge, Message: fmt.Sprintf("the policy is %d bytes, over the limit of %d", len(data), maxInputBytes)}
-	}
-	// A byte order mark is not part of the text (and not JSON).
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	if looksLikeJSON(data) {
-		n, jerr := jsonNode(data, maxNodes)
-		if jerr == nil {
-			return n, nil
-		}
-		if jerr.Code == vouch.ErrTooLarge || strings.HasSuffix(strings.ToLower(name), ".json") {
-			return nil, jerr
-		}
-		// Flow-style YAML ({passAt: 0.8}) is not JSON: read it as YAML.
-	}
-	return parseYAML(data)
-}
+// policyType is the Go type a policy document decodes into.
+var policyType = reflect.TypeFor[vouch.Policy]()
 
-// looksLikeJSON reports whether data starts, after white space, like a JSON
-// object or array.
-func looksLikeJSON(data []byte) bool {
-	data = bytes.TrimLeft(data, " \t\r\n")
-	return len(data) > 0 && (data[0] == '{' || data[0] == '[')
-}
+// plainRule is a command rule in its mapping form, without the list form
+// vouch.CommandRule also reads.
+type plainRule vouch.CommandRule
 
-// parseYAML parses one YAML document; a nil node means an empty document.
-func parseYAML(data []byte) (*yaml.Node, *vouch.Error) {
-	return yamldoc.Parse(data, "a policy")
-}
+// schema is the shape of a policy document, built once. Type errors speak
+// YAML (a policy is written by people), and documents are decoded in their
+// canonical form: a layer's JSON reads the same whatever its source's
+// spelling, and [Show] writes it back to the same policy.
+var schema = sync.OnceValue(func() *strict.Schema {
+	return strict.NewSchema(policyType, strict.SchemaOptions{
+		YAMLWords: true,
+		NullHint:  " (leave the key out to keep the value in force)",
+		Canonical: true,
+		Rules: map[reflect.Type]strict.Rule{
+			reflect.TypeFor[vouch.Duration](): {
+				Want:  `duration (e.g. "30s")`,
+				Forms: map[jsontext.Kind]reflect.Type{'"': reflect.TypeFor[string](), '0': reflect.TypeFor[float64]()},
+				Check: checkDuration,
+			},
+			reflect.TypeFor[vouch.CommandRule](): {
+				Want:  "list or mapping",
+				Forms: map[jsontext.Kind]reflect.Type{'[': reflect.TypeFor[[]string](), '{': reflect.TypeFor[plainRule]()},
+				Check: checkRuleList,
+			},
+			// A plugin's schema (pluginSchemas.*): a JSON Schema is an
+			// object or a boolean.
+			reflect.TypeFor[stdjson.RawMessage](): {
+				Want:  "a JSON Schema (a mapping or a boolean)",
+				Forms: map[jsontext.Kind]reflect.Type{'{': nil, 't': nil},
+			},
+		},
+	})
+})
 
-// jsonNode parses a JSON document into a YAML node tree with the positions
-// of its values. It refuses documents of more than limit values (limit <= 0
-// means no limit).
-func jsonNode(data []byte, limit int) (*yaml.Node, *vouch.Error) {
-	p := jsonParser{data: data, dec: jsontext.NewDecoder(bytes.NewReader(data)), limit: limit, line: 1, col: 1}
-	n, err := p.value()
-	if err == nil {
-		if _, err = p.dec.ReadToken(); err == nil {
-			err = errors.New("unexpected data after the top-level value")
-		} else if errors.Is(err, io.EOF) {
-			err = nil
-		}
+// policyKeys are the top-level keys of a policy, in the order of
+// [vouch.Policy]'s fields.
+var policyKeys = sync.OnceValue(func() []string {
+	var keys []string
+	for i := range policyType.NumField() {
+		name, _, _ := strings.Cut(policyType.Field(i).Tag.Get("json"), ",")
+		keys = append(keys, name)
 	}
-	if err != nil {
-		var ve *vouch.Error
-		if errors.As(err, &ve) {
-			return nil, ve
-		}
-		var syn *jsontext.SyntacticError
-		if errors.As(err, &syn) {
-			line, col := jsonerr.LineCol(data, syn.ByteOffset)
-			msg := "malformed JSON: " + syn.Err.Error()
-			code := vouch.ErrSyntax
-			if errors.Is(syn.Err, jsontext.ErrDuplicateName) {
-				code, msg = vouch.ErrInvalid, "duplicate key"
-			}
-			return nil, &vouch.Error{Code: code, Path: jsonerr.PointerToPath(string(syn.JSONPointer)), Message: msg, Line: line, Column: col, Err: err}
-		}
-		if errors.Is(err, io.ErrUnexpectedEOF) {
-			line, col := jsonerr.LineCol(data, int64(len(data)))
-			return nil, &vouch.Error{Code: vouch.ErrSyntax, Message: "malformed JSON: unexpected end of input", Line: line, Column: col, Err: err}
-		}
-		line, col := jsonerr.LineCol(data, p.dec.InputOffset())
-		return nil, &vouch.Error{Code: vouch.ErrSyntax, Message: "malformed JSON: " + err.Error(), Line: line, Column: col, Err: err}
-	}
-	return n, nil
-}
+	return keys
+})
 
-// jsonParser builds a node tree from JSON tokens, tracking line and column
-// incrementally (offsets only grow).
-type jsonParser struct {
-	data  []byte
-	dec   *jsontext.Decoder
-	limit int
-	nodes int
-	// off is a byte offset whose line and column are line and col.
-	off       int64
-	line, col int
-}
+// maxDurationSeconds bounds a duration written as a number of seconds.
+// (9e9 s, about 285 years, keeps seconds × 1e9 inside an int64).
+const maxDurationSeconds = 9e9
 
-// next returns the line and column of the token the decoder reads next.
-func (p *jsonParser) next() (int, int) {
-	off := p.dec.InputOffset()
-	for off < int64(len(p.data)) && strings.IndexByte(" \t\r\n,:", p.data[off]) >= 0 {
-		off++
-	}
-	for ; p.off < off; p.off++ {
-		if p.data[p.off] == '\n' {
-			p.line, p.col = p.line+1, 1
-		} else if p.data[p.off]&0xC0 != 0x80 {
-			p.col++
-		}
-	}
-	return p.line, p.col
-}
-
-func (p *jsonParser) value() (*yaml.Node, error) {
-	p.nodes++
-	if p.limit > 0 && p.nodes > p.limit {
-		return nil, &vouch.Error{Code: vouch.ErrTooLarge, Message: fmt.Sprintf("the policy has more than %d values", p.limit)}
-	}
-	line, col := p.next()
-	tok, err := p.dec.ReadToken()
-	if err != nil {
-		return nil, err
-	}
-	n := &yaml.Node{Line: line, Column: col}
-	switch tok.Kind() {
-	case '{':
-		n.Kind, n.Tag = yaml.MappingNode, "!!map"
-		for p.dec.PeekKind() != '}' {
-			kl, kc := p.next()
-			k, err := p.dec.ReadToken()
-			if err != nil {
-				return nil, err
-			}
-			key := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: k.String(), Line: kl, Column: kc}
-			v, err := p.value()
-			if err != nil {
-				return nil, err
-			}
-			n.Content = append(n.Content, key, v)
-		}
-		if _, err := p.dec.ReadToken(); err != nil {
-			return nil, err
-		}
-	case '[':
-		n.Kind, n.Tag = yaml.SequenceNode, "!!seq"
-		for p.dec.PeekKind() != ']' {
-			v, err := p.value()
-			if err != nil {
-				return nil, err
-			}
-			n.Content = append(n.Content, v)
-		}
-		if _, err := p.dec.ReadToken(); err != nil {
-			return nil, err
-		}
+// checkDuration checks a duration: a Go duration string or a number of
+// seconds.
+func checkDuration(v jsontext.Value) []strict.Problem {
+	switch v.Kind() {
 	case '"':
-		n.Kind, n.Tag, n.Value = yaml.ScalarNode, "!!str", tok.String()
-	case '0':
-		n.Kind, n.Value = yaml.ScalarNode, tok.String()
-		n.Tag = "!!int"
-		if strings.ContainsAny(n.Value, ".eE") {
-			n.Tag = "!!float"
+		s := unquote(v)
+		if _, err := time.ParseDuration(s); err != nil {
+			return []strict.Problem{{Code: vouch.ErrInvalid, Message: fmt.Sprintf("invalid duration %q (want e.g. \"30s\", \"1m30s\")", truncate(s, 40))}}
 		}
-	case 't', 'f':
-		n.Kind, n.Tag, n.Value = yaml.ScalarNode, "!!bool", tok.String()
-	case 'n':
-		n.Kind, n.Tag, n.Value = yaml.ScalarNode, "!!null", "null"
-	default:
-		return nil, fmt.Errorf("unexpected token %v", tok)
+	case '0':
+		if f, err := strconv.ParseFloat(string(v), 64); err != nil || math.Abs(f) > maxDurationSeconds {
+			return []strict.Problem{{Code: vouch.ErrInvalid, Message: fmt.Sprintf("invalid duration %s (want e.g. \"30s\", or a number of seconds)", truncate(string(v), 40))}}
+		}
 	}
-	return n, nil
+	return nil
+}
+
+// checkRuleList checks a command rule in its list form: the program's
+// words, then only flags.
+func checkRuleList(v jsontext.Value) []strict.Problem {
+	if v.Kind() != '[' {
+		return nil
+	}
+	var out []strict.Problem
+	dec := jsontext.NewDecoder(bytes.NewReader(v))
+	if _, err := dec.ReadToken(); err != nil {
+		return nil
+	}
+	flags := false
+	for i := 0; dec.PeekKind() != ']'; i++ {
+		off := int(dec.InputOffset())
+		for off < len(v) && strings.IndexByte(" \t\r\n,", v[off]) >= 0 {
+			off++
+		}
+		e, err := dec.ReadValue()
+		if err != nil {
+			return out
+		}
+		if e.Kind() != '"' {
+			continue // reported as a type error
+		}
+		word := unquote(e)
+		isFlag := i > 0 && strings.HasPrefix(word, "-")
+		if flags && !isFlag {
+			out = append(out, strict.Problem{
+				At: "[" + strconv.Itoa(i) + "]", Offset: off, Code: vouch.ErrInvalid,
+				Message: fmt.Sprintf("%q follows a flag: in a rule's list form the program's words come first, then only flags (write {run, flags, args} for more)", truncate(word, 40)),
+			})
+		}
+		flags = flags || isFlag
+	}
+	return out
+}
+
+func unquote(v jsontext.Value) string {
+	u, err := jsontext.AppendUnquote(nil, v)
+	if err != nil {
+		return string(v)
+	}
+	return string(u)
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+// kindWord names the kind of a document's root, as a YAML reader does.
+func kindWord(k jsontext.Kind) string {
+	switch k {
+	case '[':
+		return "list"
+	case '"':
+		return "string"
+	case '0':
+		return "number"
+	case 't':
+		return "boolean"
+	}
+	return "value"
 }

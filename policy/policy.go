@@ -64,74 +64,76 @@ import (
 	"slices"
 
 	"github.com/go-json-experiment/json"
-	"go.yaml.in/yaml/v3"
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/internal/jsonerr"
+	"github.com/vouchgate/vouch/internal/strict"
 )
 
 // Layer is one parsed policy document, ready to be applied on top of a
 // policy. A Layer is immutable; Apply may be called concurrently.
 type Layer struct {
 	name string
-	// doc is the document as a JSON object, aliases resolved and merge keys
-	// applied; nil for an empty document.
-	doc []byte
-	// pos locates each value the document sets, by dotted path.
-	pos map[string]position
+	// data is the document as a JSON object in its canonical form, aliases
+	// resolved and merge keys applied; nil for an empty document.
+	data []byte
+	// doc locates each value the document sets.
+	doc *strict.Doc
 }
 
 // Name returns the name the layer was parsed under, usually its file name.
 func (l *Layer) Name() string { return l.name }
 
 // Parse parses one policy document, YAML or JSON, named name in errors.
-// It reports every unknown key, value of the wrong type and bad duration
-// with its file, line, column and path, as a [*vouch.Error] or, for several
-// problems, [vouch.Errors]. An empty document gives an empty layer.
-// Anchors and aliases are resolved; a document that expands to more than
-// 10000 values or 1 MiB of JSON is refused ([vouch.ErrTooLarge]).
+// It reports every unknown key (with the key meant, when one is close),
+// value of the wrong type and bad duration with its file, line, column and
+// path, as a [*vouch.Error] or, for several problems, [vouch.Errors]. An
+// empty document gives an empty layer. Anchors and aliases are resolved; a
+// document that expands to more than 10000 values or 1 MiB of JSON is
+// refused ([vouch.ErrTooLarge]).
 //
 // Parse does not validate values against each other (failBelow above
 // passAt, weights of unknown kinds): that is done on the layered result by
 // [Load] and [ApplyRequest].
 func Parse(name string, data []byte) (*Layer, error) {
-	root, perr := parseDoc(name, data)
-	if perr != nil {
-		perr.File = name
-		return nil, perr
+	doc, err := strict.Parse(data, readOptions(false))
+	if err != nil {
+		return nil, withFile(vouch.ErrorList(err), name)
 	}
-	return newLayer(name, root, true)
+	// The trial decode into a throw-away policy makes the layer known to
+	// apply cleanly to any policy.
+	var trial vouch.Policy
+	return newLayer(name, doc, &trial)
 }
 
-// newLayer converts a parsed document into a layer. With trial, it also
-// decodes the layer once into a throw-away policy, so that the layer is
-// known to apply cleanly to any policy.
-func newLayer(name string, root *yaml.Node, trial bool) (*Layer, error) {
+// newLayer checks a read document and decodes it into p, which it leaves
+// unchanged on error.
+func newLayer(name string, doc *strict.Doc, p *vouch.Policy) (*Layer, error) {
 	l := &Layer{name: name}
-	if root == nil || (root.Kind == yaml.ScalarNode && scalarKind(root) == "null") {
+	switch k := doc.Kind(); k {
+	case 0, 'n':
 		return l, nil
+	case '{':
+	default:
+		_, at, _ := doc.Lookup("")
+		return nil, &vouch.Error{Code: vouch.ErrType, File: name, Line: at.Line, Column: at.Column,
+			Message: "got " + kindWord(k) + ", want a mapping of policy keys"}
 	}
-	c := newConverter()
-	if root.Kind != yaml.MappingNode && root.Kind != yaml.AliasNode {
-		c.fail(vouch.ErrType, root, "", "got %s, want a mapping of policy keys", got(root))
-	} else {
-		c.value(root, policyType, "", true)
+	data := schema().Decode(doc, p)
+	if errs := doc.Errors(); errs != nil {
+		return nil, withFile(errs, name)
 	}
-	if len(c.errs) > 0 {
-		sortErrors(c.errs)
-		for _, e := range c.errs {
-			e.File = name
-		}
-		return nil, errorOf(c.errs)
-	}
-	l.doc, l.pos = c.buf, c.pos
-	if trial {
-		var p vouch.Policy
-		if err := l.decode(&p); err != nil {
-			return nil, err
-		}
-	}
+	l.data, l.doc = data, doc
 	return l, nil
+}
+
+// withFile names the file of errors and returns nil, the only error, or the
+// list.
+func withFile(errs []*vouch.Error, name string) error {
+	for _, e := range errs {
+		e.File = name
+	}
+	return errorOf(errs)
 }
 
 // Apply applies the layer on top of p: the keys it sets replace or merge
@@ -143,7 +145,7 @@ func (l *Layer) Apply(p *vouch.Policy) error {
 		return &vouch.Error{Code: vouch.ErrInternal, Message: "policy: Apply to a nil policy"}
 	}
 	c := clonePolicy(*p)
-	if l != nil && l.doc != nil {
+	if l != nil && l.data != nil {
 		if err := l.decode(&c); err != nil {
 			return err
 		}
@@ -156,31 +158,34 @@ func (l *Layer) Apply(p *vouch.Policy) error {
 // decode unmarshals the layer into p, which must hold no memory shared with
 // a policy the caller still uses: the decoder reuses list storage.
 func (l *Layer) decode(p *vouch.Policy) error {
-	err := json.Unmarshal(l.doc, p, json.RejectUnknownMembers(true))
+	err := json.Unmarshal(l.data, p, json.RejectUnknownMembers(true))
 	if err == nil {
 		return nil
 	}
-	e := *jsonerr.Convert(l.doc, err)
+	e := *jsonerr.Convert(l.data, err)
 	e.File = l.name
 	e.Line, e.Column = 0, 0
-	if pos, ok := l.lookup(e.Path); ok {
-		e.Line, e.Column = pos.line, pos.col
+	// The position of the value, or of its closest ancestor the layer sets.
+	for path := e.Path; ; path = parentPath(path) {
+		if _, at, ok := l.doc.Lookup(path); ok {
+			e.Line, e.Column = at.Line, at.Column
+			break
+		}
+		if path == "" {
+			break
+		}
 	}
 	return &e
 }
 
-// lookup returns the position of the value at path, or of its closest
-// ancestor the layer sets.
-func (l *Layer) lookup(path string) (position, bool) {
-	for {
-		if pos, ok := l.pos[path]; ok {
-			return pos, true
-		}
-		if path == "" {
-			return position{}, false
-		}
-		path = parentPath(path)
+// sets reports whether the layer sets the value at path, and where its key
+// is.
+func (l *Layer) sets(path string) (strict.Pos, bool) {
+	if l == nil || l.doc == nil {
+		return strict.Pos{}, false
 	}
+	key, _, ok := l.doc.Lookup(path)
+	return key, ok
 }
 
 // parentPath drops the last key or index of a dotted path.
@@ -319,8 +324,8 @@ func locate(err error, layers []*Layer) vouch.Errors {
 	out := make(vouch.Errors, 0, len(list))
 	for _, e := range list {
 		c := *e
-		if l, pos, ok := setter(c.Path, layers); ok {
-			c.File, c.Line, c.Column = l.name, pos.keyLine, pos.keyCol
+		if l, at, ok := setter(c.Path, layers); ok {
+			c.File, c.Line, c.Column = l.name, at.Line, at.Column
 		}
 		out = append(out, &c)
 	}
@@ -328,30 +333,30 @@ func locate(err error, layers []*Layer) vouch.Errors {
 }
 
 // setter finds the last layer that sets path, else a related path, else the
-// closest enclosing path.
-func setter(path string, layers []*Layer) (*Layer, position, bool) {
-	find := func(p string) (*Layer, position, bool) {
+// closest enclosing path, and the position of the key that sets it.
+func setter(path string, layers []*Layer) (*Layer, strict.Pos, bool) {
+	find := func(p string) (*Layer, strict.Pos, bool) {
 		for i := len(layers) - 1; i >= 0; i-- {
-			if pos, ok := layers[i].pos[p]; ok {
-				return layers[i], pos, true
+			if at, ok := layers[i].sets(p); ok {
+				return layers[i], at, true
 			}
 		}
-		return nil, position{}, false
+		return nil, strict.Pos{}, false
 	}
-	if l, pos, ok := find(path); ok {
-		return l, pos, true
+	if l, at, ok := find(path); ok {
+		return l, at, true
 	}
 	for _, r := range related[path] {
-		if l, pos, ok := find(r); ok {
-			return l, pos, true
+		if l, at, ok := find(r); ok {
+			return l, at, true
 		}
 	}
 	for p := parentPath(path); p != ""; p = parentPath(p) {
-		if l, pos, ok := find(p); ok {
-			return l, pos, true
+		if l, at, ok := find(p); ok {
+			return l, at, true
 		}
 	}
-	return nil, position{}, false
+	return nil, strict.Pos{}, false
 }
 
 // errorOf returns nil, the only error, or the list.

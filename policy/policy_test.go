@@ -17,6 +17,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/internal/strict"
 )
 
 var update = flag.Bool("update", false, "update golden files in testdata")
@@ -178,7 +179,7 @@ func TestParseErrors(t *testing.T) {
 		name: "not a float",
 		file: "p.yaml",
 		doc:  "passAt: .nan\n",
-		want: []wantErr{{vouch.ErrType, "p.yaml:1:9", "passAt", "not a finite number"}},
+		want: []wantErr{{vouch.ErrInvalid, "p.yaml:1:9", "passAt", "not a finite number"}},
 	}, {
 		name: "plugin schema that is not a schema",
 		file: "p.yaml",
@@ -197,8 +198,8 @@ func TestParseErrors(t *testing.T) {
 	}, {
 		name: "unsupported tag",
 		file: "p.yaml",
-		doc:  "errorWords: [!!binary aGk=]\n",
-		want: []wantErr{{vouch.ErrType, "p.yaml:1:14", "errorWords[0]", "!!binary"}},
+		doc:  "errorWords: [!vault aGk=]\n",
+		want: []wantErr{{vouch.ErrType, "p.yaml:1:14", "errorWords[0]", "unsupported YAML tag !vault"}},
 	}, {
 		name: "a list as a key",
 		file: "p.yaml",
@@ -214,6 +215,18 @@ func TestParseErrors(t *testing.T) {
 			{vouch.ErrUnknownField, "p.yaml:4:3", "claims.sizeTolerence", "unknown field"},
 			{vouch.ErrType, "p.yaml:5:21", "claims.strictIsMustPass", "want boolean"},
 			{vouch.ErrInvalid, "p.yaml:7:12", "commands.timeout", "invalid duration"},
+		},
+	}, {
+		name: "several problems in JSON, with suggestions",
+		file: "p.json",
+		doc:  "{\n  \"pasAt\": 0.8,\n  \"claims\": {\"sizeTolerance\": \"wide\"},\n  \"commands\": {\"allow\": [[\"go\", \"-v\", \"test\"]], \"timeout\": \"soon\"},\n  \"errorWords\": [1], \"judge\": {\"modles\": []}\n}",
+		want: []wantErr{
+			{vouch.ErrUnknownField, "p.json:2:3", "pasAt", `unknown field (did you mean "passAt"?)`},
+			{vouch.ErrType, "p.json:3:31", "claims.sizeTolerance", `got string "wide", want number`},
+			{vouch.ErrInvalid, "p.json:4:39", "commands.allow[0][2]", `"test" follows a flag`},
+			{vouch.ErrInvalid, "p.json:4:60", "commands.timeout", `invalid duration "soon"`},
+			{vouch.ErrType, "p.json:5:18", "errorWords[0]", `got number 1, want string (quote it: "1")`},
+			{vouch.ErrUnknownField, "p.json:5:32", "judge.modles", `unknown field (did you mean "models"?)`},
 		},
 	}, {
 		name: "YAML syntax error",
@@ -817,11 +830,11 @@ func TestParseTooManyProblems(t *testing.T) {
 	doc := strings.Repeat("colour: blue\n", 500)
 	_, err := Parse("p.yaml", []byte(doc))
 	list := vouch.ErrorList(err)
-	if len(list) != maxErrors+1 {
-		t.Fatalf("got %d errors, want %d", len(list), maxErrors+1)
+	if len(list) != strict.MaxProblems+1 {
+		t.Fatalf("got %d errors, want %d", len(list), strict.MaxProblems+1)
 	}
 	last := list[len(list)-1]
-	if last.Code != vouch.ErrTooLarge || !strings.Contains(last.Message, "the rest are not reported") {
+	if last.Code != vouch.ErrTooLarge || last.Message != "400 more problems not listed" {
 		t.Errorf("last error = %v, want the limit", last)
 	}
 }
@@ -876,16 +889,13 @@ func TestShowRoundTripStrings(t *testing.T) {
 // TestDecodeErrorPosition covers errors the JSON decoder finds that the
 // walk did not: they get the file and the position of the value.
 func TestDecodeErrorPosition(t *testing.T) {
-	l := &Layer{
-		name: "p.yaml",
-		doc:  []byte(`{"claims":{"sizeTolerance":"wide"}}`),
-		pos: map[string]position{
-			"claims":               {keyLine: 3, keyCol: 1, line: 3, col: 8},
-			"claims.sizeTolerance": {keyLine: 4, keyCol: 3, line: 4, col: 18},
-		},
+	doc, err := strict.Parse([]byte("passAt: 0.8\n# tolerance\nclaims:\n  sizeTolerance: 0.1\n"), readOptions(false))
+	if err != nil {
+		t.Fatal(err)
 	}
+	l := &Layer{name: "p.yaml", data: []byte(`{"claims":{"sizeTolerance":"wide"}}`), doc: doc}
 	p := vouch.DefaultPolicy()
-	err := l.Apply(&p)
+	err = l.Apply(&p)
 	checkErrors(t, err, []wantErr{{vouch.ErrType, "p.yaml:4:18", "claims.sizeTolerance", "got string, want number"}})
 	if diff := cmp.Diff(vouch.DefaultPolicy(), p); diff != "" {
 		t.Errorf("a failed Apply changed the policy:\n%s", diff)

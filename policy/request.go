@@ -12,6 +12,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/internal/strict"
 )
 
 // requestPath is the path of a request's policy overrides; errors about
@@ -44,15 +45,17 @@ func ApplyRequest(base vouch.Policy, raw []byte) (vouch.Policy, error) {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return p, nil
 	}
-	l, err := parseRequest(raw)
+	doc, err := strict.Parse(raw, readOptions(true))
 	if err != nil {
 		return vouch.Policy{}, requestErrors(vouch.ErrorList(err))
 	}
-	if l.doc == nil {
-		return p, nil
-	}
-	if err := l.decode(&p); err != nil {
+	// The layer is decoded into p at once: no trial decode.
+	l, err := newLayer("", doc, &p)
+	if err != nil {
 		return vouch.Policy{}, requestErrors(vouch.ErrorList(err))
+	}
+	if l.data == nil {
+		return p, nil
 	}
 	normalize(&p)
 	errs := widenings(&base, &p, l)
@@ -61,19 +64,6 @@ func ApplyRequest(base vouch.Policy, raw []byte) (vouch.Policy, error) {
 		return vouch.Policy{}, requestErrors(errs)
 	}
 	return p, nil
-}
-
-// parseRequest parses a task.policy, which is JSON.
-func parseRequest(raw []byte) (*Layer, error) {
-	if len(raw) > maxInputBytes {
-		return nil, &vouch.Error{Code: vouch.ErrTooLarge, Message: fmt.Sprintf("the policy is %d bytes, over the limit of %d", len(raw), maxInputBytes)}
-	}
-	root, err := jsonNode(raw, maxNodes)
-	if err != nil {
-		return nil, err
-	}
-	// No trial decode: ApplyRequest decodes the layer at once.
-	return newLayer("", root, false)
 }
 
 // requestErrors prefixes the paths of errors found in a task.policy and
@@ -96,8 +86,12 @@ func widenings(base, r *vouch.Policy, l *Layer) vouch.Errors {
 	widen := func(path, format string, args ...any) {
 		errs = append(errs, &vouch.Error{Code: vouch.ErrWiden, Path: path, Message: fmt.Sprintf(format, args...)})
 	}
-	for _, key := range structFields(policyType).names {
-		if _, set := l.pos[key]; set && !requestKeys[key] {
+	var set []string
+	if l != nil && l.doc != nil {
+		set = l.doc.Members()
+	}
+	for _, key := range policyKeys() {
+		if slices.Contains(set, key) && !requestKeys[key] {
 			switch key {
 			case "judge":
 				widen(key, "a request may not configure the judge: its models, cost and credentials are the operator's")

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/internal/strict"
 )
 
 // requestBase is the policy in force that the request tests tighten or try
@@ -241,14 +242,18 @@ func TestApplyRequest(t *testing.T) {
 // request under a tighten-only rule (requestKeys), or refused.
 func TestRequestKeys(t *testing.T) {
 	refused := map[string]bool{"judge": true, "tools": true}
-	for _, name := range structFields(policyType).names {
+	for _, name := range policyKeys() {
 		if requestKeys[name] == refused[name] {
 			t.Errorf("policy key %q: decide whether a request may set it (requestKeys) and how it may only tighten (widenings)", name)
 		}
 	}
 	// A refused key gives ErrWiden.
-	l := &Layer{pos: map[string]position{"judge": {}}}
 	p := vouch.DefaultPolicy()
+	doc, err := strict.Parse([]byte(`{"judge": {}}`), readOptions(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := &Layer{doc: doc}
 	if errs := widenings(&p, &p, l); len(errs) != 1 || errs[0].Path != "judge" {
 		t.Errorf("widenings = %v", errs)
 	}

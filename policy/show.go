@@ -36,9 +36,9 @@ func Show(p vouch.Policy) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("policy: show: %w", err)
 	}
-	root, verr := jsonNode(data, 0)
-	if verr != nil {
-		return nil, fmt.Errorf("policy: show: %w", verr)
+	root, err := yamlTree(jsontext.NewDecoder(bytes.NewReader(data)))
+	if err != nil {
+		return nil, fmt.Errorf("policy: show: %w", err)
 	}
 	flowArgv(root, false)
 	var buf bytes.Buffer
@@ -51,6 +51,55 @@ func Show(p vouch.Policy) ([]byte, error) {
 		return nil, fmt.Errorf("policy: show: %w", err)
 	}
 	return buf.Bytes(), nil
+}
+
+// yamlTree builds the YAML node tree of the JSON value dec reads next, for
+// the YAML encoder. Strings are tagged as such (the encoder quotes those
+// that would read as another type); numbers are left for the encoder to
+// resolve, so that an integer too large for one reads back as the number
+// it is.
+func yamlTree(dec *jsontext.Decoder) (*yaml.Node, error) {
+	tok, err := dec.ReadToken()
+	if err != nil {
+		return nil, err
+	}
+	n := &yaml.Node{Kind: yaml.ScalarNode}
+	switch tok.Kind() {
+	case '{':
+		n.Kind, n.Tag = yaml.MappingNode, "!!map"
+		for dec.PeekKind() != '}' {
+			k, err := dec.ReadToken()
+			if err != nil {
+				return nil, err
+			}
+			key := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: k.String()}
+			v, err := yamlTree(dec)
+			if err != nil {
+				return nil, err
+			}
+			n.Content = append(n.Content, key, v)
+		}
+		_, err = dec.ReadToken()
+	case '[':
+		n.Kind, n.Tag = yaml.SequenceNode, "!!seq"
+		for dec.PeekKind() != ']' {
+			v, err := yamlTree(dec)
+			if err != nil {
+				return nil, err
+			}
+			n.Content = append(n.Content, v)
+		}
+		_, err = dec.ReadToken()
+	case '"':
+		n.Tag, n.Value = "!!str", tok.String()
+	case '0':
+		n.Value = tok.String()
+	case 't', 'f':
+		n.Tag, n.Value = "!!bool", tok.String()
+	default:
+		n.Tag, n.Value = "!!null", "null"
+	}
+	return n, err
 }
 
 // formatDuration writes whole seconds as "60s" and other durations as

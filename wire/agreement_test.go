@@ -15,6 +15,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/internal/strict"
 	"github.com/vouchgate/vouch/schema"
 )
 
@@ -55,18 +56,20 @@ func corpus(t testing.TB) []string {
 }
 
 // schemaView returns data as the schema validator sees it: JSON parsed by
-// the validator's own parser; YAML converted to JSON by the wire converter
-// first. A document that cannot be read is an error (a rejection).
+// the validator's own parser; YAML converted to JSON by internal/strict
+// first. A document that cannot be read, or whose YAML has values with no
+// JSON form, is an error (a rejection).
 func schemaView(data []byte) (any, error) {
-	body := bytes.TrimPrefix(data, utf8BOM)
+	body := bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	if t := bytes.TrimLeft(body, " \t\r\n"); len(t) == 0 || t[0] != '{' {
-		root, err := parseYAML(body)
+		doc, err := strict.Parse(body, strict.Options{What: "request", MaxBytes: DefaultMaxBytes})
 		if err != nil {
 			return nil, err
 		}
-		if body, err = yamlToJSON(root, len(body), DefaultMaxBytes); err != nil {
-			return nil, err
+		if doc.Problems() > 0 {
+			return nil, doc.Errors()
 		}
+		body = doc.JSON()
 	}
 	return jsonschema.UnmarshalJSON(bytes.NewReader(body))
 }

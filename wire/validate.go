@@ -10,32 +10,17 @@ import (
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/internal/jsonerr"
+	"github.com/vouchgate/vouch/internal/strict"
 )
 
-// problems collects the semantic problems of one request. Paths are only
-// formatted when a problem is found, so a valid request costs no
+// problems reports the semantic problems of one request to its document,
+// which locates and sorts them with the problems decoding found. Paths are
+// only formatted when a problem is found, so a valid request costs no
 // allocations here.
-type problems struct {
-	list vouch.Errors
-	more int
-}
+type problems struct{ doc *strict.Doc }
 
-func (p *problems) add(code vouch.ErrorCode, path, msg string) {
-	if len(p.list) >= maxErrors {
-		p.more++
-		return
-	}
-	p.list = append(p.list, &vouch.Error{Code: code, Path: path, Message: msg})
-}
-
-func (p *problems) errors() vouch.Errors {
-	if p.more > 0 {
-		p.list = append(p.list, &vouch.Error{
-			Code:    p.list[0].Code,
-			Message: fmt.Sprintf("%d more problems not listed", p.more),
-		})
-	}
-	return p.list
+func (p problems) add(code vouch.ErrorCode, path, msg string) {
+	p.doc.Report(&vouch.Error{Code: code, Path: path, Message: msg})
 }
 
 func at(prefix string, i int) string { return prefix + "[" + strconv.Itoa(i) + "]" }
@@ -54,9 +39,8 @@ func notOneOf[T ~string](got T, vals ...T) string {
 
 // validate checks what the JSON types cannot: presence of required members,
 // enumerations, ranges and consistency. It resolves the sentinels left by
-// decodeJSON and assigns missing criterion ids.
-func validate(r *vouch.Request) vouch.Errors {
-	var p problems
+// decoding and assigns missing criterion ids.
+func validate(r *vouch.Request, p problems) {
 	switch {
 	case isSentinel(r.APIVersion, sentinelAPIAbsent):
 		r.APIVersion = ""
@@ -73,7 +57,7 @@ func validate(r *vouch.Request) vouch.Errors {
 		r.Task.ID = ""
 		p.add(vouch.ErrMissing, "task", "a request needs a task")
 	} else {
-		validateTask(&p, &r.Task)
+		validateTask(p, &r.Task)
 	}
 	switch {
 	case isSentinel(r.Output.Summary, sentinelOutputAbsent):
@@ -82,9 +66,9 @@ func validate(r *vouch.Request) vouch.Errors {
 	case isSentinel(r.Output.Summary, sentinelSummaryAbsent):
 		r.Output.Summary = ""
 		p.add(vouch.ErrMissing, "output.summary", `an output needs a summary (it may be "")`)
-		validateOutput(&p, &r.Output)
+		validateOutput(p, &r.Output)
 	default:
-		validateOutput(&p, &r.Output)
+		validateOutput(p, &r.Output)
 	}
 	for i := range r.Trace {
 		if r.Trace[i].Tool == "" {
@@ -92,14 +76,22 @@ func validate(r *vouch.Request) vouch.Errors {
 		}
 	}
 	if r.Context != nil {
-		validateContext(&p, r.Context)
+		validateContext(p, r.Context)
 	}
-	return p.errors()
 }
 
-func validateTask(p *problems, t *vouch.Task) {
+func validateTask(p problems, t *vouch.Task) {
 	for i := range t.Criteria {
 		c := &t.Criteria[i]
+		if s := c.Check; s != nil {
+			switch {
+			case isSentinel(s.Type, sentinelTypeAbsent):
+				s.Type = ""
+				p.add(vouch.ErrMissing, at("task.criteria", i)+".check.type", "a check needs a type")
+			case s.Type == "":
+				p.add(vouch.ErrInvalid, at("task.criteria", i)+".check.type", "check type must not be empty")
+			}
+		}
 		if c.Weight != nil {
 			if w := *c.Weight; w < 0 || math.IsNaN(w) || math.IsInf(w, 0) {
 				p.add(vouch.ErrInvalid, at("task.criteria", i)+".weight", fmt.Sprintf("must be a finite number >= 0, got %v", w))
@@ -130,7 +122,7 @@ func validateTask(p *problems, t *vouch.Task) {
 // assignCriterionIDs reports duplicate written ids and gives criteria
 // without an id "c<position>", made unique with a "-<n>" suffix when
 // needed.
-func assignCriterionIDs(p *problems, cs []vouch.Criterion) {
+func assignCriterionIDs(p problems, cs []vouch.Criterion) {
 	if len(cs) == 0 {
 		return
 	}
@@ -214,7 +206,7 @@ func criterionID(n int) string {
 	return "c" + strconv.Itoa(n)
 }
 
-func validateOutput(p *problems, o *vouch.Output) {
+func validateOutput(p problems, o *vouch.Output) {
 	switch o.TestResult {
 	case "", vouch.TestPassed, vouch.TestFailed, vouch.TestSkipped:
 	default:
@@ -229,7 +221,7 @@ func validateOutput(p *problems, o *vouch.Output) {
 	}
 }
 
-func unit(p *problems, path string, v *float64) {
+func unit(p problems, path string, v *float64) {
 	if v != nil && !(*v >= 0 && *v <= 1) {
 		p.add(vouch.ErrInvalid, path, fmt.Sprintf("must be between 0 and 1, got %v", *v))
 	}
@@ -237,13 +229,13 @@ func unit(p *problems, path string, v *float64) {
 
 // count reports a negative count at prefix[i].field; the path is only
 // built for a problem.
-func count[T int | int64](p *problems, prefix string, i int, field string, v T) {
+func count[T int | int64](p problems, prefix string, i int, field string, v T) {
 	if v < 0 {
 		p.add(vouch.ErrInvalid, at(prefix, i)+"."+field, fmt.Sprintf("must be >= 0, got %d", v))
 	}
 }
 
-func validateArtifacts(p *problems, a *vouch.Artifacts) {
+func validateArtifacts(p problems, a *vouch.Artifacts) {
 	const pre = "output.artifacts."
 	for i := range a.FileEdits {
 		e := &a.FileEdits[i]
@@ -302,7 +294,7 @@ func validateArtifacts(p *problems, a *vouch.Artifacts) {
 	}
 }
 
-func validateContext(p *problems, c *vouch.Context) {
+func validateContext(p problems, c *vouch.Context) {
 	for i := range c.Agents {
 		if c.Agents[i].Name == "" {
 			p.add(vouch.ErrMissing, at("context.agents", i)+".name", "an agent needs a name")

@@ -2,12 +2,14 @@
 // as JSON, with errors that name the path, line and column of each problem.
 //
 // [DecodeRequest] is the one way into the engine for untrusted input: it
-// refuses oversized input before parsing, rejects unknown fields, values of
-// the wrong type, out-of-range values and inconsistent ranges, and reports
-// every semantic problem at once as a [vouch.Errors]. JSON is the hot path:
-// it is decoded in a single pass with github.com/go-json-experiment/json and
-// validated without reflection. YAML, meant for humans, is converted to JSON
-// first and then takes exactly the same path; its errors point into the YAML.
+// refuses oversized input before parsing, rejects unknown fields (with a
+// suggestion), values of the wrong type, out-of-range values and
+// inconsistent ranges, and reports every problem at once as a
+// [vouch.Errors]. Reading is internal/strict's, as for policies: JSON is
+// the hot path, decoded in a single pass with
+// github.com/go-json-experiment/json and validated without reflection;
+// YAML, meant for humans, is converted to JSON first and then takes the
+// same path, its errors pointing into the YAML.
 //
 // [MarshalReport] and [EncodeReport] write a [vouch.Report] in the shape of
 // the contract: empty lists as [], empty maps as {}, an undecided score as
@@ -16,13 +18,12 @@ package wire
 
 import (
 	"bytes"
-	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"slices"
-	"strconv"
+	"reflect"
+	"sync"
 	"unsafe"
 
 	"github.com/go-json-experiment/json"
@@ -30,6 +31,7 @@ import (
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/internal/jsonerr"
+	"github.com/vouchgate/vouch/internal/strict"
 )
 
 // DefaultMaxBytes is the size limit of a request when [Options.MaxBytes] is
@@ -46,33 +48,35 @@ type Options struct {
 	Name string
 }
 
-// maxErrors caps the number of semantic problems reported for one request;
-// past it one last error says how many more there were.
-const maxErrors = 100
-
 // DecodeRequest decodes and validates one request. The format is JSON when
-// the first byte that is not white space (after an optional UTF-8 byte order
-// mark) is '{', YAML otherwise.
+// the input starts (after an optional UTF-8 byte order mark and white
+// space) with '{' and a quoted key, YAML otherwise: flow-style YAML such as
+// {task: {}, output: {summary: done}} is YAML.
 //
-// Decoding is strict: unknown fields, values of the wrong JSON type, null
-// where the contract wants a value (null is accepted only inside free-form
-// values: metadata, trace input and output, plugin data, sources, task
-// policy members and check parameters) and duplicate keys are errors.
-// The parameters of a criterion's check, other than "type" and "not", are
-// not checked here: the check kind's factory checks them when the criteria
-// are compiled.
+// Decoding is strict: unknown fields (reported with the field meant, when
+// one is close: `unknown field (did you mean "passAt"?)`), values of the
+// wrong JSON type, null where the contract wants a value (null is accepted
+// only inside free-form values: metadata, trace input and output, plugin
+// data, sources, task policy members and check parameters) and duplicate
+// keys are errors. The parameters of a criterion's check, other than "type"
+// and "not", are not checked here: the check kind's factory checks them
+// when the criteria are compiled.
 //
 // A request without an id gets a content hash as id: "r-" followed by the
 // first 16 hex digits of the SHA-256 of data, so the same bytes always get
 // the same id. Criteria without an id get "c<N>", N being their 1-based
 // position, with a suffix ("c2-2") if a written id already uses that name.
 //
-// On failure the request is nil and the error is a *[vouch.Error] (the
-// input could not be decoded: too large, malformed, a wrong type, an unknown
-// field) or a [vouch.Errors] listing every semantic problem found; use
-// [vouch.ErrorList] to get at them. Every error carries a dotted path
-// ("task.criteria[2].check"), the line and column in data when known (for
-// YAML input, in the YAML) and opt.Name as its File.
+// On failure the request is nil. Every problem is reported at once, sorted
+// by position: a value of the wrong type does not hide a bad criterion
+// elsewhere (only what follows from a value at fault is left out: a
+// missing member that was there with the wrong type). The error is a
+// [vouch.Errors] listing them, or a single *[vouch.Error] when decoding
+// found just one problem and nothing else was wrong (too large, malformed,
+// a wrong type, an unknown field); use [vouch.ErrorList] to get at them.
+// Every error carries a dotted path ("task.criteria[2].check"), the line
+// and column in data when known (for YAML input, in the YAML) and opt.Name
+// as its File.
 func DecodeRequest(data []byte, opt Options) (*vouch.Request, error) {
 	req, err := decodeRequest(data, opt)
 	if err != nil {
@@ -87,41 +91,78 @@ func decodeRequest(data []byte, opt Options) (*vouch.Request, error) {
 	if limit <= 0 {
 		limit = DefaultMaxBytes
 	}
-	if int64(len(data)) > limit {
-		return nil, &vouch.Error{
-			Code:    vouch.ErrTooLarge,
-			Message: fmt.Sprintf("request is %d bytes, over the limit of %d bytes", len(data), limit),
-		}
+	doc, err := strict.Parse(data, strict.Options{What: "request", MaxBytes: limit})
+	if err != nil {
+		return nil, err
 	}
-	body := bytes.TrimPrefix(data, utf8BOM)
-	i := 0
-	for i < len(body) && isSpace(body[i]) {
-		i++
-	}
-	if i == len(body) {
+	switch k := doc.Kind(); k {
+	case '{':
+	case 0:
 		return nil, &vouch.Error{Code: vouch.ErrSyntax, Message: "empty request: want a JSON object or a YAML mapping"}
+	default:
+		_, at, _ := doc.Lookup("")
+		return nil, &vouch.Error{Code: vouch.ErrType, Message: "a request must be a mapping (object), got " + kindName(k), Line: at.Line, Column: at.Column}
 	}
-	if body[i] == '{' {
-		req, err := decodeJSON(body, jsonLocator{body})
-		if err != nil {
-			return nil, err
-		}
+	req := new(vouch.Request)
+	decoded := requestSchema().Decode(doc, req) != nil
+	found := doc.Problems()
+	if decoded {
+		validate(req, problems{doc})
+	}
+	errs := doc.Errors()
+	switch {
+	case len(errs) == 0:
 		finish(req, data)
 		return req, nil
+	case len(errs) == 1 && found == 1:
+		return nil, errs[0]
 	}
-	return decodeYAML(data, body, limit)
+	return nil, errs
 }
 
-var utf8BOM = []byte("\xef\xbb\xbf")
+// kindName names the kind of a document's root for an error.
+func kindName(k jsontext.Kind) string {
+	switch k {
+	case '[':
+		return "a sequence"
+	case 'n':
+		return "null"
+	}
+	return "a scalar"
+}
+
+// requestSchema is the shape of a request for internal/strict, built once.
+var requestSchema = sync.OnceValue(func() *strict.Schema {
+	return strict.NewSchema(reflect.TypeFor[vouch.Request](), strict.SchemaOptions{
+		Rules: map[reflect.Type]strict.Rule{
+			// A check is an object with a type and a negation; its
+			// other members are the check kind's (see unmarshalCheck).
+			reflect.TypeFor[vouch.CheckSpec](): {
+				Want:  "object",
+				Forms: map[jsontext.Kind]reflect.Type{'{': reflect.TypeFor[checkHead]()},
+				Open:  true,
+			},
+		},
+		Unmarshal: decodeOptions,
+		Prepare:   prepare,
+	})
+})
+
+// checkHead is what a check object holds besides its kind's parameters.
+type checkHead struct {
+	Type string `json:"type"`
+	Not  bool   `json:"not"`
+}
+
+// prepare puts the sentinels in place before a request is decoded.
+func prepare(v any) {
+	r := v.(*vouch.Request)
+	r.APIVersion = sentinelAPIAbsent
+	r.Task.ID = sentinelTaskAbsent
+	r.Output.Summary = sentinelOutputAbsent
+}
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
-
-// locator finds the line and column of errors that lack them (for JSON
-// input) or replaces them (for YAML input, where the JSON positions mean
-// nothing to the reader).
-type locator interface {
-	locate(errs []*vouch.Error)
-}
 
 // Sentinels pre-populate fields before decoding; json v2 merges into the
 // pre-populated request, so a sentinel still in place afterwards means the
@@ -132,6 +173,7 @@ var (
 	sentinelSummaryAbsent = string([]byte("\x00vouch:summary-absent"))
 	sentinelTaskAbsent    = string([]byte("\x00vouch:task-absent"))
 	sentinelAPIAbsent     = string([]byte("\x00vouch:apiversion-absent"))
+	sentinelTypeAbsent    = string([]byte("\x00vouch:check-type-absent"))
 )
 
 func isSentinel(s, sentinel string) bool {
@@ -147,55 +189,6 @@ var decodeOptions = json.JoinOptions(
 		json.UnmarshalFromFunc(markOutput),
 	)),
 )
-
-// decodeJSON decodes and validates a JSON request. It leaves the content
-// hash id unset (finish does it).
-func decodeJSON(data []byte, loc locator) (*vouch.Request, error) {
-	req := new(vouch.Request)
-	req.APIVersion = sentinelAPIAbsent
-	req.Task.ID = sentinelTaskAbsent
-	req.Output.Summary = sentinelOutputAbsent
-	if err := json.Unmarshal(data, req, decodeOptions); err != nil {
-		e := convert(data, err)
-		loc.locate([]*vouch.Error{e})
-		return nil, e
-	}
-	var errs vouch.Errors
-	if bytes.Contains(data, nullBytes) {
-		errs = findNulls(data)
-	}
-	if len(errs) == 0 {
-		errs = validate(req)
-	}
-	if len(errs) > 0 {
-		loc.locate(errs)
-		sortByPosition(errs)
-		return nil, errs
-	}
-	return req, nil
-}
-
-// sortByPosition orders errors as they appear in the input; errors without
-// a position (a count of unlisted problems) stay last.
-func sortByPosition(errs vouch.Errors) {
-	slices.SortStableFunc(errs, func(a, b *vouch.Error) int {
-		if az, bz := a.Line == 0, b.Line == 0; az || bz {
-			switch {
-			case az && bz:
-				return 0
-			case az:
-				return 1
-			}
-			return -1
-		}
-		if c := cmp.Compare(a.Line, b.Line); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.Column, b.Column)
-	})
-}
-
-var nullBytes = []byte("null")
 
 // markTask runs when the request has a "task" member, before it is decoded:
 // it clears the sentinel so that an absent task can be told from an empty
@@ -219,7 +212,9 @@ func markOutput(_ *jsontext.Decoder, o *vouch.Output) error {
 // unmarshalCheck decodes a check object in one pass over the decoder's
 // tokens: it reads "type" and "not", skips the other members (the check
 // kind's factory checks them later) and keeps a copy of the object's bytes
-// as written in Raw.
+// as written in Raw. A missing type is left as a sentinel for validate to
+// report; a null type or negation reads as absent, for the walk of
+// internal/strict has reported it (a value it wrote as null).
 func unmarshalCheck(dec *jsontext.Decoder, c *vouch.CheckSpec) error {
 	if k := dec.PeekKind(); k != '{' {
 		if k == 0 {
@@ -255,10 +250,13 @@ func unmarshalCheck(dec *jsontext.Decoder, c *vouch.CheckSpec) error {
 			if err != nil {
 				return err
 			}
-			if v.Kind() != '"' {
+			switch v.Kind() {
+			case '"':
+				typ, hasType = checkType(v), true
+			case 'n':
+			default:
 				return &vouch.Error{Code: vouch.ErrType, Path: "type", Message: "got " + jsonerr.KindName(v.Kind()) + ", want string"}
 			}
-			typ, hasType = checkType(v), true
 		case "not":
 			v, err := dec.ReadValue()
 			if err != nil {
@@ -267,7 +265,7 @@ func unmarshalCheck(dec *jsontext.Decoder, c *vouch.CheckSpec) error {
 			switch v.Kind() {
 			case 't':
 				not = true
-			case 'f':
+			case 'f', 'n':
 				not = false
 			default:
 				return &vouch.Error{Code: vouch.ErrType, Path: "not", Message: "got " + jsonerr.KindName(v.Kind()) + ", want boolean"}
@@ -293,10 +291,7 @@ func unmarshalCheck(dec *jsontext.Decoder, c *vouch.CheckSpec) error {
 		return fmt.Errorf("wire: check object bytes misread")
 	}
 	if !hasType {
-		return &vouch.Error{Code: vouch.ErrMissing, Path: "type", Message: "a check needs a type"}
-	}
-	if typ == "" {
-		return &vouch.Error{Code: vouch.ErrInvalid, Path: "type", Message: "check type must not be empty"}
+		typ = sentinelTypeAbsent
 	}
 	c.Type = typ
 	c.Not = not
@@ -371,34 +366,6 @@ func checkType(v jsontext.Value) string {
 	return string(u)
 }
 
-// convert turns a json.Unmarshal error into a *vouch.Error, improving on
-// jsonerr.Convert for numbers that do not fit the Go field.
-func convert(data []byte, err error) *vouch.Error {
-	var sem *json.SemanticError
-	if errors.As(err, &sem) {
-		// An error of our own from unmarshalCheck: jsonerr.Convert would
-		// return it as it is, without the path of the check object.
-		var inner *vouch.Error
-		if errors.As(sem.Err, &inner) {
-			c := *inner
-			c.Path = vouch.JoinPath(jsonerr.PointerToPath(string(sem.JSONPointer)), c.Path)
-			c.Line, c.Column = 0, 0 // the locator finds the member, or the check object
-			return &c
-		}
-	}
-	e := jsonerr.Convert(data, err)
-	if e.Code == vouch.ErrInvalid && errors.As(err, &sem) && sem.GoType != nil && sem.JSONKind == '0' {
-		switch {
-		case errors.Is(sem.Err, strconv.ErrSyntax):
-			e.Code = vouch.ErrType
-			e.Message = "want an integer, got a number with a fraction or an exponent"
-		case errors.Is(sem.Err, strconv.ErrRange):
-			e.Message = "number out of range"
-		}
-	}
-	return e
-}
-
 // finish sets the content-hash id of a valid request.
 func finish(req *vouch.Request, data []byte) {
 	if req.ID == "" {
@@ -432,146 +399,4 @@ func setFile(err error, name string) {
 	if errors.As(err, &e) {
 		e.File = name
 	}
-}
-
-// jsonLocator finds positions in JSON input.
-type jsonLocator struct{ data []byte }
-
-func (l jsonLocator) locate(errs []*vouch.Error) {
-	var want map[string]bool
-	for _, e := range errs {
-		if e.Line != 0 || e.Path == "" {
-			continue
-		}
-		if want == nil {
-			want = map[string]bool{"": true}
-		}
-		for _, p := range pathPrefixes(e.Path) {
-			want[p] = true
-		}
-	}
-	if want == nil {
-		return
-	}
-	found := make(map[string]int64, len(want))
-	dec := jsontext.NewDecoder(bytes.NewBuffer(l.data))
-	_ = locateWalk(dec, l.data, "", want, found) // a syntax error ends the walk; what was found stands
-	for _, e := range errs {
-		if e.Line != 0 || e.Path == "" {
-			continue
-		}
-		prefixes := pathPrefixes(e.Path)
-		for i := len(prefixes) - 1; i >= 0; i-- {
-			if off, ok := found[prefixes[i]]; ok {
-				e.Line, e.Column = jsonerr.LineCol(l.data, off)
-				break
-			}
-		}
-	}
-}
-
-// locateWalk reads the value at path, recording the offset where it starts
-// and descending into the members and elements whose paths are wanted.
-func locateWalk(dec *jsontext.Decoder, data []byte, path string, want map[string]bool, found map[string]int64) error {
-	off := dec.InputOffset()
-	for off < int64(len(data)) && (isSpace(data[off]) || data[off] == ':' || data[off] == ',') {
-		off++
-	}
-	found[path] = off
-	switch dec.PeekKind() {
-	case '{':
-		if _, err := dec.ReadToken(); err != nil {
-			return err
-		}
-		for dec.PeekKind() != '}' {
-			tok, err := dec.ReadToken()
-			if err != nil {
-				return err
-			}
-			child := vouch.JoinPath(path, tok.String())
-			if want[child] {
-				err = locateWalk(dec, data, child, want, found)
-			} else {
-				err = dec.SkipValue()
-			}
-			if err != nil {
-				return err
-			}
-		}
-		_, err := dec.ReadToken()
-		return err
-	case '[':
-		if _, err := dec.ReadToken(); err != nil {
-			return err
-		}
-		for i := 0; dec.PeekKind() != ']'; i++ {
-			child := path + "[" + strconv.Itoa(i) + "]"
-			var err error
-			if want[child] {
-				err = locateWalk(dec, data, child, want, found)
-			} else {
-				err = dec.SkipValue()
-			}
-			if err != nil {
-				return err
-			}
-		}
-		_, err := dec.ReadToken()
-		return err
-	}
-	return dec.SkipValue()
-}
-
-// pathPrefixes returns the paths from the root ("") to path itself:
-// "a.b[2].c" gives "", "a", "a.b", "a.b[2]", "a.b[2].c".
-func pathPrefixes(path string) []string {
-	out := []string{""}
-	for i := 1; i < len(path); i++ {
-		if path[i] == '.' || path[i] == '[' {
-			out = append(out, path[:i])
-		}
-	}
-	if path != "" {
-		out = append(out, path)
-	}
-	return out
-}
-
-// pathSegment is one step of a dotted path: a key, or an index when idx >= 0.
-type pathSegment struct {
-	key string
-	idx int
-}
-
-// splitPath splits a dotted path into its segments. Keys holding '.' or '['
-// cannot be told apart from the path's own punctuation; such paths are
-// located approximately.
-func splitPath(path string) []pathSegment {
-	var segs []pathSegment
-	for i := 0; i < len(path); {
-		switch path[i] {
-		case '.':
-			i++
-		case '[':
-			j := i + 1
-			for j < len(path) && path[j] != ']' {
-				j++
-			}
-			n, err := strconv.Atoi(path[i+1 : j])
-			if err != nil {
-				segs = append(segs, pathSegment{key: path[i:min(j+1, len(path))], idx: -1})
-			} else {
-				segs = append(segs, pathSegment{idx: n})
-			}
-			i = j + 1
-		default:
-			j := i
-			for j < len(path) && path[j] != '.' && path[j] != '[' {
-				j++
-			}
-			segs = append(segs, pathSegment{key: path[i:j], idx: -1})
-			i = j
-		}
-	}
-	return segs
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/internal/strict"
 )
 
 const minimal = `{"task": {}, "output": {"summary": ""}}`
@@ -219,15 +220,15 @@ func TestCollectsAllProblems(t *testing.T) {
 	}
 	b.WriteString(`]}}}`)
 	errs := decodeErr(t, b.String(), Options{Name: "many.json"})
-	if len(errs) != maxErrors+1 {
-		t.Fatalf("%d errors, want %d", len(errs), maxErrors+1)
+	if len(errs) != strict.MaxProblems+1 {
+		t.Fatalf("%d errors, want %d", len(errs), strict.MaxProblems+1)
 	}
-	for i, e := range errs[:maxErrors] {
+	for i, e := range errs[:strict.MaxProblems] {
 		if e.Line != i+1 || e.File != "many.json" {
 			t.Fatalf("error %d at %s:%d, want many.json:%d", i, e.File, e.Line, i+1)
 		}
 	}
-	if last := errs[maxErrors]; last.Message != "50 more problems not listed" {
+	if last := errs[strict.MaxProblems]; last.Message != "50 more problems not listed" {
 		t.Errorf("last error %v", last)
 	}
 }
@@ -360,7 +361,7 @@ func TestYAMLErrors(t *testing.T) {
 		{"nan", "task: {criteria: [{weight: .nan}]}\noutput: {summary: x}\n", vouch.ErrInvalid, 1},
 		{"bad bool", "task: {criteria: [{must: !!bool maybe}]}\noutput: {summary: x}\n", vouch.ErrType, 1},
 		{"unknown anchor", "task: *nope\n", vouch.ErrSyntax, 0},
-		{"self alias", "a: &a [1, *a]\n", vouch.ErrInvalid, 1},
+		{"self alias", "task: {}\noutput:\n  summary: x\n  metadata: {a: &a [1, *a]}\n", vouch.ErrInvalid, 4},
 		{"tab indent", "task:\n\tgoal: x\n", vouch.ErrSyntax, 2},
 		{"wrong type", "task: {}\noutput:\n  summary: x\n  created: a.go\n", vouch.ErrType, 4},
 	} {
@@ -409,5 +410,130 @@ func TestConcurrentDecode(t *testing.T) {
 	}
 	for range 8 {
 		<-done
+	}
+}
+
+// TestEveryProblemAtOnce: a value of the wrong type no longer hides the
+// problems behind it (a bad criterion, an unknown field, a bad enumeration);
+// all are reported, sorted, each with its line and column, in JSON and in
+// YAML alike.
+func TestEveryProblemAtOnce(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		want     []string
+	}{{
+		name: "json",
+		in: `{
+  "attempt": "2",
+  "task": {
+    "criteria": [
+      {"text": "a", "weight": -1, "check": {"value": "x"}},
+      {"id": "b", "must": "yes", "check": {"type": "contains"}}
+    ]
+  },
+  "output": {"summry": "done", "summary": "done", "testResult": "green"}
+}`,
+		want: []string{
+			"wrong_type r:2:14: attempt: got string, want integer",
+			"invalid_value r:5:31: task.criteria[0].weight: must be a finite number >= 0, got -1",
+			"missing r:5:44: task.criteria[0].check.type: a check needs a type",
+			"wrong_type r:6:27: task.criteria[1].must: got string, want boolean",
+			`unknown_field r:9:14: output.summry: unknown field (did you mean "summary"?)`,
+			`invalid_value r:9:65: output.testResult: "green" is not one of "passed", "failed", "skipped"`,
+		},
+	}, {
+		name: "yaml",
+		in: `attempt: "2"
+task:
+  criteria:
+    - text: a
+      weight: -1
+      check: {value: x}
+    - id: b
+      must: yes
+      check: {type: contains}
+output:
+  summry: done
+  summary: done
+  testResult: green
+`,
+		want: []string{
+			"wrong_type r:1:10: attempt: got string, want integer",
+			"invalid_value r:5:15: task.criteria[0].weight: must be a finite number >= 0, got -1",
+			"missing r:6:14: task.criteria[0].check.type: a check needs a type",
+			"wrong_type r:8:13: task.criteria[1].must: got string, want boolean",
+			`unknown_field r:11:3: output.summry: unknown field (did you mean "summary"?)`,
+			`invalid_value r:13:15: output.testResult: "green" is not one of "passed", "failed", "skipped"`,
+		},
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			for _, e := range decodeErr(t, tc.in, Options{Name: "r"}) {
+				got = append(got, string(e.Code)+" "+e.Error())
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("errors (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestFollowOnProblemsLeftOut: a member present with the wrong type is not
+// also reported missing, nor a range whose end is at fault inconsistent.
+func TestFollowOnProblemsLeftOut(t *testing.T) {
+	errs := decodeErr(t, `{"task": "x", "output": {"summary": null, "artifacts": {"fileEdits": [{"file": "a", "editedRegion": {"start": 3, "end": "4"}}]}}}`, Options{})
+	var got []string
+	for _, e := range errs {
+		got = append(got, e.Path+": "+e.Message)
+	}
+	want := []string{
+		"task: got string, want object",
+		"output.summary: got null, want string",
+		"output.artifacts.fileEdits[0].editedRegion.end: got string, want integer",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("errors (-want +got):\n%s", diff)
+	}
+}
+
+func TestUnknownFieldSuggestions(t *testing.T) {
+	for _, tc := range []struct{ in, path, msg string }{
+		{`{"task": {"critera": []}, "output": {"summary": ""}}`, "task.critera", `unknown field (did you mean "criteria"?)`},
+		{`{"task": {}, "output": {"summary": "", "testresult": "passed"}}`, "output.testresult", `unknown field (did you mean "testResult"?)`},
+		{"task: {}\noutput: {summary: x}\ntrace:\n  - tol: fs:read\n", "trace[0].tol", `unknown field (did you mean "tool"?)`},
+		{`{"task": {}, "output": {"summary": ""}, "x": 1}`, "x", "unknown field (want one of apiVersion, id, kind, attempt, task, output, workspace, base, trace, context)"},
+	} {
+		errs := decodeErr(t, tc.in, Options{})
+		var found bool
+		for _, e := range errs {
+			if e.Path == tc.path {
+				found = true
+				if e.Code != vouch.ErrUnknownField || e.Message != tc.msg || e.Line == 0 {
+					t.Errorf("%s: got %v [%s], want %q with a position", tc.in, e, e.Code, tc.msg)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: no error at %s: %v", tc.in, tc.path, errs)
+		}
+	}
+}
+
+// TestJSONAndFlowYAML: JSON escapes that YAML lacks still read as JSON;
+// flow-style YAML, which starts like JSON, reads as YAML.
+func TestJSONAndFlowYAML(t *testing.T) {
+	r := decodeOK(t, `{"task": {}, "output": {"summary": "a\/b \ud83d\ude00"}}`)
+	if r.Output.Summary != "a/b 😀" {
+		t.Errorf("summary %q", r.Output.Summary)
+	}
+	r = decodeOK(t, `{task: {goal: g}, output: {summary: done, created: [a.go]}}`)
+	if r.Task.Goal != "g" || r.Output.Summary != "done" || len(r.Output.Created) != 1 {
+		t.Errorf("flow YAML: %+v", r)
+	}
+	// Written as JSON (the first key quoted), malformed JSON is a JSON
+	// error, not a YAML reading of it.
+	errs := decodeErr(t, `{"task": {}, "output": {"summary": "",}}`, Options{})
+	if errs[0].Code != vouch.ErrSyntax || !strings.Contains(errs[0].Message, "malformed JSON") {
+		t.Errorf("malformed JSON: %v", errs[0])
 	}
 }

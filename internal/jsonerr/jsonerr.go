@@ -140,18 +140,6 @@ func KindName(k jsontext.Kind) string {
 	return "value"
 }
 
-// JoinKey appends an object key or array index to a dotted path: a key made
-// only of digits becomes an index ("a[2]"), any other a field ("a.b").
-func JoinKey(path, key string) string {
-	if isIndex(key) {
-		return path + "[" + key + "]"
-	}
-	if path == "" {
-		return key
-	}
-	return path + "." + key
-}
-
 func goTypeName(sem *json.SemanticError) string {
 	if sem.GoType == nil {
 		return "another type"
