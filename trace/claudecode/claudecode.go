@@ -1,7 +1,7 @@
 // Package claudecode imports Claude Code session logs (JSONL, one event a
 // line) as vouch transcripts: [Read] returns the tool calls the session made
-// with their results (the evidence) and the output its assistant claimed (its
-// last message, the files it created and modified, the commands it ran).
+// with their results (the evidence) and the output its assistant claimed
+// (its closing report, the tools and commands it used).
 package claudecode
 
 import (
@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/go-json-experiment/json"
@@ -70,13 +71,11 @@ type claudeBlock struct {
 // claudeToolResult is what Read reads of a line's toolUseResult
 // object.
 type claudeToolResult struct {
-	Type             string `json:"type"` // Write: "create" or "update"
 	BackgroundTaskID string `json:"backgroundTaskId"`
 }
 
 // claudeCall is what Read keeps about one call beside its entry.
 type claudeCall struct {
-	writeKind  string // "create" or "update", from toolUseResult
 	background string // the task id of a command run in the background
 }
 
@@ -85,9 +84,19 @@ type claudeReader struct {
 	t        trace.Transcript
 	calls    []claudeCall
 	byID     map[string]int
-	lastKey  string   // the message id of the last assistant text
-	lastText []string // its text blocks
-	model    string
+	// report holds the texts the assistant wrote after its last piece of
+	// work: a tool call made in answer to a user prompt, not to a task
+	// notification.
+	report []string
+	// aside is true after a task notification that came once the
+	// assistant had finished (its last block was text), until the next
+	// prompt: the calls it makes then look at old work, they do not add
+	// to it.
+	aside bool
+	// said is true when the assistant's last block was text.
+	said    bool
+	prompts []string // the prompts users typed, in order, each once
+	model   string
 	session  string
 	messages int
 	// exits holds the exit status of background tasks from
@@ -113,19 +122,20 @@ type claudeReader struct {
 // object is an error (a *[LineError]) naming it, so a truncated log fails.
 // Lines may be of any length up to [MaxLineBytes].
 //
-// The claimed output is derived from the session:
+// The claimed output is what the assistant said, never what its tools did
+// (a file a tool wrote is evidence, in the trace, not a claim that it
+// exists):
 //
-//   - summary: the text of the last assistant message that has any (its
-//     non-blank text blocks, joined by blank lines); API error messages
-//     are skipped;
-//   - created and modified: the files written by calls that succeeded. A
-//     file's first successful write decides: a Write that Claude Code
-//     reports as a "create", or, when it does not say, a Write (or an
-//     editor "create") of a file the session had not read or written
-//     before, creates it; any other write (Edit, MultiEdit, NotebookEdit,
-//     a Write reported as an "update" or of a file read before) modifies
-//     it. A file is in one list only. Paths under the directory the
-//     session started in are made relative to it;
+//   - summary: the assistant's report, the text it wrote after its last
+//     piece of work (non-blank text blocks, joined by blank lines; API
+//     error messages are skipped). Work is a tool call; one made after a
+//     task notification that came once the assistant had finished, before
+//     the next prompt, looks at old work and does not end the report, so the replies to a background task's
+//     notice and to a follow-up question ("did you push?") are read with
+//     the completion report that came before them;
+//   - created and modified stay empty: the engine reads the changes the
+//     agent claims from its summary, and holds them against the trace
+//     and the workspace;
 //   - toolCalls: the distinct tool names, in order of first call;
 //   - commands: the distinct commands run, in order; commandResults: every
 //     run with its exit status when known: "Exit code N" in the result,
@@ -133,11 +143,11 @@ type claudeReader struct {
 //     non-zero exit), and for a command run in the background the status a
 //     later TaskOutput result or task notification reported.
 //
-// The goal is the first prompt a user typed: neither a meta message, a
-// compaction summary, a task notification, local command output nor an
-// interruption notice. A slash command with arguments counts ("/fix the
-// parser"). The executor is the model of the last assistant message, Cwd
-// the directory the session started in.
+// The goal is the prompts users typed, in order, each once, joined by blank
+// lines: neither meta messages, compaction summaries, task notifications,
+// local command output nor interruption notices. A slash command with
+// arguments counts ("/fix the parser"). The executor is the model of the
+// last assistant message, Cwd the directory the session started in.
 //
 // Read streams the log: it holds the transcript it builds and one
 // line at a time. A log without any user or assistant message gives
@@ -274,12 +284,8 @@ func (c *claudeReader) assistant(l *claudeLine) error {
 			if synthetic || strings.TrimSpace(b.Text) == "" {
 				continue
 			}
-			key := l.Message.ID
-			if key == "" || key != c.lastKey {
-				c.lastText = c.lastText[:0]
-			}
-			c.lastKey = key
-			c.lastText = append(c.lastText, strings.TrimSpace(b.Text))
+			c.report = append(c.report, strings.TrimSpace(b.Text))
+			c.said = true
 		case "tool_use", "server_tool_use":
 			if b.ID != "" {
 				if _, dup := c.byID[b.ID]; dup {
@@ -287,6 +293,10 @@ func (c *claudeReader) assistant(l *claudeLine) error {
 				}
 				c.byID[b.ID] = len(c.t.Trace)
 			}
+			if !c.aside {
+				c.report = c.report[:0]
+			}
+			c.said = false
 			var input map[string]any
 			if len(b.Input) > 0 && b.Input.Kind() == '{' {
 				if err := json.Unmarshal(b.Input, &input, agentlog.DecodeOptions); err != nil {
@@ -372,7 +382,6 @@ func (c *claudeReader) user(l *claudeLine) error {
 		var tr claudeToolResult
 		if json.Unmarshal(l.ToolUseResult, &tr, agentlog.DecodeOptions) == nil {
 			call := &c.calls[results[0]]
-			call.writeKind = tr.Type
 			call.background = tr.BackgroundTaskID
 		}
 	}
@@ -382,10 +391,14 @@ func (c *claudeReader) user(l *claudeLine) error {
 	text := strings.Join(prompt, "\n\n")
 	if strings.HasPrefix(text, "<task-notification>") {
 		c.notification(text)
+		c.aside = c.aside || c.said
 		return nil
 	}
-	if c.t.Goal == "" {
-		c.t.Goal = userPrompt(prompt)
+	if p := userPrompt(prompt); p != "" {
+		c.aside = false
+		if !slices.Contains(c.prompts, p) {
+			c.prompts = append(c.prompts, p)
+		}
 	}
 	return nil
 }
@@ -465,7 +478,8 @@ func flatten(content jsontext.Value) (string, error) {
 func (c *claudeReader) finish() *trace.Transcript {
 	t := &c.t
 	o := &t.Output
-	o.Summary = strings.Join(c.lastText, "\n\n")
+	o.Summary = strings.Join(c.report, "\n\n")
+	t.Goal = strings.Join(c.prompts, "\n\n")
 	if c.model != "" {
 		t.Executor = &vouch.Executor{Provider: "anthropic", Model: c.model}
 	}
@@ -477,75 +491,8 @@ func (c *claudeReader) finish() *trace.Transcript {
 	for i := range t.Trace {
 		o.ToolCalls = agentlog.AppendDistinct(o.ToolCalls, seen, t.Trace[i].Tool)
 	}
-	c.files()
 	c.commands()
 	return t
-}
-
-// files derives created and modified: see Read.
-func (c *claudeReader) files() {
-	t := &c.t
-	const (
-		known    = 1 // read, or written before
-		created  = 2
-		modified = 3
-	)
-	state := map[string]int{}
-	var order []string
-	for i := range t.Trace {
-		e := &t.Trace[i]
-		if e.Output == nil || e.IsError {
-			continue
-		}
-		op := trace.Builtin().CallOp(e.Tool, e.Input)
-		p := trace.FilePath(e.Input)
-		if p == "" {
-			continue
-		}
-		switch op {
-		case trace.OpRead:
-			if state[p] == 0 {
-				state[p] = known
-			}
-		case trace.OpWrite:
-			if state[p] == created || state[p] == modified {
-				continue
-			}
-			was := state[p]
-			switch kind := c.calls[i].writeKind; {
-			case kind == "create":
-				state[p] = created
-			case kind == "update":
-				state[p] = modified
-			case was == 0 && createsFiles(e):
-				state[p] = created
-			default:
-				state[p] = modified
-			}
-			order = append(order, p)
-		}
-	}
-	for _, p := range order {
-		rel := t.Rel(p)
-		if state[p] == created {
-			t.Output.Created = append(t.Output.Created, rel)
-		} else {
-			t.Output.Modified = append(t.Output.Modified, rel)
-		}
-	}
-}
-
-// createsFiles reports whether a write call may create its file: a whole
-// file write, or an editor's "create".
-func createsFiles(e *vouch.TraceEntry) bool {
-	if cmd, ok := e.Input["command"].(string); ok {
-		return cmd == "create"
-	}
-	switch strings.ToLower(e.Tool) {
-	case "write", "write_file", "create_file", "fs:write", "writefile":
-		return true
-	}
-	return false
 }
 
 // commands derives commands and commandResults: see Read.

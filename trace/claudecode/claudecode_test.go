@@ -99,12 +99,11 @@ func TestReadRealSessions(t *testing.T) {
 		commandID  string
 		exit       int
 		background string // a command run in the background, exit 0 once polled
-		created    string
-		modified   string
+		report     string // the start of the completion report, before the last replies
 	}{
 		{
 			file:       "258c7280-ae70-4798-800f-63464d01a85d.jsonl",
-			goal:       "Implement spotter-gqc",
+			goal:       "Implement spotter-gqc\n\ndid you push?",
 			erroredID:  "toolu_01CLY7LZY81zMjsfM27ZmeTa", // git push: no upstream
 			readFile:   "/home/USER/projects/spotter-worktrees/spotter-gqc/lib/spotter/transcripts/annotation.ex",
 			failedRead: "/tmp/claude-1000/-home-USER-projects-spotter-worktrees-spotter-gqc/tasks/bd0afab.output",
@@ -112,19 +111,17 @@ func TestReadRealSessions(t *testing.T) {
 			commandID:  "toolu_01X4qLEACFdcwn6pUeG4VbFF",
 			exit:       1,
 			background: "mix test test/spotter/transcripts/resources_test.exs test/spotter/services/transcript_renderer_test.exs 2>&1",
-			created:    "lib/spotter/services/review_token_store.ex",
-			modified:   "lib/spotter/transcripts/annotation.ex",
+			report:     "All done. The **spotter-gqc** epic is fully implemented and pushed.",
 		},
 		{
 			file:      "4d5611e5-241a-462a-8d15-5122611a9569.jsonl",
-			goal:      "Work on bead spotter-dov. Run bd show spotter-dov to see the issue details and bd ready to find available subtasks. Start with the first ready task.",
+			goal:      "Work on bead spotter-dov. Run bd show spotter-dov to see the issue details and bd ready to find available subtasks. Start with the first ready task.\n\ncontinue",
 			erroredID: "toolu_01XUoQX8HzyR7rVLz9xV72x3", // git commit blocked by a hook
 			readFile:  "/home/USER/projects/spotter-worktrees/spotter-dov/lib/spotter_web/live/session_live.ex",
 			command:   "git push 2>&1",
 			commandID: "toolu_011PBtiDwwmP44wZUbt17q6v",
 			exit:      128,
-			created:   "lib/spotter_web/live/transcript_computers.ex",
-			modified:  "lib/spotter/services/transcript_renderer.ex",
+			report:    "All done. Here's a summary of the completed **spotter-dov** epic:",
 		},
 		{
 			file:       "8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl",
@@ -135,8 +132,7 @@ func TestReadRealSessions(t *testing.T) {
 			command:    "mix test 2>&1",
 			commandID:  "toolu_01YRzjaVCfFiyHG4ya1BhC9m",
 			exit:       2,
-			created:    "test/spotter_web/live/session_live_test.exs",
-			modified:   "lib/spotter/services/transcript_renderer.ex",
+			report:     "All done. Here's the summary:",
 		},
 	} {
 		t.Run(tt.file, func(t *testing.T) {
@@ -186,8 +182,11 @@ func TestReadRealSessions(t *testing.T) {
 				t.Errorf("known errored call %s: index %d", tt.erroredID, k)
 			}
 
-			if tr.Output.Summary != raw.lastText {
-				t.Errorf("summary:\n%q\nwant the last assistant text:\n%q", tr.Output.Summary, raw.lastText)
+			// The report: from the completion report written after the
+			// last work to the last reply (to a background task's notice
+			// or to a question).
+			if !strings.HasPrefix(tr.Output.Summary, tt.report) || !strings.HasSuffix(tr.Output.Summary, raw.lastText) {
+				t.Errorf("summary:\n%q\nwant from %q to the last assistant text:\n%q", tr.Output.Summary, tt.report, raw.lastText)
 			}
 			if tr.Goal != tt.goal {
 				t.Errorf("goal %q, want %q", tr.Goal, tt.goal)
@@ -207,11 +206,8 @@ func TestReadRealSessions(t *testing.T) {
 			if !slices.Equal(tr.Output.ToolCalls, names) {
 				t.Errorf("toolCalls %q, want %q", tr.Output.ToolCalls, names)
 			}
-			if !slices.Contains(tr.Output.Created, tt.created) || slices.Contains(tr.Output.Modified, tt.created) {
-				t.Errorf("created %q does not hold %q (alone)", tr.Output.Created, tt.created)
-			}
-			if !slices.Contains(tr.Output.Modified, tt.modified) || slices.Contains(tr.Output.Created, tt.modified) {
-				t.Errorf("modified %q does not hold %q (alone)", tr.Output.Modified, tt.modified)
+			if len(tr.Output.Created)+len(tr.Output.Modified) > 0 {
+				t.Errorf("tool writes read as claims: created %q, modified %q", tr.Output.Created, tr.Output.Modified)
 			}
 
 			// The summary of the trace.
@@ -358,41 +354,70 @@ func TestReadServerTools(t *testing.T) {
 	}
 }
 
-func TestReadFiles(t *testing.T) {
+// TestReadWritesAreEvidence: what the tools wrote stays in the trace; the
+// output claims no file the agent did not name.
+func TestReadWritesAreEvidence(t *testing.T) {
 	use := func(id, tool, path string) string {
 		return `{"type":"assistant","message":{"id":"m` + id + `","role":"assistant","content":[{"type":"tool_use","id":"` + id + `","name":"` + tool + `","input":{"file_path":"` + path + `","content":"x"}}]}}`
 	}
-	result := func(id string, isErr bool, kind string) string {
-		tur := ""
-		if kind != "" {
-			tur = `,"toolUseResult":{"type":"` + kind + `","filePath":"x"}`
-		}
-		e := "false"
-		if isErr {
-			e = "true"
-		}
-		return `{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"` + id + `","content":"ok","is_error":` + e + `}]}` + tur + `}`
+	result := func(id string) string {
+		return `{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"` + id + `","content":"ok"}]},"toolUseResult":{"type":"create","filePath":"x"}}`
 	}
 	tr := readClaude(t, lines(
 		userPrompt1,
-		use("1", "Write", "/w/new.go"), result("1", false, ""), // not seen before: created
-		use("2", "Edit", "/w/new.go"), result("2", false, ""), // still created
-		use("3", "Read", "/w/old.go"), result("3", false, ""),
-		use("4", "Write", "/w/old.go"), result("4", false, ""), // read before: modified
-		use("5", "Edit", "/w/e.go"), result("5", false, ""), // an edit: modified
-		use("6", "Write", "/w/bad.go"), result("6", true, ""), // failed: nothing
-		use("7", "Write", "/w/u.go"), result("7", false, "update"), // Claude Code says update
-		use("8", "Write", "/w/c.go"), result("8", false, "create"),
-		use("9", "Read", "/w/gone.go"), result("9", true, ""), // a failed read proves nothing
-		use("10", "Write", "/w/gone.go"), result("10", false, ""),
-		use("11", "Write", "/elsewhere/x.go"), result("11", false, ""),
+		use("1", "Write", "/w/new.go"), result("1"),
+		use("2", "Write", "/home/u/.claude/plans/plan.md"), result("2"),
+		use("3", "Bash", "/w/new.go"), result("3"),
 		assistText,
 	))
-	if want := []string{"new.go", "c.go", "gone.go", "/elsewhere/x.go"}; !slices.Equal(tr.Output.Created, want) {
-		t.Errorf("created %q, want %q", tr.Output.Created, want)
+	if len(tr.Output.Created)+len(tr.Output.Modified)+len(tr.Output.Deleted) > 0 {
+		t.Errorf("claims made of tool calls: %+v", tr.Output)
 	}
-	if want := []string{"old.go", "e.go", "u.go"}; !slices.Equal(tr.Output.Modified, want) {
-		t.Errorf("modified %q, want %q", tr.Output.Modified, want)
+	if len(tr.Trace) != 3 || tr.Trace[1].Input["file_path"] != "/home/u/.claude/plans/plan.md" {
+		t.Errorf("trace %+v", tr.Trace)
+	}
+}
+
+// TestReadReport: the summary is what the assistant said after its last
+// work, through its replies to a later notice or question; a notice that
+// comes while it works does not hold back the report of later work.
+func TestReadReport(t *testing.T) {
+	say := func(id, text string) string {
+		return `{"type":"assistant","message":{"id":"` + id + `","role":"assistant","content":[{"type":"text","text":"` + text + `"}]}}`
+	}
+	call := func(id string) string {
+		return `{"type":"assistant","message":{"id":"m` + id + `","role":"assistant","content":[{"type":"tool_use","id":"` + id + `","name":"Bash","input":{"command":"go test ./..."}}]}}`
+	}
+	result := func(id string) string {
+		return `{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"` + id + `","content":"ok"}]}}`
+	}
+	notice := `{"type":"user","message":{"role":"user","content":"<task-notification>\n<task-id>t1</task-id>\n<summary>Background command \"x\" completed (exit code 0)</summary>\n</task-notification>"}}`
+	question := `{"type":"user","message":{"role":"user","content":"did you push?"}}`
+	for _, tt := range []struct {
+		name string
+		log  []string
+		want string
+	}{
+		{"plain", []string{say("a", "Looking."), call("1"), result("1"), say("b", "Done: all pass.")}, "Done: all pass."},
+		{"notice and question after the report", []string{
+			call("1"), result("1"), say("b", "Done: all pass."), notice,
+			call("2"), result("2"), say("c", "That was an old run."), question, say("d", "Yes, pushed."),
+		}, "Done: all pass.\n\nThat was an old run.\n\nYes, pushed."},
+		{"notice during the work", []string{
+			call("1"), notice, result("1"), say("b", "Now the rest."),
+			call("2"), result("2"), say("c", "Done."),
+		}, "Done."},
+		{"work asked for after the report", []string{
+			call("1"), result("1"), say("b", "Done."), question,
+			call("2"), result("2"), say("c", "Pushed now."),
+		}, "Pushed now."},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			tr := readClaude(t, lines(append([]string{userPrompt1}, tt.log...)...))
+			if tr.Output.Summary != tt.want {
+				t.Errorf("summary %q, want %q", tr.Output.Summary, tt.want)
+			}
+		})
 	}
 }
 
@@ -428,8 +453,8 @@ func TestReadGoal(t *testing.T) {
 		first string
 		want  string
 	}{
-		{`{"type":"user","message":{"role":"user","content":"<command-name>/fix</command-name>\n<command-message>fix</command-message>\n<command-args>the lexer</command-args>"}}`, "/fix the lexer"},
-		{`{"type":"user","message":{"role":"user","content":[{"type":"text","text":"<ide_opened_file>x</ide_opened_file>"},{"type":"text","text":"Add docs"}]}}`, "Add docs"},
+		{`{"type":"user","message":{"role":"user","content":"<command-name>/fix</command-name>\n<command-message>fix</command-message>\n<command-args>the lexer</command-args>"}}`, "/fix the lexer\n\nFix the parser"},
+		{`{"type":"user","message":{"role":"user","content":[{"type":"text","text":"<ide_opened_file>x</ide_opened_file>"},{"type":"text","text":"Add docs"}]}}`, "Add docs\n\nFix the parser"},
 		{`{"type":"user","message":{"role":"user","content":"<local-command-stdout>ok</local-command-stdout>"}}`, "Fix the parser"},
 		{`{"type":"user","message":{"role":"user","content":[{"type":"text","text":"[Request interrupted by user]"}]}}`, "Fix the parser"},
 	} {
