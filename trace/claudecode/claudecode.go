@@ -81,9 +81,9 @@ type claudeCall struct {
 
 // claudeReader holds the state of one Read.
 type claudeReader struct {
-	t        trace.Transcript
-	calls    []claudeCall
-	byID     map[string]int
+	t     trace.Transcript
+	calls []claudeCall
+	byID  map[string]int
 	// report holds the texts the assistant wrote after its last piece of
 	// work: a tool call made in answer to a user prompt, not to a task
 	// notification.
@@ -94,9 +94,9 @@ type claudeReader struct {
 	// to it.
 	aside bool
 	// said is true when the assistant's last block was text.
-	said    bool
-	prompts []string // the prompts users typed, in order, each once
-	model   string
+	said     bool
+	prompts  []string // the prompts users typed, in order, each once
+	model    string
 	session  string
 	messages int
 	// exits holds the exit status of background tasks from
