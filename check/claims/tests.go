@@ -35,7 +35,8 @@ type testsAnalyzer struct{}
 // of its pipeline stages starts with one of them.
 var testRunners = [][]string{
 	{"go", "test"}, {"gotestsum"}, {"npm", "test"}, {"npm", "run", "test"}, {"npm", "t"},
-	{"yarn", "test"}, {"pnpm", "test"}, {"npx", "jest"}, {"npx", "vitest"}, {"jest"}, {"vitest"},
+	{"yarn", "test"}, {"pnpm", "test"}, {"npx", "jest"}, {"npx", "vitest", "run"}, {"npx", "vitest"},
+	{"jest"}, {"vitest", "run"}, {"vitest"},
 	{"pytest"}, {"python", "-m", "pytest"}, {"python3", "-m", "pytest"}, {"tox"},
 	{"python", "-m", "unittest"}, {"python3", "-m", "unittest"}, {"mix", "test"}, {"cargo", "test"},
 	{"cargo", "nextest"}, {"mvn", "test"}, {"mvn", "verify"}, {"gradle", "test"}, {"./gradlew", "test"},
@@ -79,9 +80,10 @@ func (testsAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Fin
 	// What the summary says about the tests: read only when there is
 	// evidence to hold it against, or a structured claim to refine.
 	var said *claimtext.TestClaim
+	var all []claimtext.TestClaim
 	if s.Policy.Infer.Counts && (req.Output.TestResult == vouch.TestPassed || len(runs) > 0) {
-		if tc := claimtext.TestClaims(req.Output.Summary); len(tc) > 0 {
-			said = &tc[len(tc)-1]
+		if all = claimtext.TestClaims(req.Output.Summary); len(all) > 0 {
+			said = &all[len(all)-1]
 		}
 	}
 	claimed := req.Output.TestResult == vouch.TestPassed ||
@@ -105,10 +107,8 @@ func (testsAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Fin
 		return nil
 	}
 	last := lastRuns(runs)
-	if said != nil && said.Passed && said.Count > 0 && source == "trace" {
-		if c, ok := testCount(req, said, last); ok {
-			f.Checks = append(f.Checks, c)
-		}
+	if source == "trace" {
+		f.Checks = append(f.Checks, testCounts(req, all, lastOfEach(runs))...)
 	}
 	f.Checks = append(f.Checks, judgeRuns(ctx, s, last, source, strength))
 	return nil
@@ -279,64 +279,6 @@ func rerunArgv(p *vouch.Policy, r testRun) ([]string, error) {
 	return nil, err
 }
 
-// passedCounts read how many tests a runner says passed.
-var passedCounts = []struct {
-	re        *regexp.Regexp
-	minusNext bool // the second group counts failures to subtract
-}{
-	{regexp.MustCompile(`(?i)\bTests:\s+(?:\d+ failed, )?(\d+) passed`), false}, // jest, vitest
-	{regexp.MustCompile(`\btest result: \w+\. (\d+) passed`), false},            // cargo
-	{regexp.MustCompile(`\b(\d+) passed\b`), false},                             // pytest
-	{regexp.MustCompile(`\b(\d+) passing\b`), false},                            // mocha
-	{regexp.MustCompile(`\b(\d+) tests?, (\d+) failures?`), true},               // ExUnit
-	{regexp.MustCompile(`\b(\d+) examples?, (\d+) failures?`), true},            // rspec
-}
-
-var goPass = regexp.MustCompile(`(?m)^\s*--- PASS: `)
-
-// passed returns how many tests a runner's output says passed.
-func passed(out string) (int, bool) {
-	for _, p := range passedCounts {
-		m := p.re.FindAllStringSubmatch(out, -1)
-		if len(m) == 0 {
-			continue
-		}
-		last := m[len(m)-1]
-		n, _ := strconv.Atoi(last[1])
-		if p.minusNext {
-			k, _ := strconv.Atoi(last[2])
-			n -= k
-		}
-		return n, true
-	}
-	if n := len(goPass.FindAllStringIndex(out, -1)); n > 0 {
-		return n, true
-	}
-	return 0, false
-}
-
-// testCount holds a claimed number of passing tests ("all 12 tests pass")
-// against what the last runs printed.
-func testCount(req *vouch.Request, said *claimtext.TestClaim, last []testRun) (vouch.CheckResult, bool) {
-	found, known := 0, false
-	for _, r := range last {
-		if n, ok := passed(req.Trace[r.index].OutputText()); ok {
-			found += n
-			known = true
-		}
-	}
-	if !known {
-		return vouch.CheckResult{}, false
-	}
-	ev := map[string]any{"claim": said.Text, "claimed": said.Count, "found": found}
-	if found >= said.Count {
-		return result("claims.count", vouch.Pass(fmt.Sprintf("the claim %q holds: the last runs show %d passing", said.Text, found), ev)), true
-	}
-	o := vouch.Outcome{Status: vouch.StatusFail, Score: float64(found) / float64(said.Count), Code: vouch.CodeCountMismatch,
-		Reason: fmt.Sprintf("the summary claims %q, but the last runs show %d passing", said.Text, found), Evidence: ev}
-	return result("claims.count", o), true
-}
-
 // testRuns returns the test runs in the trace, or, when there is no trace,
 // in commandResults. The commands of the trace are those of its summary
 // sum: the calls the policy's tool table maps to exec. A run started in
@@ -394,6 +336,18 @@ func lastRuns(runs []testRun) []testRun {
 			}
 		}
 		if !superseded {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// lastOfEach keeps the last run of each test command: a count is about
+// the run of its own scope, even when a later run covered more.
+func lastOfEach(runs []testRun) []testRun {
+	var out []testRun
+	for i, r := range runs {
+		if !slices.ContainsFunc(runs[i+1:], func(later testRun) bool { return sameArgv(later.argv, r.argv) }) {
 			out = append(out, r)
 		}
 	}

@@ -3,6 +3,7 @@ package claims
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -305,5 +306,55 @@ func TestTestRunsExitStatuses(t *testing.T) {
 		if c == nil || c.Status != tt.status {
 			t.Errorf("%s: %+v, want %s", tt.name, c, tt.status)
 		}
+	}
+}
+
+// TestTestCountAttribution holds a claimed count against the run it is
+// about: the same runner and scope, exactly; a count vouch can tie to no
+// single run is undecided, never compared with a sum of unrelated runs.
+func TestTestCountAttribution(t *testing.T) {
+	full := bash("mix test 2>&1 | tail -5", "Finished in 3.1 seconds\n14 doctests, 127 tests, 0 failures", false)
+	live := func(n int) vouch.TraceEntry {
+		return bash("mix test test/app_web/live/session_live_test.exs", fmt.Sprintf("%d tests, 0 failures", n), false)
+	}
+	several := bash("mix test test/app_web/live/session_live_test.exs test/app_web/live/subagent_live_test.exs", "84 tests, 0 failures", false)
+	vitest := bash("npx vitest run 2>&1 | tail -5", " Test Files  2 passed (2)\n      Tests  16 passed (16)", false)
+	vitestLong := bash("npx vitest run 2>&1", "<persisted-output>\nOutput too large (141KB).\n</persisted-output>", false)
+	gofull := bash("go test -v ./...", "--- PASS: TestA (0.00s)\n--- PASS: TestB (0.00s)\nok  x 0.1s", false)
+	for _, tt := range []struct {
+		name    string
+		summary string
+		trace   []vouch.TraceEntry
+		want    string // the claims.count statuses, in order
+	}{
+		{"scoped, its run agrees", "All 15 SessionLive tests pass.", []vouch.TraceEntry{live(15), full}, "pass"},
+		{"scoped, its run disagrees", "All 15 SessionLive tests pass.", []vouch.TraceEntry{live(12), full}, "fail"},
+		{"scoped, inflated", "All 40 SessionLive tests pass.", []vouch.TraceEntry{live(15), full}, "fail"},
+		{"scoped, only a wider run", "All 15 SessionLive tests pass.", []vouch.TraceEntry{several, full}, "undecided"},
+		{"scoped, no run of it", "All 15 Parser tests pass.", []vouch.TraceEntry{full}, "undecided"},
+		{"doctests counted in", "All 141 tests pass.", []vouch.TraceEntry{full}, "pass"},
+		{"doctests left out", "All 127 tests pass.", []vouch.TraceEntry{full}, "pass"},
+		{"two runners together", "All 157 tests pass.", []vouch.TraceEntry{full, vitest}, "pass"},
+		{"a runner printed no count", "All 157 tests pass.", []vouch.TraceEntry{full, vitestLong}, "undecided"},
+		{"a part of the runs", "All 12 tests pass.", []vouch.TraceEntry{full, vitest}, "undecided"},
+		{"more than all runs show", "All 400 tests pass.", []vouch.TraceEntry{full, vitest}, "fail"},
+		{"the runner named", "All 16 Vitest tests pass.", []vouch.TraceEntry{full, vitest}, "pass"},
+		{"one run, claimed more", "All 3 tests pass.", []vouch.TraceEntry{gofull}, "fail"},
+		{"each count checked", "All 12 SessionLive tests pass. All 141 tests pass.", []vouch.TraceEntry{live(12), full}, "pass pass"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, c := range runTests(t, vouch.Output{Summary: tt.summary}, tt.trace) {
+				if c.Name == "claims.count" {
+					got = append(got, string(c.Status))
+					if c.Status == vouch.StatusPass && c.Evidence["found"] != c.Evidence["claimed"] {
+						t.Errorf("passed with found %v for claimed %v", c.Evidence["found"], c.Evidence["claimed"])
+					}
+				}
+			}
+			if s := strings.Join(got, " "); s != tt.want {
+				t.Errorf("claims.count %q, want %q", s, tt.want)
+			}
+		})
 	}
 }

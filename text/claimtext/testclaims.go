@@ -18,6 +18,12 @@ type TestClaim struct {
 	// Failed is the number of tests claimed to fail, 0 when none or not said
 	// ("10 of 12 pass": 2).
 	Failed int
+	// Scope holds the words that narrow the counted tests to part of a
+	// suite, as written: names the lexicon does not know, code spans and
+	// capitalised words between the count and its noun ("all 15
+	// SessionLive tests": SessionLive). It is empty for a count without
+	// them and for counts joined by "+".
+	Scope []string
 }
 
 // TestClaims returns the test-result claims of an agent's summary, at most
@@ -74,6 +80,8 @@ func (sc *scanner) testClaim() (TestClaim, bool) {
 		}
 	}
 	failed, cur, best, prevEnd := 0, 0, 0, -1
+	var scope, bestScope []string
+	joined := false
 	for i := range sc.cands {
 		c := &sc.cands[i]
 		if c.excluded || c.noun != "test" || !resultClasses[c.action] {
@@ -93,9 +101,15 @@ func (sc *scanner) testClaim() (TestClaim, bool) {
 			if c.num > 0 {
 				if prevEnd >= 0 && sc.plusJoined(prevEnd, c.start) {
 					cur += c.num
+					joined = true
 				} else {
-					best = max(best, cur)
-					cur = c.num
+					if cur > best {
+						best, bestScope = cur, scope
+					}
+					cur, scope, joined = c.num, sc.scopeOf(c), false
+				}
+				if joined {
+					scope = nil
 				}
 				prevEnd = c.end
 			}
@@ -112,7 +126,9 @@ func (sc *scanner) testClaim() (TestClaim, bool) {
 			}
 		}
 	}
-	best = max(best, cur)
+	if cur > best {
+		best, bestScope = cur, scope
+	}
 	for k := range toks {
 		sig := signal(&toks[k])
 		if sig == 0 || sc.inCand(k) || sc.attributive(k) {
@@ -144,7 +160,30 @@ func (sc *scanner) testClaim() (TestClaim, bool) {
 		Passed:   pass && !fail,
 		Count:    best,
 		Failed:   failed,
+		Scope:    bestScope,
 	}, true
+}
+
+// scopeOf returns the words of a count phrase that narrow what it counts:
+// between its number and its noun, the code spans, identifiers and words
+// the lexicon does not know or that are capitalised ("15 SessionLive
+// tests", "3 `parser` tests").
+func (sc *scanner) scopeOf(c *cand) []string {
+	var out []string
+	for k := c.start; k < c.head && k < len(sc.toks); k++ {
+		t := &sc.toks[k]
+		switch t.kind {
+		case tCode:
+			out = append(out, codeText(sc.s, t))
+		case tIdent, tOther:
+			out = append(out, t.text(sc.s))
+		case tWord:
+			if t.ent() == nil || t.camel || (t.upper && k > 0 && sc.toks[k-1].kind != tPunct) {
+				out = append(out, t.text(sc.s))
+			}
+		}
+	}
+	return out
 }
 
 // subjectNear reports a test subject in the clause segment of token k: "the

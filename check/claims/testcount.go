@@ -1,0 +1,269 @@
+package claims
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/text/claimtext"
+)
+
+// passedCounts read how many tests a runner says passed.
+var passedCounts = []struct {
+	re        *regexp.Regexp
+	minusNext bool // the second group counts failures to subtract
+}{
+	{regexp.MustCompile(`(?i)\bTests:\s+(?:\d+ failed, )?(\d+) passed`), false}, // jest, vitest
+	{regexp.MustCompile(`\btest result: \w+\. (\d+) passed`), false},            // cargo
+	{regexp.MustCompile(`\b(\d+) passed\b`), false},                             // pytest
+	{regexp.MustCompile(`\b(\d+) passing\b`), false},                            // mocha
+	{regexp.MustCompile(`\b(\d+) tests?, (\d+) failures?`), true},               // ExUnit
+	{regexp.MustCompile(`\b(\d+) examples?, (\d+) failures?`), true},            // rspec
+}
+
+// doctests reads the doctests ExUnit reports beside its tests ("14
+// doctests, 127 tests, 0 failures"); whether a reader counts them among
+// the tests varies, so both totals are taken as what the run shows.
+var doctests = regexp.MustCompile(`\b(\d+) doctests?, \d+ tests?, `)
+
+var goPass = regexp.MustCompile(`(?m)^\s*--- PASS: `)
+
+// passed returns how many tests a runner's output says passed, and how
+// many doctests it reported beside them.
+func passed(out string) (n, extra int, ok bool) {
+	for _, p := range passedCounts {
+		m := p.re.FindAllStringSubmatch(out, -1)
+		if len(m) == 0 {
+			continue
+		}
+		last := m[len(m)-1]
+		n, _ = strconv.Atoi(last[1])
+		if p.minusNext {
+			k, _ := strconv.Atoi(last[2])
+			n -= k
+		}
+		if d := doctests.FindAllStringSubmatch(out, -1); len(d) > 0 {
+			extra, _ = strconv.Atoi(d[len(d)-1][1])
+		}
+		return n, extra, true
+	}
+	if n := len(goPass.FindAllStringIndex(out, -1)); n > 0 {
+		return n, 0, true
+	}
+	return 0, 0, false
+}
+
+// countedRun is a last test run with what it printed about passing tests.
+type countedRun struct {
+	run      testRun
+	n, extra int
+	known    bool
+}
+
+// totals returns the totals a reader may take from the run: its tests,
+// and its tests with its doctests.
+func (c countedRun) totals() []int {
+	if c.extra > 0 {
+		return []int{c.n, c.n + c.extra}
+	}
+	return []int{c.n}
+}
+
+// testCounts holds each claimed number of passing tests ("all 12 tests
+// pass", "all 15 SessionLive tests pass") against the run or runs it is
+// about; see testCount.
+func testCounts(req *vouch.Request, claims []claimtext.TestClaim, last []testRun) []vouch.CheckResult {
+	runs := make([]countedRun, len(last))
+	for i, r := range last {
+		n, extra, ok := passed(req.Trace[r.index].OutputText())
+		runs[i] = countedRun{run: r, n: n, extra: extra, known: ok}
+	}
+	var out []vouch.CheckResult
+	seen := map[string]bool{}
+	for i := range claims {
+		c := &claims[i]
+		key := strconv.Itoa(c.Count) + "\x00" + strings.Join(c.Scope, "\x00")
+		if !c.Passed || c.Count <= 0 || seen[key] {
+			continue
+		}
+		seen[key] = true
+		if r, ok := testCount(c, runs); ok {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// testCount holds one claimed count against the runs it is about: those
+// its scope names ("SessionLive" names a run of session_live_test.exs or
+// a runner called so), or, without a scope, every last run. The claim
+// holds when one of those runs, or the full-suite runs together, show
+// exactly the claimed number passing. It fails only on a mismatch vouch
+// is sure of: the scope names exactly one run and that run shows another
+// number, or the claim is more than all the runs it can be about show
+// together. Anything else (a run that printed no count, a count vouch can
+// attribute only in part) leaves it undecided: a runner's count is
+// compared with the runs of that runner and scope, never with a sum of
+// unrelated ones. ok is false when no run printed a count at all.
+func testCount(c *claimtext.TestClaim, runs []countedRun) (vouch.CheckResult, bool) {
+	about := runs
+	if len(c.Scope) > 0 {
+		about = nil
+		for _, r := range runs {
+			if scopeNames(c.Scope, r.run.argv) {
+				about = append(about, r)
+			}
+		}
+	}
+	known, unknown := 0, 0
+	for _, r := range about {
+		if r.known {
+			known++
+		} else {
+			unknown++
+		}
+	}
+	if !slices.ContainsFunc(runs, func(r countedRun) bool { return r.known }) {
+		return vouch.CheckResult{}, false
+	}
+	ev := map[string]any{"claim": c.Text, "claimed": c.Count}
+	if len(c.Scope) > 0 {
+		ev["scope"] = strings.Join(c.Scope, " ")
+	}
+	var shown []string
+	for _, r := range about {
+		if r.known {
+			shown = append(shown, fmt.Sprintf("%s: %s", r.run.command, showTotals(r)))
+		}
+	}
+	if len(shown) > 0 {
+		ev["runs"] = shown
+	}
+	// One run, or the full-suite runs together, show the claimed number.
+	for _, r := range about {
+		if r.known && slices.Contains(r.totals(), c.Count) {
+			ev["found"] = c.Count
+			return result("claims.count", vouch.Pass(fmt.Sprintf("the claim %q holds: the last run of %q shows %d passing", c.Text, r.run.command, c.Count), ev)), true
+		}
+	}
+	sums, complete := fullSuiteSums(about)
+	if complete && slices.Contains(sums, c.Count) {
+		ev["found"] = c.Count
+		return result("claims.count", vouch.Pass(fmt.Sprintf("the claim %q holds: the full-suite runs together show %d passing", c.Text, c.Count), ev)), true
+	}
+	undecided := func(why string) (vouch.CheckResult, bool) {
+		o := vouch.Undecided(vouch.CodeCountMismatch, fmt.Sprintf("the claim %q cannot be tied to one test run: %s", c.Text, why))
+		o.Evidence = ev
+		return result("claims.count", o), true
+	}
+	switch {
+	case len(about) == 0:
+		return undecided(fmt.Sprintf("no test run is of %q", strings.Join(c.Scope, " ")))
+	case unknown > 0:
+		return undecided("a run it may be about printed no count")
+	}
+	most := 0
+	for _, r := range about {
+		most += r.n + r.extra
+	}
+	tied := len(about) == 1 && (len(c.Scope) > 0 || len(runs) == 1)
+	if !tied && c.Count <= most {
+		return undecided(fmt.Sprintf("the runs it may be about show %s passing, and it may count a part of them", strings.Join(shown, "; ")))
+	}
+	found := most
+	if tied {
+		found = about[0].n
+		ev["found"] = found
+		o := vouch.Outcome{Status: vouch.StatusFail, Score: ratio(found, c.Count), Code: vouch.CodeCountMismatch,
+			Reason: fmt.Sprintf("the summary claims %q, but the last run of %q shows %s passing", c.Text, about[0].run.command, showTotals(about[0])), Evidence: ev}
+		return result("claims.count", o), true
+	}
+	ev["found"] = found
+	o := vouch.Outcome{Status: vouch.StatusFail, Score: ratio(found, c.Count), Code: vouch.CodeCountMismatch,
+		Reason: fmt.Sprintf("the summary claims %q, but all the test runs it may be about show at most %d passing together", c.Text, found), Evidence: ev}
+	return result("claims.count", o), true
+}
+
+// fullSuiteSums returns the totals of the runs that test a whole suite
+// (no paths, no selecting flags), one per runner: with and without
+// doctests. complete is false when one of them printed no count.
+func fullSuiteSums(runs []countedRun) (sums []int, complete bool) {
+	plain, all, n := 0, 0, 0
+	for _, r := range runs {
+		a := splitArgs(r.run.argv)
+		if !a.all() || a.selects() {
+			continue
+		}
+		if !r.known {
+			return nil, false
+		}
+		plain += r.n
+		all += r.n + r.extra
+		n++
+	}
+	if n < 2 {
+		return nil, true // a single run was compared on its own
+	}
+	return []int{plain, all}, true
+}
+
+func showTotals(r countedRun) string {
+	if r.extra > 0 {
+		return fmt.Sprintf("%d (and %d doctests)", r.n, r.extra)
+	}
+	return strconv.Itoa(r.n)
+}
+
+func ratio(found, claimed int) float64 {
+	if claimed <= 0 || found >= claimed {
+		return 0
+	}
+	return float64(max(found, 0)) / float64(claimed)
+}
+
+// scopeNames reports whether a run is of the scope a count names: the
+// runner's own name ("Vitest"), or paths that all name it ("SessionLive"
+// names test/live/session_live_test.exs). Names are compared in lower
+// case with separators dropped.
+func scopeNames(scope, argv []string) bool {
+	n := runnerLen(argv)
+	runner := squash(strings.Join(argv[:n], " "))
+	a := splitArgs(argv)
+	for _, w := range scope {
+		w = squash(w)
+		if len(w) < 3 {
+			continue
+		}
+		if strings.Contains(runner, w) {
+			return true
+		}
+		if len(a.paths) == 0 {
+			continue
+		}
+		every := true
+		for _, p := range a.paths {
+			if !strings.Contains(squash(p), w) {
+				every = false
+				break
+			}
+		}
+		if every {
+			return true
+		}
+	}
+	return false
+}
+
+// squash lowers s and keeps only its letters and digits.
+func squash(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 127 {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
