@@ -52,6 +52,9 @@ const (
 	CodeRegionOutsideFile     = "REGION_OUTSIDE_FILE"
 	CodeTestClaimContradicted = "TEST_CLAIM_CONTRADICTED"
 	CodeTestNotRun            = "TEST_NOT_RUN"
+	CodeTestStale             = "TEST_STALE"
+	CodeGitClaimContradicted  = "GIT_CLAIM_CONTRADICTED"
+	CodeGitNotRun             = "GIT_NOT_RUN"
 	CodePluginError           = "PLUGIN_ERROR"
 	CodeItemsMismatch         = "ITEMS_MISMATCH"
 	CodeEmptySummary          = "EMPTY_SUMMARY"
@@ -150,6 +153,9 @@ var catalogue = []CodeInfo{
 	{CodeTargetMissing, CodeCheck, "the file a check targets does not exist in the workspace"},
 	{CodeTargetUnreadable, CodeCheck, "the file a check targets cannot be read: outside the workspace, not a regular file, or too large (undecided)"},
 	{CodeTestClaimContradicted, CodeCheck, "the output claims the tests passed, but the last run of a test command failed (exit code or runner output)"},
+	{CodeTestStale, CodeCheck, "the output claims the tests passed or that it verified its work, but no run came after its last change to a source file"},
+	{CodeGitClaimContradicted, CodeCheck, "the output claims it pushed, committed, merged or left a clean working tree, but the last such git command in the trace failed or git status says otherwise"},
+	{CodeGitNotRun, CodeCheck, "the output claims a git operation the trace shows no command for (undecided: it may have run elsewhere)"},
 	{CodeTestNotRun, CodeCheck, "the output claims the tests passed, but no test run is in the evidence (fails with a trace, undecided without)"},
 	{CodeTextMissing, CodeCheck, "the required text is not in the output"},
 	{CodeTextPresent, CodeCheck, "text that must not appear is in the output"},

@@ -87,6 +87,7 @@ type lexEntry struct {
 	num     int    // value, with wNumber or wQuant
 	style   string // doc style, with wDoc
 	implies string // action a noun implies (nounActions)
+	git     string // the kind of git claim it makes (git-claims), or "object" (git-objects)
 	id      int32  // the lexicon's ID of the word
 	phrases []lexPhrase
 }
@@ -184,6 +185,8 @@ func buildView() {
 		docs       = lex.Named("doc-objects")
 		nounActs   = lex.Named("noun-actions")
 		phraseList = lex.Named("claim-phrases")
+		gitList    = lex.Named("git-claims")
+		gitObjects = lex.Named("git-objects")
 	)
 	for id := 1; id < lex.Len(); id++ {
 		le := lex.ByID(int32(id))
@@ -213,9 +216,13 @@ func buildView() {
 				e.implies = v
 			case phraseList:
 				phraseMeaning(e, v)
+			case gitList:
+				e.git = v
+			case gitObjects:
+				e.git = "object"
 			}
 		}
-		if e.flags != 0 || e.verb != "" || e.noun != "" || e.implies != "" || e.style != "" {
+		if e.flags != 0 || e.verb != "" || e.noun != "" || e.implies != "" || e.style != "" || e.git != "" {
 			lexByID[id] = e
 		}
 	}
