@@ -165,26 +165,65 @@ func testCount(c *claimtext.TestClaim, runs []countedRun) (vouch.CheckResult, bo
 	case unknown > 0:
 		return undecided("a run it may be about printed no count")
 	}
-	most := 0
-	for _, r := range about {
-		most += r.n + r.extra
-	}
+	most, full := bound(about)
 	tied := len(about) == 1 && (len(c.Scope) > 0 || len(runs) == 1)
+	if !tied && full != nil && !c.Qualified {
+		// An unqualified count ("all 97 tests pass") of a project whose
+		// one runner ran its whole suite is a count of that run.
+		about, tied = []countedRun{*full}, true
+	}
 	if !tied && c.Count <= most {
 		return undecided(fmt.Sprintf("the runs it may be about show %s passing, and it may count a part of them", strings.Join(shown, "; ")))
 	}
-	found := most
 	if tied {
-		found = about[0].n
-		ev["found"] = found
-		o := vouch.Outcome{Status: vouch.StatusFail, Score: ratio(found, c.Count), Code: vouch.CodeCountMismatch,
+		ev["found"] = about[0].n
+		o := vouch.Outcome{Status: vouch.StatusFail, Score: ratio(about[0].n, c.Count), Code: vouch.CodeCountMismatch,
 			Reason: fmt.Sprintf("the summary claims %q, but the last run of %q shows %s passing", c.Text, about[0].run.command, showTotals(about[0])), Evidence: ev}
 		return result("claims.count", o), true
 	}
-	ev["found"] = found
-	o := vouch.Outcome{Status: vouch.StatusFail, Score: ratio(found, c.Count), Code: vouch.CodeCountMismatch,
-		Reason: fmt.Sprintf("the summary claims %q, but all the test runs it may be about show at most %d passing together", c.Text, found), Evidence: ev}
+	ev["found"] = most
+	o := vouch.Outcome{Status: vouch.StatusFail, Score: ratio(most, c.Count), Code: vouch.CodeCountMismatch,
+		Reason: fmt.Sprintf("the summary claims %q, but all the test runs it may be about show at most %d passing together", c.Text, most), Evidence: ev}
 	return result("claims.count", o), true
+}
+
+// bound returns the most tests the runs can show passing together: per
+// runner, its full-suite run (which holds its other runs), else the sum
+// of its runs, each with its doctests. full is the full-suite run when
+// the runs are of one runner that ran its whole suite, else nil.
+func bound(runs []countedRun) (most int, full *countedRun) {
+	type perRunner struct {
+		sum  int
+		full *countedRun
+	}
+	by := map[string]*perRunner{}
+	var order []string
+	for i := range runs {
+		r := &runs[i]
+		name := strings.Join(r.run.argv[:runnerLen(r.run.argv)], " ")
+		p := by[name]
+		if p == nil {
+			p = &perRunner{}
+			by[name] = p
+			order = append(order, name)
+		}
+		p.sum += r.n + r.extra
+		if a := splitArgs(r.run.argv); a.all() && !a.selects() {
+			p.full = r
+		}
+	}
+	for _, name := range order {
+		p := by[name]
+		if p.full != nil {
+			most += p.full.n + p.full.extra
+		} else {
+			most += p.sum
+		}
+	}
+	if len(order) == 1 {
+		full = by[order[0]].full
+	}
+	return most, full
 }
 
 // fullSuiteSums returns the totals of the runs that test a whole suite

@@ -340,6 +340,9 @@ func TestTestCountAttribution(t *testing.T) {
 		{"more than all runs show", "All 400 tests pass.", []vouch.TraceEntry{full, vitest}, "fail"},
 		{"the runner named", "All 16 Vitest tests pass.", []vouch.TraceEntry{full, vitest}, "pass"},
 		{"one run, claimed more", "All 3 tests pass.", []vouch.TraceEntry{gofull}, "fail"},
+		{"one runner's full suite, claimed another number", "All 97 tests pass.", []vouch.TraceEntry{live(15), full}, "fail"},
+		{"a qualified count may be of a part", "All 12 new tests pass.", []vouch.TraceEntry{live(15), full}, "undecided"},
+		{"a wider run does not bound a full one", "All 130 tests pass.", []vouch.TraceEntry{several, full}, "fail"},
 		{"each count checked", "All 12 SessionLive tests pass. All 141 tests pass.", []vouch.TraceEntry{live(12), full}, "pass pass"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -64,6 +64,7 @@ const (
 	wPlace                          // placePrepositions
 	wPair                           // pairWords
 	wWith                           // accompanyWords
+	wCountTotal                     // countTotals
 )
 
 // verbForm is the form of a verb in [actionVerbs].
@@ -149,7 +150,7 @@ var flagLists = []struct {
 	{"partitive-words", wOf}, {"list-joiners", wJoin}, {"sum-words", wSum},
 	{"result-negations", wResultNeg}, {"sequence-words", wSequence}, {"have-words", wHave},
 	{"object-prepositions", wObjPrep}, {"place-prepositions", wPlace}, {"pair-words", wPair},
-	{"accompany-words", wWith}, {"quantifier-fillers", wQFiller}, {"label-words", wLabel},
+	{"accompany-words", wWith}, {"quantifier-fillers", wQFiller}, {"count-totals", wCountTotal}, {"label-words", wLabel},
 	{"approximators", wApprox}, {"future-markers", wFuture}, {"modals", wModal},
 	{"intent-before", wIntentBefore}, {"negations", wNeg}, {"negation-aux", wNegAux | wNeg},
 	{"gap-words", wGap}, {"auxiliaries", wAux}, {"adverbs", wAdverb}, {"other-verbs", wOtherVerb},

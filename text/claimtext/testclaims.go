@@ -24,6 +24,11 @@ type TestClaim struct {
 	// SessionLive tests": SessionLive). It is empty for a count without
 	// them and for counts joined by "+".
 	Scope []string
+	// Qualified is set when any word narrows the count, known to the
+	// lexicon or not ("all 12 new tests", "5 unit tests"): such a count
+	// may be of part of a run. Words that only total ("157 total tests",
+	// "410 passing tests") do not qualify it.
+	Qualified bool
 }
 
 // TestClaims returns the test-result claims of an agent's summary, at most
@@ -81,7 +86,7 @@ func (sc *scanner) testClaim() (TestClaim, bool) {
 	}
 	failed, cur, best, prevEnd := 0, 0, 0, -1
 	var scope, bestScope []string
-	joined := false
+	joined, qual, bestQual := false, false, false
 	for i := range sc.cands {
 		c := &sc.cands[i]
 		if c.excluded || c.noun != "test" || !resultClasses[c.action] {
@@ -104,12 +109,13 @@ func (sc *scanner) testClaim() (TestClaim, bool) {
 					joined = true
 				} else {
 					if cur > best {
-						best, bestScope = cur, scope
+						best, bestScope, bestQual = cur, scope, qual
 					}
-					cur, scope, joined = c.num, sc.scopeOf(c), false
+					scope, qual = sc.scopeOf(c)
+					cur, joined = c.num, false
 				}
 				if joined {
-					scope = nil
+					scope, qual = nil, true
 				}
 				prevEnd = c.end
 			}
@@ -127,7 +133,7 @@ func (sc *scanner) testClaim() (TestClaim, bool) {
 		}
 	}
 	if cur > best {
-		best, bestScope = cur, scope
+		best, bestScope, bestQual = cur, scope, qual
 	}
 	for k := range toks {
 		sig := signal(&toks[k])
@@ -160,30 +166,35 @@ func (sc *scanner) testClaim() (TestClaim, bool) {
 		Passed:   pass && !fail,
 		Count:    best,
 		Failed:   failed,
-		Scope:    bestScope,
+		Scope:     bestScope,
+		Qualified: bestQual,
 	}, true
 }
 
-// scopeOf returns the words of a count phrase that narrow what it counts:
+// scopeOf returns the words of a count phrase that name what it counts:
 // between its number and its noun, the code spans, identifiers and words
 // the lexicon does not know or that are capitalised ("15 SessionLive
-// tests", "3 `parser` tests").
-func (sc *scanner) scopeOf(c *cand) []string {
-	var out []string
+// tests", "3 `parser` tests"); qualified is set when any word there
+// narrows the count (see TestClaim.Qualified).
+func (sc *scanner) scopeOf(c *cand) (scope []string, qualified bool) {
 	for k := c.start; k < c.head && k < len(sc.toks); k++ {
 		t := &sc.toks[k]
 		switch t.kind {
 		case tCode:
-			out = append(out, codeText(sc.s, t))
+			scope = append(scope, codeText(sc.s, t))
 		case tIdent, tOther:
-			out = append(out, t.text(sc.s))
+			scope = append(scope, t.text(sc.s))
 		case tWord:
-			if t.ent() == nil || t.camel || (t.upper && k > 0 && sc.toks[k-1].kind != tPunct) {
-				out = append(out, t.text(sc.s))
+			e := t.ent()
+			if e == nil || t.camel || (t.upper && k > 0 && sc.toks[k-1].kind != tPunct) {
+				scope = append(scope, t.text(sc.s))
+			} else if e.flags&(wDet|wQuant|wNumber|wQFiller|wCountTotal) != 0 {
+				continue
 			}
+			qualified = true
 		}
 	}
-	return out
+	return scope, qualified || len(scope) > 0
 }
 
 // subjectNear reports a test subject in the clause segment of token k: "the
