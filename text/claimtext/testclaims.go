@@ -161,11 +161,11 @@ func (sc *scanner) testClaim() (TestClaim, bool) {
 		return TestClaim{}, false
 	}
 	return TestClaim{
-		Text:     sc.span(lo, hi),
-		Sentence: sc.s,
-		Passed:   pass && !fail,
-		Count:    best,
-		Failed:   failed,
+		Text:      sc.span(lo, hi),
+		Sentence:  sc.s,
+		Passed:    pass && !fail,
+		Count:     best,
+		Failed:    failed,
 		Scope:     bestScope,
 		Qualified: bestQual,
 	}, true
