@@ -110,7 +110,11 @@ func (testsAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Fin
 	if source == "trace" {
 		f.Checks = append(f.Checks, testCounts(req, all, lastOfEach(runs))...)
 	}
-	f.Checks = append(f.Checks, judgeRuns(ctx, s, last, source, strength))
+	res := judgeRuns(ctx, s, last, source, strength)
+	if res.Status == vouch.StatusPass && res.Evidence["source"] != "rerun" {
+		res = staleness(trace.SummaryFor(s), last, res)
+	}
+	f.Checks = append(f.Checks, res)
 	return nil
 }
 

@@ -361,3 +361,31 @@ func TestTestCountAttribution(t *testing.T) {
 		})
 	}
 }
+
+// TestTestStale: a passing run counts for the code as it was when it ran.
+// A test file changed after the last run did not run as it is now (fail);
+// another source file changed after it leaves the claim undecided; a
+// document changed after it does not matter.
+func TestTestStale(t *testing.T) {
+	passed := vouch.Output{Summary: "All tests pass.", TestResult: vouch.TestPassed}
+	edit := func(p string) vouch.TraceEntry {
+		return vouch.TraceEntry{Tool: "Edit", Input: map[string]any{"file_path": p, "old_string": "a", "new_string": "b"}, Output: json.RawMessage(`"ok"`)}
+	}
+	run := bash("go test ./...", "ok  \tx\t0.1s", false)
+	for _, tt := range []struct {
+		name  string
+		trace []vouch.TraceEntry
+		want  string
+	}{
+		{"ran after the edits", []vouch.TraceEntry{edit("/w/parser.go"), edit("/w/parser_test.go"), run}, "pass:"},
+		{"a test file changed after", []vouch.TraceEntry{edit("/w/parser.go"), run, edit("/w/parser_test.go")}, "fail:TEST_STALE"},
+		{"a test under tests/ changed after", []vouch.TraceEntry{run, edit("/w/tests/parser.py")}, "fail:TEST_STALE"},
+		{"a source file changed after", []vouch.TraceEntry{run, edit("/w/lib/summary.ex")}, "undecided:TEST_STALE"},
+		{"a document changed after", []vouch.TraceEntry{run, edit("/w/README.md")}, "pass:"},
+	} {
+		got := runTests(t, passed, tt.trace)
+		if len(got) != 1 || string(got[0].Status)+":"+got[0].Code != tt.want {
+			t.Errorf("%s: %+v, want %s", tt.name, got, tt.want)
+		}
+	}
+}
