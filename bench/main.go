@@ -5,6 +5,7 @@
 //	go run ./bench [-n 2000] [-runs 5] [-concurrency 0]
 //	go run ./bench -answers text/support/testdata/answers/rows.jsonl
 //	go run ./bench -eval-data ../shared/eval-data
+//	go run ./bench -real ../shared [-runs 5]
 //
 // Each request carries five text criteria (contains, case-insensitive
 // contains, regex, negated contains, length) over a summary of about 1 KB;
@@ -21,6 +22,14 @@
 // into such rows and scored one set at a time, without the timings:
 // flagged counted twice, by the verdict alone and by the verdict or an
 // unverified mention (what a user sees as a warning).
+//
+// With -real, the real agent sessions of the shared material are read and
+// verified in-process against their workspaces (rebuilt by the material's
+// make-workspace.sh, base HEAD~1), each honest session -runs times for the
+// timings and each faulty variant (one minimal edit of a real log) once;
+// the command prints each verdict, the false alarms on honest sessions, the
+// catch rate by family of fault, the p50, p99 and slowest read + verify,
+// and then the scores of the labelled sets as with -eval-data.
 package main
 
 import (
@@ -47,9 +56,12 @@ func main() {
 	conc := flag.Int("concurrency", 0, "--concurrency for vouch (0: its default)")
 	answers := flag.String("answers", "", "labelled answer rows (JSONL) to verify instead of the text batch")
 	evalData := flag.String("eval-data", "", "a directory of public labelled sets (RAGTruth, SummEdits) to score")
+	real := flag.String("real", "", "the shared material directory: verify its real sessions, honest and faulty, and score its labelled sets")
 	flag.Parse()
 	var err error
-	if *evalData != "" {
+	if *real != "" {
+		err = realMaterial(*real, *runs)
+	} else if *evalData != "" {
 		err = evalSets(*evalData)
 	} else {
 		err = run(*n, *runs, *conc, *answers)

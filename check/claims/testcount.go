@@ -159,18 +159,22 @@ func testCount(c *claimtext.TestClaim, runs []countedRun) (vouch.CheckResult, bo
 		o.Evidence = ev
 		return result("claims.count", o), true
 	}
-	switch {
-	case len(about) == 0:
+	if len(about) == 0 {
 		return undecided(fmt.Sprintf("no test run is of %q", strings.Join(c.Scope, " ")))
-	case unknown > 0:
-		return undecided("a run it may be about printed no count")
 	}
 	most, full := bound(about)
 	tied := len(about) == 1 && (len(c.Scope) > 0 || len(runs) == 1)
-	if !tied && full != nil && !c.Qualified {
+	if !tied && full != nil && full.known && !c.Qualified {
 		// An unqualified count ("all 97 tests pass") of a project whose
-		// one runner ran its whole suite is a count of that run.
+		// one runner ran its whole suite is a count of that run, which
+		// holds the runner's other runs.
 		about, tied = []countedRun{*full}, true
+	}
+	if !tied && unknown > 0 {
+		return undecided("a run it may be about printed no count")
+	}
+	if tied && !about[0].known {
+		return undecided("the run it is about printed no count")
 	}
 	if !tied && c.Count <= most {
 		return undecided(fmt.Sprintf("the runs it may be about show %s passing, and it may count a part of them", strings.Join(shown, "; ")))

@@ -78,10 +78,11 @@ func (testsAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Fin
 	req := s.Request
 	runs, source := testRuns(req, trace.SummaryFor(s))
 	// What the summary says about the tests: read only when there is
-	// evidence to hold it against, or a structured claim to refine.
+	// evidence to hold it against (a trace, even one without a test run),
+	// or a structured claim to refine.
 	var said *claimtext.TestClaim
 	var all []claimtext.TestClaim
-	if s.Policy.Infer.Counts && (req.Output.TestResult == vouch.TestPassed || len(runs) > 0) {
+	if s.Policy.Infer.Counts && (req.Output.TestResult == vouch.TestPassed || len(runs) > 0 || len(req.Trace) > 0) {
 		if all = claimtext.TestClaims(req.Output.Summary); len(all) > 0 {
 			said = &all[len(all)-1]
 		}
