@@ -618,6 +618,15 @@ func (ev *evidence) symbol(norm string) verdict {
 	}); i >= 0 {
 		return verdict{found: true, where: ev.texts[i].where()}
 	}
+	if len(parts) == 1 {
+		// A key of a JSON record given as a source ("WiFi",
+		// "OutdoorSeating") is in its flattened text in words.
+		if w := support.KeyWords(parts[0]); strings.Contains(w, " ") {
+			if i := ev.textWith(w, func(t *evText) bool { return t.entry < 0 && strings.HasPrefix(t.label, "sources[") }); i >= 0 {
+				return verdict{found: true, where: ev.texts[i].where()}
+			}
+		}
+	}
 	if ev.s.Workspace == nil {
 		return verdict{}
 	}
