@@ -162,6 +162,9 @@ func (c *claimer) claim(sp mention.Span, ms []mention.Mention) Claim {
 		default:
 			continue
 		}
+		if selfCount(c.doc.Text, sp, m) {
+			continue
+		}
 		lo, hi := tokRange(c.toks, int32(m.Start), int32(m.End))
 		a := atomAt{Atom: Atom{Kind: string(m.Kind), Text: m.Text, Norm: m.Norm}, m: m, lo: int(lo), hi: int(hi)}
 		if m.Kind != kindEntity {
@@ -263,6 +266,32 @@ func (c *claimer) claim(sp mention.Span, ms []mention.Mention) Claim {
 		c.held[s], c.ov[s] = 0, 0
 	}
 	return cl
+}
+
+// textUnits are the units a writer measures their own text in.
+var textUnits = lex.Named("text-units").Set()
+
+// selfCount reports whether m counts the words (characters, sentences) of
+// the answer itself: a number or quantity of a text unit in a sentence
+// that ends with a colon, introducing what follows ("Here is a summary of
+// the article in 94 words:", "Here's the summary within 200 words or
+// less:"). The answer's length is no claim about its sources.
+func selfCount(text string, sp mention.Span, m mention.Mention) bool {
+	if m.Kind != kindNumber && m.Kind != kindQuantity || !strings.HasSuffix(strings.TrimSpace(sp.Text), ":") {
+		return false
+	}
+	if m.Kind == kindQuantity {
+		return textUnits[m.Unit]
+	}
+	i := m.End
+	for i < len(text) && text[i] == ' ' {
+		i++
+	}
+	j := i
+	for j < len(text) && isWordByte(text, j) {
+		j++
+	}
+	return j > i && textUnits[string(singular([]byte(strings.ToLower(text[i:j]))))]
 }
 
 // scaleWords are words that scale a number; they are no key word.
