@@ -197,6 +197,7 @@ var connectors = lex.Named("name-connectors").Set()
 
 // nameToks is a name split into folded tokens.
 type nameToks struct {
+	words []string // the folded words
 	terms []int32
 	flags []uint8
 	title []bool // a title word ("president")
@@ -210,6 +211,7 @@ func (ix *Index) nameTokens(text string) nameToks {
 		if len(n.terms) == 0 {
 			n.first = string(folded)
 		}
+		n.words = append(n.words, string(folded))
 		n.terms = append(n.terms, ix.term(folded))
 		n.flags = append(n.flags, flags)
 		n.title = append(n.title, titles[string(folded)])
@@ -238,6 +240,49 @@ func (ix *Index) findEntity(text string, out []int32) []int32 {
 		out = ix.runs(n.terms[k:], out)
 		if len(out) > before {
 			return out
+		}
+	}
+	// Without titles inside it, whose other words are in the same source
+	// ("Texas Attorney General Ken Paxton" for "Attorney General Ken
+	// Paxton sued Texas").
+	if last := lastTitle(n); last > k {
+		parts := [][]int32{n.terms[last+1:]}
+		start := 0
+		for i := 0; i <= last; i++ {
+			if n.title[i] {
+				if i > start {
+					parts = append(parts, n.terms[start:i])
+				}
+				start = i + 1
+			}
+		}
+		out = append(out, ix.allIn(parts)...)
+		if len(out) > before {
+			return out
+		}
+	}
+	// Another name of the same place ("French" for "France", "California"
+	// for "CA").
+	out = ix.findPlace(n.words, out)
+	if len(out) > before {
+		return out
+	}
+	// A name followed by a place's demonym ("the London Russian embassy"
+	// for "the Russian embassy in London"): both in one source.
+	if len(n.words) > 1 {
+		for i := len(n.words) - 1; i > 0; i-- {
+			if _, ok := placeNames.group[strings.Join(n.words[i:], " ")]; !ok {
+				continue
+			}
+			head := ix.runs(n.terms[:i], nil)
+			tail := ix.findPlace(n.words[i:], ix.runs(n.terms[i:], nil))
+			slices.Sort(head)
+			slices.Sort(tail)
+			out = append(out, intersect(slices.Compact(head), slices.Compact(tail))...)
+			if len(out) > before {
+				return out
+			}
+			break
 		}
 	}
 	// By its parts around a connector, all in one source.
@@ -300,6 +345,153 @@ func (ix *Index) runs(terms []int32, out []int32) []int32 {
 		}
 	}
 	return out
+}
+
+// lastTitle returns the index of the last title word of a name that is
+// followed by a word that is no title, or -1.
+func lastTitle(n nameToks) int {
+	for i := len(n.title) - 2; i >= 0; i-- {
+		if n.title[i] && !n.title[i+1] {
+			return i
+		}
+	}
+	return -1
+}
+
+// allIn returns the sources holding every part, each as a run of terms.
+func (ix *Index) allIn(parts [][]int32) []int32 {
+	var common []int32
+	for i, p := range parts {
+		got := ix.runs(p, nil)
+		slices.Sort(got)
+		got = slices.Compact(got)
+		if i == 0 {
+			common = got
+		} else {
+			common = intersect(common, got)
+		}
+	}
+	return common
+}
+
+// placeAlias is one name of a place, as folded words.
+type placeAlias struct {
+	words []string
+	// abbrev marks an abbreviation ("CA", "U.S."), found only in capitals.
+	abbrev bool
+}
+
+// placeNames groups the names of each place of the lexicon's place-names
+// list: its name, demonym and abbreviations (see [Index.findPlace]).
+var placeNames = func() (p struct {
+	group  map[string]int // folded name → group
+	groups [][]placeAlias
+}) {
+	p.group = map[string]int{}
+	parent := map[int]int{}
+	var find func(int) int
+	find = func(g int) int {
+		for parent[g] != g {
+			g = parent[g]
+		}
+		return g
+	}
+	var names []placeAlias
+	id := func(w string) int {
+		var a placeAlias
+		scanTokens(w, nil, func(_, _ int, _ uint8, folded []byte) { a.words = append(a.words, string(folded)) })
+		key := strings.Join(a.words, " ")
+		if g, ok := p.group[key]; ok {
+			return g
+		}
+		a.abbrev = true
+		for _, x := range a.words {
+			a.abbrev = a.abbrev && len(x) <= 3
+		}
+		g := len(names)
+		names = append(names, a)
+		p.group[key] = g
+		parent[g] = g
+		return g
+	}
+	for _, ln := range lex.Named("place-names").Lines() {
+		a := find(id(ln.Word))
+		for _, v := range strings.Split(ln.Value, ",") {
+			parent[find(id(strings.TrimSpace(v)))] = a
+		}
+	}
+	root := map[int]int{}
+	for g, a := range names {
+		r := find(g)
+		gi, ok := root[r]
+		if !ok {
+			gi = len(p.groups)
+			root[r] = gi
+			p.groups = append(p.groups, nil)
+		}
+		p.groups[gi] = append(p.groups[gi], a)
+	}
+	for key, g := range p.group {
+		p.group[key] = root[find(g)]
+	}
+	return p
+}()
+
+// findPlace adds the sources holding another name of the place words
+// names: "France" for "French", "CA" for "California", "U.S." for
+// "America". An abbreviation counts only written in capitals.
+func (ix *Index) findPlace(words []string, out []int32) []int32 {
+	g, ok := placeNames.group[strings.Join(words, " ")]
+	if !ok {
+		return out
+	}
+	for _, a := range placeNames.groups[g] {
+		if slices.Equal(a.words, words) {
+			continue
+		}
+		terms := make([]int32, len(a.words))
+		for i, w := range a.words {
+			terms[i] = ix.term([]byte(w))
+		}
+		if !a.abbrev {
+			out = ix.runs(terms, out)
+			continue
+		}
+		before := len(out)
+		out = ix.runs(terms, out)
+		// Keep the sources where one run is in capitals.
+		kept := out[:before]
+		for _, s := range out[before:] {
+			if ix.capsRun(s, terms) {
+				kept = append(kept, s)
+			}
+		}
+		out = kept
+	}
+	return out
+}
+
+// capsRun reports whether source si holds the terms in a row, each word
+// capitalised and each of two letters or more in capitals.
+func (ix *Index) capsRun(si int32, terms []int32) bool {
+	toks := ix.srcs[si].toks
+	for _, p := range ix.places(terms[0]) {
+		if p.src != si || int(p.pos)+len(terms) > len(toks) {
+			continue
+		}
+		ok := true
+		for j, t := range terms {
+			tk := toks[int(p.pos)+j]
+			if tk.term != t || tk.flags&tkCap == 0 || tk.end-tk.start > 1 && tk.flags&tkUpper == 0 {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
 }
 
 func intersect(a, b []int32) []int32 {

@@ -52,3 +52,31 @@ func TestSelfCount(t *testing.T) {
 		{"not a text unit", src, "Here are the 94 changes in the budget:\n\nThe council approved a $4 million budget.", []string{"94 changes"}},
 	})
 }
+
+// TestPlaceNames: a place is named by its name, its demonym or its
+// abbreviation; a name's leading or inner titles may be left out.
+func TestPlaceNames(t *testing.T) {
+	rec := `{"name": "Blue Door Bistro", "city": "Santa Rosa", "state": "CA"}`
+	runRestate(t, []restateCase{
+		{"state code", []string{rec}, "Blue Door Bistro is in Santa Rosa, California.", nil},
+		{"another state", []string{rec}, "Blue Door Bistro is in Santa Rosa, Oregon.", []string{"Oregon"}},
+		{"code in lower case", []string{"Prices are in Canadian dollars, or about 20 ca."}, "Prices are the same in California.", []string{"California"}},
+		{"demonym for country", []string{"Police in France arrested two men on Monday."}, "French police arrested two men.", nil},
+		{"country for demonym", []string{"Most of the names were British; 55 were Americans."}, "Soldiers from Britain and the United States signed the walls.", nil},
+		{"name then demonym", []string{"Activists in London painted the road outside the Russian embassy."}, "Activists painted the road outside the London Russian embassy.", nil},
+		{"name then demonym, apart", []string{"Activists in Paris painted the road outside the Russian embassy."}, "Activists painted the road outside the London Russian embassy.", []string{"London Russian"}},
+		{"no city demonyms", []string{"The Parisian café was full."}, "They met in Paris.", []string{"Paris"}},
+	})
+}
+
+// TestTitledNames: role words before a name ("Juror", "Attorney General")
+// are no part of it; what else the name holds must be in the same source.
+func TestTitledNames(t *testing.T) {
+	runRestate(t, []restateCase{
+		{"leading role", []string{"But Kelly Dorsey watches the Patriots every Sunday."}, "Juror Kelly Dorsey watched the Patriots.", nil},
+		{"plural role", []string{"Iman Hashi, 25, and her sister Siham left Mogadishu."}, "Sisters Iman and Siham left Mogadishu.", nil},
+		{"place and titles", []string{"Texas sued. Attorney General Ken Paxton spoke on Monday."}, "Texas Attorney General Ken Paxton spoke.", nil},
+		{"place elsewhere", []string{"Ohio sued. Attorney General Ken Paxton spoke on Monday."}, "Texas Attorney General Ken Paxton spoke.", []string{"Texas Attorney General Ken Paxton"}},
+		{"another person", []string{"Commissioner James O'Neill spoke."}, "Commissioner William Bratton spoke.", []string{"Commissioner William Bratton"}},
+	})
+}
