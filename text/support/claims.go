@@ -180,7 +180,6 @@ func (c *claimer) claim(sp mention.Span, ms []mention.Mention) Claim {
 		atoms = append(atoms, a)
 	}
 	quotes := quotesIn(sp)
-	cl.Checkable = len(atoms)+len(quotes) > 0
 
 	// Which sources hold each atom.
 	c.touched = c.touched[:0]
@@ -199,12 +198,18 @@ func (c *claimer) claim(sp mention.Span, ms []mention.Mention) Claim {
 			hold(c.found)
 			continue
 		}
-		cl.Unsupported = append(cl.Unsupported, a.Atom)
 		if a.m.Kind != kindEntity {
 			if ct, ok := c.contradiction(a); ok {
+				cl.Unsupported = append(cl.Unsupported, a.Atom)
 				cl.Contradicted = append(cl.Contradicted, ct)
+				continue
 			}
 		}
+		if ix.unreadable(a.m) {
+			cl.Undecided = append(cl.Undecided, a.Atom)
+			continue
+		}
+		cl.Unsupported = append(cl.Unsupported, a.Atom)
 	}
 	for _, q := range quotes {
 		c.found = c.matchQuote(q, c.found[:0])
@@ -212,8 +217,13 @@ func (c *claimer) claim(sp mention.Span, ms []mention.Mention) Claim {
 			hold(c.found)
 			continue
 		}
+		if ix.nearQuote(q) {
+			cl.Undecided = append(cl.Undecided, q.Atom)
+			continue
+		}
 		cl.Unsupported = append(cl.Unsupported, q.Atom)
 	}
+	cl.Checkable = len(atoms)+len(quotes) > len(cl.Undecided)
 
 	// Content words held by each source.
 	nContent := int32(0)
@@ -672,6 +682,79 @@ func (c *claimer) contradiction(a *atomAt) (Contradiction, bool) {
 		return Contradiction{}, false
 	}
 	return Contradiction{Atom: a.Atom, Source: ix.srcs[best].id, Found: found}, true
+}
+
+// unreadable reports whether an atom no source holds, and none
+// contradicts, is one the rules cannot read either way (see
+// [Claim.Undecided]): a count a source holds beside another noun ("870
+// cases" where "870 people have been infected"), or a date with a year
+// whose month and day a source gives without one ("August 2022" where
+// "17 August last year").
+func (ix *Index) unreadable(m mention.Mention) bool {
+	switch m.Kind {
+	case kindQuantity:
+		// A small count is everywhere; a larger one a source holds as a
+		// bare number may be the claim's count under another noun. A count
+		// of another known noun ("128 files" for "128 tests") is not.
+		if m.Value <= 12 {
+			return false
+		}
+		for _, n := range ix.numsIn(m.Value-1e-9, m.Value+1e-9) {
+			if n.dim == "" && n.noun < 0 && !n.derived {
+				return true
+			}
+		}
+	case kindDate:
+		n := m.Norm
+		if len(n) < 7 || !isDigits(n[:4]) || n[4] != '-' || !isDigits(n[5:7]) {
+			return false
+		}
+		for _, d := range ix.dvals {
+			if strings.HasPrefix(d.norm, "--") && d.norm[2:4] == n[5:7] && (len(n) < 10 || d.norm[2:] == n[5:10]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// nearQuote reports whether one sentence (or record item) of a source
+// holds most of a quote's words but not as written: the quote may be a
+// paraphrase put in quotation marks, or a misquote; only a reader can
+// tell. Most is two thirds of its content words, two at least.
+func (ix *Index) nearQuote(q quote) bool {
+	var terms []int32
+	for _, seg := range q.segs {
+		for _, w := range seg {
+			f := singular([]byte(w))
+			t := ix.term(f)
+			if !stopWords[string(f)] && len(f) > 1 && !slices.Contains(terms, t) {
+				terms = append(terms, t)
+			}
+		}
+	}
+	if len(terms) < 2 {
+		return false
+	}
+	need := (2*len(terms) + 2) / 3
+	held := map[int]int{} // global unit → terms held
+	for _, t := range terms {
+		if t < 0 {
+			continue
+		}
+		last := -1
+		for _, p := range ix.places(t) {
+			src := &ix.srcs[p.src]
+			if u := src.unitBase + src.unitIndex(p.pos); u != last {
+				held[u]++
+				last = u
+				if held[u] >= need {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // Unsupported returns the claims that have an unsupported or contradicted

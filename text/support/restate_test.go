@@ -80,3 +80,38 @@ func TestTitledNames(t *testing.T) {
 		{"another person", []string{"Commissioner James O'Neill spoke."}, "Commissioner William Bratton spoke.", []string{"Commissioner William Bratton"}},
 	})
 }
+
+// TestUndecided: what the rules cannot read either way is neither
+// supported nor unsupported, and alone makes no claim checkable.
+func TestUndecided(t *testing.T) {
+	cases := []struct {
+		name, source, answer string
+		undecided            []string
+		checkable            bool
+	}{
+		{"paraphrased quote", "The boss admitted the company failed to get the balance right when it raised prices.",
+			`The boss said the company "did not get the balance right" when it raised prices.`, []string{"did not get the balance right"}, false},
+		{"quote not there", "The boss admitted the company failed to get the balance right when it raised prices.",
+			`The boss said the results were "a disaster for everyone".`, nil, true},
+		{"count under another noun", "In total, 870 people worldwide have been infected, and 457 deaths were reported in 21 countries.",
+			"About 870 cases have been reported worldwide.", []string{"870 cases"}, false},
+		{"count not there", "In total, 870 people worldwide have been infected.", "About 910 cases have been reported.", nil, true},
+		{"year worked out", "The transfers started on 17 August last year, the report says.", "The transfers started in August 2022.", []string{"August 2022"}, false},
+		{"other month", "The transfers started on 17 August last year, the report says.", "The transfers started in May 2022.", nil, true},
+	}
+	for _, c := range cases {
+		ix := NewIndex([]Source{{ID: "s", Text: c.source}})
+		claims := ix.Claims(mention.Parse(c.answer))
+		var got []string
+		checkable := false
+		for _, cl := range claims {
+			for _, a := range cl.Undecided {
+				got = append(got, a.Text)
+			}
+			checkable = checkable || cl.Checkable
+		}
+		if !slices.Equal(got, c.undecided) || checkable != c.checkable {
+			t.Errorf("%s: undecided %q checkable %v, want %q %v", c.name, got, checkable, c.undecided, c.checkable)
+		}
+	}
+}
