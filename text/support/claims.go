@@ -175,6 +175,9 @@ func (c *claimer) claim(sp mention.Span, ms []mention.Mention) Claim {
 			a.unit = m.Unit
 			if m.Kind == kindNumber && a.unit == "" {
 				a.unit = unitAfter(c.doc.Text, m.End)
+				if _, ok := clockOf(c.doc.Text, m); ok {
+					a.unit = clockUnit
+				}
 			}
 		}
 		atoms = append(atoms, a)

@@ -58,6 +58,18 @@ func (ix *Index) match(m mention.Mention, text string, out []int32) []int32 {
 	case kindNumber:
 		unit := m.Unit
 		if text != "" && unit == "" {
+			if mins, ok := clockOf(text, m); ok {
+				// A time of day ("9 pm"): found as a clock time, or as
+				// the bare hour in a source that writes no clock time
+				// ("Let's make it 7").
+				out = ix.findClock(mins, out)
+				for _, n := range ix.numsIn(m.Value, m.Value) {
+					if n.dim == "" && n.noun < 0 && !ix.srcs[n.src].clocks {
+						out = append(out, n.src)
+					}
+				}
+				break
+			}
 			unit = unitAfter(text, m.End)
 		}
 		// An equal value holds under any hedge, so the words before the
@@ -115,6 +127,18 @@ func (ix *Index) findNumber(c float64, unitName string, p precision, b int, out 
 			if n.dim == "" && n.noun < 0 && n.raw > 0 && n.raw <= 1 {
 				out = append(out, n.src)
 			}
+		}
+	}
+	return out
+}
+
+// findClock adds the sources holding the time of day mins (minutes since
+// midnight; see clocks).
+func (ix *Index) findClock(mins int, out []int32) []int32 {
+	dim := unitOf(clockUnit).dim
+	for _, n := range ix.numsIn(float64(mins), float64(mins)) {
+		if n.dim == dim {
+			out = append(out, n.src)
 		}
 	}
 	return out

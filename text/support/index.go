@@ -64,6 +64,8 @@ type source struct {
 	numAt, dateAt []int32
 	// record reports whether the source is a JSON record (see FromJSON).
 	record bool
+	// clocks reports whether the source writes a time of day (see clocks).
+	clocks bool
 	// aside: see Source.Aside.
 	aside bool
 	// files are the byte ranges and normalised paths of the files the
@@ -139,6 +141,7 @@ func NewIndex(sources []Source) *Index {
 			src.record = true
 			text = rec.text
 			vals = append(vals, rec.values...)
+			vals = clocks(text, vals)
 			unitOffs = append(unitOffs, rec.items...)
 		} else {
 			doc := mention.Parse(text)
@@ -323,6 +326,7 @@ func (ix *Index) addValues(si int32, src *source, vals []value) {
 			continue // no word or digit in it
 		}
 		if v.derived {
+			src.clocks = src.clocks || v.unit == clockUnit
 			u := unitOf(v.unit)
 			ix.nums = append(ix.nums, numEntry{raw: v.num, base: v.num * u.factor, dim: u.dim,
 				noun: -1, src: si, tokLo: lo, tokHi: hi, text: v.text, derived: true})

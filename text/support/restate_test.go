@@ -115,3 +115,29 @@ func TestUndecided(t *testing.T) {
 		}
 	}
 }
+
+// TestClockTimes: an hour with am or pm is a time of day, found in a clock
+// time however the source writes it ("21:00", a record's "17:0-21:0", "9
+// p.m."), and never as a bare number.
+func TestClockTimes(t *testing.T) {
+	rec := `{"name": "Corner Noodle", "hours": {"Monday": "11:0-21:30", "Saturday": "8:0-14:0"}, "stars": 4.5}`
+	runRestate(t, []restateCase{
+		{"record hours", []string{rec}, "Corner Noodle opens at 11 am and closes at 9:30 pm on Mondays; on Saturdays it is open from 8 a.m. to 2 PM.", nil},
+		{"hour not held", []string{rec}, "Corner Noodle closes at 10 pm on Mondays.", []string{"10"}},
+		{"not a bare number beside clock times", []string{`{"name": "Corner Noodle", "rooms": 9, "hours": {"Monday": "11:0-21:30"}}`}, "Corner Noodle closes at 9 pm.", []string{"9"}},
+		{"the bare hour of a chat", []string{"Jacob: Got it! 7? 8? Alex: Let's make it 7."}, "They agree to meet at 7 pm.", nil},
+		{"prose clock", []string{"The shop opens at 07:30 and closes at 19:00 every day."}, "It closes at 7 pm.", nil},
+		{"prose am", []string{"Doors open at 6 p.m. sharp."}, "Doors open at 6 pm.", nil},
+		{"noon", []string{`{"hours": {"Friday": "12:0-0:0"}}`}, "On Fridays it opens at 12 PM and closes at 12 am.", nil},
+	})
+}
+
+// TestSpelledNumbers: a source that spells a number out holds it.
+func TestSpelledNumbers(t *testing.T) {
+	src := []string{"Planners drew more than thirty track designs; twenty-one teams and two sponsors signed."}
+	runRestate(t, []restateCase{
+		{"tens", src, "Planners drew more than 30 track designs.", nil},
+		{"hyphenated", src, "In all, 21 teams signed.", nil},
+		{"other number", src, "Planners drew 40 track designs.", []string{"40"}},
+	})
+}
