@@ -382,6 +382,12 @@ func splitEllipsis(s string) []string {
 // run of words.
 func (c *claimer) matchQuote(q quote, out []int32) []int32 {
 	ix := c.ix
+	if len(q.segs) == 1 && len(q.segs[0]) > 1 && articles[q.segs[0][0]] {
+		// A title quoted with its article: "The Hobbit" for "Hobbit".
+		if got := c.matchQuote(quote{segs: [][]string{q.segs[0][1:]}}, nil); len(got) > 0 {
+			return append(out, got...)
+		}
+	}
 	var common []int32
 	for i, seg := range q.segs {
 		got := ix.wordRuns(seg, nil)
@@ -395,6 +401,9 @@ func (c *claimer) matchQuote(q quote, out []int32) []int32 {
 	}
 	return append(out, common...)
 }
+
+// articles are the words a quoted title may drop.
+var articles = lex.Named("articles").Set()
 
 // wordRuns adds the sources holding the lower-case words in a row.
 func (ix *Index) wordRuns(words []string, out []int32) []int32 {

@@ -255,6 +255,23 @@ func (ix *Index) findEntity(text string, out []int32) []int32 {
 	if len(out) > before {
 		return out
 	}
+	// The same name spelt another way: "&" for "and", "U.N." for "UN", a
+	// name before a lower-case suffix ("Sims-centric").
+	for _, v := range nameVariants(text) {
+		if out = ix.runs(ix.nameTokens(v).terms, out); len(out) > before {
+			return out
+		}
+	}
+	// A catalogue's "American (Traditional)" for "Traditional American".
+	if len(n.terms) == 2 {
+		for _, p := range ix.places(n.terms[1]) {
+			toks := ix.srcs[p.src].toks
+			if k := int(p.pos) + 1; k < len(toks) && toks[k].term == n.terms[0] &&
+				strings.TrimSpace(ix.srcs[p.src].text[toks[k-1].end:toks[k].start]) == "(" {
+				return append(out, p.src)
+			}
+		}
+	}
 	// Without a leading title.
 	k := 0
 	for k < len(n.terms)-1 && n.title[k] {
@@ -367,6 +384,38 @@ func (ix *Index) runs(terms []int32, out []int32) []int32 {
 		if ok {
 			out = append(out, p.src)
 		}
+	}
+	return out
+}
+
+// nameVariants returns other spellings of a name: "&" and "and" swapped,
+// acronyms with and without periods ("UN", "U.N."), and the name before a
+// hyphen and a lower-case word ("Sims" for "Sims-centric", "Paris" for
+// "Paris-based").
+func nameVariants(text string) []string {
+	var out []string
+	if strings.Contains(text, "&") {
+		out = append(out, strings.ReplaceAll(text, "&", " and "))
+	} else if strings.Contains(text, " and ") {
+		out = append(out, strings.ReplaceAll(text, " and ", " & "))
+	}
+	words := strings.Fields(text)
+	changed := false
+	for i, w := range words {
+		switch {
+		case len(w) >= 2 && len(w) <= 5 && strings.ToUpper(w) == w && strings.Trim(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") == "":
+			words[i] = strings.Join(strings.Split(w, ""), ".") + "."
+			changed = true
+		case len(w) >= 4 && strings.Count(w, ".") >= 2 && strings.ToUpper(w) == w:
+			words[i] = strings.ReplaceAll(w, ".", "")
+			changed = true
+		}
+	}
+	if changed {
+		out = append(out, strings.Join(words, " "))
+	}
+	if i := strings.LastIndexByte(text, '-'); i > 0 && i+1 < len(text) && text[i+1] >= 'a' && text[i+1] <= 'z' {
+		out = append(out, text[:i])
 	}
 	return out
 }

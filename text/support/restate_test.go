@@ -141,3 +141,21 @@ func TestSpelledNumbers(t *testing.T) {
 		{"other number", src, "Planners drew 40 track designs.", []string{"40"}},
 	})
 }
+
+// TestNameSpellings: a name is the same spelt with "&" or "and", with or
+// without the periods of an acronym, before a hyphenated suffix, or in a
+// catalogue's "Noun (Qualifier)" order; a quoted title may drop its
+// article.
+func TestNameSpellings(t *testing.T) {
+	runRestate(t, []restateCase{
+		{"and for &", []string{"Guidance from the U.S. Food and Drug Administration came out Wednesday."}, "The Food & Drug Administration issued guidance.", nil},
+		{"& for and", []string{"Shares of Procter & Gamble rose."}, "Procter and Gamble shares rose.", nil},
+		{"acronym with periods", []string{"The U.N. Security Council met on Saturday."}, "The UN Security Council met.", nil},
+		{"acronym without periods", []string{"The UN Security Council met on Saturday."}, "The U.N. Security Council met.", nil},
+		{"another acronym", []string{"The U.N. Security Council met on Saturday."}, "The EU Security Council met.", []string{"EU Security Council"}},
+		{"hyphenated suffix", []string{"A podcast for fans of The Sims, by Technobabble."}, "It is a Sims-centric podcast made by Technobabble.", nil},
+		{"catalogue order", []string{`{"categories": "Breakfast & Brunch, Mexican, American (Traditional)"}`}, "It serves Mexican and Traditional American food.", nil},
+		{"catalogue order, other word", []string{`{"categories": "Mexican, American (New)"}`}, "It serves Traditional American food.", []string{"Traditional American"}},
+		{"quoted title without its article", []string{`He shot the "Lord of the Rings" and "Hobbit" films.`}, `He shot "The Hobbit".`, nil},
+	})
+}
