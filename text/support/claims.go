@@ -185,6 +185,7 @@ func (c *claimer) claim(sp mention.Span, ms []mention.Mention) Claim {
 	quotes := quotesIn(sp)
 
 	// Which sources hold each atom.
+	nClocks := 0 // times of day read from the sentence
 	c.touched = c.touched[:0]
 	hold := func(srcs []int32) {
 		for _, s := range srcs {
@@ -214,6 +215,23 @@ func (c *claimer) claim(sp mention.Span, ms []mention.Mention) Claim {
 		}
 		cl.Unsupported = append(cl.Unsupported, a.Atom)
 	}
+	// Times of day no mention reads ("11:00 am", "10pm"), when a source
+	// writes times of day to check them against.
+	if ix.clockSrcs > 0 {
+		for _, v := range clocks(sp.Text, nil) {
+			start, end := int32(sp.Start)+v.start, int32(sp.Start)+v.end
+			if slices.ContainsFunc(atoms, func(a atomAt) bool { return int32(a.m.Start) < end && start < int32(a.m.End) }) {
+				continue
+			}
+			a := Atom{Kind: string(kindNumber), Text: v.text, Norm: fmt.Sprintf("%d:%02d", int(v.num)/60, int(v.num)%60)}
+			nClocks++
+			if c.found = ix.findClock(int(v.num), c.found[:0]); len(c.found) > 0 {
+				hold(c.found)
+				continue
+			}
+			cl.Unsupported = append(cl.Unsupported, a)
+		}
+	}
 	for _, q := range quotes {
 		c.found = c.matchQuote(q, c.found[:0])
 		if len(c.found) > 0 {
@@ -226,7 +244,7 @@ func (c *claimer) claim(sp mention.Span, ms []mention.Mention) Claim {
 		}
 		cl.Unsupported = append(cl.Unsupported, q.Atom)
 	}
-	cl.Checkable = len(atoms)+len(quotes) > len(cl.Undecided)
+	cl.Checkable = len(atoms)+len(quotes)+nClocks > len(cl.Undecided)
 
 	// Content words held by each source.
 	nContent := int32(0)

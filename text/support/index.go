@@ -45,6 +45,8 @@ type Index struct {
 	byBase []int32    // indices of nums with a unit, sorted by base value
 	dates  map[string][]int32
 	dvals  []dateEntry
+	// clockSrcs counts the sources that write a time of day.
+	clockSrcs int
 }
 
 // source is one indexed source.
@@ -178,6 +180,9 @@ func NewIndex(sources []Source) *Index {
 		src.unitBase = ix.units
 		ix.units += len(src.units)
 		ix.addValues(int32(si), src, vals)
+		if src.clocks {
+			ix.clockSrcs++
+		}
 	}
 	// The arena may have moved while it grew.
 	for si := range ix.srcs {

@@ -159,3 +159,16 @@ func TestNameSpellings(t *testing.T) {
 		{"quoted title without its article", []string{`He shot the "Lord of the Rings" and "Hobbit" films.`}, `He shot "The Hobbit".`, nil},
 	})
 }
+
+// TestClockAtoms: times of day written with minutes ("11:00 am") or
+// without a space ("10pm") are checked against sources that write times of
+// day, and left alone where none does.
+func TestClockAtoms(t *testing.T) {
+	rec := `{"name": "Corner Noodle", "hours": {"Monday": "11:0-19:0", "Tuesday": "11:0-19:0"}}`
+	runRestate(t, []restateCase{
+		{"held", []string{rec}, "Corner Noodle is open from 11:00 am to 7:00 pm.", nil},
+		{"no space", []string{rec}, "Corner Noodle is open from 11am to 7pm.", nil},
+		{"not held", []string{rec}, "Corner Noodle is open from 10:00 am to 9:00 pm.", []string{"10:00", "9:00"}},
+		{"no times in the sources", []string{"Alex: see you at half past ten then"}, "They meet at 10:30 am.", nil},
+	})
+}
