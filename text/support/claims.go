@@ -749,9 +749,10 @@ func (ix *Index) unreadable(m mention.Mention) bool {
 }
 
 // nearQuote reports whether one sentence (or record item) of a source
-// holds most of a quote's words but not as written: the quote may be a
+// holds the quote's words but not as written: the quote may be a
 // paraphrase put in quotation marks, or a misquote; only a reader can
-// tell. Most is two thirds of its content words, two at least.
+// tell. The sentence must hold every content word of a quote of up to
+// three, and all but one of a longer one.
 func (ix *Index) nearQuote(q quote) bool {
 	var terms []int32
 	for _, seg := range q.segs {
@@ -766,7 +767,10 @@ func (ix *Index) nearQuote(q quote) bool {
 	if len(terms) < 2 {
 		return false
 	}
-	need := (2*len(terms) + 2) / 3
+	need := len(terms)
+	if need > 3 {
+		need--
+	}
 	held := map[int]int{} // global unit → terms held
 	for _, t := range terms {
 		if t < 0 {

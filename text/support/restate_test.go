@@ -91,6 +91,8 @@ func TestUndecided(t *testing.T) {
 	}{
 		{"paraphrased quote", "The boss admitted the company failed to get the balance right when it raised prices.",
 			`The boss said the company "did not get the balance right" when it raised prices.`, []string{"did not get the balance right"}, false},
+		{"short quote, a word changed", "The endpoint returns 404 with the message \"No account with that email\" for unknown addresses.",
+			`Unknown addresses get a 404 with the message "Email address not registered".`, nil, true},
 		{"quote not there", "The boss admitted the company failed to get the balance right when it raised prices.",
 			`The boss said the results were "a disaster for everyone".`, nil, true},
 		{"count under another noun", "In total, 870 people worldwide have been infected, and 457 deaths were reported in 21 countries.",
