@@ -240,6 +240,11 @@ func (r *result) report(f *vouch.Findings, dim string) {
 			Reason:   fmt.Sprintf("every checkable claim (%d) is supported by the sources", checkable(r.claims)),
 			Evidence: map[string]any{"claims": checkable(r.claims)},
 		}
+		if u := undecided(r.claims); len(u) > 0 {
+			// Atoms the rules cannot read either way: for a judge, not
+			// against the answer.
+			c.Evidence["undecided"] = u
+		}
 		if len(bad) > 0 {
 			var sentences []string
 			contradicted := false
@@ -256,6 +261,18 @@ func (r *result) report(f *vouch.Findings, dim string) {
 		}
 		f.Checks = append(f.Checks, c)
 	}
+}
+
+// undecided lists the atoms of the claims that no rule could read either
+// way (see support.Claim.Undecided), each with its sentence.
+func undecided(claims []support.Claim) []string {
+	var out []string
+	for i := range claims {
+		for _, a := range claims[i].Undecided {
+			out = append(out, fmt.Sprintf("%q in %q", a.Text, strings.TrimSpace(claims[i].Sentence.Text)))
+		}
+	}
+	return out
 }
 
 func checkable(claims []support.Claim) int {
@@ -617,6 +634,15 @@ func (ev *evidence) symbol(norm string) verdict {
 		return true
 	}); i >= 0 {
 		return verdict{found: true, where: ev.texts[i].where()}
+	}
+	if len(parts) == 1 {
+		// A key of a JSON record given as a source ("WiFi",
+		// "OutdoorSeating") is in its flattened text in words.
+		if w := support.KeyWords(parts[0]); strings.Contains(w, " ") {
+			if i := ev.textWith(w, func(t *evText) bool { return t.entry < 0 && strings.HasPrefix(t.label, "sources[") }); i >= 0 {
+				return verdict{found: true, where: ev.texts[i].where()}
+			}
+		}
 	}
 	if ev.s.Workspace == nil {
 		return verdict{}

@@ -303,3 +303,25 @@ func TestProfiles(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordKeys: a name an answer takes from a key of a JSON record given
+// as a source ("WiFi", "OutdoorSeating") is found in the record, whose
+// flattened text spells keys in words.
+func TestRecordKeys(t *testing.T) {
+	sources := []json.RawMessage{json.RawMessage(`{"name": "Harbor Deli", "attributes": {"WiFi": "free", "OutdoorSeating": true, "BikeParking": false}}`)}
+	tests := []struct {
+		answer     string
+		unverified []string
+	}{
+		{"Harbor Deli offers free WiFi.", nil},
+		{"Harbor Deli has OutdoorSeating but no BikeParking.", nil},
+		{"Harbor Deli has ValetParking.", []string{"symbol:ValetParking"}},
+	}
+	for _, tt := range tests {
+		req := &vouch.Request{Kind: vouch.KindAnswer, Output: vouch.Output{Summary: tt.answer}, Context: &vouch.Context{Sources: sources}}
+		f := run(t, req, nil)
+		if got := texts(f.Mentions.Unverified); !slices.Equal(got, tt.unverified) {
+			t.Errorf("%q: unverified = %v, want %v", tt.answer, got, tt.unverified)
+		}
+	}
+}

@@ -243,6 +243,9 @@ func TestDates(t *testing.T) {
 		{"Pages last week (3–9 June), 3-9 June 2024 and 3 to 9 June.", []string{"date 3=--06-03", "date 9 June=--06-09",
 			"date 3=2024-06-03", "date 9 June=2024-06-09", "date 3=--06-03", "date 9 June=--06-09"}},
 		{"Smith (2019) showed it on 05.03.2024.", []string{"date 2019", "date 05.03.2024=2024-03-05"}},
+		// Sentences glued without a space, as scraped pages give them.
+		{"Yields hit the highest level since Jan. 18.Japan's index fell 1.25%.The dollar rose.",
+			[]string{"date Jan. 18=--01-18", "number 1.25%=1.25"}},
 		// Not dates.
 		{"We had 2019 users and 2048 bytes.", []string{"number 2019", "number 2048 bytes=2048"}},
 		{"You may ask in March, on Monday.", nil},

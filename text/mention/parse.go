@@ -310,6 +310,9 @@ func scanRun(text string, i, se int) (int, uint8) {
 	for j < se {
 		c := text[j]
 		if c < utf8.RuneSelf {
+			if c == '.' && gluedSentence(text, i, j, se) {
+				break
+			}
 			if rc := runClass[c]; rc != 0 {
 				sh |= rc
 				j++
@@ -336,6 +339,14 @@ func scanRun(text string, i, se int) (int, uint8) {
 		break
 	}
 	return j, sh &^ shRun
+}
+
+// gluedSentence reports whether the period at text[j], in the run that
+// starts at text[i], ends a sentence the next one is glued to without a
+// space, as text scraped from web pages often is: after a number ("since
+// Jan. 18.Japan's index", "rose 5.4%.The") and before a capitalised word.
+func gluedSentence(text string, i, j, se int) bool {
+	return j > i && (isDigit(text[j-1]) || text[j-1] == '%') && j+2 < se && isUpper(text[j+1]) && isLower(text[j+2])
 }
 
 // isThousands reports a thousands separator of size bytes at text[j] in the

@@ -162,6 +162,9 @@ func (c *claimer) claim(sp mention.Span, ms []mention.Mention) Claim {
 		default:
 			continue
 		}
+		if selfCount(c.doc.Text, sp, m) {
+			continue
+		}
 		lo, hi := tokRange(c.toks, int32(m.Start), int32(m.End))
 		a := atomAt{Atom: Atom{Kind: string(m.Kind), Text: m.Text, Norm: m.Norm}, m: m, lo: int(lo), hi: int(hi)}
 		if m.Kind != kindEntity {
@@ -172,14 +175,17 @@ func (c *claimer) claim(sp mention.Span, ms []mention.Mention) Claim {
 			a.unit = m.Unit
 			if m.Kind == kindNumber && a.unit == "" {
 				a.unit = unitAfter(c.doc.Text, m.End)
+				if _, ok := clockOf(c.doc.Text, m); ok {
+					a.unit = clockUnit
+				}
 			}
 		}
 		atoms = append(atoms, a)
 	}
 	quotes := quotesIn(sp)
-	cl.Checkable = len(atoms)+len(quotes) > 0
 
 	// Which sources hold each atom.
+	nClocks := 0 // times of day read from the sentence
 	c.touched = c.touched[:0]
 	hold := func(srcs []int32) {
 		for _, s := range srcs {
@@ -196,11 +202,34 @@ func (c *claimer) claim(sp mention.Span, ms []mention.Mention) Claim {
 			hold(c.found)
 			continue
 		}
-		cl.Unsupported = append(cl.Unsupported, a.Atom)
 		if a.m.Kind != kindEntity {
 			if ct, ok := c.contradiction(a); ok {
+				cl.Unsupported = append(cl.Unsupported, a.Atom)
 				cl.Contradicted = append(cl.Contradicted, ct)
+				continue
 			}
+		}
+		if ix.unreadable(a.m) {
+			cl.Undecided = append(cl.Undecided, a.Atom)
+			continue
+		}
+		cl.Unsupported = append(cl.Unsupported, a.Atom)
+	}
+	// Times of day no mention reads ("11:00 am", "10pm"), when a source
+	// writes times of day to check them against.
+	if ix.clockSrcs > 0 {
+		for _, v := range clocks(sp.Text, nil) {
+			start, end := int32(sp.Start)+v.start, int32(sp.Start)+v.end
+			if slices.ContainsFunc(atoms, func(a atomAt) bool { return int32(a.m.Start) < end && start < int32(a.m.End) }) {
+				continue
+			}
+			a := Atom{Kind: string(kindNumber), Text: v.text, Norm: fmt.Sprintf("%d:%02d", int(v.num)/60, int(v.num)%60)}
+			nClocks++
+			if c.found = ix.findClock(int(v.num), c.found[:0]); len(c.found) > 0 {
+				hold(c.found)
+				continue
+			}
+			cl.Unsupported = append(cl.Unsupported, a)
 		}
 	}
 	for _, q := range quotes {
@@ -209,8 +238,13 @@ func (c *claimer) claim(sp mention.Span, ms []mention.Mention) Claim {
 			hold(c.found)
 			continue
 		}
+		if ix.nearQuote(q) {
+			cl.Undecided = append(cl.Undecided, q.Atom)
+			continue
+		}
 		cl.Unsupported = append(cl.Unsupported, q.Atom)
 	}
+	cl.Checkable = len(atoms)+len(quotes)+nClocks > len(cl.Undecided)
 
 	// Content words held by each source.
 	nContent := int32(0)
@@ -263,6 +297,32 @@ func (c *claimer) claim(sp mention.Span, ms []mention.Mention) Claim {
 		c.held[s], c.ov[s] = 0, 0
 	}
 	return cl
+}
+
+// textUnits are the units a writer measures their own text in.
+var textUnits = lex.Named("text-units").Set()
+
+// selfCount reports whether m counts the words (characters, sentences) of
+// the answer itself: a number or quantity of a text unit in a sentence
+// that ends with a colon, introducing what follows ("Here is a summary of
+// the article in 94 words:", "Here's the summary within 200 words or
+// less:"). The answer's length is no claim about its sources.
+func selfCount(text string, sp mention.Span, m mention.Mention) bool {
+	if m.Kind != kindNumber && m.Kind != kindQuantity || !strings.HasSuffix(strings.TrimSpace(sp.Text), ":") {
+		return false
+	}
+	if m.Kind == kindQuantity {
+		return textUnits[m.Unit]
+	}
+	i := m.End
+	for i < len(text) && text[i] == ' ' {
+		i++
+	}
+	j := i
+	for j < len(text) && isWordByte(text, j) {
+		j++
+	}
+	return j > i && textUnits[string(singular([]byte(strings.ToLower(text[i:j]))))]
 }
 
 // scaleWords are words that scale a number; they are no key word.
@@ -340,6 +400,12 @@ func splitEllipsis(s string) []string {
 // run of words.
 func (c *claimer) matchQuote(q quote, out []int32) []int32 {
 	ix := c.ix
+	if len(q.segs) == 1 && len(q.segs[0]) > 1 && articles[q.segs[0][0]] {
+		// A title quoted with its article: "The Hobbit" for "Hobbit".
+		if got := c.matchQuote(quote{segs: [][]string{q.segs[0][1:]}}, nil); len(got) > 0 {
+			return append(out, got...)
+		}
+	}
 	var common []int32
 	for i, seg := range q.segs {
 		got := ix.wordRuns(seg, nil)
@@ -353,6 +419,9 @@ func (c *claimer) matchQuote(q quote, out []int32) []int32 {
 	}
 	return append(out, common...)
 }
+
+// articles are the words a quoted title may drop.
+var articles = lex.Named("articles").Set()
 
 // wordRuns adds the sources holding the lower-case words in a row.
 func (ix *Index) wordRuns(words []string, out []int32) []int32 {
@@ -643,6 +712,83 @@ func (c *claimer) contradiction(a *atomAt) (Contradiction, bool) {
 		return Contradiction{}, false
 	}
 	return Contradiction{Atom: a.Atom, Source: ix.srcs[best].id, Found: found}, true
+}
+
+// unreadable reports whether an atom no source holds, and none
+// contradicts, is one the rules cannot read either way (see
+// [Claim.Undecided]): a count a source holds beside another noun ("870
+// cases" where "870 people have been infected"), or a date with a year
+// whose month and day a source gives without one ("August 2022" where
+// "17 August last year").
+func (ix *Index) unreadable(m mention.Mention) bool {
+	switch m.Kind {
+	case kindQuantity:
+		// A small count is everywhere; a larger one a source holds as a
+		// bare number may be the claim's count under another noun. A count
+		// of another known noun ("128 files" for "128 tests") is not.
+		if m.Value <= 12 {
+			return false
+		}
+		for _, n := range ix.numsIn(m.Value-1e-9, m.Value+1e-9) {
+			if n.dim == "" && n.noun < 0 && !n.derived {
+				return true
+			}
+		}
+	case kindDate:
+		n := m.Norm
+		if len(n) < 7 || !isDigits(n[:4]) || n[4] != '-' || !isDigits(n[5:7]) {
+			return false
+		}
+		for _, d := range ix.dvals {
+			if strings.HasPrefix(d.norm, "--") && d.norm[2:4] == n[5:7] && (len(n) < 10 || d.norm[2:] == n[5:10]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// nearQuote reports whether one sentence (or record item) of a source
+// holds the quote's words but not as written: the quote may be a
+// paraphrase put in quotation marks, or a misquote; only a reader can
+// tell. The sentence must hold every content word of a quote of up to
+// three, and all but one of a longer one.
+func (ix *Index) nearQuote(q quote) bool {
+	var terms []int32
+	for _, seg := range q.segs {
+		for _, w := range seg {
+			f := singular([]byte(w))
+			t := ix.term(f)
+			if !stopWords[string(f)] && len(f) > 1 && !slices.Contains(terms, t) {
+				terms = append(terms, t)
+			}
+		}
+	}
+	if len(terms) < 2 {
+		return false
+	}
+	need := len(terms)
+	if need > 3 {
+		need--
+	}
+	held := map[int]int{} // global unit → terms held
+	for _, t := range terms {
+		if t < 0 {
+			continue
+		}
+		last := -1
+		for _, p := range ix.places(t) {
+			src := &ix.srcs[p.src]
+			if u := src.unitBase + src.unitIndex(p.pos); u != last {
+				held[u]++
+				last = u
+				if held[u] >= need {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // Unsupported returns the claims that have an unsupported or contradicted

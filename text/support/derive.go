@@ -3,6 +3,8 @@ package support
 import (
 	"strings"
 
+	"github.com/vouchgate/vouch/text/lex"
+
 	"github.com/vouchgate/vouch/text/mention"
 )
 
@@ -11,12 +13,22 @@ import (
 //
 //   - a duration written in hours and minutes ("2 h 50 min", "1 hour 5
 //     minutes") is also the one duration in minutes (170);
+//
 //   - two clock times in one sentence ("started at 14:02 and stopped at
 //     14:16", "from 10:05 to 10:47") imply the minutes between them (14).
+//
+//   - a clock time ("14:02", "9 pm", a record's "17:0-21:0") is also the
+//     time of day it names, which "2:02 pm" or "5 pm" restate (see
+//     [clocks]);
+//
+//   - a number spelled out ("thirty track designs", "two suspects") is
+//     also that number in digits.
 //
 // Derived values only support claims; they are never contradicted, nor do
 // they contradict.
 func derive(text string, sentences []mention.Span, vals []value) []value {
+	vals = clocks(text, vals)
+	vals = spelled(text, vals)
 	n := len(vals)
 	for i := 0; i+1 < n; i++ {
 		a, b := &vals[i], &vals[i+1]
@@ -107,4 +119,150 @@ func atoi2(s string) int {
 		n = n*10 + int(s[i]-'0')
 	}
 	return n
+}
+
+// clockUnit is the unit of a time of day, in minutes since midnight.
+const clockUnit = "clock"
+
+// clockOf reads a number written as an hour of the clock ("9 pm", "12
+// AM", "6 a.m.") and returns the minutes since midnight it names.
+func clockOf(text string, m mention.Mention) (int, bool) {
+	if m.Kind != kindNumber || m.Unit != "" || m.Value < 1 || m.Value > 12 || m.Value != float64(int(m.Value)) {
+		return 0, false
+	}
+	pm, ok := meridiem(text, m.End)
+	if !ok {
+		return 0, false
+	}
+	h := int(m.Value) % 12
+	if pm {
+		h += 12
+	}
+	return h * 60, true
+}
+
+// meridiem reads "am", "pm", "a.m." or "p.m." (any case) after optional
+// spaces at text[i:], not inside a longer word.
+func meridiem(text string, i int) (pm, ok bool) {
+	for i < len(text) && text[i] == ' ' {
+		i++
+	}
+	if i+1 >= len(text) {
+		return false, false
+	}
+	c := lowerASCII(text[i])
+	if c != 'a' && c != 'p' {
+		return false, false
+	}
+	j := i + 1
+	if text[j] == '.' {
+		j++
+	}
+	if j >= len(text) || lowerASCII(text[j]) != 'm' {
+		return false, false
+	}
+	j++
+	if j < len(text) && text[j] == '.' {
+		j++
+	}
+	if j < len(text) && isWordByte(text, j) {
+		return false, false
+	}
+	return c == 'p', true
+}
+
+// clocks appends the times of day of a text: clock times "H:MM" and the
+// "H:M" of records ("8:0-14:0"), and hours with am or pm ("9 pm").
+func clocks(text string, vals []value) []value {
+	for i := 0; i < len(text); i++ {
+		if !isDigit(text[i]) || i > 0 && (isDigit(text[i-1]) || text[i-1] == '.' || text[i-1] == ':') {
+			continue
+		}
+		j := i
+		for j < len(text) && isDigit(text[j]) {
+			j++
+		}
+		if j-i > 2 {
+			i = j
+			continue
+		}
+		h := atoi2(text[i:j])
+		mins, end := -1, j
+		switch {
+		case j+1 < len(text) && text[j] == ':' && isDigit(text[j+1]):
+			k := j + 1
+			for k < len(text) && isDigit(text[k]) {
+				k++
+			}
+			if k-j-1 > 2 || k < len(text) && (text[k] == ':' || text[k] == '.' && k+1 < len(text) && isDigit(text[k+1])) {
+				i = k
+				continue
+			}
+			m := atoi2(text[j+1 : k])
+			if pm, ok := meridiem(text, k); ok && h >= 1 && h <= 12 {
+				h = h % 12
+				if pm {
+					h += 12
+				}
+			}
+			if h <= 24 && m < 60 {
+				mins, end = h%24*60+m, k
+			}
+		case h >= 1 && h <= 12:
+			if pm, ok := meridiem(text, j); ok {
+				h %= 12
+				if pm {
+					h += 12
+				}
+				mins = h * 60
+			}
+		}
+		if mins >= 0 {
+			vals = append(vals, value{kind: kindNumber, start: int32(i), end: int32(end), text: text[i:end],
+				num: float64(mins), unit: clockUnit, derived: true})
+		}
+		i = end
+	}
+	return vals
+}
+
+// spelledNumbers are the numbers written out in words, by word.
+var spelledNumbers = lex.Named("number-words").Values()
+
+// spelled appends the numbers a text spells out ("thirty", "twenty-one",
+// "twenty one"), as numbers, with the unit written after them.
+func spelled(text string, vals []value) []value {
+	var sc scanner
+	sc.text = text
+	type word struct {
+		start, end int
+		n          float64
+	}
+	var prev word
+	for {
+		start, end, flags, ok := sc.next()
+		if !ok {
+			break
+		}
+		if flags&tkDigit != 0 {
+			prev = word{}
+			continue
+		}
+		v, ok := spelledNumbers[strings.ToLower(text[start:end])]
+		if !ok || v == "" {
+			prev = word{}
+			continue
+		}
+		n := float64(atoi2(v))
+		w := word{start, end, n}
+		if prev.n >= 20 && int(prev.n)%10 == 0 && n < 10 && start-prev.end == 1 && (text[prev.end] == '-' || text[prev.end] == ' ') {
+			// "twenty-one": the tens and the units make one number.
+			vals = vals[:len(vals)-1]
+			w = word{prev.start, end, prev.n + n}
+		}
+		vals = append(vals, value{kind: kindNumber, start: int32(w.start), end: int32(w.end), text: text[w.start:w.end],
+			num: w.n, unit: unitAfter(text, w.end), derived: true})
+		prev = w
+	}
+	return vals
 }

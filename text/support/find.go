@@ -58,6 +58,18 @@ func (ix *Index) match(m mention.Mention, text string, out []int32) []int32 {
 	case kindNumber:
 		unit := m.Unit
 		if text != "" && unit == "" {
+			if mins, ok := clockOf(text, m); ok {
+				// A time of day ("9 pm"): found as a clock time, or as
+				// the bare hour in a source that writes no clock time
+				// ("Let's make it 7").
+				out = ix.findClock(mins, out)
+				for _, n := range ix.numsIn(m.Value, m.Value) {
+					if n.dim == "" && n.noun < 0 && !ix.srcs[n.src].clocks {
+						out = append(out, n.src)
+					}
+				}
+				break
+			}
 			unit = unitAfter(text, m.End)
 		}
 		// An equal value holds under any hedge, so the words before the
@@ -115,6 +127,18 @@ func (ix *Index) findNumber(c float64, unitName string, p precision, b int, out 
 			if n.dim == "" && n.noun < 0 && n.raw > 0 && n.raw <= 1 {
 				out = append(out, n.src)
 			}
+		}
+	}
+	return out
+}
+
+// findClock adds the sources holding the time of day mins (minutes since
+// midnight; see clocks).
+func (ix *Index) findClock(mins int, out []int32) []int32 {
+	dim := unitOf(clockUnit).dim
+	for _, n := range ix.numsIn(float64(mins), float64(mins)) {
+		if n.dim == dim {
+			out = append(out, n.src)
 		}
 	}
 	return out
@@ -197,6 +221,7 @@ var connectors = lex.Named("name-connectors").Set()
 
 // nameToks is a name split into folded tokens.
 type nameToks struct {
+	words []string // the folded words
 	terms []int32
 	flags []uint8
 	title []bool // a title word ("president")
@@ -210,6 +235,7 @@ func (ix *Index) nameTokens(text string) nameToks {
 		if len(n.terms) == 0 {
 			n.first = string(folded)
 		}
+		n.words = append(n.words, string(folded))
 		n.terms = append(n.terms, ix.term(folded))
 		n.flags = append(n.flags, flags)
 		n.title = append(n.title, titles[string(folded)])
@@ -229,6 +255,23 @@ func (ix *Index) findEntity(text string, out []int32) []int32 {
 	if len(out) > before {
 		return out
 	}
+	// The same name spelt another way: "&" for "and", "U.N." for "UN", a
+	// name before a lower-case suffix ("Sims-centric").
+	for _, v := range nameVariants(text) {
+		if out = ix.runs(ix.nameTokens(v).terms, out); len(out) > before {
+			return out
+		}
+	}
+	// A catalogue's "American (Traditional)" for "Traditional American".
+	if len(n.terms) == 2 {
+		for _, p := range ix.places(n.terms[1]) {
+			toks := ix.srcs[p.src].toks
+			if k := int(p.pos) + 1; k < len(toks) && toks[k].term == n.terms[0] &&
+				strings.TrimSpace(ix.srcs[p.src].text[toks[k-1].end:toks[k].start]) == "(" {
+				return append(out, p.src)
+			}
+		}
+	}
 	// Without a leading title.
 	k := 0
 	for k < len(n.terms)-1 && n.title[k] {
@@ -238,6 +281,49 @@ func (ix *Index) findEntity(text string, out []int32) []int32 {
 		out = ix.runs(n.terms[k:], out)
 		if len(out) > before {
 			return out
+		}
+	}
+	// Without titles inside it, whose other words are in the same source
+	// ("Texas Attorney General Ken Paxton" for "Attorney General Ken
+	// Paxton sued Texas").
+	if last := lastTitle(n); last > k {
+		parts := [][]int32{n.terms[last+1:]}
+		start := 0
+		for i := 0; i <= last; i++ {
+			if n.title[i] {
+				if i > start {
+					parts = append(parts, n.terms[start:i])
+				}
+				start = i + 1
+			}
+		}
+		out = append(out, ix.allIn(parts)...)
+		if len(out) > before {
+			return out
+		}
+	}
+	// Another name of the same place ("French" for "France", "California"
+	// for "CA").
+	out = ix.findPlace(n.words, out)
+	if len(out) > before {
+		return out
+	}
+	// A name followed by a place's demonym ("the London Russian embassy"
+	// for "the Russian embassy in London"): both in one source.
+	if len(n.words) > 1 {
+		for i := len(n.words) - 1; i > 0; i-- {
+			if _, ok := placeNames.group[strings.Join(n.words[i:], " ")]; !ok {
+				continue
+			}
+			head := ix.runs(n.terms[:i], nil)
+			tail := ix.findPlace(n.words[i:], ix.runs(n.terms[i:], nil))
+			slices.Sort(head)
+			slices.Sort(tail)
+			out = append(out, intersect(slices.Compact(head), slices.Compact(tail))...)
+			if len(out) > before {
+				return out
+			}
+			break
 		}
 	}
 	// By its parts around a connector, all in one source.
@@ -300,6 +386,185 @@ func (ix *Index) runs(terms []int32, out []int32) []int32 {
 		}
 	}
 	return out
+}
+
+// nameVariants returns other spellings of a name: "&" and "and" swapped,
+// acronyms with and without periods ("UN", "U.N."), and the name before a
+// hyphen and a lower-case word ("Sims" for "Sims-centric", "Paris" for
+// "Paris-based").
+func nameVariants(text string) []string {
+	var out []string
+	if strings.Contains(text, "&") {
+		out = append(out, strings.ReplaceAll(text, "&", " and "))
+	} else if strings.Contains(text, " and ") {
+		out = append(out, strings.ReplaceAll(text, " and ", " & "))
+	}
+	words := strings.Fields(text)
+	changed := false
+	for i, w := range words {
+		switch {
+		case len(w) >= 2 && len(w) <= 5 && strings.ToUpper(w) == w && strings.Trim(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") == "":
+			words[i] = strings.Join(strings.Split(w, ""), ".") + "."
+			changed = true
+		case len(w) >= 4 && strings.Count(w, ".") >= 2 && strings.ToUpper(w) == w:
+			words[i] = strings.ReplaceAll(w, ".", "")
+			changed = true
+		}
+	}
+	if changed {
+		out = append(out, strings.Join(words, " "))
+	}
+	if i := strings.LastIndexByte(text, '-'); i > 0 && i+1 < len(text) && text[i+1] >= 'a' && text[i+1] <= 'z' {
+		out = append(out, text[:i])
+	}
+	return out
+}
+
+// lastTitle returns the index of the last title word of a name that is
+// followed by a word that is no title, or -1.
+func lastTitle(n nameToks) int {
+	for i := len(n.title) - 2; i >= 0; i-- {
+		if n.title[i] && !n.title[i+1] {
+			return i
+		}
+	}
+	return -1
+}
+
+// allIn returns the sources holding every part, each as a run of terms.
+func (ix *Index) allIn(parts [][]int32) []int32 {
+	var common []int32
+	for i, p := range parts {
+		got := ix.runs(p, nil)
+		slices.Sort(got)
+		got = slices.Compact(got)
+		if i == 0 {
+			common = got
+		} else {
+			common = intersect(common, got)
+		}
+	}
+	return common
+}
+
+// placeAlias is one name of a place, as folded words.
+type placeAlias struct {
+	words []string
+	// abbrev marks an abbreviation ("CA", "U.S."), found only in capitals.
+	abbrev bool
+}
+
+// placeNames groups the names of each place of the lexicon's place-names
+// list: its name, demonym and abbreviations (see [Index.findPlace]).
+var placeNames = func() (p struct {
+	group  map[string]int // folded name → group
+	groups [][]placeAlias
+}) {
+	p.group = map[string]int{}
+	parent := map[int]int{}
+	var find func(int) int
+	find = func(g int) int {
+		for parent[g] != g {
+			g = parent[g]
+		}
+		return g
+	}
+	var names []placeAlias
+	id := func(w string) int {
+		var a placeAlias
+		scanTokens(w, nil, func(_, _ int, _ uint8, folded []byte) { a.words = append(a.words, string(folded)) })
+		key := strings.Join(a.words, " ")
+		if g, ok := p.group[key]; ok {
+			return g
+		}
+		a.abbrev = true
+		for _, x := range a.words {
+			a.abbrev = a.abbrev && len(x) <= 3
+		}
+		g := len(names)
+		names = append(names, a)
+		p.group[key] = g
+		parent[g] = g
+		return g
+	}
+	for _, ln := range lex.Named("place-names").Lines() {
+		a := find(id(ln.Word))
+		for _, v := range strings.Split(ln.Value, ",") {
+			parent[find(id(strings.TrimSpace(v)))] = a
+		}
+	}
+	root := map[int]int{}
+	for g, a := range names {
+		r := find(g)
+		gi, ok := root[r]
+		if !ok {
+			gi = len(p.groups)
+			root[r] = gi
+			p.groups = append(p.groups, nil)
+		}
+		p.groups[gi] = append(p.groups[gi], a)
+	}
+	for key, g := range p.group {
+		p.group[key] = root[find(g)]
+	}
+	return p
+}()
+
+// findPlace adds the sources holding another name of the place words
+// names: "France" for "French", "CA" for "California", "U.S." for
+// "America". An abbreviation counts only written in capitals.
+func (ix *Index) findPlace(words []string, out []int32) []int32 {
+	g, ok := placeNames.group[strings.Join(words, " ")]
+	if !ok {
+		return out
+	}
+	for _, a := range placeNames.groups[g] {
+		if slices.Equal(a.words, words) {
+			continue
+		}
+		terms := make([]int32, len(a.words))
+		for i, w := range a.words {
+			terms[i] = ix.term([]byte(w))
+		}
+		if !a.abbrev {
+			out = ix.runs(terms, out)
+			continue
+		}
+		before := len(out)
+		out = ix.runs(terms, out)
+		// Keep the sources where one run is in capitals.
+		kept := out[:before]
+		for _, s := range out[before:] {
+			if ix.capsRun(s, terms) {
+				kept = append(kept, s)
+			}
+		}
+		out = kept
+	}
+	return out
+}
+
+// capsRun reports whether source si holds the terms in a row, each word
+// capitalised and each of two letters or more in capitals.
+func (ix *Index) capsRun(si int32, terms []int32) bool {
+	toks := ix.srcs[si].toks
+	for _, p := range ix.places(terms[0]) {
+		if p.src != si || int(p.pos)+len(terms) > len(toks) {
+			continue
+		}
+		ok := true
+		for j, t := range terms {
+			tk := toks[int(p.pos)+j]
+			if tk.term != t || tk.flags&tkCap == 0 || tk.end-tk.start > 1 && tk.flags&tkUpper == 0 {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
 }
 
 func intersect(a, b []int32) []int32 {

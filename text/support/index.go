@@ -45,6 +45,8 @@ type Index struct {
 	byBase []int32    // indices of nums with a unit, sorted by base value
 	dates  map[string][]int32
 	dvals  []dateEntry
+	// clockSrcs counts the sources that write a time of day.
+	clockSrcs int
 }
 
 // source is one indexed source.
@@ -64,6 +66,8 @@ type source struct {
 	numAt, dateAt []int32
 	// record reports whether the source is a JSON record (see FromJSON).
 	record bool
+	// clocks reports whether the source writes a time of day (see clocks).
+	clocks bool
 	// aside: see Source.Aside.
 	aside bool
 	// files are the byte ranges and normalised paths of the files the
@@ -139,6 +143,7 @@ func NewIndex(sources []Source) *Index {
 			src.record = true
 			text = rec.text
 			vals = append(vals, rec.values...)
+			vals = clocks(text, vals)
 			unitOffs = append(unitOffs, rec.items...)
 		} else {
 			doc := mention.Parse(text)
@@ -175,6 +180,9 @@ func NewIndex(sources []Source) *Index {
 		src.unitBase = ix.units
 		ix.units += len(src.units)
 		ix.addValues(int32(si), src, vals)
+		if src.clocks {
+			ix.clockSrcs++
+		}
 	}
 	// The arena may have moved while it grew.
 	for si := range ix.srcs {
@@ -323,6 +331,7 @@ func (ix *Index) addValues(si int32, src *source, vals []value) {
 			continue // no word or digit in it
 		}
 		if v.derived {
+			src.clocks = src.clocks || v.unit == clockUnit
 			u := unitOf(v.unit)
 			ix.nums = append(ix.nums, numEntry{raw: v.num, base: v.num * u.factor, dim: u.dim,
 				noun: -1, src: si, tokLo: lo, tokHi: hi, text: v.text, derived: true})

@@ -337,6 +337,12 @@ func lastKeyWord(key []byte) string {
 	return string(key[i+1:])
 }
 
+// KeyWords returns a record key spelt in words, as [FromJSON] writes it in
+// a source's text: "WiFi" → "wi fi", "RestaurantsTakeOut" → "restaurants
+// take out", "revenue_usd" → "revenue usd". A name an answer takes from a
+// key ("WiFi") is found in a flattened record under these words.
+func KeyWords(key string) string { return string(appendKeyWords(nil, key)) }
+
 // appendKeyWords appends a key spelt in words: "revenue_usd" → "revenue
 // usd", "reviewCount" → "review count".
 func appendKeyWords(dst []byte, key string) []byte {

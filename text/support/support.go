@@ -111,14 +111,21 @@ type Claim struct {
 	// also in Unsupported: no source holds it, and one gives its subject
 	// another value.
 	Contradicted []Contradiction
+	// Undecided are atoms no source holds or contradicts that the rules
+	// cannot read either way, left to a judge: a quote one source sentence
+	// holds most of the words of, but not as written (a paraphrase in
+	// quotation marks, or a misquote); a count a source holds beside
+	// another noun; a year a source leaves to be worked out ("August last
+	// year"). They are neither supported nor unsupported.
+	Undecided []Atom
 	// Overlap is the share of the sentence's content words found in its
 	// best source, in [0,1]. Content words are folded words that are not
 	// stop words, numbers or units; the best source is the first by the
 	// ranking of Sources, whether or not it is listed.
 	Overlap float64
-	// Checkable reports whether the claim has atoms a rule can check; a
-	// sentence of plain prose has none and is neither supported nor refuted
-	// by atoms alone.
+	// Checkable reports whether the claim has atoms a rule can check (not
+	// counting Undecided ones); a sentence of plain prose has none and is
+	// neither supported nor refuted by atoms alone.
 	Checkable bool
 }
 
