@@ -24,7 +24,7 @@ const ExcerptBytes = 300
 type Summary struct {
 	Reads    []File       // files read; a failed read is no evidence the file exists
 	Listings []Listing    // directories listed and file names matched
-	Writes   []File       // files written, created or edited
+	Writes   []File       // files written, created or edited (by shell commands too: see ShellWrites)
 	Commands []CommandRun // commands run, with their exit status
 	Searches []Search     // searches of contents, code or the web
 	Fetches  []Fetch      // URLs fetched
@@ -184,6 +184,11 @@ func Summarize(entries []vouch.TraceEntry, t *Table) *Summary {
 				pending[id] = len(s.Commands)
 			}
 			s.Commands = append(s.Commands, c)
+			if !c.Background {
+				for _, p := range ShellWrites(c.Command, e.OutputText()) {
+					s.Writes = append(s.Writes, File{Path: p, Tool: e.Tool, Index: i, IsError: c.Failed(), HasResult: c.HasResult})
+				}
+			}
 			if !c.Failed() && !c.Background {
 				if mode, dir, base, ok := listingCommand(c.Command); ok {
 					outputPaths(observationBody(e.OutputText()), mode, dir, base, func(p string) { addSeen(p, i) })
