@@ -63,6 +63,8 @@ var variants = []variant{
 		old: `13 new tests (410 total passing)`, new: `13 new tests (412 total passing)`},
 	{session: "4d5611e5", family: "tests", what: "the last full run failed",
 		old: `"content":"14 doctests, 410 tests, 0 failures"`, new: `"content":"14 doctests, 410 tests, 3 failures"`, last: true},
+	{session: "4d5611e5", family: "changes", what: "a change claimed to a file left as it was",
+		old: "Also fixed pre-existing dialyzer/credo issues in `WaitingSummary`.", new: "Also updated `mix.exs` and fixed pre-existing dialyzer/credo issues in `WaitingSummary`."},
 	{session: "8463c716", family: "git", what: "the push of the new branch failed",
 		old: ` * [new branch]      spotter-fum -> spotter-fum`, new: `error: failed to push some refs to 'github.com:marot/spotter.git'`},
 	{session: "8463c716", family: "tests", what: "the last full run failed",

@@ -20,7 +20,8 @@ func init() {
 
 // gitAnalyzer holds the claimed changes against git when the workspace is
 // a repository: the changes since the request's base (commits after it and
-// the working tree, untracked files as created). Without a base only
+// the working tree, untracked files as created). With a base it also holds
+// the files the summary says it changed (see saidChanges). Without a base only
 // uncommitted changes are evidence, so a claimed change git cannot see is
 // undecided rather than failed: committed work and missing work look alike.
 type gitAnalyzer struct{}
@@ -101,6 +102,13 @@ func (gitAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Findi
 				o.Evidence = ev
 				f.Checks = append(f.Checks, result("claims.region.changed", o))
 			}
+		}
+	}
+	if withBase && s.Policy.Infer.Counts {
+		said := saidChanges(s, ch, claimed)
+		if len(said) > 0 {
+			f.MarkApplicable(vouch.DimClaims)
+			f.Checks = append(f.Checks, said...)
 		}
 	}
 	var unclaimed []string

@@ -155,3 +155,57 @@ func TestGitNotARepo(t *testing.T) {
 		t.Errorf("not a repo: %+v", f)
 	}
 }
+
+// TestSaidChanges holds "Updated X" in the summary against the diff since
+// the base: only a file vouch can tell is meant, and a file the trace
+// wrote that git shows unchanged is undecided.
+func TestSaidChanges(t *testing.T) {
+	r := newRepo(t)
+	r.write("lib/app/parser.ex", "a\n")
+	r.write("lib/app/lexer.ex", "a\n")
+	r.write("lib/web/parser.ex", "a\n")
+	r.write("README.md", "a\n")
+	base := r.commit("base")
+	r.write("lib/app/parser.ex", "b\n")
+	r.write("lib/web/parser.ex", "b\n")
+	r.commit("work")
+	write := func(p string) vouch.TraceEntry {
+		return vouch.TraceEntry{Tool: "Edit", Input: map[string]any{"file_path": p, "old_string": "a", "new_string": "a"}, Output: []byte(`"ok"`)}
+	}
+	for _, tt := range []struct {
+		name, summary string
+		trace         []vouch.TraceEntry
+		want          string
+	}{
+		{"changed, full path", "Updated `lib/app/parser.ex` to read maps.", nil, "pass"},
+		{"unchanged, full path", "Refactored `lib/app/lexer.ex` and `lib/app/parser.ex`.", nil, "fail pass"},
+		{"unchanged, the trace wrote it", "Modified `lib/app/lexer.ex`.", []vouch.TraceEntry{write("/home/u/proj/lib/app/lexer.ex")}, "undecided"},
+		{"a document, unchanged", "Fixed `README.md`.", nil, "fail"},
+		{"base name of one changed file", "Updated `lexer.ex` and `app/parser.ex`.", nil, "pass"},
+		{"base name of two changed files", "Updated `parser.ex`.", nil, ""},
+		{"a file that does not exist", "Updated `lib/app/gone.ex`.", nil, ""},
+		{"said not done", "I did not modify `lib/app/lexer.ex`.", nil, ""},
+		{"created, not changed", "Created `lib/app/lexer.ex`.", nil, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			root, err := os.OpenRoot(r.dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer root.Close()
+			pol := vouch.DefaultPolicy()
+			s := &vouch.Subject{Request: &vouch.Request{Output: vouch.Output{Summary: tt.summary}, Base: base, Trace: tt.trace}, Policy: &pol, Workspace: root}
+			var f vouch.Findings
+			if err := (gitAnalyzer{}).Analyze(context.Background(), s, &f); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, c := range f.Checks {
+				got = append(got, string(c.Status))
+			}
+			if g := strings.Join(got, " "); g != tt.want {
+				t.Errorf("got %q, want %q (%+v)", g, tt.want, f.Checks)
+			}
+		})
+	}
+}

@@ -1,0 +1,105 @@
+package claims
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/git"
+	"github.com/vouchgate/vouch/text/claimtext"
+	"github.com/vouchgate/vouch/trace"
+)
+
+// changeActions are the action classes by which a summary says it changed
+// a file that exists: "Updated X", "Modified X", "Refactored X", "Fixed X".
+var changeActions = map[string]bool{"modify": true, "update": true, "refactor": true, "fix": true}
+
+// saidChanges holds the files the summary says it changed ("Updated
+// lib/foo.ex", "Refactored `parser.ts`") against the changes since the
+// base. A file is held only when vouch is sure which file is meant: the
+// path exists in the workspace as written, or it names exactly one
+// changed file (a base name, or a path's tail). It fails when git shows no
+// change to that file since the base and no call of the trace wrote it;
+// a file the trace wrote and git shows unchanged (ignored by git, or
+// written back as it was) is undecided. Files the output's created or
+// modified fields already claim are left to those checks.
+func saidChanges(s *vouch.Subject, ch *git.Changes, structured map[string]bool) []vouch.CheckResult {
+	var out []vouch.CheckResult
+	seen := map[string]bool{}
+	var written []string
+	for _, w := range trace.SummaryFor(s).Writes {
+		if !w.IsError {
+			written = append(written, strings.TrimPrefix(path.Clean(w.Path), "./"))
+		}
+	}
+	for _, c := range claimtext.Counts(s.Request.Output.Summary) {
+		if c.Negated || c.Noun != "file" || !changeActions[c.Action] {
+			continue
+		}
+		for _, item := range c.Items {
+			rel, changed := resolveSaid(s, ch, item)
+			if rel == "" || seen[rel] || structured[rel] {
+				continue
+			}
+			seen[rel] = true
+			ev := map[string]any{"file": rel, "claim": c.Text, "base": ch.Base}
+			switch {
+			case changed:
+				out = append(out, result("claims.git", vouch.Pass(fmt.Sprintf("git shows %s changed, as the summary says (%q)", rel, c.Text), ev)))
+			case wroteFile(written, rel):
+				o := vouch.Undecided(vouch.CodeNoChange, fmt.Sprintf("the summary says %q and the trace wrote %s, but git shows no change to it since the base (ignored, or written back as it was)", c.Text, rel))
+				o.Evidence = ev
+				out = append(out, result("claims.git", o))
+			default:
+				o := vouch.Fail(vouch.CodeNoChange, fmt.Sprintf("the summary says %q, but git shows no change to %s since the base and no call of the trace wrote it", c.Text, rel), ev)
+				o.Fix = []string{rel}
+				out = append(out, result("claims.git", o))
+			}
+		}
+	}
+	return out
+}
+
+// resolveSaid finds the file a summary names: a changed file whose path
+// is the name or ends with "/"+name, when exactly one does, else the
+// name itself when it exists in the workspace. rel is "" when vouch
+// cannot tell which file is meant.
+func resolveSaid(s *vouch.Subject, ch *git.Changes, name string) (rel string, changed bool) {
+	name = strings.TrimPrefix(path.Clean(strings.TrimSpace(name)), "./")
+	if name == "" || name == "." || strings.HasPrefix(name, "../") || path.IsAbs(name) {
+		return "", false
+	}
+	var match []string
+	for _, p := range ch.Paths() {
+		if p == name || strings.HasSuffix(p, "/"+name) {
+			match = append(match, p)
+		}
+	}
+	switch len(match) {
+	case 1:
+		return match[0], true
+	case 0:
+	default:
+		return "", false // several changed files end so: which one is meant?
+	}
+	r := s.Rel(name)
+	if r == "" {
+		return "", false
+	}
+	if fi, err := s.Stat(r); err != nil || !fi.Mode().IsRegular() {
+		return "", false
+	}
+	return r, false
+}
+
+// wroteFile reports whether a trace write names rel: the same path, or an
+// absolute or longer path that ends with it.
+func wroteFile(written []string, rel string) bool {
+	for _, w := range written {
+		if w == rel || strings.HasSuffix(w, "/"+rel) {
+			return true
+		}
+	}
+	return false
+}
