@@ -11,6 +11,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 	jsonv1 "github.com/go-json-experiment/json/v1"
 	"github.com/spf13/cobra"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/policy"
@@ -52,14 +53,21 @@ created and modified, the tool calls and commands as the claimed output.`,
 		},
 	}
 	from := func(use, short string, read func(io.Reader) (*trace.Transcript, error)) *cobra.Command {
-		return &cobra.Command{
-			Use:   use + " FILE|-",
+		var o fromOptions
+		c := &cobra.Command{
+			Use:   use + " [--goal TEXT] [--criteria FILE] [--workspace DIR] [--base REF] FILE|-",
 			Short: short,
 			Args:  oneFile(use),
 			RunE: func(cmd *cobra.Command, args []string) error {
-				return runFrom(cmd, args[0], read)
+				return runFrom(cmd, args[0], read, &o)
 			},
 		}
+		fl := c.Flags()
+		fl.StringVar(&o.goal, "goal", "", "the task's goal `TEXT`, in place of the prompts read from the log")
+		fl.StringVar(&o.criteria, "criteria", "", "a YAML or JSON `FILE` holding a list of success criteria for the task")
+		fl.StringVar(&o.workspace, "workspace", "", "the workspace `DIR` the agent worked in")
+		fl.StringVar(&o.base, "base", "", "the git `REF` the agent started from")
+		return c
 	}
 	var (
 		policies []string
@@ -120,7 +128,13 @@ func oneFile(name string) cobra.PositionalArgs {
 }
 
 // runFrom converts one session log and prints it as a request.
-func runFrom(cmd *cobra.Command, src string, read func(io.Reader) (*trace.Transcript, error)) error {
+// fromOptions complete a request read from a session log, so that nobody
+// edits its JSON by hand.
+type fromOptions struct {
+	goal, criteria, workspace, base string
+}
+
+func runFrom(cmd *cobra.Command, src string, read func(io.Reader) (*trace.Transcript, error), o *fromOptions) error {
 	var r io.Reader
 	name := src
 	if src == "-" {
@@ -141,12 +155,60 @@ func runFrom(cmd *cobra.Command, src string, read func(io.Reader) (*trace.Transc
 		}
 		return usageErr(fmt.Errorf("%s: %w", name, err))
 	}
-	b, err := json.Marshal(t.Request(), requestOptions)
+	req := t.Request()
+	if o.goal != "" {
+		req.Task.Goal = o.goal
+	}
+	req.Workspace, req.Base = o.workspace, o.base
+	if o.criteria != "" {
+		if err := addCriteria(req, o.criteria); err != nil {
+			return usageErr(err)
+		}
+	}
+	b, err := json.Marshal(req, requestOptions)
 	if err != nil {
 		return &exitError{code: exitInput, err: err}
 	}
 	_, err = cmd.OutOrStdout().Write(append(b, '\n'))
 	return err
+}
+
+// addCriteria reads a list of criteria (YAML or JSON) into the request,
+// checked by the request decoder: a bad criterion is an error naming its
+// path in the file.
+func addCriteria(req *vouch.Request, file string) error {
+	data, err := readLimited(file, wire.DefaultMaxBytes)
+	if err != nil {
+		return err
+	}
+	var list []any
+	if err := yaml.Unmarshal(data, &list); err != nil {
+		return fmt.Errorf("%s: want a list of criteria: %w", file, err)
+	}
+	doc := map[string]any{"apiVersion": vouch.APIVersion, "kind": string(vouch.KindSubtask),
+		"task": map[string]any{"goal": "x", "criteria": list}, "output": map[string]any{"summary": ""}}
+	b, err := json.Marshal(doc)
+	if err != nil {
+		return fmt.Errorf("%s: %w", file, err)
+	}
+	parsed, err := wire.DecodeRequest(b, wire.Options{Name: file})
+	if err != nil {
+		// The positions are in the document built here, not in the file:
+		// the path names the criterion.
+		var one *vouch.Error
+		var many vouch.Errors
+		switch {
+		case errors.As(err, &many):
+			for _, e := range many {
+				e.Line, e.Column = 0, 0
+			}
+		case errors.As(err, &one):
+			one.Line, one.Column = 0, 0
+		}
+		return err
+	}
+	req.Task.Criteria = parsed.Task.Criteria
+	return nil
 }
 
 // readInput reads a file, or standard input for "-", up to max bytes.
