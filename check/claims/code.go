@@ -513,6 +513,9 @@ func createdCount(s *vouch.Subject, c claimtext.CountClaim) vouch.CheckResult {
 	}
 	o := vouch.Outcome{Status: vouch.StatusFail, Score: float64(len(exist)) / float64(claimed), Code: vouch.CodeCountMismatch,
 		Reason: fmt.Sprintf("the summary claims %q, but %d created files exist", c.Text, len(exist)), Evidence: ev, Fix: missing}
+	if len(missing) > 0 {
+		o.Reason += "; missing: " + check.List(missing, 20)
+	}
 	return result("claims.count", o)
 }
 
