@@ -369,21 +369,25 @@ func TestDocTasks(t *testing.T) {
 				}
 			})
 		}
-		c := e2eCase{name: d.name + "/faulty", base: map[string]string{d.file: d.base}, work: map[string]string{d.file: d.faulty}, request: req(d.faultySummary)}
-		t.Run(c.name, func(t *testing.T) {
-			faulty++
-			rep := verify(t, eng, c, build(t, c.base, c.work, nil, nil, false))
-			if rep.Verdict == vouch.VerdictPass {
-				t.Errorf("missed: passed\n%v", rep.Checks)
-				return
-			}
-			caught++
-			for _, s := range d.missing {
-				if !strings.Contains(rep.Feedback, s) {
-					t.Errorf("feedback does not name %q:\n%s", s, rep.Feedback)
+		// The faulty version, and one that documented nothing at all (the
+		// file touched, but no doc comment added).
+		for i, work := range []string{d.faulty, d.base + "\n"} {
+			c := e2eCase{name: fmt.Sprintf("%s/faulty%d", d.name, i+1), base: map[string]string{d.file: d.base}, work: map[string]string{d.file: work}, request: req(d.faultySummary)}
+			t.Run(c.name, func(t *testing.T) {
+				faulty++
+				rep := verify(t, eng, c, build(t, c.base, c.work, nil, nil, false))
+				if rep.Verdict == vouch.VerdictPass {
+					t.Errorf("missed: passed\n%v", rep.Checks)
+					return
 				}
-			}
-		})
+				caught++
+				for _, s := range d.missing {
+					if !strings.Contains(rep.Feedback, s) {
+						t.Errorf("feedback does not name %q:\n%s", s, rep.Feedback)
+					}
+				}
+			})
+		}
 	}
 	t.Logf("doc tasks: honest outputs sent back: %d of %d; faulty outputs caught: %d of %d", alarms, honest, caught, faulty)
 }
