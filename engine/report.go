@@ -357,8 +357,15 @@ func feedback(rep *vouch.Report, p *vouch.Policy, row int, mustFailed bool, isMu
 		}
 	}
 	if len(unchecked) > 0 {
-		if rep.Judge == nil {
-			fmt.Fprintf(&b, "\nNo rule could check the must-pass criteria %s and no judge ran, so a reviewer decides them; there is nothing for you to change for them.", strings.Join(unchecked, ", "))
+		judgeOut := rep.Judge == nil
+		for _, w := range rep.Warnings {
+			switch w.Code {
+			case vouch.CodeNoJudge, vouch.CodeJudgeFailed, vouch.CodeJudgeBypassed, vouch.CodeJudgeBudget:
+				judgeOut = true
+			}
+		}
+		if judgeOut {
+			fmt.Fprintf(&b, "\nNo rule or judge could check the must-pass criteria %s, so a reviewer decides them; there is nothing for you to change for them.", strings.Join(unchecked, ", "))
 		} else {
 			fmt.Fprintf(&b, "\nMust-pass criteria that could not be checked: %s. State plainly how each is met.", strings.Join(unchecked, ", "))
 		}
