@@ -66,6 +66,7 @@ const (
 	CodeDocMissing            = "DOC_MISSING"
 	CodeSymbolMissing         = "SYMBOL_MISSING"
 	CodeNoSymbols             = "NO_SYMBOLS"
+	CodeSymbolUnresolved      = "SYMBOL_UNRESOLVED"
 	CodeCodeUnparsable        = "CODE_UNPARSABLE"
 	CodeNoChange              = "NO_CHANGE"
 	CodeRegionUnchanged       = "REGION_UNCHANGED"
@@ -125,7 +126,7 @@ var catalogue = []CodeInfo{
 	{CodeCommandKilled, CodeCheck, "a command run by vouch was killed at a resource limit of commands.limits (undecided)"},
 	{CodeCodeUnparsable, CodeCheck, "a source file has syntax errors, so its symbols cannot be checked (undecided)"},
 	{CodeCountMismatch, CodeCheck, "a count the summary claims (\"documented all 4 methods\", \"created 3 files\") is more than what is found; evidence names what is missing"},
-	{CodeCountUndecided, CodeCheck, "a count claim cannot be checked: no workspace, or no file could be parsed (undecided)"},
+	{CodeCountUndecided, CodeCheck, "a count claim cannot be checked: no workspace, no file could be parsed, or what falls short cannot be named (names that match no symbol, fewer symbols found than claimed and all documented) (undecided)"},
 	{CodeDocMissing, CodeCheck, "symbols lack doc comments (JSDoc, docstring, Go doc); evidence lists them"},
 	{CodeEmptySummary, CodeCheck, "a plugin-using output has an empty summary (light)"},
 	{CodeErrorWords, CodeCheck, "the summary reports a failure in words from the policy's errorWords (light)"},
@@ -150,6 +151,7 @@ var catalogue = []CodeInfo{
 	{CodeSectionMissing, CodeCheck, "required Markdown sections are missing; evidence lists them"},
 	{CodeSizeMismatch, CodeCheck, "a created file's size differs from the claimed sizeBytes beyond the tolerance"},
 	{CodeSymbolMissing, CodeCheck, "the file does not define the symbol"},
+	{CodeSymbolUnresolved, CodeCheck, "the task names symbols that no parsed file defines, so what they stand for cannot be checked (undecided)"},
 	{CodeTargetMissing, CodeCheck, "the file a check targets does not exist in the workspace"},
 	{CodeTargetUnreadable, CodeCheck, "the file a check targets cannot be read: outside the workspace, not a regular file, or too large (undecided)"},
 	{CodeTestClaimContradicted, CodeCheck, "the output claims the tests passed, but the last run of a test command failed (exit code or runner output)"},

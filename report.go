@@ -103,12 +103,19 @@ const (
 
 // Report is the result of one verification.
 type Report struct {
-	APIVersion  string               `json:"apiVersion"`
-	ID          string               `json:"id"`
-	Kind        Kind                 `json:"kind"`
-	Attempt     int                  `json:"attempt"`
-	Verdict     Verdict              `json:"verdict"`
-	Action      Action               `json:"action"`
+	APIVersion string  `json:"apiVersion"`
+	ID         string  `json:"id"`
+	Kind       Kind    `json:"kind"`
+	Attempt    int     `json:"attempt"`
+	Verdict    Verdict `json:"verdict"`
+	Action     Action  `json:"action"`
+	// VerdictRow is the row of the verdict table (DESIGN.md) that decided,
+	// 1 to 6; 0 in a report built by hand.
+	VerdictRow int `json:"verdictRow,omitzero"`
+	// Reason says in one sentence why the verdict is what it is: the
+	// first must-pass check that failed, the score against the
+	// thresholds, what could not be decided.
+	Reason      string               `json:"reason,omitzero"`
 	Score       *float64             `json:"score"`
 	Confidence  float64              `json:"confidence"`
 	NeedsReview bool                 `json:"needsReview"`

@@ -2,8 +2,11 @@ package engine
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/vouchgate/vouch"
@@ -90,8 +93,12 @@ func (r *run) report() *vouch.Report {
 		}
 	}
 	if score == nil {
-		rep.Warnings = append(rep.Warnings, vouch.Warning{Code: vouch.CodeNothingDecided,
-			Message: "no dimension could be decided: nothing in this request could be checked by rule, and no judge decided it"})
+		msg := "no dimension could be decided: nothing in this request could be checked by rule, and no judge decided it"
+		if failed := failedChecks(rep.Checks); len(failed) > 0 {
+			msg = fmt.Sprintf("no dimension could be scored: %s failed but feeds no dimension of a %s checkpoint, and nothing else could be checked by rule or judge",
+				checkNames(failed), r.kind)
+		}
+		rep.Warnings = append(rep.Warnings, vouch.Warning{Code: vouch.CodeNothingDecided, Message: msg})
 	}
 	if in.unverified > r.pol.MaxUnverified {
 		rep.Warnings = append(rep.Warnings, vouch.Warning{Code: vouch.CodeTooManyUnverified,
@@ -99,7 +106,7 @@ func (r *run) report() *vouch.Report {
 			Details: map[string]any{"unverified": in.unverified, "maxUnverified": r.pol.MaxUnverified}})
 	}
 	verdict, action, row := decide(r.pol, rep.Attempt, in)
-	rep.Verdict, rep.Action = verdict, action
+	rep.Verdict, rep.Action, rep.VerdictRow = verdict, action, row
 	if verdict == vouch.VerdictFail && (row == 2 || row == 4) {
 		rep.Warnings = append(rep.Warnings, vouch.Warning{Code: vouch.CodeLastAttempt,
 			Message: fmt.Sprintf("attempt %d failed and the policy allows %d retries", rep.Attempt, r.pol.MaxRetries)})
@@ -148,7 +155,8 @@ func (r *run) report() *vouch.Report {
 		}
 	}
 	rep.Issues = dedupe(rep.Issues)
-	rep.Feedback = feedback(rep, r.pol, row, in.mustFailed)
+	rep.Reason = verdictReason(rep, r.pol, row, in, r.isMust)
+	rep.Feedback = feedback(rep, r.pol, row, in.mustFailed, r.isMust)
 	fillEmpty(rep)
 	return rep
 }
@@ -211,26 +219,113 @@ func fillEmpty(rep *vouch.Report) {
 	}
 }
 
+// verdictReason says in one sentence why the verdict is what it is, from
+// the row of the verdict table that decided: the first must-pass check
+// that failed, the score against the thresholds, what could not be
+// decided.
+func verdictReason(rep *vouch.Report, p *vouch.Policy, row int, in verdictInputs, isMust func(*vouch.CheckResult) bool) string {
+	failed := failedChecks(rep.Checks)
+	firstFailed := func() string {
+		if items := fixItems(rep, failed, isMust, false); len(items) > 0 {
+			return items[0].name + " failed: " + items[0].reason
+		}
+		return ""
+	}
+	switch row {
+	case 1:
+		if f := firstFailed(); f != "" {
+			return "nothing could be scored, and " + f
+		}
+		if why := firstUndecided(rep); why != "" {
+			return "nothing could be decided: " + why
+		}
+		return "nothing could be decided: nothing in this request could be checked by rule, and no judge decided it"
+	case 2:
+		if in.mustFailed {
+			for _, c := range failed {
+				if isMust(c) {
+					return fmt.Sprintf("must-pass check %s failed: %s", c.Name, c.Reason)
+				}
+			}
+			for _, c := range rep.Criteria {
+				if c.Must && c.Status == vouch.CriterionUnmet {
+					return fmt.Sprintf("must-pass criterion %s is not met: %s", c.ID, c.Reason)
+				}
+			}
+		}
+		return fmt.Sprintf("%d mentions are unverified, more than the %d the policy allows", in.unverified, p.MaxUnverified)
+	case 3, 4:
+		limit, name := p.FailBelow, "failBelow"
+		if row == 4 {
+			limit, name = p.PassAt, "passAt"
+		}
+		why := fmt.Sprintf("score %s is below %s (%s)", pct(*in.score), pct(limit), name)
+		if f := firstFailed(); f != "" {
+			why += "; " + f
+		}
+		return why
+	case 5:
+		for _, c := range rep.Criteria {
+			if c.Must && c.Status == vouch.CriterionUndecided {
+				return fmt.Sprintf("must-pass criterion %s could not be decided: %s", c.ID, c.Reason)
+			}
+		}
+	}
+	switch {
+	case rep.Verdict != vouch.VerdictPass:
+		return "the output contains instructions aimed at its verifier"
+	case rep.Action == vouch.ActionFollowUp:
+		return fmt.Sprintf("score %s reaches %s (passAt), with gaps to follow up: completeness is below 0.60", pct(*in.score), pct(p.PassAt))
+	}
+	return fmt.Sprintf("score %s reaches %s (passAt), and no must-pass check failed or stayed undecided", pct(*in.score), pct(p.PassAt))
+}
+
+// firstUndecided returns the reason of the first check or criterion that
+// stayed undecided, "" when none did.
+func firstUndecided(rep *vouch.Report) string {
+	for _, c := range rep.Checks {
+		if c.Status == vouch.StatusUndecided && c.Reason != "" {
+			return c.Name + ": " + c.Reason
+		}
+	}
+	for _, c := range rep.Criteria {
+		if c.Status == vouch.CriterionUndecided && c.Reason != "" {
+			return "criterion " + c.ID + ": " + c.Reason
+		}
+	}
+	return ""
+}
+
 // feedback writes the text an orchestrator appends to the agent's next
-// prompt: each failed check with its evidence, what could not be checked,
-// and, from the second attempt on, the exact things to fix.
-func feedback(rep *vouch.Report, p *vouch.Policy, row int, mustFailed bool) string {
+// prompt. It is for the agent: one line per thing to fix, most important
+// first (must-pass checks, then strict, light and judged ones), lines
+// about the same symbols or file merged into one, in plain sentences;
+// from the second attempt on, the exact lines, symbols or files to fix.
+// What the agent cannot change (a criterion no rule or judge could
+// decide, a check that could not run) is said to be a reviewer's to
+// decide.
+func feedback(rep *vouch.Report, p *vouch.Policy, row int, mustFailed bool, isMust func(*vouch.CheckResult) bool) string {
 	if rep.Verdict == vouch.VerdictPass && rep.Action == vouch.ActionAccept {
 		return ""
 	}
 	var b strings.Builder
-	switch {
-	case rep.Verdict == vouch.VerdictPass:
+	if rep.Verdict == vouch.VerdictPass {
 		b.WriteString("Your output was accepted, with gaps to follow up:\n")
 		for _, g := range rep.Gaps {
 			fmt.Fprintf(&b, "- %s\n", g)
 		}
 		return strings.TrimRight(b.String(), "\n")
-	case row == 1:
-		b.WriteString("Your output could not be verified: nothing in it could be checked.")
+	}
+	listMentions := len(rep.Mentions.Unverified) > p.MaxUnverified
+	items := fixItems(rep, failedChecks(rep.Checks), isMust, listMentions)
+	switch {
+	case row == 1 && len(items) == 0:
+		b.WriteString(nothingCheckable(rep))
 	default:
 		fmt.Fprintf(&b, "Your output was not accepted (%s: ", rep.Verdict)
 		switch {
+		case row == 1:
+			b.WriteString("a check failed, and nothing else could be checked")
 		case row == 2 && mustFailed:
 			b.WriteString("a must-pass check failed")
 		case row == 2:
@@ -245,21 +340,13 @@ func feedback(rep *vouch.Report, p *vouch.Policy, row int, mustFailed bool) stri
 		b.WriteString(").")
 	}
 	specific := rep.Attempt >= 2
-	failed := failedChecks(rep.Checks)
-	if len(failed) > 0 {
-		b.WriteString("\nFix the following:")
-		for _, c := range failed {
-			fmt.Fprintf(&b, "\n- %s", c.Name)
-			if c.Code != "" {
-				fmt.Fprintf(&b, " [%s]", c.Code)
-			}
-			fmt.Fprintf(&b, ": %s", c.Reason)
-			if ev := evidenceText(c.Evidence); ev != "" {
-				fmt.Fprintf(&b, " (%s)", ev)
-			}
-			if specific && len(c.Fix) > 0 {
+	if len(items) > 0 {
+		b.WriteString("\nFix the following, most important first:")
+		for _, it := range items {
+			fmt.Fprintf(&b, "\n- %s", it.text())
+			if specific && len(it.fix) > 0 {
 				b.WriteString("\n  Exactly these: ")
-				b.WriteString(strings.Join(c.Fix, "; "))
+				b.WriteString(strings.Join(it.fix, "; "))
 			}
 		}
 	}
@@ -270,7 +357,18 @@ func feedback(rep *vouch.Report, p *vouch.Policy, row int, mustFailed bool) stri
 		}
 	}
 	if len(unchecked) > 0 {
-		fmt.Fprintf(&b, "\nMust-pass criteria that could not be checked: %s. State plainly how each is met.", strings.Join(unchecked, ", "))
+		judgeOut := rep.Judge == nil
+		for _, w := range rep.Warnings {
+			switch w.Code {
+			case vouch.CodeNoJudge, vouch.CodeJudgeFailed, vouch.CodeJudgeBypassed, vouch.CodeJudgeBudget:
+				judgeOut = true
+			}
+		}
+		if judgeOut {
+			fmt.Fprintf(&b, "\nNo rule or judge could check the must-pass criteria %s, so a reviewer decides them; there is nothing for you to change for them.", strings.Join(unchecked, ", "))
+		} else {
+			fmt.Fprintf(&b, "\nMust-pass criteria that could not be checked: %s. State plainly how each is met.", strings.Join(unchecked, ", "))
+		}
 	}
 	if len(rep.Suggestions) > 0 {
 		b.WriteString("\nSuggestions:")
@@ -278,16 +376,226 @@ func feedback(rep *vouch.Report, p *vouch.Policy, row int, mustFailed bool) stri
 			fmt.Fprintf(&b, "\n- %s", sg)
 		}
 	}
-	if n := len(rep.Mentions.Unverified); n > p.MaxUnverified {
+	if listMentions {
 		b.WriteString("\nThese mentions were not found in anything you read or wrote; remove them or show where they come from:")
 		for _, m := range rep.Mentions.Unverified {
 			fmt.Fprintf(&b, "\n- %s %q", m.Kind, m.Text)
 		}
 	}
-	if specific && len(failed) > 0 {
+	if specific && len(items) > 0 {
 		b.WriteString("\nThis is a repeated attempt: fix exactly the items above and do not claim work you have not done.")
 	}
 	return b.String()
+}
+
+// reviewerCodes are the reasons a check stays undecided that are on
+// vouch's side, or the orchestrator's, not the agent's: nothing the agent
+// writes would decide it.
+var reviewerCodes = map[string]bool{
+	vouch.CodeCheckPanicked: true, vouch.CodeCheckUnavailable: true, vouch.CodeCheckCancelled: true,
+	vouch.CodeNoWorkspace: true, vouch.CodeGitUnavailable: true, vouch.CodeCommandNotAllowed: true,
+	vouch.CodeCommandTimedOut: true, vouch.CodeCommandKilled: true, vouch.CodeSymbolUnresolved: true,
+	vouch.CodeCountUndecided: true, vouch.CodeNoSymbols: true, vouch.CodeInputTooLarge: true,
+	vouch.CodeNoJudge: true, vouch.CodeJudgeFailed: true, vouch.CodeJudgeBypassed: true,
+	vouch.CodeJudgeBudget: true, vouch.CodeAnalyzerFailed: true,
+}
+
+// nothingCheckable is the feedback when nothing could be decided and no
+// check failed: the reason on vouch's side when there is one (a reviewer
+// decides), else what the agent could add to make its output checkable.
+func nothingCheckable(rep *vouch.Report) string {
+	for _, c := range rep.Checks {
+		if c.Status == vouch.StatusUndecided && reviewerCodes[c.Code] {
+			return fmt.Sprintf("Your output could not be verified, for a reason on the verifier's side: %s. A reviewer decides; there is nothing for you to change for this.", c.Reason)
+		}
+	}
+	for _, w := range rep.Warnings {
+		if reviewerCodes[w.Code] {
+			return fmt.Sprintf("Your output could not be verified, for a reason on the verifier's side: %s. A reviewer decides; there is nothing for you to change for this.", w.Message)
+		}
+	}
+	return "Your output could not be verified: it gives nothing that can be checked. If your work changed files or ran commands, " +
+		"list the files you created, modified or deleted and the commands you ran with their results, and name the files or sources " +
+		"your answer rests on; otherwise a reviewer decides, and there is nothing for you to change."
+}
+
+// fixItem is one line of feedback: the most important failed check about
+// some symbols or a file, with the others about the same ones merged in.
+type fixItem struct {
+	name    string // the primary check's name
+	reason  string
+	also    []string // reasons of merged checks that add something
+	like    []int    // for each of also, how many more checks of its name were merged
+	more    int      // how many more checks of the primary's name were merged
+	names   []string // the check name of each of also
+	fix     []string
+	targets map[string]bool
+}
+
+func (it *fixItem) text() string {
+	s := sentence(it.reason)
+	if it.more > 0 {
+		s = strings.TrimSuffix(s, ".") + fmt.Sprintf(" (and %d more like it).", it.more)
+	}
+	for i, a := range it.also {
+		s = strings.TrimSuffix(s, ".") + "; also, " + strings.TrimSuffix(strings.TrimSpace(a), ".")
+		if n := it.like[i]; n > 0 {
+			s += fmt.Sprintf(" (and %d more like it)", n)
+		}
+		s += "."
+	}
+	return s
+}
+
+// absorb merges the line o into it.
+func (it *fixItem) absorb(o *fixItem) {
+	maps.Copy(it.targets, o.targets)
+	for _, f := range o.fix {
+		if !slices.Contains(it.fix, f) {
+			it.fix = append(it.fix, f)
+		}
+	}
+	it.also = append(it.also, o.reason)
+	it.like = append(it.like, o.more)
+	it.names = append(it.names, o.name)
+	it.also = append(it.also, o.also...)
+	it.like = append(it.like, o.like...)
+	it.names = append(it.names, o.names...)
+}
+
+// says reports whether the line already names s.
+func (it *fixItem) says(s string) bool {
+	if strings.Contains(it.reason, s) {
+		return true
+	}
+	for _, a := range it.also {
+		if strings.Contains(a, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// sentence returns s with a capital first letter and a final period.
+func sentence(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return s
+	}
+	// A plain word is capitalised; a name ("output.summary", "src/a.ts",
+	// "parseArgs") is left as written.
+	first, _, _ := strings.Cut(s, " ")
+	plain := true
+	for _, c := range first {
+		plain = plain && unicode.IsLower(c)
+	}
+	if plain {
+		r, n := utf8.DecodeRuneInString(s)
+		s = string(unicode.ToUpper(r)) + s[n:]
+	}
+	if !strings.HasSuffix(s, ".") && !strings.HasSuffix(s, "?") && !strings.HasSuffix(s, "!") {
+		s += "."
+	}
+	return s
+}
+
+// fixHead is what a fix entry names: "tokenize" in "tokenize
+// (src/parser.ts:3)".
+func fixHead(f string) string {
+	h, _, _ := strings.Cut(f, " (")
+	return strings.TrimSpace(h)
+}
+
+// fixItems orders the failed checks by importance (must-pass first, then
+// strict, light, judge; report order within) and merges those about the
+// same symbols or file (what their fixes name, their evidence's file) into
+// one line. A merged check whose fixes the line already names says the
+// same thing again and is dropped; one that adds something is appended,
+// and further checks of the same name are counted, not repeated. With
+// skipMentions, the check on unverified mentions is left to the list of
+// mentions.
+func fixItems(rep *vouch.Report, failed []*vouch.CheckResult, isMust func(*vouch.CheckResult) bool, skipMentions bool) []*fixItem {
+	rank := func(c *vouch.CheckResult) int {
+		switch {
+		case isMust(c):
+			return 0
+		case c.Strength == vouch.StrengthStrict:
+			return 1
+		case c.Strength == vouch.StrengthLight:
+			return 2
+		}
+		return 3
+	}
+	ordered := append([]*vouch.CheckResult(nil), failed...)
+	sort.SliceStable(ordered, func(i, j int) bool { return rank(ordered[i]) < rank(ordered[j]) })
+	var items []*fixItem
+	for _, c := range ordered {
+		if skipMentions && c.Code == vouch.CodeMentionsUnverified {
+			continue
+		}
+		var heads []string
+		targets := map[string]bool{}
+		for _, f := range c.Fix {
+			if h := fixHead(f); h != "" && !strings.HasPrefix(h, "…") {
+				heads = append(heads, h)
+				targets[h] = true
+			}
+		}
+		for _, k := range []string{"file", "path"} {
+			if v, ok := c.Evidence[k].(string); ok && v != "" {
+				targets[v] = true
+			}
+		}
+		// The lines about any of the same targets; when the check bridges
+		// several (a doc check naming the symbols of one line and the file
+		// of another), they become one.
+		var into *fixItem
+		kept := items[:0:0]
+		for _, it := range items {
+			shared := false
+			for t := range targets {
+				shared = shared || it.targets[t]
+			}
+			switch {
+			case !shared:
+				kept = append(kept, it)
+			case into == nil:
+				into = it
+				kept = append(kept, it)
+			default:
+				into.absorb(it)
+			}
+		}
+		items = kept
+		if into == nil {
+			items = append(items, &fixItem{name: c.Name, reason: c.Reason, fix: append([]string(nil), c.Fix...), targets: targets})
+			continue
+		}
+		maps.Copy(into.targets, targets)
+		for _, f := range c.Fix {
+			if !slices.Contains(into.fix, f) {
+				into.fix = append(into.fix, f)
+			}
+		}
+		news := len(heads) == 0
+		for _, h := range heads {
+			news = news || !into.says(h)
+		}
+		switch {
+		case !news || c.Reason == into.reason:
+		case c.Name == into.name:
+			into.more++ // another check of the primary's kind
+		default:
+			if i := slices.Index(into.names, c.Name); i >= 0 {
+				into.like[i]++
+				continue
+			}
+			into.also = append(into.also, c.Reason)
+			into.like = append(into.like, 0)
+			into.names = append(into.names, c.Name)
+		}
+	}
+	return items
 }
 
 func failedChecks(checks []vouch.CheckResult) []*vouch.CheckResult {
@@ -300,33 +608,14 @@ func failedChecks(checks []vouch.CheckResult) []*vouch.CheckResult {
 	return out
 }
 
-// evidenceText renders the small scalar and list values of evidence as
-// "key=value" pairs, skipping bookkeeping keys.
-func evidenceText(ev map[string]any) string {
-	keys := make([]string, 0, len(ev))
-	for k := range ev {
-		switch k {
-		case "code", "criterion", "stack":
-			continue
-		}
-		keys = append(keys, k)
+// checkNames lists the names of checks: "a, b and c".
+func checkNames(cs []*vouch.CheckResult) string {
+	names := make([]string, len(cs))
+	for i, c := range cs {
+		names[i] = c.Name
 	}
-	sort.Strings(keys)
-	var parts []string
-	for _, k := range keys {
-		switch v := ev[k].(type) {
-		case string:
-			if len(v) > 80 {
-				v = v[:77] + "..."
-			}
-			parts = append(parts, fmt.Sprintf("%s=%q", k, v))
-		case bool, int, int64, float64:
-			parts = append(parts, fmt.Sprintf("%s=%v", k, v))
-		case []string:
-			if len(v) <= 8 {
-				parts = append(parts, fmt.Sprintf("%s=[%s]", k, strings.Join(v, ", ")))
-			}
-		}
+	if len(names) == 1 {
+		return names[0]
 	}
-	return strings.Join(parts, ", ")
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }

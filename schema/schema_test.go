@@ -176,7 +176,7 @@ func (w walker) walk(path string, t reflect.Type, s map[string]any) {
 				continue
 			}
 			names = append(names, name)
-			if !strings.Contains(opts, "omitempty") {
+			if !strings.Contains(opts, "omitempty") && !strings.Contains(opts, "omitzero") {
 				required = append(required, name)
 			}
 			ps, ok := props[name].(map[string]any)

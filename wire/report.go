@@ -228,6 +228,14 @@ func (e *encoder) report(r *vouch.Report) {
 	e.str(string(r.Verdict))
 	e.key(false, "action")
 	e.str(string(r.Action))
+	if r.VerdictRow != 0 {
+		e.key(false, "verdictRow")
+		e.integer(int64(r.VerdictRow))
+	}
+	if r.Reason != "" {
+		e.key(false, "reason")
+		e.str(r.Reason)
+	}
 	e.key(false, "score")
 	e.floatPtr(r.Score)
 	e.key(false, "confidence")

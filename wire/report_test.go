@@ -23,6 +23,8 @@ func fullReport() *vouch.Report {
 		Attempt:     2,
 		Verdict:     vouch.VerdictRetry,
 		Action:      vouch.ActionRetry,
+		VerdictRow:  2,
+		Reason:      "must-pass check claims.count failed: claimed 4, found 1",
 		Score:       ptr(0.62),
 		Confidence:  0.9,
 		NeedsReview: false,

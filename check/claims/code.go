@@ -86,17 +86,30 @@ func (codeAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Find
 	return nil
 }
 
-// docEval is what the doc-comment evaluation found across files.
+// docEval is what the doc-comment evaluation found across files. Each
+// symbol is counted once: an overloaded function, or a method with
+// overload signatures, is one symbol, documented when one of its
+// declarations has a doc comment.
 type docEval struct {
 	files  []string
 	result codecheck.DocResult
+	// unresolved are names the task gives as symbols that no parsed file
+	// defines: what they stand for cannot be checked (result.Missing is
+	// unused).
+	unresolved []string
+	// unmatched are words the goal puts in a name's place that match no
+	// symbol (TaskIntent.Names): most likely plain English. They decide
+	// nothing, and are named when a count cannot be attributed.
+	unmatched []string
 	// undecided is set when no file could be parsed; why says why.
 	undecided *vouch.Outcome
 }
 
 // evalDocs checks doc comments on the symbols the task names (in the files
 // it names, else the claimed files), or on the symbols inside the claimed
-// edited regions (else the changed hunks) when it names none.
+// edited regions (else the changed hunks) when it names none. A word of
+// the goal in a name's place that the lexicon reads as English ("Close",
+// "config") is a name when a parsed file defines a symbol by it.
 func evalDocs(ctx context.Context, s *vouch.Subject, intent claimtext.TaskIntent) *docEval {
 	targets := docTargets(ctx, s, intent)
 	if len(targets) == 0 {
@@ -114,72 +127,212 @@ func evalDocs(ctx context.Context, s *vouch.Subject, intent claimtext.TaskIntent
 		}
 		parsed[t.file] = pf
 		ev.files = append(ev.files, t.file)
-		switch {
-		case len(intent.Symbols) > 0:
-		case t.exported:
-			merge(&ev.result, codecheck.Docs(pf, t.file, exportedNames(pf, intent.Noun), nil))
-		default:
-			merge(&ev.result, codecheck.Docs(pf, t.file, nil, t.regions))
-		}
-	}
-	if len(intent.Symbols) > 0 {
-		// Each named symbol is looked up in the files in order; the first
-		// file defining it decides.
-		for _, name := range intent.Symbols {
-			found := false
-			for _, file := range ev.files {
-				if len(parsed[file].Lookup(name)) == 0 {
-					continue
-				}
-				merge(&ev.result, codecheck.Docs(parsed[file], file, []string{name}, nil))
-				found = true
-				break
-			}
-			if !found && len(ev.files) > 0 {
-				ev.result.Missing = append(ev.result.Missing, name)
-			}
-		}
 	}
 	if len(ev.files) == 0 {
 		if lastErr == nil {
 			return nil
 		}
 		ev.undecided = lastErr
+		return ev
+	}
+	// lookup finds the first file defining name, and its symbols there.
+	lookup := func(name string) (string, []code.Symbol) {
+		for _, file := range ev.files {
+			if syms := parsed[file].Lookup(name); len(syms) > 0 {
+				return file, syms
+			}
+		}
+		return "", nil
+	}
+	names := append([]string(nil), intent.Symbols...)
+	for _, n := range intent.Names {
+		if file, _ := lookup(n); file != "" {
+			names = append(names, n)
+		} else {
+			ev.unmatched = append(ev.unmatched, n)
+		}
+	}
+	if len(names) > 0 {
+		evalNamed(ev, names, lookup, intent.Noun)
+		return ev
+	}
+	seen := map[string]bool{}
+	for _, t := range targets {
+		pf := parsed[t.file]
+		if pf == nil {
+			continue
+		}
+		var syms []code.Symbol
+		if t.exported {
+			for _, sym := range pf.Symbols {
+				if sym.Exported && kindFits(sym, intent.Noun) {
+					syms = append(syms, sym)
+				}
+			}
+		} else {
+			for _, reg := range t.regions {
+				syms = append(syms, pf.InRegion(reg.Start, reg.End)...)
+			}
+		}
+		for _, g := range groups(syms) {
+			key := t.file + "\x00" + g.name
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			ev.add(g.name, t.file, g.documented, g.line)
+		}
 	}
 	return ev
 }
 
-// exportedNames returns the qualified names of a file's exported symbols,
-// only functions and methods when the task speaks of functions or methods,
-// only classes when it speaks of classes.
-func exportedNames(f *code.File, noun string) []string {
-	var out []string
-	for _, sym := range f.Symbols {
-		if !sym.Exported {
+// evalNamed checks the named symbols: each name is looked up in the files
+// in order, the first file defining it decides. A class or type named as
+// the owner of named methods ("the Store methods Open and Close", "the
+// methods on and off of the Emitter class") is not itself a target when
+// the task speaks of methods or functions; it narrows the lookup of the
+// other names to its members.
+func evalNamed(ev *docEval, names []string, lookup func(string) (string, []code.Symbol), noun string) {
+	type hit struct {
+		name string
+		file string
+		syms []code.Symbol
+	}
+	var hits []hit
+	for _, n := range names {
+		file, syms := lookup(n)
+		if file == "" {
+			ev.unresolved = append(ev.unresolved, n)
 			continue
 		}
-		switch noun {
-		case "function", "method":
-			if sym.Kind != code.KindFunction && sym.Kind != code.KindMethod && sym.Kind != code.KindConst {
-				continue
-			}
-		case "class":
-			if sym.Kind != code.KindClass {
-				continue
+		hits = append(hits, hit{n, file, syms})
+	}
+	owners := map[string]bool{}
+	if noun == "method" || noun == "function" {
+		for _, h := range hits {
+			if ownerOnly(h.syms) {
+				owners[h.syms[0].Name] = true
 			}
 		}
-		out = append(out, sym.QualifiedName())
+		// An owner is one only if some other named symbol is its member.
+		for o := range owners {
+			member := false
+			for _, h := range hits {
+				for _, sym := range h.syms {
+					member = member || sym.Receiver == o
+				}
+			}
+			if !member {
+				delete(owners, o)
+			}
+		}
+	}
+	seen := map[string]bool{}
+	for _, h := range hits {
+		if ownerOnly(h.syms) && owners[h.syms[0].Name] {
+			continue
+		}
+		syms := h.syms
+		if len(owners) > 0 {
+			var in []code.Symbol
+			for _, sym := range syms {
+				if owners[sym.Receiver] {
+					in = append(in, sym)
+				}
+			}
+			if len(in) > 0 {
+				syms = in
+			}
+		}
+		gs := groups(syms)
+		// Two names for the same symbols ("Close" and "Store.Close") count
+		// once.
+		var keys []string
+		for _, g := range gs {
+			keys = append(keys, h.file+"\x00"+g.name)
+		}
+		key := strings.Join(keys, "\x01")
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		documented, line := true, 0
+		for _, g := range gs {
+			if !g.documented {
+				documented = false
+				if line == 0 {
+					line = g.line
+				}
+			}
+		}
+		ev.add(h.name, h.file, documented, line)
+	}
+}
+
+// ownerOnly reports symbols that are all classes, interfaces or types:
+// what methods belong to.
+func ownerOnly(syms []code.Symbol) bool {
+	for _, sym := range syms {
+		switch sym.Kind {
+		case code.KindClass, code.KindInterface, code.KindType:
+		default:
+			return false
+		}
+	}
+	return len(syms) > 0
+}
+
+// add records one checked symbol.
+func (ev *docEval) add(name, file string, documented bool, line int) {
+	if documented {
+		ev.result.Documented = append(ev.result.Documented, name)
+		return
+	}
+	ev.result.Undocumented = append(ev.result.Undocumented, name)
+	ev.result.Lines[name] = fmt.Sprintf("%s:%d", file, line)
+}
+
+// symGroup is one symbol counted once: the declarations sharing a
+// qualified name (an overloaded function's signatures and body).
+type symGroup struct {
+	name       string
+	documented bool
+	line       int // the first declaration's line
+}
+
+// groups folds symbols by qualified name, in order of first appearance;
+// a group is documented when one of its declarations has a doc comment
+// (TypeScript overloads are often documented on their first signature).
+func groups(syms []code.Symbol) []symGroup {
+	var out []symGroup
+	at := map[string]int{}
+	for _, sym := range syms {
+		q := sym.QualifiedName()
+		i, ok := at[q]
+		if !ok {
+			i = len(out)
+			at[q] = i
+			out = append(out, symGroup{name: q, line: sym.Start})
+		}
+		out[i].documented = out[i].documented || sym.HasDoc
 	}
 	return out
 }
 
-func merge(dst *codecheck.DocResult, r codecheck.DocResult) {
-	dst.Documented = append(dst.Documented, r.Documented...)
-	dst.Undocumented = append(dst.Undocumented, r.Undocumented...)
-	dst.Missing = append(dst.Missing, r.Missing...)
-	for k, v := range r.Lines {
-		dst.Lines[k] = v
+// kindFits reports whether a symbol is of the class the task speaks of:
+// functions (not the members of classes) for "function", functions and
+// methods for "method", classes for "class", and top-level symbols when
+// it names no class: members count only when the task speaks of methods.
+func kindFits(sym code.Symbol, noun string) bool {
+	switch noun {
+	case "function":
+		return sym.Kind == code.KindFunction || sym.Kind == code.KindConst
+	case "method":
+		return sym.Kind == code.KindFunction || sym.Kind == code.KindMethod || sym.Kind == code.KindConst
+	case "class":
+		return sym.Kind == code.KindClass
 	}
+	return sym.Receiver == ""
 }
 
 // docTargets returns the files to check: those the task names, else the
@@ -230,8 +383,8 @@ func addInferred(s *vouch.Subject, f *vouch.Findings, d *docEval) {
 		out = *d.undecided
 		what = "doc comments"
 	} else {
-		out = d.result.Outcome(strings.Join(d.files, ", "))
-		names := append(append(append([]string(nil), d.result.Documented...), d.result.Undocumented...), d.result.Missing...)
+		out = d.outcome()
+		names := append(append(append([]string(nil), d.result.Documented...), d.result.Undocumented...), d.unresolved...)
 		what = fmt.Sprintf("doc comments on %s in %s", check.List(names, 20), strings.Join(d.files, ", "))
 	}
 	cr := vouch.CheckResult{
@@ -257,7 +410,34 @@ func addInferred(s *vouch.Subject, f *vouch.Findings, d *docEval) {
 	f.Criteria = append(f.Criteria, res)
 }
 
-// docCount holds a doc count claim against the doc comments found.
+// outcome decides the inferred criterion: it fails only on a symbol found
+// without a doc comment, naming it; names the task gives that match no
+// symbol leave it undecided (what they stand for is unknown), and so does
+// finding nothing to check.
+func (d *docEval) outcome() vouch.Outcome {
+	files := strings.Join(d.files, ", ")
+	r := d.result
+	if len(r.Undocumented) > 0 {
+		o := r.Outcome(files)
+		if len(d.unresolved) > 0 {
+			o.Reason += fmt.Sprintf("; no symbol named %s was found", check.List(d.unresolved, 20))
+			o.Evidence["unresolved"] = check.Cap(d.unresolved, 50)
+		}
+		return o
+	}
+	if len(d.unresolved) > 0 {
+		o := vouch.Undecided(vouch.CodeSymbolUnresolved, fmt.Sprintf("the task names %s, but %s defines no symbol by that name, so its doc comments cannot be checked (%d named symbols found, all documented)",
+			check.List(d.unresolved, 20), files, len(r.Documented)))
+		o.Evidence = map[string]any{"file": files, "documented": nonNil(check.Cap(r.Documented, 50)), "unresolved": check.Cap(d.unresolved, 50)}
+		return o
+	}
+	return r.Outcome(files)
+}
+
+// docCount holds a doc count claim against the doc comments found. It
+// fails only when it can name a symbol found without a doc comment; a
+// shortfall it cannot attribute (names that match no symbol, fewer
+// symbols found than claimed, all documented) leaves it undecided.
 func docCount(c claimtext.CountClaim, d *docEval) vouch.CheckResult {
 	if d.undecided != nil {
 		o := *d.undecided
@@ -267,29 +447,47 @@ func docCount(c claimtext.CountClaim, d *docEval) vouch.CheckResult {
 	}
 	r := d.result
 	found := len(r.Documented)
-	total := found + len(r.Undocumented) + len(r.Missing)
+	total := found + len(r.Undocumented)
 	claimed := c.Number
 	if claimed == 0 && c.All {
-		claimed = total
+		claimed = total + len(d.unresolved)
 	}
 	if len(c.Items) > 0 && claimed < len(c.Items) {
 		claimed = len(c.Items)
 	}
 	ev := map[string]any{"claim": c.Text, "claimed": claimed, "found": found, "documented": nonNil(check.Cap(r.Documented, 50))}
-	missing := append(append([]string(nil), r.Undocumented...), r.Missing...)
-	if len(missing) > 0 {
-		ev["undocumented"] = check.Cap(missing, 50)
+	if len(r.Undocumented) > 0 {
+		ev["undocumented"] = check.Cap(r.Undocumented, 50)
 	}
-	if claimed == 0 || found >= claimed && (!c.All || len(missing) == 0) {
+	if len(d.unresolved) > 0 {
+		ev["unresolved"] = check.Cap(d.unresolved, 50)
+	}
+	short := found < claimed
+	if claimed == 0 || !short && (!c.All || len(r.Undocumented) == 0) {
 		return result("claims.count", vouch.Pass(fmt.Sprintf("the claim %q holds: %d documented", c.Text, found), ev))
+	}
+	if len(r.Undocumented) == 0 {
+		// Fewer found than claimed, and none of them lacks a doc comment:
+		// what is missing cannot be named, so nothing is shown wrong.
+		why := fmt.Sprintf("%d documented symbols were found (%s) and none named lacks a doc comment", found, check.List(r.Documented, 20))
+		switch {
+		case len(d.unresolved) > 0:
+			why += fmt.Sprintf("; the task also names %s, which %s does not define", check.List(d.unresolved, 20), strings.Join(d.files, ", "))
+		case len(d.unmatched) > 0:
+			why += fmt.Sprintf("; %s in the task match no symbol", check.List(d.unmatched, 20))
+		}
+		o := vouch.Undecided(vouch.CodeCountUndecided, fmt.Sprintf("the claim %q cannot be checked: %s", c.Text, why))
+		o.Evidence = ev
+		return result("claims.count", o)
 	}
 	var fix []string
 	for _, n := range r.Undocumented {
 		fix = append(fix, n+" ("+r.Lines[n]+")")
 	}
-	fix = check.Cap(append(fix, r.Missing...), 50)
-	o := vouch.Outcome{Status: vouch.StatusFail, Score: min(1, float64(found)/float64(claimed)), Code: vouch.CodeCountMismatch,
-		Reason:   fmt.Sprintf("the summary claims %q, but %d of %d have doc comments; missing on %s", c.Text, found, claimed, check.List(missing, 20)),
+	fix = check.Cap(fix, 50)
+	of := max(claimed, total)
+	o := vouch.Outcome{Status: vouch.StatusFail, Score: min(1, float64(found)/float64(of)), Code: vouch.CodeCountMismatch,
+		Reason:   fmt.Sprintf("the summary claims %q, but %d of %d have doc comments; missing on %s", c.Text, found, of, check.List(r.Undocumented, 20)),
 		Evidence: ev, Fix: fix}
 	return result("claims.count", o)
 }
@@ -315,6 +513,9 @@ func createdCount(s *vouch.Subject, c claimtext.CountClaim) vouch.CheckResult {
 	}
 	o := vouch.Outcome{Status: vouch.StatusFail, Score: float64(len(exist)) / float64(claimed), Code: vouch.CodeCountMismatch,
 		Reason: fmt.Sprintf("the summary claims %q, but %d created files exist", c.Text, len(exist)), Evidence: ev, Fix: missing}
+	if len(missing) > 0 {
+		o.Reason += "; missing: " + check.List(missing, 20)
+	}
 	return result("claims.count", o)
 }
 

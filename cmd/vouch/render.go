@@ -43,6 +43,9 @@ func render(w io.Writer, rep *vouch.Report, color bool) {
 	if rep.NeedsReview {
 		fmt.Fprint(w, "  "+paint(ansiYellow, "needs review"))
 	}
+	if why := verdictWhy(rep); why != "" {
+		fmt.Fprintf(w, "  — %s", why)
+	}
 	fmt.Fprintf(w, "\n%s\n", paint(ansiDim, fmt.Sprintf("%s  kind %s  attempt %d  %.2fms", rep.ID, rep.Kind, rep.Attempt, rep.DurationMs)))
 
 	fmt.Fprintln(w, "\nDimensions:")
@@ -58,7 +61,10 @@ func render(w io.Writer, rep *vouch.Report, color bool) {
 		fmt.Fprintf(w, "  %-13s %s  %-14s weight %.2f\n", d, s, dim.State, dim.Weight)
 	}
 
+	// The counts line counts what the lines below show: the failed and
+	// undecided checks, and the undecided criteria no check stands for.
 	var failed, undecided []vouch.CheckResult
+	var pending []vouch.CriterionResult
 	passed := 0
 	for _, c := range rep.Checks {
 		switch c.Status {
@@ -70,7 +76,12 @@ func render(w io.Writer, rep *vouch.Report, color bool) {
 			passed++
 		}
 	}
-	fmt.Fprintf(w, "\nChecks: %d passed, %d failed, %d undecided\n", passed, len(failed), len(undecided))
+	for _, c := range rep.Criteria {
+		if c.Status == vouch.CriterionUndecided && !hasCheckFor(rep.Checks, c.ID) {
+			pending = append(pending, c)
+		}
+	}
+	fmt.Fprintf(w, "\nChecks: %d passed, %d failed, %d undecided\n", passed, len(failed), len(undecided)+len(pending))
 	for _, c := range failed {
 		fmt.Fprintf(w, "  %s %s%s: %s\n", paint(ansiRed, "FAIL"), c.Name, codeSuffix(c), c.Reason)
 		writeEvidence(w, c.Evidence)
@@ -78,10 +89,8 @@ func render(w io.Writer, rep *vouch.Report, color bool) {
 	for _, c := range undecided {
 		fmt.Fprintf(w, "  %s %s%s: %s\n", paint(ansiYellow, "????"), c.Name, codeSuffix(c), c.Reason)
 	}
-	for _, c := range rep.Criteria {
-		if c.Status == vouch.CriterionUndecided && !hasCheckFor(rep.Checks, c.ID) {
-			fmt.Fprintf(w, "  %s criterion %s: %s\n", paint(ansiYellow, "????"), c.ID, c.Reason)
-		}
+	for _, c := range pending {
+		fmt.Fprintf(w, "  %s criterion %s: %s\n", paint(ansiYellow, "????"), c.ID, c.Reason)
 	}
 	if len(rep.Mentions.Unverified) > 0 {
 		fmt.Fprintln(w, "\nUnverified mentions:")
@@ -112,6 +121,27 @@ func render(w io.Writer, rep *vouch.Report, color bool) {
 			fmt.Fprintf(w, "  %s\n", line)
 		}
 	}
+}
+
+// verdictWhy is the reason for the first line: the report's own, or, for
+// a report without one (built by hand, or by an older vouch), the first
+// failed check, else the first warning, for any verdict but pass.
+func verdictWhy(rep *vouch.Report) string {
+	if rep.Reason != "" {
+		return rep.Reason
+	}
+	if rep.Verdict == vouch.VerdictPass {
+		return ""
+	}
+	for _, c := range rep.Checks {
+		if c.Status == vouch.StatusFail {
+			return c.Name + " failed: " + c.Reason
+		}
+	}
+	if len(rep.Warnings) > 0 {
+		return rep.Warnings[0].Message
+	}
+	return "nothing could be decided"
 }
 
 func codeSuffix(c vouch.CheckResult) string {

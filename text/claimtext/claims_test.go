@@ -28,7 +28,7 @@ func ExampleTaskIntents() {
 	ti := TaskIntents("Add JSDoc comments to the exported functions parse, tokenize, format, validate in src/parser.ts")
 	fmt.Printf("%+v\n", ti)
 	// Output:
-	// {DocComments:true DocStyle:jsdoc Symbols:[parse tokenize format validate] Files:[src/parser.ts] Count:0 Noun:function}
+	// {DocComments:true DocStyle:jsdoc Symbols:[parse tokenize format validate] Names:[] Files:[src/parser.ts] Count:0 Noun:function}
 }
 
 func ExampleTestClaims() {
@@ -251,5 +251,29 @@ func TestTranscripts(t *testing.T) {
 			t.Errorf("%s: last test claim %+v", filepath.Base(path), last)
 		}
 		t.Logf("%s: %d test claims, %d count claims; last: %q", filepath.Base(path), len(tcs), len(Counts(text.String())), tcs[len(tcs)-1].Text)
+	}
+}
+
+// TestTaskIntentNames: words in a name's place that read as English are
+// offered as Names for the code to resolve; plain English around them is
+// not.
+func TestTaskIntentNames(t *testing.T) {
+	for _, tt := range []struct {
+		goal    string
+		symbols []string
+		names   []string
+	}{
+		{"Add godoc comments to the Store methods Open, Close, Get and Put in store/store.go", []string{"Store"}, []string{"Open", "Close", "Get", "Put"}},
+		{"Document the methods Run, Reset, Update and Apply of Job in job/job.go", nil, []string{"Run", "Reset", "Update", "Apply"}},
+		{"Add doc comments to the functions config, handler and parse in server/server.go", nil, []string{"config", "handler", "parse"}},
+		{"Add JSDoc comments to the methods on, off, emit and once of the Emitter class in src/emitter.ts", []string{"Emitter"}, []string{"on", "off", "emit", "once"}},
+		{"Add a doc comment to Close in store/store.go", nil, []string{"Close"}},
+		{"Add JSDoc comments to the exported functions in src/emitter.ts", nil, nil},
+		{"Add JSDoc comments to the exported functions parse, tokenize, format, validate in src/parser.ts", []string{"parse", "tokenize", "format", "validate"}, nil},
+	} {
+		ti := TaskIntents(tt.goal)
+		if !reflect.DeepEqual(ti.Symbols, tt.symbols) || !reflect.DeepEqual(ti.Names, tt.names) {
+			t.Errorf("%q: Symbols %q Names %q, want %q %q", tt.goal, ti.Symbols, ti.Names, tt.symbols, tt.names)
+		}
 	}
 }

@@ -1,6 +1,9 @@
 package claimtext
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // TaskIntent is what a task goal asks for, as far as rules can tell: the
 // criteria the goal implies. The DESIGN's worked example, "Add JSDoc comments
@@ -27,6 +30,15 @@ type TaskIntent struct {
 	// to a symbol noun ("functions parse, tokenize", "the parse and tokenize
 	// functions", "the Parser class"). Trailing "()" is dropped.
 	Symbols []string
+	// Names are the words the goal puts where a name goes but that read as
+	// English too, so the lexicon cannot tell ("the Store methods Open,
+	// Close, Get and Put", "the functions config, handler and parse",
+	// "the methods on, off and emit"): words listed with others, next to a
+	// symbol noun, or after "doc comments to/for". Whether each one is a
+	// symbol is for the code to say: a caller resolves them against the
+	// parsed files, and a name that matches a symbol there is a symbol. In
+	// order, once each, none of them in Symbols or Files.
+	Names []string
 	// Files are the paths the goal names, in order, once each.
 	Files []string
 	// Count is the number of things the goal asks for ("add 3 tests",
@@ -122,12 +134,19 @@ func TaskIntents(goal string) TaskIntent {
 				sc.symbolsNear(k, &ti)
 			}
 		}
+		sc.nameCandidates(&ti)
 		if sentGeneric && docVerbClasses[verbClass] && !removes {
 			generic = true
 		}
 		if ti.Count == 0 {
 			sc.goalCount(&ti)
 		}
+	}
+	ti.Names = slices.DeleteFunc(ti.Names, func(n string) bool {
+		return slices.Contains(ti.Symbols, n) || slices.Contains(ti.Files, n)
+	})
+	if len(ti.Names) == 0 {
+		ti.Names = nil
 	}
 	named := len(ti.Symbols) > 0
 	docsOnly := len(ti.Files) > 0
@@ -151,6 +170,99 @@ func TaskIntents(goal string) TaskIntent {
 		ti.Noun = symbolNoun
 	}
 	return ti
+}
+
+// nameCandidates adds to ti.Names the words of the sentence in a place
+// where a name goes, whatever the lexicon says they are: items of a list of
+// two or more ("Open, Close, Get and Put"), a word next to a symbol noun
+// ("the Close method", "method on"), a word after a doc object and a
+// preposition ("godoc for Close") or after the verb document. Determiners,
+// symbol nouns, doc words and file names are never names.
+func (sc *scanner) nameCandidates(ti *TaskIntent) {
+	toks := sc.toks
+	n := len(toks)
+	// word returns the word at k if it can be a name: in a list a symbol
+	// noun can be one ("config, handler and parse"), alone it cannot.
+	word := func(k int, inList bool) (string, bool) {
+		if k < 0 || k >= n {
+			return "", false
+		}
+		t := &toks[k]
+		if t.kind != tWord && t.kind != tNum {
+			return "", false
+		}
+		w := t.text(sc.s)
+		if !isIdentifier(w) || strings.ContainsAny(w, ".#:") || looksLikeFile(sc.m, w) {
+			return "", false
+		}
+		if e := t.ent(); e != nil {
+			if e.flags&(wDet|wQuant|wDoc|wJoin) != 0 || symbolClasses[e.noun] && !inList {
+				return "", false
+			}
+			if !inList && (e.flags&(wPrep|wPlace|wObjPrep|wOf|wConj) != 0 || e.verb != "" && e.form == formDone) {
+				return "", false
+			}
+		}
+		return w, true
+	}
+	nounAt := func(k int) bool {
+		return k >= 0 && k < n && toks[k].kind == tWord && toks[k].ent() != nil && symbolClasses[toks[k].ent().noun]
+	}
+	add := func(k int, inList bool) {
+		if w, ok := word(k, inList); ok {
+			ti.Names = appendOnce(ti.Names, w)
+		}
+	}
+	// sep returns the index after a list separator at k (",", "and", ",
+	// and", "&"), or -1.
+	sep := func(k int) int {
+		switch {
+		case sc.punctIs(k, ',') && (sc.wordHas(k+1, wJoin) || sc.punctIs(k+1, '&')):
+			return k + 2
+		case sc.punctIs(k, ',') || sc.wordHas(k, wJoin) || sc.punctIs(k, '&'):
+			return k + 1
+		}
+		return -1
+	}
+	for k := 0; k < n; k++ {
+		if _, ok := word(k, true); !ok {
+			continue
+		}
+		// A list: this item, then separator and item, at least once.
+		last := k
+		for {
+			nx := sep(last + 1)
+			if nx < 0 {
+				break
+			}
+			if _, ok := word(nx, true); !ok {
+				break
+			}
+			last = nx
+		}
+		if last > k {
+			for i := k; i <= last; i++ {
+				add(i, true)
+			}
+			k = last
+			continue
+		}
+		prev := k - 1
+		for prev >= 0 && toks[prev].is(wDet) {
+			prev--
+		}
+		w, _ := word(k, false)
+		switch {
+		case nounAt(k+1) && strings.HasSuffix(w, "ed"):
+			// "the exported functions", "deprecated methods"
+		case nounAt(k-1) || nounAt(k+1):
+			add(k, false) // "method on", "the Close method"
+		case prev > 0 && toks[prev].is(wObjPrep) && (toks[prev-1].is(wDoc) || nounAt(prev-1)):
+			add(k, false) // "godoc for Close"
+		case prev >= 0 && toks[prev].kind == tWord && toks[prev].ent() != nil && toks[prev].ent().verb == "document":
+			add(k, false) // "Document Close"
+		}
+	}
 }
 
 // compound reports a symbol noun that modifies the noun after it: "type
