@@ -2,14 +2,13 @@ package engine_test
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/engine"
+	"github.com/vouchgate/vouch/internal/testws"
 	"github.com/vouchgate/vouch/wire"
 )
 
@@ -21,17 +20,7 @@ func feedbackFor(t *testing.T, request string, files map[string]string) *vouch.R
 		t.Fatal(err)
 	}
 	if files != nil {
-		dir := t.TempDir()
-		for name, body := range files {
-			p := filepath.Join(dir, filepath.FromSlash(name))
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		req.Workspace = dir
+		req.Workspace = testws.Dir(t, files)
 	}
 	eng, err := engine.New(engine.Options{})
 	if err != nil {

@@ -56,7 +56,7 @@ func (codeAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Find
 	intent := claimtext.TaskIntents(req.Task.Goal)
 	var counts []claimtext.CountClaim
 	if pol.Infer.Counts {
-		for _, c := range claimtext.Counts(req.Output.Summary) {
+		for _, c := range summaryCounts(s) {
 			if !c.Negated {
 				counts = append(counts, c)
 			}

@@ -33,7 +33,7 @@ func saidChanges(s *vouch.Subject, ch *git.Changes, structured map[string]bool) 
 			written = append(written, strings.TrimPrefix(path.Clean(w.Path), "./"))
 		}
 	}
-	for _, c := range claimtext.Counts(s.Request.Output.Summary) {
+	for _, c := range summaryCounts(s) {
 		if c.Negated || c.Noun != "file" || !changeActions[c.Action] {
 			continue
 		}
@@ -91,6 +91,15 @@ func resolveSaid(s *vouch.Subject, ch *git.Changes, name string) (rel string, ch
 		return "", false
 	}
 	return r, false
+}
+
+// countsKey memoises the count claims of a subject's summary.
+type countsKey struct{}
+
+// summaryCounts returns the count claims of the summary, read once per
+// verification and shared by the checks that hold them.
+func summaryCounts(s *vouch.Subject) []claimtext.CountClaim {
+	return s.Memo(countsKey{}, func() any { return claimtext.Counts(s.Request.Output.Summary) }).([]claimtext.CountClaim)
 }
 
 // wroteFile reports whether a trace write names rel: the same path, or an

@@ -3,6 +3,7 @@ package claims
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/vouchgate/vouch"
@@ -19,10 +20,6 @@ var (
 // isTestPath reports a path that names a test file.
 func isTestPath(p string) bool {
 	p = "/" + strings.ToLower(strings.TrimPrefix(p, "./"))
-	base := path.Base(p)
-	if strings.HasPrefix(base, "test_") {
-		return true
-	}
 	for _, part := range testPathParts {
 		if strings.Contains(p, part) {
 			return true
@@ -55,9 +52,11 @@ func staleness(sum *trace.Summary, last []testRun, res vouch.CheckResult) vouch.
 			continue
 		}
 		if isTestPath(w.Path) {
-			tests = appendNew(tests, w.Path)
-		} else {
-			sources = appendNew(sources, w.Path)
+			if !slices.Contains(tests, w.Path) {
+				tests = append(tests, w.Path)
+			}
+		} else if !slices.Contains(sources, w.Path) {
+			sources = append(sources, w.Path)
 		}
 	}
 	ev := map[string]any{"lastTestRun": latest}
@@ -78,13 +77,4 @@ func staleness(sum *trace.Summary, last []testRun, res vouch.CheckResult) vouch.
 		return r
 	}
 	return res
-}
-
-func appendNew(list []string, s string) []string {
-	for _, x := range list {
-		if x == s {
-			return list
-		}
-	}
-	return append(list, s)
 }

@@ -81,6 +81,9 @@ func testCounts(req *vouch.Request, claims []claimtext.TestClaim, last []testRun
 		n, extra, ok := passed(req.Trace[r.index].OutputText())
 		runs[i] = countedRun{run: r, n: n, extra: extra, known: ok}
 	}
+	if !slices.ContainsFunc(runs, func(r countedRun) bool { return r.known }) {
+		return nil
+	}
 	var out []vouch.CheckResult
 	seen := map[string]bool{}
 	for i := range claims {
@@ -90,9 +93,7 @@ func testCounts(req *vouch.Request, claims []claimtext.TestClaim, last []testRun
 			continue
 		}
 		seen[key] = true
-		if r, ok := testCount(c, runs); ok {
-			out = append(out, r)
-		}
+		out = append(out, testCount(c, runs))
 	}
 	return out
 }
@@ -107,8 +108,8 @@ func testCounts(req *vouch.Request, claims []claimtext.TestClaim, last []testRun
 // together. Anything else (a run that printed no count, a count vouch can
 // attribute only in part) leaves it undecided: a runner's count is
 // compared with the runs of that runner and scope, never with a sum of
-// unrelated ones. ok is false when no run printed a count at all.
-func testCount(c *claimtext.TestClaim, runs []countedRun) (vouch.CheckResult, bool) {
+// unrelated ones.
+func testCount(c *claimtext.TestClaim, runs []countedRun) vouch.CheckResult {
 	about := runs
 	if len(c.Scope) > 0 {
 		about = nil
@@ -117,17 +118,6 @@ func testCount(c *claimtext.TestClaim, runs []countedRun) (vouch.CheckResult, bo
 				about = append(about, r)
 			}
 		}
-	}
-	known, unknown := 0, 0
-	for _, r := range about {
-		if r.known {
-			known++
-		} else {
-			unknown++
-		}
-	}
-	if !slices.ContainsFunc(runs, func(r countedRun) bool { return r.known }) {
-		return vouch.CheckResult{}, false
 	}
 	ev := map[string]any{"claim": c.Text, "claimed": c.Count}
 	if len(c.Scope) > 0 {
@@ -146,23 +136,23 @@ func testCount(c *claimtext.TestClaim, runs []countedRun) (vouch.CheckResult, bo
 	for _, r := range about {
 		if r.known && slices.Contains(r.totals(), c.Count) {
 			ev["found"] = c.Count
-			return result("claims.count", vouch.Pass(fmt.Sprintf("the claim %q holds: the last run of %q shows %d passing", c.Text, r.run.command, c.Count), ev)), true
+			return result("claims.count", vouch.Pass(fmt.Sprintf("the claim %q holds: the last run of %q shows %d passing", c.Text, r.run.command, c.Count), ev))
 		}
 	}
-	sums, complete := fullSuiteSums(about)
-	if complete && slices.Contains(sums, c.Count) {
+	su := summarize(about)
+	if slices.Contains(su.sums, c.Count) {
 		ev["found"] = c.Count
-		return result("claims.count", vouch.Pass(fmt.Sprintf("the claim %q holds: the full-suite runs together show %d passing", c.Text, c.Count), ev)), true
+		return result("claims.count", vouch.Pass(fmt.Sprintf("the claim %q holds: the full-suite runs together show %d passing", c.Text, c.Count), ev))
 	}
-	undecided := func(why string) (vouch.CheckResult, bool) {
+	undecided := func(why string) vouch.CheckResult {
 		o := vouch.Undecided(vouch.CodeCountMismatch, fmt.Sprintf("the claim %q cannot be tied to one test run: %s", c.Text, why))
 		o.Evidence = ev
-		return result("claims.count", o), true
+		return result("claims.count", o)
 	}
 	if len(about) == 0 {
 		return undecided(fmt.Sprintf("no test run is of %q", strings.Join(c.Scope, " ")))
 	}
-	most, full := bound(about)
+	most, full := su.most, su.full
 	tied := len(about) == 1 && (len(c.Scope) > 0 || len(runs) == 1)
 	if !tied && full != nil && full.known && !c.Qualified {
 		// An unqualified count ("all 97 tests pass") of a project whose
@@ -170,7 +160,7 @@ func testCount(c *claimtext.TestClaim, runs []countedRun) (vouch.CheckResult, bo
 		// holds the runner's other runs.
 		about, tied = []countedRun{*full}, true
 	}
-	if !tied && unknown > 0 {
+	if !tied && su.unknown {
 		return undecided("a run it may be about printed no count")
 	}
 	if tied && !about[0].known {
@@ -183,27 +173,42 @@ func testCount(c *claimtext.TestClaim, runs []countedRun) (vouch.CheckResult, bo
 		ev["found"] = about[0].n
 		o := vouch.Outcome{Status: vouch.StatusFail, Score: ratio(about[0].n, c.Count), Code: vouch.CodeCountMismatch,
 			Reason: fmt.Sprintf("the summary claims %q, but the last run of %q shows %s passing", c.Text, about[0].run.command, showTotals(about[0])), Evidence: ev}
-		return result("claims.count", o), true
+		return result("claims.count", o)
 	}
 	ev["found"] = most
 	o := vouch.Outcome{Status: vouch.StatusFail, Score: ratio(most, c.Count), Code: vouch.CodeCountMismatch,
 		Reason: fmt.Sprintf("the summary claims %q, but all the test runs it may be about show at most %d passing together", c.Text, most), Evidence: ev}
-	return result("claims.count", o), true
+	return result("claims.count", o)
 }
 
-// bound returns the most tests the runs can show passing together: per
-// runner, its full-suite run (which holds its other runs), else the sum
-// of its runs, each with its doctests. full is the full-suite run when
-// the runs are of one runner that ran its whole suite, else nil.
-func bound(runs []countedRun) (most int, full *countedRun) {
+// suites is what the runs a count may be about show together.
+type suites struct {
+	// most is the most tests they can show passing: per runner, its
+	// full-suite run (which holds its other runs), else the sum of its
+	// runs, each with its doctests.
+	most int
+	// full is the full-suite run when the runs are of one runner that ran
+	// its whole suite, else nil.
+	full *countedRun
+	// sums are the full-suite runs (no paths, no selecting flags) of two
+	// or more runners added up, without and with doctests; nil when there
+	// are fewer or one printed no count.
+	sums []int
+	// unknown is set when a run printed no count.
+	unknown bool
+}
+
+func summarize(runs []countedRun) suites {
 	type perRunner struct {
 		sum  int
 		full *countedRun
 	}
+	var su suites
 	by := map[string]*perRunner{}
 	var order []string
 	for i := range runs {
 		r := &runs[i]
+		su.unknown = su.unknown || !r.known
 		name := strings.Join(r.run.argv[:runnerLen(r.run.argv)], " ")
 		p := by[name]
 		if p == nil {
@@ -216,41 +221,26 @@ func bound(runs []countedRun) (most int, full *countedRun) {
 			p.full = r
 		}
 	}
+	plain, all, fulls, complete := 0, 0, 0, true
 	for _, name := range order {
 		p := by[name]
-		if p.full != nil {
-			most += p.full.n + p.full.extra
-		} else {
-			most += p.sum
-		}
-	}
-	if len(order) == 1 {
-		full = by[order[0]].full
-	}
-	return most, full
-}
-
-// fullSuiteSums returns the totals of the runs that test a whole suite
-// (no paths, no selecting flags), one per runner: with and without
-// doctests. complete is false when one of them printed no count.
-func fullSuiteSums(runs []countedRun) (sums []int, complete bool) {
-	plain, all, n := 0, 0, 0
-	for _, r := range runs {
-		a := splitArgs(r.run.argv)
-		if !a.all() || a.selects() {
+		if p.full == nil {
+			su.most += p.sum
 			continue
 		}
-		if !r.known {
-			return nil, false
-		}
-		plain += r.n
-		all += r.n + r.extra
-		n++
+		su.most += p.full.n + p.full.extra
+		plain += p.full.n
+		all += p.full.n + p.full.extra
+		fulls++
+		complete = complete && p.full.known
 	}
-	if n < 2 {
-		return nil, true // a single run was compared on its own
+	if len(order) == 1 {
+		su.full = by[order[0]].full
 	}
-	return []int{plain, all}, true
+	if fulls >= 2 && complete {
+		su.sums = []int{plain, all}
+	}
+	return su
 }
 
 func showTotals(r countedRun) string {

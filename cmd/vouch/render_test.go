@@ -3,8 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -12,6 +10,7 @@ import (
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/engine"
+	"github.com/vouchgate/vouch/internal/testws"
 	"github.com/vouchgate/vouch/wire"
 )
 
@@ -24,17 +23,7 @@ func renderCase(t *testing.T, request string, files map[string]string) (*vouch.R
 		t.Fatal(err)
 	}
 	if files != nil {
-		dir := t.TempDir()
-		for name, body := range files {
-			p := filepath.Join(dir, filepath.FromSlash(name))
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		req.Workspace = dir
+		req.Workspace = testws.Dir(t, files)
 	}
 	eng, err := engine.New(engine.Options{})
 	if err != nil {

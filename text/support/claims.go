@@ -406,18 +406,7 @@ func (c *claimer) matchQuote(q quote, out []int32) []int32 {
 			return append(out, got...)
 		}
 	}
-	var common []int32
-	for i, seg := range q.segs {
-		got := ix.wordRuns(seg, nil)
-		slices.Sort(got)
-		got = slices.Compact(got)
-		if i == 0 {
-			common = got
-		} else {
-			common = intersect(common, got)
-		}
-	}
-	return append(out, common...)
+	return append(out, common(len(q.segs), func(i int) []int32 { return ix.wordRuns(q.segs[i], nil) })...)
 }
 
 // articles are the words a quoted title may drop.

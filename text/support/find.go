@@ -339,18 +339,7 @@ func (ix *Index) findEntity(text string, out []int32) []int32 {
 	}
 	if len(parts) > 0 && start < len(n.terms) {
 		parts = append(parts, n.terms[start:])
-		var common []int32
-		for i, p := range parts {
-			got := ix.runs(p, nil)
-			slices.Sort(got)
-			got = slices.Compact(got)
-			if i == 0 {
-				common = got
-			} else {
-				common = intersect(common, got)
-			}
-		}
-		out = append(out, common...)
+		out = append(out, common(len(parts), func(i int) []int32 { return ix.runs(parts[i], nil) })...)
 		if len(out) > before {
 			return out
 		}
@@ -565,6 +554,23 @@ func (ix *Index) capsRun(si int32, terms []int32) bool {
 		}
 	}
 	return false
+}
+
+// common returns the sources that each of n lookups finds, sorted, each
+// once.
+func common(n int, find func(i int) []int32) []int32 {
+	var out []int32
+	for i := range n {
+		got := find(i)
+		slices.Sort(got)
+		got = slices.Compact(got)
+		if i == 0 {
+			out = got
+		} else {
+			out = intersect(out, got)
+		}
+	}
+	return out
 }
 
 func intersect(a, b []int32) []int32 {
