@@ -55,6 +55,8 @@ const (
 	CodeTestStale             = "TEST_STALE"
 	CodeGitClaimContradicted  = "GIT_CLAIM_CONTRADICTED"
 	CodeGitNotRun             = "GIT_NOT_RUN"
+	CodeVerifyNotRun          = "VERIFY_NOT_RUN"
+	CodeVerifyContradicted    = "VERIFY_CONTRADICTED"
 	CodePluginError           = "PLUGIN_ERROR"
 	CodeItemsMismatch         = "ITEMS_MISMATCH"
 	CodeEmptySummary          = "EMPTY_SUMMARY"
@@ -155,9 +157,11 @@ var catalogue = []CodeInfo{
 	{CodeTargetMissing, CodeCheck, "the file a check targets does not exist in the workspace"},
 	{CodeTargetUnreadable, CodeCheck, "the file a check targets cannot be read: outside the workspace, not a regular file, or too large (undecided)"},
 	{CodeTestClaimContradicted, CodeCheck, "the output claims the tests passed, but the last run of a test command failed (exit code or runner output)"},
-	{CodeTestStale, CodeCheck, "the output claims the tests passed or that it verified its work, but no run came after its last change to a source file"},
+	{CodeTestStale, CodeCheck, "the output claims the tests passed, but a test file changed after the last test run (fails), or another source file did (undecided)"},
 	{CodeGitClaimContradicted, CodeCheck, "the output claims it pushed, committed, merged or left a clean working tree, but the last such git command in the trace failed or git status says otherwise"},
 	{CodeGitNotRun, CodeCheck, "the output claims a git operation the trace shows no command for (undecided: it may have run elsewhere)"},
+	{CodeVerifyNotRun, CodeCheck, "the output says it ran or verified its work (tested, verified it works, it now raises X), but nothing ran after its last change to a source file (undecided when a task handed to another agent may have run it)"},
+	{CodeVerifyContradicted, CodeCheck, "the output quotes what a run showed (it now raises X, prints Y), but no run after the last change printed it and the last of them failed with another exception"},
 	{CodeTestNotRun, CodeCheck, "the output claims the tests passed, but no test run is in the evidence (fails with a trace, undecided without)"},
 	{CodeTextMissing, CodeCheck, "the required text is not in the output"},
 	{CodeTextPresent, CodeCheck, "text that must not appear is in the output"},

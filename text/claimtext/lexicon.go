@@ -89,6 +89,7 @@ type lexEntry struct {
 	style   string // doc style, with wDoc
 	implies string // action a noun implies (nounActions)
 	git     string // the kind of git claim it makes (git-claims), or "object" (git-objects)
+	outcome bool   // a verb that says what code does when run (outcome-verbs)
 	id      int32  // the lexicon's ID of the word
 	phrases []lexPhrase
 }
@@ -188,6 +189,7 @@ func buildView() {
 		phraseList = lex.Named("claim-phrases")
 		gitList    = lex.Named("git-claims")
 		gitObjects = lex.Named("git-objects")
+		outcomes   = lex.Named("outcome-verbs")
 	)
 	for id := 1; id < lex.Len(); id++ {
 		le := lex.ByID(int32(id))
@@ -221,9 +223,11 @@ func buildView() {
 				e.git = v
 			case gitObjects:
 				e.git = "object"
+			case outcomes:
+				e.outcome = true
 			}
 		}
-		if e.flags != 0 || e.verb != "" || e.noun != "" || e.implies != "" || e.style != "" || e.git != "" {
+		if e.flags != 0 || e.verb != "" || e.noun != "" || e.implies != "" || e.style != "" || e.git != "" || e.outcome {
 			lexByID[id] = e
 		}
 	}

@@ -1,0 +1,221 @@
+package claims
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/check"
+	"github.com/vouchgate/vouch/internal/runner"
+	"github.com/vouchgate/vouch/text/claimtext"
+	"github.com/vouchgate/vouch/text/lex"
+	"github.com/vouchgate/vouch/trace"
+)
+
+func init() {
+	check.RegisterAnalyzer(check.AnalyzerInfo{
+		Name:  "claims.runs",
+		Level: vouch.LevelClaims,
+		Kinds: check.EveryKind(),
+		New:   func() vouch.Analyzer { return runsAnalyzer{} },
+	})
+}
+
+// runsAnalyzer holds what the summary says a run of the work showed ("I
+// tested the fix", "verified that it works", "it now raises ValueError")
+// against the calls of the trace after the last change to a source file:
+//   - nothing ran after that change (only reads, edits and commands that
+//     look at files, such as cat, grep or git diff): the run it speaks of
+//     came before the change or never happened, VERIFY_NOT_RUN;
+//   - the claim quotes an outcome (an exception, a message, a value) that
+//     no run after the change printed, and the last of those runs failed
+//     with another exception: VERIFY_CONTRADICTED.
+//
+// A quoted outcome one of those runs printed passes. A claim whose runs
+// neither show nor contradict it is left to the judge (no check): the run
+// may have printed it in another form. A task handed to another agent
+// after the change may have run it, so that claim is undecided. Claims
+// about tests are claims.tests'; the analyzer reads nothing without a
+// trace.
+type runsAnalyzer struct{}
+
+var (
+	inspectCommands = lex.Named("inspect-commands").Set()
+	// exceptionRe finds exception names in a run's output; the last one
+	// is the exception a traceback ends with.
+	exceptionRe = regexp.MustCompile(`\b[A-Z][A-Za-z0-9_]*(?:Error|Exception)\b`)
+)
+
+// Analyze implements vouch.Analyzer.
+func (runsAnalyzer) Analyze(_ context.Context, s *vouch.Subject, f *vouch.Findings) error {
+	req := s.Request
+	if len(req.Trace) == 0 || !s.Policy.Infer.Counts {
+		return nil
+	}
+	claims := claimtext.RunClaims(req.Output.Summary)
+	if len(claims) == 0 {
+		return nil
+	}
+	sum := trace.SummaryFor(s)
+	w := lastSourceWrite(sum)
+	after := w.Index
+	if w.Path == "" {
+		after = -1
+	}
+	runs, delegated := runsAfter(req, sum, after)
+	c := claims[0]
+	for _, cl := range claims {
+		if len(cl.Outcomes) > 0 {
+			c = cl // a claim that quotes an outcome says the most
+			break
+		}
+	}
+	f.MarkApplicable(vouch.DimClaims)
+	ev := map[string]any{"claim": c.Sentence}
+	if w.Path != "" {
+		ev["lastChange"] = map[string]any{"file": w.Path, "call": w.Index}
+	}
+	if len(runs) == 0 {
+		where := "in the trace"
+		if w.Path != "" {
+			where = fmt.Sprintf("after the last change (%s, call %d)", w.Path, w.Index)
+		}
+		if delegated >= 0 {
+			o := vouch.Undecided(vouch.CodeVerifyNotRun, fmt.Sprintf("the summary says %q; no command ran %s, but a task handed to another agent (call %d) may have run it", c.Text, where, delegated))
+			o.Evidence = ev
+			f.Checks = append(f.Checks, result("claims.runs", o))
+			return nil
+		}
+		o := vouch.Fail(vouch.CodeVerifyNotRun, fmt.Sprintf("the summary says %q, but nothing ran %s: only reads, edits and commands that look at files", c.Text, where), ev)
+		// What to run again: the last run before the change, else the
+		// changed file.
+		if before, _ := runsAfter(req, sum, -1); len(before) > 0 {
+			o.Fix = []string{before[len(before)-1].Command}
+		} else if w.Path != "" {
+			o.Fix = []string{w.Path}
+		}
+		f.Checks = append(f.Checks, result("claims.runs", o))
+		return nil
+	}
+	if len(c.Outcomes) == 0 {
+		ev["runs"] = len(runs)
+		f.Checks = append(f.Checks, result("claims.runs", vouch.Pass(fmt.Sprintf("%d command(s) ran after the last change, as %q needs", len(runs), c.Text), ev)))
+		return nil
+	}
+	for _, r := range runs {
+		out := req.Trace[r.Index].OutputText()
+		for _, o := range c.Outcomes {
+			if holds(out, o) {
+				ev["run"] = map[string]any{"call": r.Index, "command": r.Command}
+				f.Checks = append(f.Checks, result("claims.runs", vouch.Pass(fmt.Sprintf("the run at call %d printed %q, as the summary says", r.Index, o), ev)))
+				return nil
+			}
+		}
+	}
+	last := runs[len(runs)-1]
+	got := lastException(req.Trace[last.Index].OutputText())
+	want := claimedExceptions(c.Outcomes)
+	if last.Failed() && got != "" && len(want) > 0 && !want[got] {
+		ev["run"] = map[string]any{"call": last.Index, "command": last.Command, "exception": got}
+		o := vouch.Fail(vouch.CodeVerifyContradicted, fmt.Sprintf("the summary says %q, but the last run after the last change (call %d: %s) failed with %s", strings.TrimSpace(c.Sentence), last.Index, trace.Excerpt(last.Command, 80), got), ev)
+		o.Fix = []string{last.Command}
+		f.Checks = append(f.Checks, result("claims.runs", o))
+	}
+	return nil
+}
+
+// lastSourceWrite returns the last successful write of a file that is not
+// a prose document; its Path is "" when there is none.
+func lastSourceWrite(sum *trace.Summary) trace.File {
+	for i := len(sum.Writes) - 1; i >= 0; i-- {
+		if w := sum.Writes[i]; !w.IsError && !isDocPath(w.Path) {
+			return w
+		}
+	}
+	return trace.File{Index: -1}
+}
+
+// runsAfter returns the commands of the trace after call index after that
+// ran something (not only inspect commands), and the index of the first
+// task delegated after it, -1 if none. A plugin call ran something too
+// (a browser, an API), but it prints nothing a claim can be held to, so
+// it counts only as a run.
+func runsAfter(req *vouch.Request, sum *trace.Summary, after int) (runs []trace.CommandRun, delegated int) {
+	delegated = -1
+	for _, c := range sum.Commands {
+		if c.Index > after && c.HasResult && executes(c.Command) {
+			runs = append(runs, c)
+		}
+	}
+	for _, p := range sum.Plugins {
+		if p.Index > after && !p.IsError {
+			runs = append(runs, trace.CommandRun{Command: p.Tool, Tool: p.Tool, Index: p.Index})
+		}
+	}
+	for _, a := range sum.Agents {
+		if a.Index > after && delegated < 0 {
+			delegated = a.Index
+		}
+	}
+	return runs, delegated
+}
+
+// executes reports a command line with a stage that runs something other
+// than an inspect command.
+func executes(line string) bool {
+	for _, st := range runner.Stages(line) {
+		f := strings.Fields(st)
+		for len(f) > 0 && strings.Contains(f[0], "=") && !strings.HasPrefix(f[0], "=") {
+			f = f[1:] // VAR=value before the program
+		}
+		if len(f) == 0 {
+			continue
+		}
+		prog := strings.ToLower(f[0])
+		if inspectCommands[prog] || len(f) > 1 && inspectCommands[prog+" "+strings.ToLower(f[1])] {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// holds reports whether a run's output shows an outcome: an exception
+// name as a whole word, any other text as written, spaces folded.
+func holds(out, outcome string) bool {
+	if isException(outcome) {
+		for _, m := range exceptionRe.FindAllString(out, -1) {
+			if m == outcome {
+				return true
+			}
+		}
+		return false
+	}
+	return strings.Contains(strings.Join(strings.Fields(out), " "), strings.Join(strings.Fields(outcome), " "))
+}
+
+func isException(s string) bool {
+	return exceptionRe.FindString(s) == s
+}
+
+// lastException returns the last exception name a run's output names.
+func lastException(out string) string {
+	m := exceptionRe.FindAllString(out, -1)
+	if len(m) == 0 {
+		return ""
+	}
+	return m[len(m)-1]
+}
+
+// claimedExceptions returns the exception names the outcomes name.
+func claimedExceptions(outcomes []string) map[string]bool {
+	out := map[string]bool{}
+	for _, o := range outcomes {
+		for _, m := range exceptionRe.FindAllString(o, -1) {
+			out[m] = true
+		}
+	}
+	return out
+}
