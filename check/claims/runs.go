@@ -137,15 +137,17 @@ func lastSourceWrite(sum *trace.Summary) trace.File {
 	return trace.File{Index: -1}
 }
 
-// runsAfter returns the commands of the trace after call index after that
-// ran something (not only inspect commands), and the index of the first
+// runsAfter returns the commands of the trace from call index after on
+// that ran something (not only inspect commands: a command that runs the
+// code and writes its output to a file, "python repro.py | tee log",
+// writes and runs at once), and the index of the first
 // task delegated after it, -1 if none. A plugin call ran something too
 // (a browser, an API), but it prints nothing a claim can be held to, so
 // it counts only as a run.
 func runsAfter(req *vouch.Request, sum *trace.Summary, after int) (runs []trace.CommandRun, delegated int) {
 	delegated = -1
 	for _, c := range sum.Commands {
-		if c.Index > after && c.HasResult && executes(c.Command) {
+		if c.Index >= after && c.HasResult && executes(c.Command) {
 			runs = append(runs, c)
 		}
 	}

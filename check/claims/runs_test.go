@@ -32,6 +32,8 @@ func TestRunClaimsChecked(t *testing.T) {
 		{"a doc edit after the run", "Tested the change: it now prints 42.", []vouch.TraceEntry{sedFix, reproOK, edit("README.md")}, "pass"},
 		{"delegated after the edit", "Verified the fix works.", []vouch.TraceEntry{edit("src/conv.py"), task}, "undecided:VERIFY_NOT_RUN"},
 		{"outcome neither shown nor contradicted", "It now returns `None` for empty input.", []vouch.TraceEntry{edit("src/conv.py"), reproOK}, ""},
+		{"a run that writes its log", "Tested it: the script now prints 42.", []vouch.TraceEntry{edit("src/conv.py"), bash("python repro.py | tee /tmp/run.out", "42", false)}, "pass"},
+		{"an in-place sed after the run", "I've verified that the fix works.", []vouch.TraceEntry{reproOK, sedFix}, "fail:VERIFY_NOT_RUN"},
 		{"no run claim", "Fixed the conversion in src/conv.py.", []vouch.TraceEntry{edit("src/conv.py")}, ""},
 		{"intent only", "Let me verify the fix works.", []vouch.TraceEntry{edit("src/conv.py")}, ""},
 	} {
