@@ -210,10 +210,15 @@ func score(out string, labels []bool) error {
 	// Two counts: flagged by the verdict alone, and by the verdict or an
 	// unverified mention.
 	var byVerdict, byWarning confusion
+	// Flagged rows by the row of the verdict table that decided, for the
+	// hallucinated [0] and the supported [1] rows: row 1 is "nothing
+	// could be decided", which no rule flagged.
+	var byRow [2][8]int
 	for i, line := range lines {
 		var rep struct {
-			Verdict  string `json:"verdict"`
-			Mentions struct {
+			VerdictRow int    `json:"verdictRow"`
+			Verdict    string `json:"verdict"`
+			Mentions   struct {
 				Unverified []jsontext.Value `json:"unverified"`
 			} `json:"mentions"`
 		}
@@ -223,9 +228,23 @@ func score(out string, labels []bool) error {
 		flagged := rep.Verdict != "pass"
 		byVerdict.add(flagged, labels[i])
 		byWarning.add(flagged || len(rep.Mentions.Unverified) > 0, labels[i])
+		if flagged && rep.VerdictRow >= 0 && rep.VerdictRow < len(byRow[0]) {
+			l := 1
+			if labels[i] {
+				l = 0
+			}
+			byRow[l][rep.VerdictRow]++
+		}
 	}
 	byVerdict.print("verdicts")
 	byWarning.print("verdicts or unverified mentions")
+	fmt.Print("  flagged by verdict row (hallucinated/supported):")
+	for r := range byRow[0] {
+		if byRow[0][r]+byRow[1][r] > 0 {
+			fmt.Printf(" row %d: %d/%d", r, byRow[0][r], byRow[1][r])
+		}
+	}
+	fmt.Println()
 	return nil
 }
 
