@@ -200,10 +200,13 @@ func processBatch(ctx context.Context, eng *engine.Engine, f *verifyFlags, in io
 }
 
 // lineWriter gathers whole lines and writes them in one call of Write each
-// time they would pass max bytes, or when flushed: the file never holds a
-// part of a line that a later write completes, so a process killed at any
-// moment (kill -9) leaves only whole lines behind. (A bufio.Writer writes
-// whenever its buffer fills, cutting a line in two.)
+// time they would pass max bytes, or when flushed: vouch never leaves a
+// part of a line for a later write to complete. A process killed at any
+// moment (kill -9) leaves whole lines behind, except that the kernel may
+// end the write it was in short (it checks for a fatal signal between
+// pages), leaving a part of the last line with no newline after it.
+// (A bufio.Writer writes whenever its buffer fills, cutting lines in two
+// even without a kill.)
 type lineWriter struct {
 	w   io.Writer
 	buf []byte
