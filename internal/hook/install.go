@@ -234,10 +234,11 @@ func edit(path string, change func(event string, groups []hookGroup) []hookGroup
 	return true, writeFileAtomic(path, out, mode)
 }
 
-// writeFileAtomic replaces path with data through a temporary file beside
-// it, so an interrupted write never leaves a half settings file.
+// writeFileAtomic replaces path with data through a synced temporary file
+// beside it, renamed over it: a crash leaves the old file or the new, never
+// half of one.
 func writeFileAtomic(path string, data []byte, mode fs.FileMode) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".settings-*")
+	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
 	if err != nil {
 		return err
 	}

@@ -99,28 +99,13 @@ func (s *store) saveReport(rep *vouch.Report) error {
 	return writeAtomic(s.dir, s.path(".report.json"), b)
 }
 
-// writeAtomic writes data to path through a synced temporary file in dir.
+// writeAtomic writes data to path, in dir, through a synced temporary
+// file (see writeFileAtomic), readable by the user alone.
 func writeAtomic(dir, path string, data []byte) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("state directory: %w", err)
 	}
-	f, err := os.CreateTemp(dir, ".tmp-*")
-	if err != nil {
-		return fmt.Errorf("writing the session state: %w", err)
-	}
-	tmp := f.Name()
-	_, err = f.Write(append(data, '\n'))
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
+	if err := writeFileAtomic(path, append(data, '\n'), 0o600); err != nil {
 		return fmt.Errorf("writing the session state: %w", err)
 	}
 	return nil
