@@ -57,7 +57,7 @@ func TestRecordAndContext(t *testing.T) {
 	if err := m.Record(ctx, s, rep); err != nil {
 		t.Fatal(err)
 	}
-	c, err := m.Context(ctx, "i1")
+	c, err := m.Context(ctx, memory.Scope{InteractionID: "i1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func TestRecordAndContext(t *testing.T) {
 		t.Errorf("blockers %+v", c.Blockers)
 	}
 	// Another interaction sees none of it.
-	if other, _ := m.Context(ctx, "i2"); !other.Empty() {
+	if other, _ := m.Context(ctx, memory.Scope{InteractionID: "i2"}); !other.Empty() {
 		t.Errorf("other interaction: %+v", other)
 	}
 
@@ -89,7 +89,7 @@ func TestRecordAndContext(t *testing.T) {
 	if err := m.Record(ctx, s, report(0.9, []string{"calc.go", "helpers.go"}, nil, nil)); err != nil {
 		t.Fatal(err)
 	}
-	c, _ = m.Context(ctx, "i1")
+	c, _ = m.Context(ctx, memory.Scope{InteractionID: "i1"})
 	if len(c.Hallucinations)+len(c.Gaps)+len(c.Blockers) != 0 || len(c.Facts) != 2 {
 		t.Errorf("after the fix: %+v", c)
 	}
@@ -116,7 +116,7 @@ func TestContextBounds(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	c, err := m.Context(ctx, "i")
+	c, err := m.Context(ctx, memory.Scope{InteractionID: "i"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +143,7 @@ func TestPromotion(t *testing.T) {
 				}
 			}
 		}
-		c, err := m.Context(ctx, "later-run")
+		c, err := m.Context(ctx, memory.Scope{InteractionID: "later-run"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -161,10 +161,10 @@ func TestPromotion(t *testing.T) {
 			if err := m.Record(ctx, s, report(0.9, []string{"src/utils/helpers.ts"}, nil, nil)); err != nil {
 				t.Fatal(err)
 			}
-			if c, _ := m.Context(ctx, "has-it"); len(c.Hallucinations) != 0 {
+			if c, _ := m.Context(ctx, memory.Scope{InteractionID: "has-it"}); len(c.Hallucinations) != 0 {
 				t.Errorf("verified here, still a hallucination: %+v", c.Hallucinations)
 			}
-			if c, _ := m.Context(ctx, "yet-another"); len(c.Hallucinations) != 1 {
+			if c, _ := m.Context(ctx, memory.Scope{InteractionID: "yet-another"}); len(c.Hallucinations) != 1 {
 				t.Errorf("shared memory lost: %+v", c.Hallucinations)
 			}
 		}
@@ -193,7 +193,7 @@ func TestFileConcurrent(t *testing.T) {
 				if err := m.Record(ctx, s, report(0.9, []string{fmt.Sprintf("g%d-%d.go", g, i)}, []string{"ghost.go"}, nil)); err != nil {
 					t.Error(err)
 				}
-				if _, err := m.Context(ctx, s.InteractionID); err != nil {
+				if _, err := m.Context(ctx, memory.Scope{InteractionID: s.InteractionID}); err != nil {
 					t.Error(err)
 				}
 			}
@@ -248,7 +248,7 @@ func TestStoreFailures(t *testing.T) {
 		if err := st.Update(ctx, func(s *memory.State) error { s.Interactions = nil; s.Shared = nil; return boom }); err != boom {
 			t.Errorf("%s: update error %v", name, err)
 		}
-		if c, _ := m.Context(ctx, "i"); len(c.Facts) != 1 {
+		if c, _ := m.Context(ctx, memory.Scope{InteractionID: "i"}); len(c.Facts) != 1 {
 			t.Errorf("%s: a failed update changed the state: %+v", name, c)
 		}
 		done, cancel := context.WithCancel(ctx)
@@ -279,7 +279,7 @@ func TestRenderFences(t *testing.T) {
 	if err := m.Record(ctx, memory.Scope{InteractionID: "i", TaskID: "t"}, report(0.9, []string{"calc.go"}, []string{evil}, []string{"no tests"})); err != nil {
 		t.Fatal(err)
 	}
-	c, _ := m.Context(ctx, "i")
+	c, _ := m.Context(ctx, memory.Scope{InteractionID: "i"})
 	out := c.Render("f00d")
 	if strings.Count(out, "<<<DATA f00d") != 3 || strings.Count(out, "<<<END f00d") != 3 {
 		t.Fatalf("fences:\n%s", out)
