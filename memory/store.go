@@ -214,6 +214,13 @@ func (m *Mem) Update(ctx context.Context, f func(*State) error) error {
 type File struct {
 	path string
 	mu   sync.Mutex
+
+	// The state last read or written, and the file it was in: a file
+	// replaced since is another file (a rename gives a new inode), so an
+	// unchanged one need not be read and parsed again.
+	cmu    sync.Mutex
+	cached *State
+	cfile  os.FileInfo
 }
 
 var _ Store = (*File)(nil)
@@ -231,6 +238,33 @@ func OpenFile(path string) (*File, error) {
 		return nil, err
 	}
 	return f, nil
+}
+
+// view returns the state for reading: the cached one when the file is
+// still the one it was read from or written to, else the file's. The
+// caller must not modify it.
+func (f *File) view() (*State, error) {
+	// Stat before the read: a file replaced between the two is cached
+	// under the older file's identity, so it is read anew next time.
+	fi, serr := os.Stat(f.path)
+	f.cmu.Lock()
+	if serr == nil && f.cfile != nil && os.SameFile(fi, f.cfile) && fi.Size() == f.cfile.Size() && fi.ModTime().Equal(f.cfile.ModTime()) {
+		st := f.cached
+		f.cmu.Unlock()
+		return st, nil
+	}
+	f.cmu.Unlock()
+	st, err := f.load()
+	if err == nil && serr == nil {
+		f.remember(st, fi)
+	}
+	return st, err
+}
+
+func (f *File) remember(st *State, fi os.FileInfo) {
+	f.cmu.Lock()
+	f.cached, f.cfile = st, fi
+	f.cmu.Unlock()
 }
 
 // load reads the state, or an empty one when the file does not exist.
@@ -299,7 +333,7 @@ func (f *File) View(ctx context.Context, fn func(*State) error) error {
 	}
 	// The file is replaced whole, never written in place: reading needs
 	// no lock.
-	st, err := f.load()
+	st, err := f.view()
 	if err != nil {
 		return err
 	}
@@ -318,12 +352,20 @@ func (f *File) Update(ctx context.Context, fn func(*State) error) error {
 		return fmt.Errorf("memory: lock: %w", err)
 	}
 	defer unlock()
-	st, err := f.load()
+	st, err := f.view()
 	if err != nil {
 		return err
 	}
+	st = st.clone()
 	if err := fn(st); err != nil {
 		return err
 	}
-	return f.save(st)
+	if err := f.save(st); err != nil {
+		return err
+	}
+	// Under the lock no one else writes: the file is the one just saved.
+	if fi, err := os.Stat(f.path); err == nil {
+		f.remember(st, fi)
+	}
+	return nil
 }
