@@ -377,14 +377,14 @@ func (r *runner) run(ctx context.Context) (*Result, error) {
 				at.Reaction = ReactRetry
 				feedback = errorFeedback(n, execErr, &r.pol)
 				at.Feedback = feedback
-				at.Duration = r.o.Now().Sub(start)
 				res.Attempts = append(res.Attempts, at)
 				r.emit(event.VerificationRetry, n, r.id, &event.Retry{Feedback: feedback.Render(r.o.Token()), Action: vouch.ActionRetry, Tier: r.tierName(n + 1)})
+				r.stamp(start)
 				continue
 			}
 			at.Reaction = ReactEscalate
-			at.Duration = r.o.Now().Sub(start)
 			res.Attempts = append(res.Attempts, at)
+			defer r.stamp(start)
 			return r.escalate(nil, fmt.Sprintf("retries used up: attempt %d of %d did not finish: %s", n, r.pol.MaxRetries+1, execErr)), nil
 		}
 		res.Output = &reply.Output
@@ -402,8 +402,8 @@ func (r *runner) run(ctx context.Context) (*Result, error) {
 		if err != nil {
 			at.Error = "verifier: " + err.Error()
 			at.Reaction = ReactEscalate
-			at.Duration = r.o.Now().Sub(start)
 			res.Attempts = append(res.Attempts, at)
+			defer r.stamp(start)
 			if ctx.Err() != nil {
 				return r.escalate(nil, "the caller stopped the task: "+ctx.Err().Error()), ctx.Err()
 			}
@@ -423,19 +423,19 @@ func (r *runner) run(ctx context.Context) (*Result, error) {
 		at.Reaction = d.Reaction
 		switch d.Reaction {
 		case ReactAccept, ReactFollowUp:
-			at.Duration = r.o.Now().Sub(start)
 			res.Attempts = append(res.Attempts, at)
 			res.Outcome, res.NeedsReview = Accepted, rep.NeedsReview
+			r.stamp(start) // follow-ups that run are tasks of their own
 			if d.Reaction == ReactFollowUp {
 				r.followUps(ctx, d.Gaps, n)
 			}
 			return res, ctx.Err()
 		case ReactClarify:
-			at.Duration = r.o.Now().Sub(start)
 			res.Attempts = append(res.Attempts, at)
 			res.Outcome, res.NeedsReview = NeedsClarification, true
 			res.Clarification = &event.Clarify{Question: d.Reason, Conflicts: d.Conflicts}
 			r.emit(event.SubtaskClarify, n, r.id, res.Clarification)
+			r.stamp(start)
 			return res, nil
 		case ReactRetry, ReactReformulate:
 			feedback = NewFeedback(rep, reports, &r.pol, n)
@@ -444,7 +444,6 @@ func (r *runner) run(ctx context.Context) (*Result, error) {
 				refor = r.reformulate(ctx, rep, &reply.Output, n+1)
 			}
 			at.Feedback = feedback
-			at.Duration = r.o.Now().Sub(start)
 			res.Attempts = append(res.Attempts, at)
 			reports = append(reports, rep)
 			action := vouch.ActionRetry
@@ -452,11 +451,19 @@ func (r *runner) run(ctx context.Context) (*Result, error) {
 				action = vouch.ActionReformulate
 			}
 			r.emit(event.VerificationRetry, n, r.id, &event.Retry{Feedback: feedback.Render(r.o.Token()), Action: action, Tier: r.tierName(n + 1)})
+			r.stamp(start)
 		default:
-			at.Duration = r.o.Now().Sub(start)
 			res.Attempts = append(res.Attempts, at)
+			defer r.stamp(start)
 			return r.escalate(rep, d.Reason), nil
 		}
+	}
+}
+
+// stamp sets the duration of the last attempt, which began at start.
+func (r *runner) stamp(start time.Time) {
+	if n := len(r.res.Attempts); n > 0 {
+		r.res.Attempts[n-1].Duration = r.o.Now().Sub(start)
 	}
 }
 
