@@ -296,3 +296,33 @@ func TestRenderFences(t *testing.T) {
 		t.Error("empty context renders")
 	}
 }
+
+// A store that cached the state reads the file again once another store
+// (another process) has replaced it.
+func TestFileSeesOtherWriters(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "m.json")
+	f1, err := memory.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f2, err := memory.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m1, m2 := memory.New(f1, memory.Options{Now: clock()}), memory.New(f2, memory.Options{Now: clock()})
+	for i := range 3 {
+		if err := m1.Record(ctx, memory.Scope{InteractionID: "i", TaskID: "a"}, report(0.9, []string{fmt.Sprintf("a%d.go", i)}, nil, nil)); err != nil {
+			t.Fatal(err)
+		}
+		if c, _ := m1.Context(ctx, memory.Scope{InteractionID: "i"}); len(c.Facts) != 2*i+1 {
+			t.Fatalf("round %d: store 1 sees %d facts", i, len(c.Facts))
+		}
+		if err := m2.Record(ctx, memory.Scope{InteractionID: "i", TaskID: "b"}, report(0.9, []string{fmt.Sprintf("b%d.go", i)}, nil, nil)); err != nil {
+			t.Fatal(err)
+		}
+		if c, _ := m1.Context(ctx, memory.Scope{InteractionID: "i"}); len(c.Facts) != 2*i+2 {
+			t.Fatalf("round %d: store 1 sees %d facts after store 2 wrote", i, len(c.Facts))
+		}
+	}
+}
