@@ -152,6 +152,12 @@ func (c Complete) MarshalJSON() ([]byte, error) {
 // SelfAssessment is the agent's view of its own work beside what was
 // verified. Bias, gathered per executor (provider and model), is how far
 // an agent's self-assessment runs ahead of the evidence.
+//
+// The bias is taken against the verified score, not the report's
+// confidence: the confidence says how much of the output could be checked
+// and how firmly, the score how good what was checked is. An agent that
+// claims 0.95 for an output that fails its checks is overconfident
+// however firmly those checks decided.
 type SelfAssessment struct {
 	// Confidence, Completeness, Gaps and Reasoning are the agent's own.
 	Confidence   *float64 `json:"confidence"`
@@ -162,8 +168,8 @@ type SelfAssessment struct {
 	VerifiedConfidence float64 `json:"verifiedConfidence"`
 	// VerifiedScore is the report's score (null when nothing was decided).
 	VerifiedScore *float64 `json:"verifiedScore"`
-	// Bias is Confidence minus VerifiedConfidence; null when the agent
-	// gave no confidence.
+	// Bias is Confidence minus VerifiedScore; null when the agent gave
+	// no confidence or nothing was decided.
 	Bias *float64 `json:"bias"`
 	// Executor is the agent that assessed itself, when known.
 	Executor *vouch.Executor `json:"executor,omitempty"`

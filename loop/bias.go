@@ -6,22 +6,25 @@ import (
 )
 
 // BiasStat is the self-assessment bias of one executor: how far the
-// confidence its agent claims runs ahead of (positive) or behind the
-// confidence its verified outputs earned.
+// confidence its agent claims runs ahead of (positive) or behind what
+// verification found, the verified score (see event.SelfAssessment).
 type BiasStat struct {
 	// Executor is provider:model, or "unknown".
 	Executor string `json:"executor"`
-	// N is how many attempts gave a self-assessed confidence.
+	// N is how many attempts gave a self-assessed confidence and had a
+	// score.
 	N int `json:"n"`
-	// Self and Verified are the mean claimed and verified confidences;
-	// Bias is Self − Verified.
+	// Self is the mean claimed confidence, Verified the mean verified
+	// score; Bias is Self − Verified.
 	Self     float64 `json:"self"`
 	Verified float64 `json:"verified"`
 	Bias     float64 `json:"bias"`
 }
 
 // Bias gathers the self-assessment bias of every attempt of the results
-// (their follow-ups included) by executor, sorted by executor.
+// (their follow-ups included) by executor, sorted by executor. Attempts
+// whose agent gave no confidence, or whose report decided nothing, are
+// left out.
 func Bias(results ...*Result) []BiasStat {
 	by := map[string]*BiasStat{}
 	var walk func(r *Result)
@@ -31,7 +34,7 @@ func Bias(results ...*Result) []BiasStat {
 		}
 		for _, a := range r.Attempts {
 			sa := a.SelfAssessment
-			if sa == nil || sa.Confidence == nil {
+			if sa == nil || sa.Confidence == nil || sa.VerifiedScore == nil {
 				continue
 			}
 			name := "unknown"
@@ -45,7 +48,7 @@ func Bias(results ...*Result) []BiasStat {
 			}
 			s.N++
 			s.Self += *sa.Confidence
-			s.Verified += sa.VerifiedConfidence
+			s.Verified += *sa.VerifiedScore
 		}
 		for _, fu := range r.FollowUps {
 			walk(fu.Result)

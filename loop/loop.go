@@ -240,7 +240,8 @@ type Attempt struct {
 	Reaction Reaction `json:"reaction"`
 	// Feedback is the feedback the next attempt was given.
 	Feedback *Feedback `json:"feedback,omitempty"`
-	// SelfAssessment is the agent's view of its work beside the report's.
+	// SelfAssessment is the agent's view of its work beside the report's
+	// confidence and score; its bias is taken against the score.
 	SelfAssessment *event.SelfAssessment `json:"selfAssessment,omitempty"`
 	// ExecDuration and VerifyDuration are the times spent in the executor
 	// and the verifier; Duration is the whole attempt, the loop's own
@@ -658,8 +659,8 @@ func selfAssessment(out *vouch.Output, rep *vouch.Report, exec *vouch.Executor) 
 	}
 	s := &event.SelfAssessment{Confidence: sa.Confidence, Completeness: sa.Completeness, Gaps: sa.Gaps,
 		Reasoning: fence.Clean(sa.Reasoning, 2000), VerifiedConfidence: rep.Confidence, VerifiedScore: rep.Score, Executor: exec}
-	if sa.Confidence != nil {
-		b := *sa.Confidence - rep.Confidence
+	if sa.Confidence != nil && rep.Score != nil {
+		b := *sa.Confidence - *rep.Score
 		s.Bias = &b
 	}
 	return s

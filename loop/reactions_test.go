@@ -328,6 +328,17 @@ func TestSynthesisInput(t *testing.T) {
 	if !slices.Equal(s.Gaps, []string{"no tests", "task d was not accepted (escalated: retries used up)"}) {
 		t.Errorf("gaps %q", s.Gaps)
 	}
+	// A follow-up that was run and accepted closes its gap and adds its
+	// output; one not run leaves its gap open.
+	parent := accepted("p", rep(0.9, 0, "no rollback steps", "no config notes"))
+	parent.FollowUps = []loop.FollowUp{
+		{Gap: "no rollback steps", Result: accepted("p/followup-1", rep(0.9, 0))},
+		{Gap: "no config notes"},
+	}
+	fs := loop.SynthesisInput([]*loop.Result{parent})
+	if len(fs.Reliable) != 2 || fs.Reliable[1].TaskID != "p/followup-1" || !slices.Equal(fs.Gaps, []string{"no config notes"}) {
+		t.Errorf("with follow-ups: reliable %+v, gaps %q", fs.Reliable, fs.Gaps)
+	}
 	for _, want := range []string{"Reliable results", "[a] confidence 0.90\na output", "Uncertain results", "[b] confidence 0.49; warnings:", "Known gaps", "- no tests"} {
 		if !strings.Contains(s.Text, want) {
 			t.Errorf("text lacks %q:\n%s", want, s.Text)
@@ -442,8 +453,9 @@ func TestAttemptTimeout(t *testing.T) {
 	}
 }
 
-// The agent's own confidence is recorded beside the verified one, and
-// gathered by executor.
+// The agent's own confidence is recorded beside the verified confidence
+// and score, and its bias (against the score) gathered by executor: an
+// agent that claims 0.95 for a lie is overconfident.
 func TestSelfAssessmentBias(t *testing.T) {
 	eng := newEngine(t, nil, nil)
 	task, dir := docTask(t, "docs-b", "run-b")
@@ -464,7 +476,7 @@ func TestSelfAssessmentBias(t *testing.T) {
 	}
 	for i, a := range res.Attempts {
 		sa := a.SelfAssessment
-		if sa == nil || *sa.Confidence != 0.95 || sa.VerifiedConfidence != a.Report.Confidence || *sa.Bias != 0.95-a.Report.Confidence {
+		if sa == nil || *sa.Confidence != 0.95 || sa.VerifiedConfidence != a.Report.Confidence || *sa.VerifiedScore != *a.Report.Score || *sa.Bias != 0.95-*a.Report.Score {
 			t.Errorf("attempt %d: %+v", i+1, sa)
 		}
 	}
@@ -473,8 +485,9 @@ func TestSelfAssessmentBias(t *testing.T) {
 		t.Errorf("complete events %+v", ev)
 	}
 	b := loop.Bias(res)
+	mean := (*res.Attempts[0].Report.Score + *res.Attempts[1].Report.Score) / 2
 	if len(b) != 1 || b[0].Executor != "anthropic:claude-haiku-4-5" || b[0].N != 2 || b[0].Self != 0.95 ||
-		b[0].Bias != b[0].Self-b[0].Verified {
+		b[0].Verified != mean || b[0].Bias != 0.95-mean || *res.Attempts[0].SelfAssessment.Bias <= 0.2 {
 		t.Errorf("bias %+v", b)
 	}
 }

@@ -52,7 +52,9 @@ type SynthesisItem struct {
 // SynthesisInput sorts subtask results for a synthesis: the reliable
 // ones, the uncertain ones with their warnings, and the known gaps. A
 // result that was not accepted contributes no output, only a gap saying
-// so. Nil results are skipped.
+// so. The follow-ups that were run are results too, and the gaps they
+// closed are no longer gaps (a follow-up not run, or not accepted, leaves
+// its gap open). Nil results are skipped.
 func SynthesisInput(results []*Result) *Synthesis {
 	s := &Synthesis{Reliable: []SynthesisItem{}, Uncertain: []SynthesisItem{}, Gaps: []string{}}
 	gap := func(g string) {
@@ -60,9 +62,10 @@ func SynthesisInput(results []*Result) *Synthesis {
 			s.Gaps = append(s.Gaps, g)
 		}
 	}
-	for _, r := range results {
+	var add func(r *Result)
+	add = func(r *Result) {
 		if r == nil {
-			continue
+			return
 		}
 		if r.Outcome != Accepted || r.Output == nil || r.Report == nil {
 			why := string(r.Outcome)
@@ -72,7 +75,7 @@ func SynthesisInput(results []*Result) *Synthesis {
 				why += ": " + r.Clarification.Question
 			}
 			gap(fmt.Sprintf("task %s was not accepted (%s)", r.TaskID, fence.Line(why, 300)))
-			continue
+			return
 		}
 		rep := r.Report
 		it := SynthesisItem{TaskID: r.TaskID, Output: r.Output.Summary, Confidence: rep.Confidence, Score: rep.Score,
@@ -90,19 +93,32 @@ func SynthesisInput(results []*Result) *Synthesis {
 		for _, w := range rep.Warnings {
 			it.Warnings = append(it.Warnings, w.Code+": "+w.Message)
 		}
-		for _, g := range rep.Gaps {
-			gap(g)
-		}
-		for _, fu := range r.FollowUps {
-			if fu.Result == nil || fu.Result.Outcome != Accepted {
-				gap(fu.Gap)
-			}
-		}
 		if reliable {
 			s.Reliable = append(s.Reliable, it)
 		} else {
 			s.Uncertain = append(s.Uncertain, it)
 		}
+		// A gap a follow-up closed is no gap; the follow-up's result is a
+		// result of its own.
+		closed := map[string]bool{}
+		for _, fu := range r.FollowUps {
+			if fu.Result != nil && fu.Result.Outcome == Accepted {
+				closed[fu.Gap] = true
+			}
+		}
+		for _, g := range rep.Gaps {
+			if !closed[strings.TrimSpace(g)] {
+				gap(g)
+			}
+		}
+		for _, fu := range r.FollowUps {
+			if fu.Result != nil {
+				add(fu.Result)
+			}
+		}
+	}
+	for _, r := range results {
+		add(r)
 	}
 	s.Text = s.render()
 	return s
