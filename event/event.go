@@ -61,17 +61,20 @@ var Types = []Type{VerificationComplete, VerificationRetry, SubtaskFollowUp, Sub
 
 // Event is one thing that happened to one attempt of one task.
 type Event struct {
+	// Type says what happened, and so what Data holds.
 	Type Type `json:"type"`
 	// ID is unique to the event; a webhook delivery and its retries carry
 	// the same ID, so a receiver can drop duplicates.
-	ID   string    `json:"id"`
+	ID string `json:"id"`
+	// Time is when it happened, in UTC.
 	Time time.Time `json:"time"`
 	// Tenant is the tenant the events belong to ("" when there is one).
 	Tenant string `json:"tenant"`
 	// InteractionID is the orchestrator run (one user request) the task
 	// belongs to.
 	InteractionID string `json:"interactionId"`
-	TaskID        string `json:"taskId"`
+	// TaskID is the task it happened to.
+	TaskID string `json:"taskId"`
 	// Attempt counts from 1; 0 for an event about no single attempt (an
 	// answer).
 	Attempt int `json:"attempt"`
@@ -122,6 +125,7 @@ func (e *Event) UnmarshalJSON(b []byte) error {
 // Complete is the data of verification:complete: the report of one
 // attempt, and what the agent said of its own work beside it.
 type Complete struct {
+	// Report is the attempt's report.
 	Report *vouch.Report `json:"report"`
 	// SelfAssessment is null when the agent gave none.
 	SelfAssessment *SelfAssessment `json:"selfAssessment"`
@@ -190,6 +194,7 @@ type Retry struct {
 // FollowUp is the data of subtask:followup; the event's taskId is the
 // follow-up's.
 type FollowUp struct {
+	// ParentID is the task whose gap it closes; Gap is that gap.
 	ParentID string `json:"parentId"`
 	Gap      string `json:"gap"`
 	// Goal is the follow-up's goal.

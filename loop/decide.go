@@ -38,6 +38,7 @@ const MaxFollowUps = 2
 
 // Decision is the reaction to one report, with what the reaction needs.
 type Decision struct {
+	// Reaction is what to do.
 	Reaction Reaction
 	// Reason says why, in a sentence: for an escalation, its error.
 	Reason string
@@ -207,12 +208,14 @@ type Feedback struct {
 type FixItem struct {
 	// Check is the failed check's name, Code its code.
 	Check string `json:"check"`
-	Code  string `json:"code,omitempty"`
+	// Code is the check's code, when it has one.
+	Code string `json:"code,omitempty"`
 	// Reason says what is wrong.
 	Reason string `json:"reason"`
 	// Exactly lists the exact lines, symbols or files, when known.
 	Exactly []string `json:"exactly,omitempty"`
-	Must    bool     `json:"must"`
+	// Must marks a must-pass check.
+	Must bool `json:"must"`
 	// Since is the first attempt in a row that failed it.
 	Since int `json:"since"`
 }

@@ -51,6 +51,7 @@ func (f ExecutorFunc) Execute(ctx context.Context, in *Input) (*Reply, error) { 
 
 // Input is what an executor is given for one attempt.
 type Input struct {
+	// InteractionID is the orchestrator's run; TaskID the task's id.
 	InteractionID string
 	TaskID        string
 	// ParentID is the parent task's id, for a follow-up.
@@ -59,6 +60,7 @@ type Input struct {
 	Attempt int
 	// Tier is the executor tier of this attempt ("" without a cascade).
 	Tier string
+	// Kind is the task's checkpoint kind.
 	Kind vouch.Kind
 	// Goal is the task's goal as given; Criteria its success criteria.
 	Goal     string
@@ -124,7 +126,8 @@ type Tier struct {
 	// Name is the tier ("small", "medium", "large"); it is written into
 	// each attempt's task.executor.tier, so a judge chosen by tier stays
 	// a tier above the executor.
-	Name     string
+	Name string
+	// Executor runs the attempts that go to the tier.
 	Executor Executor
 }
 
@@ -183,10 +186,12 @@ const (
 
 // Result is how a task went.
 type Result struct {
-	TaskID        string  `json:"taskId"`
-	InteractionID string  `json:"interactionId"`
-	ParentID      string  `json:"parentId,omitempty"`
-	Outcome       Outcome `json:"outcome"`
+	// TaskID, InteractionID and ParentID (for a follow-up) name the task.
+	TaskID        string `json:"taskId"`
+	InteractionID string `json:"interactionId"`
+	ParentID      string `json:"parentId,omitempty"`
+	// Outcome is how the task ended.
+	Outcome Outcome `json:"outcome"`
 	// Output is the last attempt's output (the accepted one when
 	// Accepted); nil when no attempt finished.
 	Output *vouch.Output `json:"output"`
@@ -226,8 +231,11 @@ type Cost struct {
 
 // Attempt is one attempt of a task.
 type Attempt struct {
-	Number   int             `json:"number"`
-	Tier     string          `json:"tier,omitempty"`
+	// Number counts from 1.
+	Number int `json:"number"`
+	// Tier is the executor tier the attempt went to.
+	Tier string `json:"tier,omitempty"`
+	// Executor is the agent that ran it, as far as known.
 	Executor *vouch.Executor `json:"executor,omitempty"`
 	// Task is what the executor was told the task is: the goal, or its
 	// reformulation.
@@ -253,8 +261,10 @@ type Attempt struct {
 
 // FollowUp is a follow-up subtask made for a gap.
 type FollowUp struct {
-	Task Task   `json:"task"`
-	Gap  string `json:"gap"`
+	// Task is the follow-up subtask, linked to its parent by ParentID.
+	Task Task `json:"task"`
+	// Gap is the parent's gap it is to close.
+	Gap string `json:"gap"`
 	// Result is the follow-up's result when it was run.
 	Result *Result `json:"result,omitempty"`
 }

@@ -117,7 +117,9 @@ func because(reason string) string {
 // Note: a reformulation is advice to the executor, so a rule-based one
 // serves, while verification itself never falls back.
 type JudgeReformulator struct {
-	Judge    *judge.Judge
+	// Judge asks the model; nil uses Fallback alone.
+	Judge *judge.Judge
+	// Fallback rewrites when the model cannot; nil is RuleReformulator.
 	Fallback Reformulator
 }
 

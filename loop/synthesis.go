@@ -39,8 +39,10 @@ type Synthesis struct {
 
 // SynthesisItem is one subtask result.
 type SynthesisItem struct {
-	TaskID     string   `json:"taskId"`
-	Output     string   `json:"output"`
+	// TaskID is the subtask's id, Output its accepted output's summary.
+	TaskID string `json:"taskId"`
+	Output string `json:"output"`
+	// Confidence and Score are its report's.
 	Confidence float64  `json:"confidence"`
 	Score      *float64 `json:"score"`
 	// Unverified are the mentions its report could not verify.

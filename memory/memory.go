@@ -52,6 +52,7 @@ const (
 
 // Item is one thing remembered.
 type Item struct {
+	// Type is what the item records.
 	Type ItemType `json:"type"`
 	// Text is the mention, the gap, or the blocker's message.
 	Text string `json:"text"`
@@ -143,8 +144,10 @@ func New(store Store, o Options) *Memory {
 // Scope says where a report belongs: the interaction (the orchestrator's
 // run) and the task.
 type Scope struct {
+	// InteractionID is the orchestrator's run.
 	InteractionID string
-	TaskID        string
+	// TaskID is the task within it.
+	TaskID string
 }
 
 // notBlockers are warning codes that say nothing a later subtask must

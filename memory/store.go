@@ -31,6 +31,7 @@ const stateVersion = 1
 
 // State is everything a memory holds.
 type State struct {
+	// Version is the version of the state's form (1).
 	Version int `json:"version"`
 	// Interactions are the items of each interaction, by its id.
 	Interactions map[string]*Interaction `json:"interactions"`
@@ -43,14 +44,18 @@ type State struct {
 
 // Interaction is the memory of one interaction.
 type Interaction struct {
+	// Updated is when the interaction last recorded a report.
 	Updated time.Time `json:"updated"`
-	Items   []Item    `json:"items"`
+	// Items are what it recorded.
+	Items []Item `json:"items"`
 }
 
 // Sighting is where one unverified mention has been seen.
 type Sighting struct {
-	Interactions []string  `json:"interactions"`
-	Last         time.Time `json:"last"`
+	// Interactions are the interactions it was unverified in.
+	Interactions []string `json:"interactions"`
+	// Last is when it was last seen.
+	Last time.Time `json:"last"`
 }
 
 // NewState returns an empty state.

@@ -50,7 +50,9 @@ type Behaviour func(ctx context.Context, env *Env, in *loop.Input) (*loop.Reply,
 
 // Case is one task and the agent that works on it.
 type Case struct {
-	Name  string
+	// Name is the case's task id.
+	Name string
+	// Group is what its agent is.
 	Group Group
 	// Files are the workspace's files before the first attempt.
 	Files map[string]string

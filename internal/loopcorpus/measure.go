@@ -43,7 +43,9 @@ type Options struct {
 
 // Figures are what a measurement found.
 type Figures struct {
-	Runs   int
+	// Runs is how many times each case ran.
+	Runs int
+	// Groups are the figures of each group.
 	Groups map[Group]*GroupFigures
 	// UnfixableAccepted names the unfixable cases that were accepted
 	// (should be none).
@@ -59,6 +61,7 @@ type Figures struct {
 
 // GroupFigures are the figures of one group of cases.
 type GroupFigures struct {
+	// Tasks counts the group's tasks, Accepted those accepted.
 	Tasks, Accepted int
 	// Retries counts attempts after the first; RetriesPassed those of
 	// tasks that ended accepted (DESIGN.md's retry success: retries whose
