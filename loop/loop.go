@@ -423,6 +423,13 @@ func (r *runner) run(ctx context.Context) (*Result, error) {
 		at.Report = rep
 		res.Report = rep
 		res.Cost.VerifyUSD += rep.Cost.USD
+		if ctx.Err() != nil {
+			// A report made as the caller gave up is cut short: neither
+			// accepted nor acted on.
+			at.Reaction = ReactEscalate
+			res.Attempts = append(res.Attempts, at)
+			return r.escalate(rep, "the caller stopped the task: "+ctx.Err().Error()), ctx.Err()
+		}
 		at.SelfAssessment = selfAssessment(&reply.Output, rep, at.Executor)
 		r.emit(event.VerificationComplete, n, r.id, &event.Complete{Report: rep, SelfAssessment: at.SelfAssessment})
 		if m := r.o.Memory; m != nil {

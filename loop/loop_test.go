@@ -280,3 +280,58 @@ func (c *fakeClock) elapse() {
 		}
 	}
 }
+
+// cancelling verifier gives up the caller's context while it verifies, and
+// returns the (cut short) report.
+type cancelling struct {
+	v      loop.Verifier
+	cancel context.CancelFunc
+}
+
+func (c cancelling) Verify(ctx context.Context, req *vouch.Request) (*vouch.Report, error) {
+	c.cancel()
+	return c.v.Verify(ctx, req)
+}
+
+// A caller that gives up during the verification gets ctx's error and an
+// escalation, even for an output that would pass.
+func TestCancelledDuringVerification(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	task, dir := docTask(t, "docs-cv", "run-cv")
+	a := script(document(dir, claimBoth, "Parse", "Format"))
+	res, err := loop.Run(ctx, cancelling{newEngine(t, nil, nil), cancel}, task, a, loop.Options{})
+	if !errors.Is(err, context.Canceled) || res.Outcome != loop.Escalated || len(res.Attempts) != 1 || res.Attempts[0].Report == nil {
+		t.Errorf("%v, %+v", err, res)
+	}
+}
+
+type verifierFunc func(ctx context.Context, req *vouch.Request) (*vouch.Report, error)
+
+func (f verifierFunc) Verify(ctx context.Context, req *vouch.Request) (*vouch.Report, error) {
+	return f(ctx, req)
+}
+
+// A verifier that returns no report and no error, or a passing verdict
+// with an action the loop does not know, is not an acceptance.
+func TestOddVerifiers(t *testing.T) {
+	task, dir := docTask(t, "docs-odd", "run-odd")
+	for name, v := range map[string]verifierFunc{
+		"no report": func(context.Context, *vouch.Request) (*vouch.Report, error) { return nil, nil },
+		"pass, retry": func(context.Context, *vouch.Request) (*vouch.Report, error) {
+			return &vouch.Report{Verdict: vouch.VerdictPass, Action: vouch.ActionRetry, Score: ptr(1.0)}, nil
+		},
+	} {
+		res, err := loop.Run(context.Background(), v, task, script(document(dir, claimBoth, "Parse", "Format")), loop.Options{})
+		if err != nil || res.Outcome != loop.Escalated {
+			t.Errorf("%s: %v, %s", name, err, res.Outcome)
+		}
+	}
+	if _, err := loop.Run(context.Background(), nil, task, script(), loop.Options{}); err == nil {
+		t.Error("Run without a verifier ran")
+	}
+	bad := task
+	bad.Request.Task.Policy = []byte(`{"maxRetries": 9}`)
+	if _, err := loop.Run(context.Background(), newEngine(t, nil, nil), bad, script(), loop.Options{}); err == nil || !strings.Contains(err.Error(), "maxRetries") {
+		t.Errorf("a widening task policy: %v", err)
+	}
+}
