@@ -335,3 +335,33 @@ func TestOddVerifiers(t *testing.T) {
 		t.Errorf("a widening task policy: %v", err)
 	}
 }
+
+// maxRetries comes from the policy: the engine's, the options', and the
+// task's own tightening.
+func TestMaxRetriesFromPolicy(t *testing.T) {
+	one := vouch.DefaultPolicy()
+	one.MaxRetries = 1
+	for name, tt := range map[string]struct {
+		eng      *vouch.Policy
+		opts     *vouch.Policy
+		task     string
+		attempts int
+	}{
+		"built-in":          {nil, nil, "", 3},
+		"the engine's":      {&one, nil, "", 2},
+		"the options'":      {nil, &one, "", 2},
+		"the task tightens": {nil, nil, `{"maxRetries": 0}`, 1},
+	} {
+		task, dir := docTask(t, "docs-mr", "run-mr")
+		if tt.task != "" {
+			task.Request.Task.Policy = []byte(tt.task)
+		}
+		res, err := loop.Run(context.Background(), newEngine(t, tt.eng, nil), task, script(document(dir, claimBoth, "Parse")), loop.Options{Policy: tt.opts})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Outcome != loop.Escalated || len(res.Attempts) != tt.attempts {
+			t.Errorf("%s: %s after %d attempts, want %d", name, res.Outcome, len(res.Attempts), tt.attempts)
+		}
+	}
+}
