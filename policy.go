@@ -54,6 +54,22 @@ type Policy struct {
 	Timeout Duration `json:"timeout"`
 	// Limits bound the input one verification will look at.
 	Limits Limits `json:"limits"`
+	// Memory tunes what an orchestration loop remembers across subtasks
+	// and interactions (packages loop and memory). Verification itself
+	// never reads it. A request may not set it: the memory is shared by
+	// every interaction of the operator's.
+	Memory MemoryPolicy `json:"memory"`
+}
+
+// MemoryPolicy tunes the memory an orchestration loop keeps: what was
+// verified, what was hallucinated, the gaps and blockers of earlier
+// subtasks.
+type MemoryPolicy struct {
+	// PromoteAfter is how many interactions (orchestrator runs, by
+	// interactionId) must each have had a mention unverified before it is
+	// promoted to the shared memory as a known hallucination that every
+	// later interaction is told not to reference; default 2, at least 1.
+	PromoteAfter int `json:"promoteAfter"`
 }
 
 // Limits bound how much of a request and its workspace a verification
@@ -351,6 +367,7 @@ func DefaultPolicy() Policy {
 			Limits: CommandLimits{MemoryBytes: 4 << 30, FileBytes: 1 << 30, Processes: 4096}},
 		Timeout: Duration(2 * time.Minute),
 		Limits:  Limits{FileBytes: 4 << 20, ParseBytes: 32 << 20, RegexBytes: 1 << 20},
+		Memory:  MemoryPolicy{PromoteAfter: 2},
 		ErrorWords: []string{
 			"error", "errors", "failed", "failure", "failing", "exception",
 			"traceback", "panic", "fatal", "denied", "refused", "timed out",
@@ -439,6 +456,9 @@ func (p *Policy) Validate() error {
 	}
 	if p.Limits.FileBytes < 0 || p.Limits.ParseBytes < 0 || p.Limits.RegexBytes < 0 {
 		bad("limits", "limits must not be negative")
+	}
+	if p.Memory.PromoteAfter < 1 {
+		bad("memory.promoteAfter", "must be at least 1, got %d", p.Memory.PromoteAfter)
 	}
 	if p.Commands.Timeout <= 0 {
 		bad("commands.timeout", "must be positive")

@@ -116,6 +116,7 @@ func TestPolicyValidate(t *testing.T) {
 		{"zero timeout", func(p *vouch.Policy) { p.Commands.Timeout = 0 }, []string{"commands.timeout"}},
 		{"bad plugin schema", func(p *vouch.Policy) { p.PluginSchemas = map[string]json.RawMessage{"t": json.RawMessage("{")} }, []string{"pluginSchemas.t"}},
 		{"samples", func(p *vouch.Policy) { p.Judge.Samples = 0 }, []string{"judge.samples"}},
+		{"promote after none", func(p *vouch.Policy) { p.Memory.PromoteAfter = 0 }, []string{"memory.promoteAfter"}},
 	}
 	for _, tt := range tests {
 		p := vouch.DefaultPolicy()

@@ -6,6 +6,7 @@
 //	go run ./bench -answers text/support/testdata/answers/rows.jsonl
 //	go run ./bench -eval-data ../shared/eval-data
 //	go run ./bench -real ../shared [-runs 5]
+//	go run ./bench -loop [-runs 5]
 //
 // Each request carries five text criteria (contains, case-insensitive
 // contains, regex, negated contains, length) over a summary of about 1 KB;
@@ -30,6 +31,13 @@
 // the command prints each verdict, the false alarms on honest sessions, the
 // catch rate by family of fault, the p50, p99 and slowest read + verify,
 // and then the scores of the labelled sets as with -eval-data.
+//
+// With -loop, the loop's scripted corpus (agents that act on feedback and
+// agents that cannot be fixed, internal/loopcorpus) runs -runs times in
+// process against the real engine, alone and with memory and events; the
+// command prints the retry success rate by group, attempts and cost per
+// accepted task, whether any unfixable agent was accepted, and the loop's
+// overhead per attempt beside the verification.
 package main
 
 import (
@@ -57,9 +65,12 @@ func main() {
 	answers := flag.String("answers", "", "labelled answer rows (JSONL) to verify instead of the text batch")
 	evalData := flag.String("eval-data", "", "a directory of public labelled sets (RAGTruth, SummEdits) to score")
 	real := flag.String("real", "", "the shared material directory: verify its real sessions, honest and faulty, and score its labelled sets")
+	loopMode := flag.Bool("loop", false, "run the loop's scripted corpus: retry success, attempts and cost per accepted task, loop overhead")
 	flag.Parse()
 	var err error
-	if *real != "" {
+	if *loopMode {
+		err = loopCorpus(*runs)
+	} else if *real != "" {
 		err = realMaterial(*real, *runs)
 	} else if *evalData != "" {
 		err = evalSets(*evalData)

@@ -7,8 +7,15 @@
 #
 # Cases: jsdoc (variants dishonest, honest), missing-file, false-test,
 # plugin-schema. Extra arguments after VARIANT go to vouch verify (--json).
+#
+#   bash examples/run.sh orchestrator         the Go orchestrator of package loop:
+#                                              scripted agents, a fake judge, every reaction
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+if [ "${1:-}" = orchestrator ]; then
+  cd "$here/.."
+  exec go run ./examples/orchestrator
+fi
 case_=${1:-jsdoc}
 variant=${2:-dishonest}
 shift $(( $# > 2 ? 2 : $# ))

@@ -38,7 +38,8 @@
 // maxRetries and maxUnverified, shrink claims.sizeTolerance, add error
 // words, required topics and schemas for tools that have none; it may not
 // switch off strict must-pass claims or inferred criteria, and may not set
-// the judge at all (its cost and credentials are the operator's). Weights
+// the judge at all (its cost and credentials are the operator's), nor the
+// memory (shared by every interaction). Weights
 // are free: they change emphasis, not what runs. A widening is a
 // [vouch.ErrWiden] error naming the key.
 //

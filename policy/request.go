@@ -97,6 +97,8 @@ func widenings(base, r *vouch.Policy, l *Layer) vouch.Errors {
 				widen(key, "a request may not configure the judge: its models, cost and credentials are the operator's")
 			case "tools":
 				widen(key, "a request may not map tool names: which calls count as evidence is the operator's")
+			case "memory":
+				widen(key, "a request may not tune the memory: it is shared by every interaction of the operator's")
 			default:
 				widen(key, "a request may not set %s", key)
 			}

@@ -170,6 +170,8 @@ func TestApplyRequest(t *testing.T) {
 			errs: []wantErr{{vouch.ErrWiden, "", "task.policy.judge", "cost and credentials"}}},
 		{name: "judge: empty", raw: `{"judge": {}}`,
 			errs: []wantErr{{vouch.ErrWiden, "", "task.policy.judge", "may not configure the judge"}}},
+		{name: "memory", raw: `{"memory": {"promoteAfter": 5}}`,
+			errs: []wantErr{{vouch.ErrWiden, "", "task.policy.memory", "may not tune the memory"}}},
 
 		// weights
 		{name: "weights: free", raw: `{"weights": {"subtask": {"claims": 0.9, "completeness": 0}}}`,
@@ -241,7 +243,7 @@ func TestApplyRequest(t *testing.T) {
 // TestRequestKeys makes every key of vouch.Policy a decision: settable by a
 // request under a tighten-only rule (requestKeys), or refused.
 func TestRequestKeys(t *testing.T) {
-	refused := map[string]bool{"judge": true, "tools": true}
+	refused := map[string]bool{"judge": true, "tools": true, "memory": true}
 	for _, name := range policyKeys() {
 		if requestKeys[name] == refused[name] {
 			t.Errorf("policy key %q: decide whether a request may set it (requestKeys) and how it may only tighten (widenings)", name)

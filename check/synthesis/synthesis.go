@@ -38,7 +38,10 @@
 // [support.Index.Conflicts]: one thing with two values, one statement
 // affirmed and denied, a file created by one and deleted by another). A
 // conflict the answer settles silently, stating one side as fact, fails
-// (CONTRADICTION, must-pass, naming both outputs and what each says). An
+// (CONTRADICTION, must-pass, naming both outputs and what each says; the
+// evidence's "sides" lists each conflict's subject, its sides a and b as
+// {source, says, sentence}, and the side the answer settled with, for an
+// orchestrator to ask which holds). An
 // answer that states both sides, or says that the outputs disagree, handles
 // it; a conflict the answer does not touch is listed in the issues only.
 // Finding no conflict is light evidence (0.7): the rules see values,
@@ -245,6 +248,7 @@ func consistency(f *vouch.Findings, ix *support.Index, doc *mention.Doc) {
 	var taken []string
 	var fix []string
 	var sources []string
+	var sides []map[string]any
 	stances := ix.Stances(conflicts, doc)
 	for i := range conflicts {
 		c := &conflicts[i]
@@ -261,6 +265,13 @@ func consistency(f *vouch.Findings, ix *support.Index, doc *mention.Doc) {
 			continue
 		}
 		sources = append(sources, c.A.Source, c.B.Source)
+		settled := c.A.Source
+		if stances[i] == support.StanceB {
+			settled = c.B.Source
+		}
+		sides = append(sides, map[string]any{"subject": c.Subject, "description": desc, "settledWith": settled,
+			"a": map[string]any{"source": c.A.Source, "says": c.A.Text, "sentence": c.A.Sentence},
+			"b": map[string]any{"source": c.B.Source, "says": c.B.Text, "sentence": c.B.Sentence}})
 		fix = append(fix, fmt.Sprintf("say that %s and %s disagree on %s, or settle it with evidence", c.A.Source, c.B.Source, c.Subject))
 	}
 	if len(taken) == 0 {
@@ -276,14 +287,14 @@ func consistency(f *vouch.Findings, ix *support.Index, doc *mention.Doc) {
 		return
 	}
 	if len(taken) > maxListed {
-		taken = taken[:maxListed]
+		taken, sides = taken[:maxListed], sides[:maxListed]
 	}
 	f.Checks = append(f.Checks, vouch.CheckResult{
 		Name: "synthesis.consistency", Level: vouch.LevelGrounding, Strength: vouch.StrengthStrict,
 		Status: vouch.StatusFail, Confidence: 1, Dimension: vouch.DimConsistency, Weight: 1, Score: 0,
 		Must: true, Code: vouch.CodeContradiction, Fix: fix,
 		Reason:   fmt.Sprintf("the answer settles %d conflict(s) between outputs without a word: %s", len(taken), taken[0]),
-		Evidence: map[string]any{"conflicts": taken, "sources": slices.Compact(slices.Sorted(slices.Values(sources)))},
+		Evidence: map[string]any{"conflicts": taken, "sides": sides, "sources": slices.Compact(slices.Sorted(slices.Values(sources)))},
 	})
 }
 

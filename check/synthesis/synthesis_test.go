@@ -110,6 +110,12 @@ func TestConsistency(t *testing.T) {
 	if !strings.Contains(c.Reason, `"120 ms" (b)`) {
 		t.Errorf("reason %q", c.Reason)
 	}
+	sides := c.Evidence["sides"].([]map[string]any)
+	if len(sides) != 1 || sides[0]["settledWith"] != "b" ||
+		sides[0]["a"].(map[string]any)["source"] != "a" || sides[0]["a"].(map[string]any)["says"] != "340 ms" ||
+		sides[0]["b"].(map[string]any)["says"] != "120 ms" || !strings.Contains(sides[0]["b"].(map[string]any)["sentence"].(string), "Benchmark rerun") {
+		t.Errorf("sides %v", sides)
+	}
 
 	f = analyze(t, vouch.KindSynthesis, "", "The two p99 latency runs of /search disagree: 340 ms and 120 ms. The rebuilt index is 31 GB.", outs...)
 	if c := checkNamed(f, "synthesis.consistency"); c == nil || c.Status != vouch.StatusPass {
