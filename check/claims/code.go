@@ -3,6 +3,8 @@ package claims
 import (
 	"context"
 	"fmt"
+	"path"
+	"slices"
 	"strings"
 
 	"github.com/vouchgate/vouch"
@@ -12,6 +14,7 @@ import (
 	_ "github.com/vouchgate/vouch/code/treesitter" // TypeScript, JavaScript, Python (cgo builds)
 	"github.com/vouchgate/vouch/git"
 	"github.com/vouchgate/vouch/text/claimtext"
+	"github.com/vouchgate/vouch/trace"
 )
 
 func init() {
@@ -79,7 +82,7 @@ func (codeAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Find
 				f.MarkApplicable(vouch.DimClaims)
 			}
 		case c.Action == "create" && c.Noun == "file":
-			f.Checks = append(f.Checks, createdCount(s, c))
+			f.Checks = append(f.Checks, createdCount(ctx, s, c))
 			f.MarkApplicable(vouch.DimClaims)
 		}
 	}
@@ -492,26 +495,80 @@ func docCount(c claimtext.CountClaim, d *docEval) vouch.CheckResult {
 	return result("claims.count", o)
 }
 
-// createdCount holds "created N files" against the claimed created files
-// that exist.
-func createdCount(s *vouch.Subject, c claimtext.CountClaim) vouch.CheckResult {
+// createdCount holds "created N files" ("Created `CHANGELOG.md`") against
+// the files the work created that exist: those the output lists as
+// created, those git shows added or untracked since the base, and, without
+// git, those the trace wrote. A file the claim names must exist; a count
+// of unnamed files fails only when git with a base shows every file the
+// work created, and is undecided when vouch sees only part of them.
+func createdCount(ctx context.Context, s *vouch.Subject, c claimtext.CountClaim) vouch.CheckResult {
 	var exist, missing []string
+	seen := map[string]bool{}
+	isFile := func(rel string) bool {
+		fi, err := s.Stat(rel)
+		return err == nil && fi.Mode().IsRegular()
+	}
+	add := func(rel string) {
+		if rel != "" && !seen[rel] && isFile(rel) {
+			seen[rel] = true
+			exist = append(exist, rel)
+		}
+	}
 	for _, cf := range gather(s) {
-		if !cf.created || cf.rel == "" {
+		if !cf.created {
 			continue
 		}
-		if fi, err := s.Stat(cf.rel); err == nil && fi.Mode().IsRegular() {
-			exist = append(exist, cf.path)
+		if cf.rel != "" && isFile(cf.rel) {
+			add(cf.rel)
 		} else {
 			missing = append(missing, cf.path)
 		}
 	}
+	ch, _ := git.ChangesFor(ctx, s)
+	complete := ch != nil && ch.Repo && ch.Base != ""
+	if ch != nil && ch.Repo {
+		for _, p := range ch.Paths() {
+			if st := ch.File(p).Status; st == git.Added || st == git.Untracked {
+				add(p)
+			}
+		}
+	} else if len(s.Request.Trace) > 0 {
+		for _, w := range trace.SummaryFor(s).Writes {
+			if !w.IsError {
+				add(s.Rel(w.Path))
+			}
+		}
+	}
+	// The files the claim names: each must exist, as written or as the one
+	// created file whose path ends so.
+	for _, item := range c.Items {
+		name := strings.TrimPrefix(path.Clean(strings.TrimSpace(item)), "./")
+		if r := s.Rel(name); r != "" && isFile(r) {
+			add(r)
+			continue
+		}
+		found := false
+		for _, e := range exist {
+			if e == name || strings.HasSuffix(e, "/"+name) {
+				found = true
+				break
+			}
+		}
+		if !found && !slices.Contains(missing, item) {
+			missing = append(missing, item)
+		}
+	}
 	claimed := max(c.Number, len(c.Items))
-	ev := map[string]any{"claim": c.Text, "claimed": claimed, "found": len(exist), "files": nonNil(exist)}
-	if claimed == 0 || len(exist) >= claimed {
+	ev := map[string]any{"claim": c.Text, "claimed": claimed, "found": len(exist), "files": nonNil(check.Cap(exist, 50))}
+	if len(missing) == 0 && (claimed == 0 || len(exist) >= claimed) {
 		return result("claims.count", vouch.Pass(fmt.Sprintf("the claim %q holds: %d created files exist", c.Text, len(exist)), ev))
 	}
-	o := vouch.Outcome{Status: vouch.StatusFail, Score: float64(len(exist)) / float64(claimed), Code: vouch.CodeCountMismatch,
+	if len(missing) == 0 && !complete {
+		o := vouch.Undecided(vouch.CodeCountUndecided, fmt.Sprintf("the claim %q cannot be checked: %d created files were seen (%s), but without git and a base vouch cannot see every file the work created", c.Text, len(exist), check.List(exist, 20)))
+		o.Evidence = ev
+		return result("claims.count", o)
+	}
+	o := vouch.Outcome{Status: vouch.StatusFail, Score: min(1, float64(len(exist))/float64(max(claimed, 1))), Code: vouch.CodeCountMismatch,
 		Reason: fmt.Sprintf("the summary claims %q, but %d created files exist", c.Text, len(exist)), Evidence: ev, Fix: missing}
 	if len(missing) > 0 {
 		o.Reason += "; missing: " + check.List(missing, 20)
