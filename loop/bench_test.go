@@ -46,8 +46,8 @@ func BenchmarkLoop(b *testing.B) {
 				}
 				for _, a := range res.Attempts {
 					attempts++
-					verify += a.VerifyDuration
-					own += a.Duration - a.ExecDuration - a.VerifyDuration
+					verify += time.Duration(a.VerifyDuration)
+					own += time.Duration(a.Duration - a.ExecDuration - a.VerifyDuration)
 				}
 			}
 			b.ReportMetric(float64(verify.Nanoseconds())/float64(attempts), "verify-ns/attempt")

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -254,9 +255,27 @@ type Attempt struct {
 	// ExecDuration and VerifyDuration are the times spent in the executor
 	// and the verifier; Duration is the whole attempt, the loop's own
 	// work (prompt, memory, events) included.
-	ExecDuration   time.Duration `json:"execDuration"`
-	VerifyDuration time.Duration `json:"verifyDuration"`
-	Duration       time.Duration `json:"duration"`
+	ExecDuration   Millis `json:"execMs"`
+	VerifyDuration Millis `json:"verifyMs"`
+	Duration       Millis `json:"durationMs"`
+}
+
+// Millis is a duration written in JSON as a number of milliseconds.
+type Millis time.Duration
+
+// MarshalJSON writes the duration in milliseconds.
+func (m Millis) MarshalJSON() ([]byte, error) {
+	return strconv.AppendFloat(nil, float64(m)/float64(time.Millisecond), 'f', -1, 64), nil
+}
+
+// UnmarshalJSON reads a number of milliseconds.
+func (m *Millis) UnmarshalJSON(b []byte) error {
+	f, err := strconv.ParseFloat(string(b), 64)
+	if err != nil {
+		return fmt.Errorf("loop: want milliseconds, got %s", b)
+	}
+	*m = Millis(f * float64(time.Millisecond))
+	return nil
 }
 
 // FollowUp is a follow-up subtask made for a gap.
@@ -406,7 +425,7 @@ func (r *runner) run(ctx context.Context) (*Result, error) {
 		req := r.request(n, reply, at.Executor)
 		vstart := r.o.Now()
 		rep, err := r.v.Verify(ctx, req)
-		at.VerifyDuration = r.o.Now().Sub(vstart)
+		at.VerifyDuration = Millis(r.o.Now().Sub(vstart))
 		if err == nil && rep == nil {
 			err = errors.New("the verifier returned no report")
 		}
@@ -481,7 +500,7 @@ func (r *runner) run(ctx context.Context) (*Result, error) {
 // stamp sets the duration of the last attempt, which began at start.
 func (r *runner) stamp(start time.Time) {
 	if n := len(r.res.Attempts); n > 0 {
-		r.res.Attempts[n-1].Duration = r.o.Now().Sub(start)
+		r.res.Attempts[n-1].Duration = Millis(r.o.Now().Sub(start))
 	}
 }
 
@@ -540,7 +559,7 @@ func (r *runner) execute(ctx context.Context, exec Executor, in *Input, at *Atte
 		}()
 		return exec.Execute(actx, in)
 	}()
-	at.ExecDuration = r.o.Now().Sub(start)
+	at.ExecDuration = Millis(r.o.Now().Sub(start))
 	switch {
 	case errors.Is(context.Cause(actx), errAttemptTimeout):
 		// Whatever came back after the deadline is not taken.

@@ -175,9 +175,9 @@ func (f *Figures) add(c Case, res *loop.Result) {
 	}
 	for _, a := range res.Attempts {
 		f.Attempts++
-		f.Exec += a.ExecDuration
-		f.Verify += a.VerifyDuration
-		f.Overhead += max(a.Duration-a.ExecDuration-a.VerifyDuration, 0)
+		f.Exec += time.Duration(a.ExecDuration)
+		f.Verify += time.Duration(a.VerifyDuration)
+		f.Overhead += max(time.Duration(a.Duration-a.ExecDuration-a.VerifyDuration), 0)
 	}
 	f.Results[c.Name] = res
 }
