@@ -193,22 +193,27 @@ func addCriteria(req *vouch.Request, file string) error {
 	}
 	parsed, err := wire.DecodeRequest(b, wire.Options{Name: file})
 	if err != nil {
-		// The positions are in the document built here, not in the file:
-		// the path names the criterion.
-		var one *vouch.Error
-		var many vouch.Errors
-		switch {
-		case errors.As(err, &many):
-			for _, e := range many {
-				e.Line, e.Column = 0, 0
-			}
-		case errors.As(err, &one):
-			one.Line, one.Column = 0, 0
-		}
-		return err
+		return withoutPositions(err)
 	}
 	req.Task.Criteria = parsed.Task.Criteria
 	return nil
+}
+
+// withoutPositions drops the line and column of a decoding error of a
+// document built from a file's contents: they point into the built
+// document, not the file; the path names the member.
+func withoutPositions(err error) error {
+	var one *vouch.Error
+	var many vouch.Errors
+	switch {
+	case errors.As(err, &many):
+		for _, e := range many {
+			e.Line, e.Column = 0, 0
+		}
+	case errors.As(err, &one):
+		one.Line, one.Column = 0, 0
+	}
+	return err
 }
 
 // readInput reads a file, or standard input for "-", up to max bytes.

@@ -1,0 +1,315 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/spf13/cobra"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/engine"
+	"github.com/vouchgate/vouch/event"
+	"github.com/vouchgate/vouch/git"
+	"github.com/vouchgate/vouch/internal/agentcmd"
+	"github.com/vouchgate/vouch/loop"
+	"github.com/vouchgate/vouch/memory"
+	"github.com/vouchgate/vouch/policy"
+	"github.com/vouchgate/vouch/wire"
+)
+
+// runFlags are the flags of vouch run.
+type runFlags struct {
+	task           string
+	workspace      string
+	events         string
+	memory         string
+	interaction    string
+	policies       []string
+	prompt         string
+	result         string
+	attemptTimeout time.Duration
+	json           bool
+	noCache        bool
+}
+
+func newRunCmd(st Streams) *cobra.Command {
+	var f runFlags
+	cmd := &cobra.Command{
+		Use:   "run --task TASK.yaml [flags] -- AGENT [ARGS...]",
+		Short: "Run an agent command on a task, verify each attempt, and retry with feedback until it holds",
+		Long: `Run an agent that is a command, verify what it did, and act on the verdict:
+retry with the feedback (what to fix, more specific each time), reformulate the
+task around what was missed, escalate, or stop on a contradiction. It loops
+until the work is accepted, escalated or out of retries (the policy's maxRetries).
+
+TASK.yaml is a request without an output: task (goal, criteria), and optionally
+kind, context and base. Before the first attempt vouch records the workspace's
+HEAD as the base (unless the task names one), so committed and uncommitted work
+are both evidence.
+
+The agent gets its prompt (the goal, the criteria, the memory and the previous
+attempt's feedback, with quoted agent text fenced as data) on stdin
+(--prompt stdin, the default), as every argument's {prompt} (--prompt arg), or
+only in VOUCH_PROMPT (--prompt env; VOUCH_PROMPT and VOUCH_ATTEMPT are always
+set). It runs in the workspace, as you; --attempt-timeout kills it and everything
+it started. Its result is read by --result:
+
+  stdout          its standard output is its summary (the default)
+  claude          its standard output is a Claude Code stream-json transcript
+                  (claude -p --output-format stream-json --verbose): claims from
+                  its final report, evidence from its tool calls
+  request:FILE    it writes a request (JSON or YAML) to FILE in the workspace;
+                  its output and trace are read
+
+Progress goes to stderr; the end is a summary of the attempts, verdicts, feedback
+and cost (--json: the loop's result as JSON on stdout). --events FILE appends the
+loop's events as JSONL; --memory FILE carries findings and known hallucinations
+between runs of the same --interaction.
+
+Exit codes: 0 accepted; 1 escalated, out of retries or a contradiction to
+clarify; 2 usage or bad input.`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if f.task == "" {
+				return usageErr(errors.New("run needs --task TASK.yaml"))
+			}
+			if cmd.ArgsLenAtDash() != 0 || len(args) == 0 {
+				return usageErr(errors.New("run needs the agent after --: vouch run --task TASK.yaml -- AGENT [ARGS...]"))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runAgent(cmd.Context(), st, &f, args)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.task, "task", "", "the task: a request without output (`TASK.yaml`)")
+	fl.StringVar(&f.workspace, "workspace", "", "the workspace `DIR` the agent works in (default: the current directory)")
+	fl.StringVar(&f.events, "events", "", "append the loop's events to `FILE` (JSONL)")
+	fl.StringVar(&f.memory, "memory", "", "keep the memory (findings, known hallucinations) in `FILE`")
+	fl.StringVar(&f.interaction, "interaction", "", "the interaction `ID` the memory is kept under (default: the task's id)")
+	fl.StringArrayVar(&f.policies, "policy", nil, "a policy `FILE` (YAML); repeat to layer, later wins")
+	fl.StringVar(&f.prompt, "prompt", "stdin", "how the agent gets its prompt: `stdin`, arg ({prompt} in its arguments) or env")
+	fl.StringVar(&f.result, "result", agentcmd.ResultStdout, "how its result is read: `stdout`, claude or request:FILE")
+	fl.DurationVar(&f.attemptTimeout, "attempt-timeout", 30*time.Minute, "kill an attempt of the agent after `D` (0: no limit)")
+	fl.BoolVar(&f.json, "json", false, "print the loop's result as JSON")
+	fl.BoolVar(&f.noCache, "no-cache", false, "neither read nor write the judge's answer cache")
+	return cmd
+}
+
+func runAgent(ctx context.Context, st Streams, f *runFlags, argv []string) error {
+	pol, err := policy.Load(f.policies...)
+	if err != nil {
+		return usageErr(err)
+	}
+	if err := judgeEnv(st, &pol); err != nil {
+		return usageErr(err)
+	}
+	j, err := newJudge(st, &pol, f.noCache)
+	if err != nil {
+		return usageErr(err)
+	}
+	if f.attemptTimeout < 0 {
+		return usageErr(errors.New("--attempt-timeout must not be negative"))
+	}
+	req, err := readTask(f.task)
+	if err != nil {
+		return usageErr(err)
+	}
+	ws := f.workspace
+	if ws == "" {
+		if ws, err = os.Getwd(); err != nil {
+			return usageErr(err)
+		}
+	}
+	if ws, err = filepath.Abs(ws); err != nil {
+		return usageErr(err)
+	}
+	if fi, err := os.Stat(ws); err != nil || !fi.IsDir() {
+		return usageErr(fmt.Errorf("workspace %s is not a directory", ws))
+	}
+	req.Workspace = ws
+	if req.Base == "" {
+		info, err := git.Snapshot(ctx, ws)
+		if err != nil {
+			return usageErr(fmt.Errorf("recording the base of %s: %w", ws, err))
+		}
+		req.Base = info.Base
+	}
+	agent := &agentcmd.Command{Argv: argv, Dir: ws, Stderr: st.Err}
+	switch f.prompt {
+	case "stdin":
+		agent.Stdin = true
+	case "arg":
+		if !strings.Contains(strings.Join(argv, "\x00"), agentcmd.PromptPlaceholder) {
+			return usageErr(errors.New("--prompt arg needs {prompt} in the agent's arguments"))
+		}
+	case "env":
+	default:
+		return usageErr(fmt.Errorf("--prompt %q: want stdin, arg or env", f.prompt))
+	}
+	switch kind, file, _ := strings.Cut(f.result, ":"); kind {
+	case agentcmd.ResultStdout, agentcmd.ResultClaude:
+		if file != "" {
+			return usageErr(fmt.Errorf("--result %s takes no file", kind))
+		}
+		agent.Result = kind
+	case agentcmd.ResultRequest:
+		if file == "" {
+			return usageErr(errors.New("--result request:FILE needs the FILE the agent writes"))
+		}
+		agent.Result, agent.ResultFile = kind, file
+	default:
+		return usageErr(fmt.Errorf("--result %q: want stdout, claude or request:FILE", f.result))
+	}
+	var jv vouch.Judge
+	if j != nil {
+		jv = j
+	}
+	eng, err := engine.New(engine.Options{Policy: &pol, Judge: jv,
+		// The workspace is the operator's (--workspace or the current
+		// directory), never one the agent's result names.
+		Workspace: func(*vouch.Request) (string, error) { return ws, nil }})
+	if err != nil {
+		return usageErr(err)
+	}
+	opts := loop.Options{Policy: &pol, Judge: j, AttemptTimeout: f.attemptTimeout}
+	if f.events != "" {
+		sink, err := event.OpenJSONL(f.events)
+		if err != nil {
+			return usageErr(err)
+		}
+		opts.Events = event.NewEmitter(event.Options{}, sink)
+		defer func() {
+			cctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			if err := opts.Events.Close(cctx); err != nil {
+				fmt.Fprintf(st.Err, "vouch: events: %v\n", err)
+			}
+		}()
+	}
+	if f.memory != "" {
+		store, err := memory.OpenFile(f.memory)
+		if err != nil {
+			return usageErr(err)
+		}
+		opts.Memory = memory.New(store, memory.Options{PromoteAfter: pol.Memory.PromoteAfter})
+	}
+	task := loop.Task{Request: *req, InteractionID: f.interaction}
+	if task.InteractionID == "" {
+		task.InteractionID = req.Task.ID
+	}
+	progress := st.Err
+	exec := loop.ExecutorFunc(func(ctx context.Context, in *loop.Input) (*loop.Reply, error) {
+		fmt.Fprintf(progress, "vouch: attempt %d: running %s\n", in.Attempt, argv[0])
+		res, err := agent.Run(ctx, in.Prompt, in.Attempt)
+		if err != nil {
+			fmt.Fprintf(progress, "vouch: attempt %d: %v\n", in.Attempt, err)
+			return nil, err
+		}
+		if res.ExitCode != 0 {
+			fmt.Fprintf(progress, "vouch: attempt %d: the agent exited %d\n", in.Attempt, res.ExitCode)
+		}
+		return &loop.Reply{Output: res.Output, Trace: res.Trace}, nil
+	})
+	result, err := loop.Run(ctx, eng, task, exec, opts)
+	if err != nil {
+		return &exitError{code: exitInput, err: err}
+	}
+	if f.json {
+		if err := json.MarshalWrite(st.Out, result, jsontext.WithIndent("  ")); err != nil {
+			return err
+		}
+		fmt.Fprintln(st.Out)
+	} else {
+		printRunSummary(st.Out, result)
+	}
+	if result.Outcome != loop.Accepted {
+		return &exitError{code: exitNotOK}
+	}
+	return nil
+}
+
+// readTask reads TASK.yaml: a request without an output. apiVersion and
+// kind may be left out (vouch/v1, subtask).
+func readTask(path string) (*vouch.Request, error) {
+	data, err := readLimited(path, wire.DefaultMaxBytes)
+	if err != nil {
+		return nil, err
+	}
+	var doc map[string]any
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if doc == nil {
+		return nil, fmt.Errorf("%s: want a task: a mapping with task.goal", path)
+	}
+	if _, ok := doc["output"]; ok {
+		return nil, fmt.Errorf("%s: a task has no output: the agent's output is what gets verified", path)
+	}
+	if _, ok := doc["apiVersion"]; !ok {
+		doc["apiVersion"] = vouch.APIVersion
+	}
+	if _, ok := doc["kind"]; !ok {
+		doc["kind"] = string(vouch.KindSubtask)
+	}
+	doc["output"] = map[string]any{"summary": ""}
+	b, err := json.Marshal(doc)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	req, err := wire.DecodeRequest(b, wire.Options{Name: path})
+	if err != nil {
+		return nil, withoutPositions(err)
+	}
+	if req.Workspace != "" {
+		return nil, fmt.Errorf("%s: workspace is given by --workspace (or the current directory), not by the task", path)
+	}
+	return req, nil
+}
+
+// printRunSummary writes what the loop did: each attempt's verdict and
+// what it was told, the outcome, and the cost.
+func printRunSummary(w io.Writer, r *loop.Result) {
+	for _, a := range r.Attempts {
+		switch {
+		case a.Report != nil:
+			score := "n/a"
+			if a.Report.Score != nil {
+				score = fmt.Sprintf("%.2f", *a.Report.Score)
+			}
+			fmt.Fprintf(w, "attempt %d: %s (score %s, %s): %s\n", a.Number, strings.ToUpper(string(a.Report.Verdict)), score, a.Reaction, a.Report.Reason)
+		default:
+			fmt.Fprintf(w, "attempt %d: did not finish (%s): %s\n", a.Number, a.Reaction, a.Error)
+		}
+		if a.Feedback != nil {
+			for _, it := range a.Feedback.Items {
+				fmt.Fprintf(w, "  told to fix: %s\n", it.Reason)
+			}
+		}
+	}
+	switch r.Outcome {
+	case loop.Accepted:
+		fmt.Fprintf(w, "accepted after %d attempt(s)\n", len(r.Attempts))
+		for _, fu := range r.FollowUps {
+			fmt.Fprintf(w, "follow-up for a gap: %s\n", fu.Gap)
+		}
+	case loop.NeedsClarification:
+		fmt.Fprintf(w, "stopped: the outputs contradict each other; a person must say which holds\n")
+	default:
+		msg := "escalated"
+		if r.Escalation != nil {
+			msg += ": " + r.Escalation.Error
+		}
+		fmt.Fprintln(w, msg)
+	}
+	fmt.Fprintf(w, "cost: verification $%.4f, agent $%.4f (as it reported)\n", r.Cost.VerifyUSD, r.Cost.ExecutorUSD)
+}
