@@ -70,6 +70,10 @@ type Config struct {
 	MaxBlocks int
 	// MaxTranscriptBytes caps the session log read (64 MiB when 0).
 	MaxTranscriptBytes int64
+	// Timeout bounds one call of the hook, so that it answers before
+	// Claude Code gives up on it (TimeoutSeconds); 50 s when 0. A
+	// verification cut short is an error, which never blocks.
+	Timeout time.Duration
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
 }
@@ -104,6 +108,12 @@ const maxInputBytes = 1 << 20
 // failure is in the answer's system message and in the state directory's
 // log, and lets the agent go on.
 func Run(ctx context.Context, r io.Reader, w io.Writer, cfg Config) error {
+	timeout := cfg.Timeout
+	if timeout <= 0 {
+		timeout = (TimeoutSeconds - 10) * time.Second
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
 	out := handle(ctx, r, cfg)
 	b, err := json.Marshal(out)
 	if err != nil {

@@ -215,6 +215,22 @@ func TestStopAnswers(t *testing.T) {
 	}
 }
 
+// slow is a verifier that waits for its context to end.
+type slow struct{}
+
+func (slow) Verify(ctx context.Context, _ *vouch.Request) (*vouch.Report, error) {
+	<-ctx.Done()
+	return nil, ctx.Err()
+}
+
+func TestTimeoutNeverBlocks(t *testing.T) {
+	cfg := Config{Verifier: slow{}, StateDir: t.TempDir(), MaxBlocks: 2, Timeout: time.Millisecond}
+	out := call(t, cfg, map[string]any{"session_id": "s", "cwd": t.TempDir(), "hook_event_name": "Stop", "transcript_path": writeLog(t)})
+	if out.Decision != "" || !strings.Contains(out.SystemMessage, "deadline exceeded") {
+		t.Errorf("a verification past the hook's timeout: %+v", out)
+	}
+}
+
 func TestBadInputNeverBlocks(t *testing.T) {
 	dir := t.TempDir()
 	cfg := Config{Verifier: &fixed{rep: &vouch.Report{Verdict: vouch.VerdictRetry}}, StateDir: dir, MaxBlocks: 2}
