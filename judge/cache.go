@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
+
+	"github.com/vouchgate/vouch/internal/atomicfile"
 )
 
 // Cache keeps validated judge answers by key: the judge model, the prompt
@@ -142,15 +144,7 @@ func (c *Disk) Put(key string, value []byte) {
 	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 		return
 	}
-	f, err := os.CreateTemp(filepath.Dir(p), ".tmp-*")
-	if err != nil {
-		return
-	}
-	_, werr := f.Write(value)
-	cerr := f.Close()
-	if werr != nil || cerr != nil || os.Rename(f.Name(), p) != nil {
-		os.Remove(f.Name())
-	}
+	_ = atomicfile.Write(p, value, 0o600) // a cache write that fails is a miss next time
 }
 
 // Tiered is a Cache that looks in a fast cache first, then a slow one, and

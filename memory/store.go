@@ -12,6 +12,8 @@ import (
 	"sort"
 	"sync"
 	"time"
+
+	"github.com/vouchgate/vouch/internal/atomicfile"
 )
 
 // Store keeps a memory's [State]. View calls f with the state as it is;
@@ -305,28 +307,8 @@ func (f *File) save(st *State) error {
 	if err != nil {
 		return fmt.Errorf("memory: %w", err)
 	}
-	dir := filepath.Dir(f.path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(f.path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("memory: %w", err)
-	}
-	defer os.Remove(tmp.Name()) // a no-op once renamed
-	_, err = tmp.Write(append(data, '\n'))
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), f.path)
-	}
-	if err != nil {
+	if err := atomicfile.Write(f.path, append(data, '\n'), 0o600); err != nil {
 		return fmt.Errorf("memory: save: %w", err)
-	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync() // the rename itself durable, where the system allows
-		d.Close()
 	}
 	return nil
 }

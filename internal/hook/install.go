@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/vouchgate/vouch/internal/atomicfile"
 )
 
 // Events are the hook events vouch installs itself on.
@@ -231,33 +232,5 @@ func edit(path string, change func(event string, groups []hookGroup) []hookGroup
 	if fi, err := os.Stat(path); err == nil {
 		mode = fi.Mode().Perm()
 	}
-	return true, writeFileAtomic(path, out, mode)
-}
-
-// writeFileAtomic replaces path with data through a synced temporary file
-// beside it, renamed over it: a crash leaves the old file or the new, never
-// half of one.
-func writeFileAtomic(path string, data []byte, mode fs.FileMode) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Chmod(mode)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
+	return true, atomicfile.Write(path, out, mode)
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/internal/atomicfile"
 )
 
 // State is what the hook keeps of one session between its calls.
@@ -100,12 +101,12 @@ func (s *store) saveReport(rep *vouch.Report) error {
 }
 
 // writeAtomic writes data to path, in dir, through a synced temporary
-// file (see writeFileAtomic), readable by the user alone.
+// file, readable by the user alone.
 func writeAtomic(dir, path string, data []byte) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("state directory: %w", err)
 	}
-	if err := writeFileAtomic(path, append(data, '\n'), 0o600); err != nil {
+	if err := atomicfile.Write(path, append(data, '\n'), 0o600); err != nil {
 		return fmt.Errorf("writing the session state: %w", err)
 	}
 	return nil
