@@ -39,16 +39,23 @@ func (k Kind) Valid() bool {
 // Lines are 1-based and ranges inclusive; a last line without a newline counts
 // as a line. A zero Attempt means 1 and an empty Kind means [KindSubtask].
 type Request struct {
-	APIVersion string       `json:"apiVersion,omitempty"`
-	ID         string       `json:"id,omitempty"`
-	Kind       Kind         `json:"kind,omitempty"`
-	Attempt    int          `json:"attempt,omitempty"`
-	Task       Task         `json:"task"`
-	Output     Output       `json:"output"`
-	Workspace  string       `json:"workspace,omitempty"`
-	Base       string       `json:"base,omitempty"`
-	Trace      []TraceEntry `json:"trace,omitempty"`
-	Context    *Context     `json:"context,omitempty"`
+	APIVersion string `json:"apiVersion,omitempty"`
+	ID         string `json:"id,omitempty"`
+	Kind       Kind   `json:"kind,omitempty"`
+	Attempt    int    `json:"attempt,omitempty"`
+	Task       Task   `json:"task"`
+	Output     Output `json:"output"`
+	Workspace  string `json:"workspace,omitempty"`
+	// InteractionID names the orchestrator's run this verification
+	// belongs to: the subtasks, attempts and synthesis of one user
+	// request. Optional; the service stores and filters by it.
+	InteractionID string `json:"interactionId,omitempty"`
+	// Target names what is verified within the interaction: an agent
+	// name, a tool call id. Optional; the service stores it as target_id.
+	Target  string       `json:"target,omitempty"`
+	Base    string       `json:"base,omitempty"`
+	Trace   []TraceEntry `json:"trace,omitempty"`
+	Context *Context     `json:"context,omitempty"`
 }
 
 // EffectiveKind returns r.Kind, or [KindSubtask] when it is empty.

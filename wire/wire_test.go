@@ -501,7 +501,7 @@ func TestUnknownFieldSuggestions(t *testing.T) {
 		{`{"task": {"critera": []}, "output": {"summary": ""}}`, "task.critera", `unknown field (did you mean "criteria"?)`},
 		{`{"task": {}, "output": {"summary": "", "testresult": "passed"}}`, "output.testresult", `unknown field (did you mean "testResult"?)`},
 		{"task: {}\noutput: {summary: x}\ntrace:\n  - tol: fs:read\n", "trace[0].tol", `unknown field (did you mean "tool"?)`},
-		{`{"task": {}, "output": {"summary": ""}, "x": 1}`, "x", "unknown field (want one of apiVersion, id, kind, attempt, task, output, workspace, base, trace, context)"},
+		{`{"task": {}, "output": {"summary": ""}, "x": 1}`, "x", "unknown field (want one of apiVersion, id, kind, attempt, task, output, workspace, interactionId, target, base, trace, context)"},
 	} {
 		errs := decodeErr(t, tc.in, Options{})
 		var found bool
