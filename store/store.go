@@ -1,0 +1,267 @@
+// Package store is the durable log of `vouch serve`: every verification
+// with its report and (size-capped) request, the events streamed to
+// clients, batches and their items, API keys, and the overrides people
+// add later.
+//
+// One [Store] interface has two implementations with one schema and
+// embedded migrations: SQLite (pure Go, the default; WAL, one writer that
+// commits concurrent inserts together, a pool of readers) and PostgreSQL
+// (pgx). [Open] picks one from a DSN. The conformance suite in package
+// storetest runs against both.
+//
+// Every row carries its tenant and every query filters by it; the only
+// lookups across tenants are the ones authentication and maintenance need
+// ([Store.Key], [Store.PendingItems], [Store.Prune]).
+//
+// A write that returned nil is durable: the server answers 200 only after
+// it.
+package store
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// Errors a Store returns; test with errors.Is.
+var (
+	// ErrNotFound: no row with that id in that tenant.
+	ErrNotFound = errors.New("store: not found")
+	// ErrDuplicate: a verification with the same tenant and idempotency
+	// key, or the same tenant, id and attempt, is already stored. The
+	// stored one is returned beside it.
+	ErrDuplicate = errors.New("store: duplicate verification")
+	// ErrClosed: the store was closed.
+	ErrClosed = errors.New("store: closed")
+)
+
+// Store is the durable log. Implementations are safe for concurrent use.
+type Store interface {
+	// Insert writes a verification and the events it raised in one
+	// transaction, assigning v.Seq and each event's Seq. When a
+	// verification with the same tenant and IdempotencyKey, or the same
+	// tenant, ID and Attempt, exists, nothing is written and Insert
+	// returns that one (Result included) with ErrDuplicate.
+	Insert(ctx context.Context, v *Verification, events []Event) (*Verification, error)
+	// ByKey returns the tenant's verification with that idempotency key.
+	ByKey(ctx context.Context, tenant, key string) (*Verification, error)
+	// Get returns a verification by id; attempt 0 means the latest
+	// attempt of that id. Request is filled in.
+	Get(ctx context.Context, tenant, id string, attempt int) (*Verification, error)
+	// List returns the tenant's verifications matching f, newest first
+	// (by Seq), without their Request.
+	List(ctx context.Context, tenant string, f Filter) (Page, error)
+
+	// AddOverride records a person's verdict beside a stored
+	// verification (the report itself never changes); ErrNotFound when
+	// the tenant has no verification with that id and attempt.
+	AddOverride(ctx context.Context, o *Override) error
+	// Overrides returns the overrides of a verification, oldest first.
+	Overrides(ctx context.Context, tenant, id string, attempt int) ([]Override, error)
+
+	// AppendEvents writes events not tied to a new verification,
+	// assigning their Seq.
+	AppendEvents(ctx context.Context, events []Event) error
+	// Events returns up to limit of the tenant's events with Seq > after,
+	// in Seq order.
+	Events(ctx context.Context, tenant string, after int64, limit int) ([]Event, error)
+	// LastEventSeq returns the highest event Seq of the tenant, 0 when
+	// there is none.
+	LastEventSeq(ctx context.Context, tenant string) (int64, error)
+
+	// CreateBatch writes a batch and its items (requests in input order;
+	// an item may be born done with an error, a line that did not parse)
+	// in one transaction. b.Total is len(items).
+	CreateBatch(ctx context.Context, b *Batch, items []BatchItem) error
+	// Batch returns a batch with its counts.
+	Batch(ctx context.Context, tenant, id string) (*Batch, error)
+	// CompleteItem ends a pending item in one transaction: with v (and
+	// its events) written as Insert would (a duplicate is not an error:
+	// the item then points at the stored verification), or with errJSON
+	// when v is nil. It updates the batch's counts, and its FinishedAt
+	// when it was the last item. Completing an item that is not pending
+	// does nothing and returns nil, so a retried job cannot count twice.
+	CompleteItem(ctx context.Context, tenant, batchID string, index int, v *Verification, events []Event, errJSON []byte) error
+	// PendingItems returns up to limit pending items across tenants
+	// (Request filled in), oldest batch first, for resuming batches after
+	// a restart.
+	PendingItems(ctx context.Context, limit int) ([]BatchItem, error)
+	// BatchResults calls fn for each item of a batch in index order, with
+	// the item's result: the stored report for a done item, its error
+	// JSON for a failed one, nil for a pending one. It stops at fn's
+	// first error and returns it.
+	BatchResults(ctx context.Context, tenant, id string, fn func(it BatchItem, result []byte) error) error
+
+	// CreateKey stores an API key (its hash, never the secret).
+	CreateKey(ctx context.Context, k *Key) error
+	// Key returns a key by id, in any tenant (authentication looks keys
+	// up before it knows the tenant); revoked keys are returned too.
+	Key(ctx context.Context, id string) (*Key, error)
+	// Keys lists the keys of a tenant, or of every tenant when tenant is
+	// "", oldest first.
+	Keys(ctx context.Context, tenant string) ([]Key, error)
+	// RevokeKey marks a key revoked at the given time; ErrNotFound when
+	// there is no such key.
+	RevokeKey(ctx context.Context, id string, at time.Time) error
+	// ActiveKeys counts the keys not revoked, in every tenant.
+	ActiveKeys(ctx context.Context) (int, error)
+
+	// Prune deletes up to limit verifications created before cutoff (with
+	// their overrides), and events older than cutoff, returning how many
+	// verifications it deleted; call it until it returns fewer than
+	// limit.
+	Prune(ctx context.Context, cutoff time.Time, limit int) (int, error)
+
+	// Ping reports whether the store is reachable.
+	Ping(ctx context.Context) error
+	// Close flushes pending writes and releases the store.
+	Close() error
+}
+
+// Verification is one row of verification_logs: the report and request
+// of one verification, and the columns queries need.
+type Verification struct {
+	// Seq is assigned by the store on insert; it orders rows and is the
+	// list cursor.
+	Seq    int64
+	Tenant string
+	// ID is the report's id: the request's id, or its content hash.
+	ID      string
+	Attempt int
+	// IdempotencyKey is the Idempotency-Key header, or "ID/Attempt".
+	IdempotencyKey string
+	// RequestHash is the SHA-256 (hex) of the request body as received;
+	// the same key with another hash is a conflict.
+	RequestHash string
+	// InteractionID and TargetID come from the request's interactionId
+	// and target.
+	InteractionID string
+	TargetID      string
+	// VerificationType is agent, orchestrator or moderator, from the kind.
+	VerificationType string
+	TaskID           string
+	Goal             string
+	Kind             string
+	Verdict          string
+	Action           string
+	// Score is nil when nothing was decided.
+	Score         *float64
+	Confidence    float64
+	NeedsReview   bool
+	Criticality   string
+	ExecutorModel string
+	JudgeModels   []string
+	CostUSD       float64
+	DurationMs    float64
+	// Result is the report as JSON.
+	Result []byte
+	// Request is the request as received, nil when it was over the cap
+	// (RequestBytes says how large it was).
+	Request      []byte
+	RequestBytes int
+	CreatedAt    time.Time
+}
+
+// Filter selects verifications; zero fields do not filter.
+type Filter struct {
+	Kind, Verdict, Action string
+	TaskID, InteractionID string
+	ExecutorModel         string
+	NeedsReview           *bool
+	// Since is inclusive, Until exclusive.
+	Since, Until time.Time
+	// Before is a cursor: only rows with Seq < Before (0: from the
+	// newest).
+	Before int64
+	// Limit caps the page (default 50, at most 1000).
+	Limit int
+}
+
+// Page is one page of a list.
+type Page struct {
+	Items []Verification
+	// Next is the cursor of the next page (its Filter.Before), 0 when
+	// this page is the last.
+	Next int64
+}
+
+// Override is a person's verdict on a stored verification.
+type Override struct {
+	Tenant, VerificationID string
+	Attempt                int
+	Verdict, Reason        string
+	Reviewer               string
+	CreatedAt              time.Time
+}
+
+// Event is one stored event: the event's JSON as streamed, and its
+// store-assigned sequence number (the SSE id, for Last-Event-ID).
+type Event struct {
+	Seq       int64
+	Tenant    string
+	Type      string
+	Data      []byte
+	CreatedAt time.Time
+}
+
+// Batch states.
+const (
+	BatchRunning = "running"
+	BatchDone    = "done"
+)
+
+// Batch is a batch of verifications.
+type Batch struct {
+	Tenant, ID string
+	// State is BatchRunning until every item is done or failed.
+	State               string
+	Total, Done, Failed int
+	CreatedAt           time.Time
+	// FinishedAt is zero while the batch runs.
+	FinishedAt time.Time
+}
+
+// Batch item states.
+const (
+	ItemPending = "pending"
+	ItemDone    = "done"
+	ItemError   = "error"
+)
+
+// BatchItem is one request of a batch.
+type BatchItem struct {
+	Tenant, BatchID string
+	// Index is the item's 0-based position in the batch's input.
+	Index int
+	State string
+	// Request is the request as given (filled in by PendingItems).
+	Request []byte
+	// VerificationID and Attempt name the stored verification of a done
+	// item.
+	VerificationID string
+	Attempt        int
+	// Error is the error JSON of a failed item.
+	Error []byte
+}
+
+// Scopes an API key can hold.
+const (
+	ScopeVerify = "verify"
+	ScopeRead   = "read"
+	ScopeReview = "review"
+	ScopeAdmin  = "admin"
+)
+
+// Scopes lists every scope.
+var Scopes = []string{ScopeVerify, ScopeRead, ScopeReview, ScopeAdmin}
+
+// Key is an API key as stored: its hash, never its secret.
+type Key struct {
+	ID, Tenant, Name string
+	// Hash is the SHA-256 of the key's secret part.
+	Hash      []byte
+	Scopes    []string
+	CreatedAt time.Time
+	// RevokedAt is zero for a live key.
+	RevokedAt time.Time
+}
