@@ -53,11 +53,7 @@ var schema = sync.OnceValue(func() *strict.Schema {
 		NullHint:  " (leave the key out to keep the value in force)",
 		Canonical: true,
 		Rules: map[reflect.Type]strict.Rule{
-			reflect.TypeFor[vouch.Duration](): {
-				Want:  `duration (e.g. "30s")`,
-				Forms: map[jsontext.Kind]reflect.Type{'"': reflect.TypeFor[string](), '0': reflect.TypeFor[float64]()},
-				Check: checkDuration,
-			},
+			reflect.TypeFor[vouch.Duration](): durationRule,
 			reflect.TypeFor[vouch.CommandRule](): {
 				Want:  "list or mapping",
 				Forms: map[jsontext.Kind]reflect.Type{'[': reflect.TypeFor[[]string](), '{': reflect.TypeFor[plainRule]()},
@@ -72,6 +68,14 @@ var schema = sync.OnceValue(func() *strict.Schema {
 		},
 	})
 })
+
+// durationRule reads a [vouch.Duration]: a Go duration string or a number
+// of seconds.
+var durationRule = strict.Rule{
+	Want:  `duration (e.g. "30s")`,
+	Forms: map[jsontext.Kind]reflect.Type{'"': reflect.TypeFor[string](), '0': reflect.TypeFor[float64]()},
+	Check: checkDuration,
+}
 
 // policyKeys are the top-level keys of a policy, in the order of
 // [vouch.Policy]'s fields.
@@ -173,4 +177,51 @@ func kindWord(k jsontext.Kind) string {
 		return "boolean"
 	}
 	return "value"
+}
+
+// configSchemas caches the schema of each type [DecodeFile] decodes into.
+var configSchemas sync.Map // reflect.Type -> *strict.Schema
+
+// DecodeFile decodes a settings file other than a policy (a server's
+// configuration) into v, a pointer to a struct, as strictly as a policy:
+// YAML or JSON; unknown keys (with the key meant, when one is close),
+// values of the wrong type, null values and duplicate keys are errors
+// with their line, column and path; durations read as in a policy
+// ("30s", or a number of seconds). Fields of v that the document leaves
+// out keep their values, so v can hold the defaults.
+func DecodeFile(name string, data []byte, v any) error {
+	t := reflect.TypeOf(v)
+	if t == nil || t.Kind() != reflect.Pointer || t.Elem().Kind() != reflect.Struct {
+		return &vouch.Error{Code: vouch.ErrUsage, Message: "policy.DecodeFile: v must be a pointer to a struct"}
+	}
+	sc, ok := configSchemas.Load(t.Elem())
+	if !ok {
+		sc, _ = configSchemas.LoadOrStore(t.Elem(), strict.NewSchema(t.Elem(), strict.SchemaOptions{
+			YAMLWords: true,
+			NullHint:  " (leave the key out to keep the default)",
+			Rules:     map[reflect.Type]strict.Rule{reflect.TypeFor[vouch.Duration](): durationRule},
+		}))
+	}
+	doc, err := strict.Parse(data, strict.Options{What: "configuration", MaxBytes: maxInputBytes, MaxNodes: maxNodes, MaxJSONBytes: maxJSONBytes})
+	if err != nil {
+		return withFile(vouch.ErrorList(err), name)
+	}
+	switch k := doc.Kind(); k {
+	case 0, 'n':
+		return nil
+	case '{':
+	default:
+		_, at, _ := doc.Lookup("")
+		return &vouch.Error{Code: vouch.ErrType, File: name, Line: at.Line, Column: at.Column,
+			Message: "got " + kindWord(k) + ", want a mapping"}
+	}
+	// Decode into a copy, so v keeps its defaults when the file is bad.
+	tmp := reflect.New(t.Elem())
+	tmp.Elem().Set(reflect.ValueOf(v).Elem())
+	sc.(*strict.Schema).Decode(doc, tmp.Interface())
+	if errs := doc.Errors(); errs != nil {
+		return withFile(errs, name)
+	}
+	reflect.ValueOf(v).Elem().Set(tmp.Elem())
+	return nil
 }
