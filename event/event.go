@@ -17,7 +17,7 @@
 // The package sits beside package loop rather than inside it because it
 // is not the loop's alone: `vouch run`, the Claude Code hook and the
 // server emit and stream the same events, and none of them should need
-// the loop to do so. It imports only the root package and wire.
+// the loop to do so. It imports only the root package, wire and internal/fence.
 package event
 
 import (
@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/internal/fence"
 	"github.com/vouchgate/vouch/wire"
 )
 
@@ -177,6 +178,23 @@ type SelfAssessment struct {
 	Bias *float64 `json:"bias"`
 	// Executor is the agent that assessed itself, when known.
 	Executor *vouch.Executor `json:"executor,omitempty"`
+}
+
+// NewSelfAssessment sets the agent's view of its work (out's
+// selfAssessment) beside the report's; nil when the agent gave none. The
+// agent's reasoning is cleaned of fence markers and capped.
+func NewSelfAssessment(out *vouch.Output, rep *vouch.Report, exec *vouch.Executor) *SelfAssessment {
+	sa := out.SelfAssessment
+	if sa == nil {
+		return nil
+	}
+	s := &SelfAssessment{Confidence: sa.Confidence, Completeness: sa.Completeness, Gaps: sa.Gaps,
+		Reasoning: fence.Clean(sa.Reasoning, 2000), VerifiedConfidence: rep.Confidence, VerifiedScore: rep.Score, Executor: exec}
+	if sa.Confidence != nil && rep.Score != nil {
+		b := *sa.Confidence - *rep.Score
+		s.Bias = &b
+	}
+	return s
 }
 
 // Retry is the data of verification:retry.

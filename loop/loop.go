@@ -449,7 +449,7 @@ func (r *runner) run(ctx context.Context) (*Result, error) {
 			res.Attempts = append(res.Attempts, at)
 			return r.escalate(rep, "the caller stopped the task: "+ctx.Err().Error()), ctx.Err()
 		}
-		at.SelfAssessment = selfAssessment(&reply.Output, rep, at.Executor)
+		at.SelfAssessment = event.NewSelfAssessment(&reply.Output, rep, at.Executor)
 		r.emit(event.VerificationComplete, n, r.id, &event.Complete{Report: rep, SelfAssessment: at.SelfAssessment})
 		if m := r.o.Memory; m != nil {
 			if err := m.Record(ctx, memory.Scope{InteractionID: r.task.InteractionID, TaskID: r.id}, rep); err != nil {
@@ -685,21 +685,6 @@ func (r *runner) followUps(ctx context.Context, gaps []string, attempt int) {
 		}
 		r.res.FollowUps = append(r.res.FollowUps, fu)
 	}
-}
-
-// selfAssessment sets the agent's view of its work beside the report's.
-func selfAssessment(out *vouch.Output, rep *vouch.Report, exec *vouch.Executor) *event.SelfAssessment {
-	sa := out.SelfAssessment
-	if sa == nil {
-		return nil
-	}
-	s := &event.SelfAssessment{Confidence: sa.Confidence, Completeness: sa.Completeness, Gaps: sa.Gaps,
-		Reasoning: fence.Clean(sa.Reasoning, 2000), VerifiedConfidence: rep.Confidence, VerifiedScore: rep.Score, Executor: exec}
-	if sa.Confidence != nil && rep.Score != nil {
-		b := *sa.Confidence - *rep.Score
-		s.Bias = &b
-	}
-	return s
 }
 
 // Render renders the input as one prompt, fencing with token everything
