@@ -1,0 +1,169 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/vouchgate/vouch/store"
+)
+
+// DefaultTenant is the tenant of requests without a key when the store
+// holds no keys.
+const DefaultTenant = "default"
+
+// principal is who is calling: a tenant and the scopes of its key.
+type principal struct {
+	tenant string
+	key    *store.Key // nil in open mode: every scope
+}
+
+func (p principal) has(scope string) bool { return p.key == nil || p.key.Has(scope) }
+
+type principalKey struct{}
+
+// tenantOf returns the caller's tenant (set by requireScope).
+func tenantOf(ctx context.Context) string {
+	p, _ := ctx.Value(principalKey{}).(principal)
+	return p.tenant
+}
+
+// Cache lifetimes: a revoked key stops working, and a first key ends open
+// mode, within these.
+const (
+	keyTTL  = 5 * time.Second
+	openTTL = 2 * time.Second
+)
+
+// authenticator resolves API keys, caching what the store said for a few
+// seconds so that a request costs no store read.
+type authenticator struct {
+	st  store.Store
+	now func() time.Time
+
+	mu       sync.Mutex
+	keys     map[string]cachedKey
+	open     bool
+	openTill time.Time
+}
+
+type cachedKey struct {
+	k    *store.Key // nil: no such key
+	till time.Time
+}
+
+func newAuthenticator(st store.Store, now func() time.Time) *authenticator {
+	return &authenticator{st: st, now: now, keys: map[string]cachedKey{}}
+}
+
+var (
+	errNoKey  = errors.New("an API key is required: Authorization: Bearer vk_...")
+	errBadKey = errors.New("the API key is unknown or revoked")
+)
+
+// authenticate returns the caller of r.
+func (a *authenticator) authenticate(r *http.Request) (principal, error) {
+	secret := bearer(r)
+	if secret == "" {
+		open, err := a.openMode(r.Context())
+		if err != nil {
+			return principal{}, err
+		}
+		if open {
+			return principal{tenant: DefaultTenant}, nil
+		}
+		return principal{}, errNoKey
+	}
+	id, _, ok := store.ParseSecret(secret)
+	if !ok {
+		return principal{}, errBadKey
+	}
+	k, err := a.key(r.Context(), id)
+	if err != nil {
+		return principal{}, err
+	}
+	if k == nil || !k.Matches(secret) {
+		return principal{}, errBadKey
+	}
+	return principal{tenant: k.Tenant, key: k}, nil
+}
+
+// bearer returns the key of a request: Authorization: Bearer, or
+// X-API-Key.
+func bearer(r *http.Request) string {
+	if h := r.Header.Get("Authorization"); h != "" {
+		if scheme, rest, ok := strings.Cut(h, " "); ok && strings.EqualFold(scheme, "Bearer") {
+			return strings.TrimSpace(rest)
+		}
+		return ""
+	}
+	return strings.TrimSpace(r.Header.Get("X-API-Key"))
+}
+
+func (a *authenticator) key(ctx context.Context, id string) (*store.Key, error) {
+	now := a.now()
+	a.mu.Lock()
+	c, ok := a.keys[id]
+	a.mu.Unlock()
+	if ok && now.Before(c.till) {
+		return c.k, nil
+	}
+	k, err := a.st.Key(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		k, err = nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	a.mu.Lock()
+	if len(a.keys) > 10000 {
+		clear(a.keys) // bounded: unknown ids are cached too
+	}
+	a.keys[id] = cachedKey{k: k, till: now.Add(keyTTL)}
+	a.mu.Unlock()
+	return k, nil
+}
+
+// openMode reports whether the store holds no live key.
+func (a *authenticator) openMode(ctx context.Context) (bool, error) {
+	now := a.now()
+	a.mu.Lock()
+	if now.Before(a.openTill) {
+		open := a.open
+		a.mu.Unlock()
+		return open, nil
+	}
+	a.mu.Unlock()
+	n, err := a.st.ActiveKeys(ctx)
+	if err != nil {
+		return false, err
+	}
+	a.mu.Lock()
+	a.open, a.openTill = n == 0, now.Add(openTTL)
+	a.mu.Unlock()
+	return n == 0, nil
+}
+
+// requireScope authenticates a request and checks that its key holds
+// scope; it answers 401 or 403 otherwise.
+func (s *Server) requireScope(scope string, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p, err := s.auth.authenticate(r)
+		switch {
+		case errors.Is(err, errNoKey) || errors.Is(err, errBadKey):
+			w.Header().Set("WWW-Authenticate", `Bearer realm="vouch"`)
+			writeError(w, http.StatusUnauthorized, "unauthorized", err.Error())
+			return
+		case err != nil:
+			s.writeStoreError(w, "checking the API key", err)
+			return
+		case !p.has(scope):
+			writeError(w, http.StatusForbidden, "forbidden", "the API key lacks the "+scope+" scope")
+			return
+		}
+		h.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), principalKey{}, p)))
+	})
+}

@@ -1,0 +1,154 @@
+package server
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vouchgate/vouch/api"
+	"github.com/vouchgate/vouch/store"
+)
+
+func (e *testEnv) key(tenant string, scopes ...string) (string, *store.Key) {
+	e.t.Helper()
+	secret, k, err := store.NewKey(tenant, "test", scopes, e.clock.now())
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if err := e.store.CreateKey(e.t.Context(), k); err != nil {
+		e.t.Fatal(err)
+	}
+	e.clock.advance(time.Minute) // past the open-mode cache
+	return secret, k
+}
+
+func TestAuthAndScopes(t *testing.T) {
+	e := newEnv(t, nil)
+	// No keys: open, as tenant default.
+	if res := e.do("POST", "/v1/verify", "", request("o1", 1, "DONE")); res.status != 200 {
+		t.Fatalf("open mode: %d", res.status)
+	}
+	verifier, _ := e.key("acme", store.ScopeVerify)
+	reader, readerKey := e.key("acme", store.ScopeRead)
+	admin, _ := e.key("acme", store.ScopeAdmin)
+
+	for _, tc := range []struct {
+		name, method, path, key string
+		want                    int
+	}{
+		{"no key once keys exist", "POST", "/v1/verify", "", 401},
+		{"a made-up key", "POST", "/v1/verify", "vk_nope_nope", 401},
+		{"a tampered key", "POST", "/v1/verify", verifier[:len(verifier)-2] + "xx", 401},
+		{"read key cannot verify", "POST", "/v1/verify", reader, 403},
+		{"verify key verifies", "POST", "/v1/verify", verifier, 200},
+		{"verify key cannot read", "GET", "/v1/verifications", verifier, 403},
+		{"read key reads", "GET", "/v1/verifications/a1", reader, 200},
+		{"metrics need admin", "GET", "/metrics", reader, 403},
+		{"admin reads metrics", "GET", "/metrics", admin, 200},
+		{"admin verifies", "POST", "/v1/verify", admin, 200},
+		{"health is public", "GET", "/healthz", "", 200},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var body []byte
+			if tc.method == "POST" {
+				body = request("a1", 1, "DONE")
+			}
+			res := e.do(tc.method, tc.path, tc.key, body)
+			if res.status != tc.want {
+				t.Errorf("status %d, want %d: %s", res.status, tc.want, res.body)
+			}
+			if tc.want == 401 && res.header.Get("WWW-Authenticate") == "" {
+				t.Error("401 without WWW-Authenticate")
+			}
+		})
+	}
+	// The default tenant's row is not acme's.
+	if res := e.do("GET", "/v1/verifications/o1", reader, nil); res.status != 404 {
+		t.Errorf("acme reads the default tenant's row: %d", res.status)
+	}
+	// A revoked key stops working once the cache expires.
+	if err := e.store.RevokeKey(t.Context(), readerKey.ID, e.clock.now()); err != nil {
+		t.Fatal(err)
+	}
+	e.clock.advance(time.Minute)
+	if res := e.do("GET", "/v1/verifications", reader, nil); res.status != 401 {
+		t.Errorf("revoked key: %d", res.status)
+	}
+	// X-API-Key works as well as Bearer.
+	if res := e.do("GET", "/v1/verifications", "", nil, "X-API-Key", admin); res.status != 200 {
+		t.Errorf("X-API-Key: %d", res.status)
+	}
+}
+
+// TestTenantIsolation tries to read, list, stream and batch another
+// tenant's rows, and gets nothing.
+func TestTenantIsolation(t *testing.T) {
+	e := newEnv(t, nil)
+	a, _ := e.key("alpha", store.ScopeAdmin)
+	b, _ := e.key("beta", store.ScopeAdmin)
+	if res := e.do("POST", "/v1/verify", a, request("secret-1", 1, "DONE")); res.status != 200 {
+		t.Fatal(res.status)
+	}
+	res := e.do("POST", "/v1/batches", a, request("secret-2", 1, "DONE"))
+	if res.status != 202 {
+		t.Fatal(res.status)
+	}
+	batch := decode[api.BatchStatus](t, res.body)
+	e.waitBatch("alpha", a, batch.ID)
+
+	for _, path := range []string{"/v1/verifications/secret-1", "/v1/verifications/secret-1?attempt=1", "/v1/verifications/secret-2",
+		"/v1/batches/" + batch.ID, "/v1/batches/" + batch.ID + "/results"} {
+		if res := e.do("GET", path, b, nil); res.status != 404 || bytes.Contains(res.body, []byte("DONE")) {
+			t.Errorf("beta GET %s: %d %s", path, res.status, res.body)
+		}
+		if res := e.do("GET", path, a, nil); res.status != 200 {
+			t.Errorf("alpha GET %s: %d", path, res.status)
+		}
+	}
+	for _, q := range []string{"", "?taskId=t-secret-1", "?interactionId=run-1"} {
+		list := decode[api.List](t, e.do("GET", "/v1/verifications"+q, b, nil).body)
+		if len(list.Items) != 0 {
+			t.Errorf("beta lists %s: %+v", q, list.Items)
+		}
+		if list := decode[api.List](t, e.do("GET", "/v1/verifications"+q, a, nil).body); len(list.Items) == 0 {
+			t.Errorf("alpha lists nothing for %s", q)
+		}
+	}
+	// The same id in beta is beta's own verification, not a replay or a
+	// conflict with alpha's.
+	if res := e.do("POST", "/v1/verify", b, request("secret-1", 1, "other")); res.status != 200 || res.header.Get("Idempotent-Replayed") != "" {
+		t.Errorf("beta's own secret-1: %d replayed=%q", res.status, res.header.Get("Idempotent-Replayed"))
+	}
+	// Beta's stream from the start holds only beta's events.
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", e.http.URL+"/v1/events?after=0", nil)
+	req.Header.Set("Authorization", "Bearer "+b)
+	sres, err := e.http.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sres.Body.Close()
+	sc := bufio.NewScanner(sres.Body)
+	sc.Buffer(nil, 1<<20)
+	n := 0
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "data: ") {
+			if !strings.Contains(line, `"tenant":"beta"`) || strings.Contains(line, `"tenant":"alpha"`) {
+				t.Errorf("beta's stream carries alpha's event: %.120s", line)
+			}
+			n++
+			if n == 2 { // beta's complete and retry
+				break
+			}
+		}
+	}
+	if n != 2 {
+		t.Errorf("beta's stream: %d events, want its own 2", n)
+	}
+}

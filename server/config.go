@@ -1,0 +1,235 @@
+package server
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/policy"
+	"github.com/vouchgate/vouch/wire"
+)
+
+// Config is the server's configuration: defaults, then a YAML file
+// ([LoadConfig]), then the environment ([Config.ApplyEnv]), then flags.
+// Keys are camelCase, like a policy's; unknown keys are errors.
+type Config struct {
+	// Addr is where to listen (default 127.0.0.1:8080). Without API keys
+	// in the store, only a loopback address is allowed.
+	Addr string `json:"addr"`
+	// Store is the log's DSN: a SQLite file (default ./vouch.db) or a
+	// postgres:// URL.
+	Store string `json:"store"`
+	// Policies are policy files, layered in order over the built-in
+	// defaults, as `vouch verify --policy` takes them.
+	Policies []string `json:"policies"`
+	// Workspaces maps the names a request may give as its workspace to
+	// directories. A request naming any other workspace is refused.
+	Workspaces map[string]string `json:"workspaces"`
+	// CommandWorkspaces names the workspaces for which the policy's
+	// allow-listed commands may run; for every other workspace (and for
+	// requests with none) the allow-list is emptied.
+	CommandWorkspaces []string `json:"commandWorkspaces"`
+	// MaxRequestBytes bounds one request body (default: the CLI's, 4 MiB)
+	// and each line of a batch.
+	MaxRequestBytes int64 `json:"maxRequestBytes"`
+	// MaxBatchBytes bounds a batch body (default 256 MiB).
+	MaxBatchBytes int64 `json:"maxBatchBytes"`
+	// StoredRequestBytes caps the request kept beside its report
+	// (default 256 KiB); a larger request is logged without its body.
+	StoredRequestBytes int `json:"storedRequestBytes"`
+	// Retention deletes verifications older than this, in bounded
+	// batches, every hour; 0 (the default) keeps everything.
+	Retention vouch.Duration `json:"retention"`
+	// MaxInFlight bounds the requests served at once (default 256); more
+	// are answered 429 with Retry-After, not queued.
+	MaxInFlight int `json:"maxInFlight"`
+	// BatchWorkers is how many batch items are verified at once (default:
+	// the number of CPUs).
+	BatchWorkers int `json:"batchWorkers"`
+	// Timeouts bound each connection and request.
+	Timeouts Timeouts `json:"timeouts"`
+}
+
+// Timeouts bound the server's connections; zero fields take the defaults.
+type Timeouts struct {
+	// ReadHeader bounds reading a request's headers (default 5s): a
+	// client that sends them slowly is cut off.
+	ReadHeader vouch.Duration `json:"readHeader"`
+	// Read bounds reading a whole request (default 1m).
+	Read vouch.Duration `json:"read"`
+	// Write bounds writing a response (default 5m); the event stream is
+	// exempt.
+	Write vouch.Duration `json:"write"`
+	// Idle bounds a keep-alive connection's wait for its next request
+	// (default 2m).
+	Idle vouch.Duration `json:"idle"`
+	// Verify bounds one verification (default: the policy's timeout).
+	Verify vouch.Duration `json:"verify"`
+	// Shutdown bounds the drain of in-flight requests and batch items on
+	// shutdown (default 30s).
+	Shutdown vouch.Duration `json:"shutdown"`
+}
+
+// DefaultConfig returns the defaults.
+func DefaultConfig() Config {
+	return Config{
+		Addr:               "127.0.0.1:8080",
+		Store:              "./vouch.db",
+		MaxRequestBytes:    wire.DefaultMaxBytes,
+		MaxBatchBytes:      256 << 20,
+		StoredRequestBytes: 256 << 10,
+		MaxInFlight:        256,
+		Timeouts: Timeouts{
+			ReadHeader: vouch.Duration(5 * time.Second),
+			Read:       vouch.Duration(time.Minute),
+			Write:      vouch.Duration(5 * time.Minute),
+			Idle:       vouch.Duration(2 * time.Minute),
+			Shutdown:   vouch.Duration(30 * time.Second),
+		},
+	}
+}
+
+// LoadConfig reads a configuration file (YAML or JSON) over the
+// defaults. Relative paths in it (store, policies, workspaces) are taken
+// from the file's directory.
+func LoadConfig(path string) (Config, error) {
+	c := DefaultConfig()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return c, fmt.Errorf("config: %w", err)
+	}
+	var file Config
+	if err := policy.DecodeFile(path, data, &file); err != nil {
+		return c, err
+	}
+	dir := filepath.Dir(path)
+	rel := func(p string) string {
+		if p == "" || filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(dir, p)
+	}
+	if file.Addr != "" {
+		c.Addr = file.Addr
+	}
+	if file.Store != "" {
+		c.Store = file.Store
+		if !isPostgres(file.Store) {
+			c.Store = rel(file.Store)
+		}
+	}
+	for _, p := range file.Policies {
+		c.Policies = append(c.Policies, rel(p))
+	}
+	if len(file.Workspaces) > 0 {
+		c.Workspaces = map[string]string{}
+		for name, p := range file.Workspaces {
+			c.Workspaces[name] = rel(p)
+		}
+	}
+	c.CommandWorkspaces = file.CommandWorkspaces
+	setIf(&c.MaxRequestBytes, file.MaxRequestBytes)
+	setIf(&c.MaxBatchBytes, file.MaxBatchBytes)
+	setIf(&c.StoredRequestBytes, file.StoredRequestBytes)
+	setIf(&c.Retention, file.Retention)
+	setIf(&c.MaxInFlight, file.MaxInFlight)
+	setIf(&c.BatchWorkers, file.BatchWorkers)
+	t := file.Timeouts
+	setIf(&c.Timeouts.ReadHeader, t.ReadHeader)
+	setIf(&c.Timeouts.Read, t.Read)
+	setIf(&c.Timeouts.Write, t.Write)
+	setIf(&c.Timeouts.Idle, t.Idle)
+	setIf(&c.Timeouts.Verify, t.Verify)
+	setIf(&c.Timeouts.Shutdown, t.Shutdown)
+	return c, c.Validate()
+}
+
+func setIf[T comparable](dst *T, v T) {
+	var zero T
+	if v != zero {
+		*dst = v
+	}
+}
+
+// ApplyEnv applies the environment over c: VOUCH_ADDR, VOUCH_STORE and
+// VOUCH_MAX_IN_FLIGHT.
+func (c *Config) ApplyEnv(getenv func(string) string) error {
+	if v := getenv("VOUCH_ADDR"); v != "" {
+		c.Addr = v
+	}
+	if v := getenv("VOUCH_STORE"); v != "" {
+		c.Store = v
+	}
+	if v := getenv("VOUCH_MAX_IN_FLIGHT"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return fmt.Errorf("VOUCH_MAX_IN_FLIGHT: want a positive integer, got %q", v)
+		}
+		c.MaxInFlight = n
+	}
+	return nil
+}
+
+// Validate checks the configuration as a whole.
+func (c *Config) Validate() error {
+	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
+		return fmt.Errorf("config: addr %q: want HOST:PORT", c.Addr)
+	}
+	if c.Store == "" {
+		return fmt.Errorf("config: store must not be empty")
+	}
+	names := make([]string, 0, len(c.Workspaces))
+	for name := range c.Workspaces {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if name == "" {
+			return fmt.Errorf("config: workspaces: a workspace needs a name")
+		}
+		if !filepath.IsAbs(c.Workspaces[name]) {
+			abs, err := filepath.Abs(c.Workspaces[name])
+			if err != nil {
+				return fmt.Errorf("config: workspaces.%s: %w", name, err)
+			}
+			c.Workspaces[name] = abs
+		}
+	}
+	for _, name := range c.CommandWorkspaces {
+		if _, ok := c.Workspaces[name]; !ok {
+			return fmt.Errorf("config: commandWorkspaces: %q is not one of the workspaces", name)
+		}
+	}
+	switch {
+	case c.MaxRequestBytes <= 0:
+		return fmt.Errorf("config: maxRequestBytes must be positive")
+	case c.MaxBatchBytes <= 0:
+		return fmt.Errorf("config: maxBatchBytes must be positive")
+	case c.StoredRequestBytes < 0:
+		return fmt.Errorf("config: storedRequestBytes must not be negative")
+	case c.MaxInFlight < 1:
+		return fmt.Errorf("config: maxInFlight must be at least 1")
+	case c.BatchWorkers < 0:
+		return fmt.Errorf("config: batchWorkers must not be negative")
+	case c.Retention < 0:
+		return fmt.Errorf("config: retention must not be negative")
+	}
+	return nil
+}
+
+// commandsAllowed reports whether allow-listed commands may run in the
+// named workspace.
+func (c *Config) commandsAllowed(name string) bool {
+	return name != "" && slices.Contains(c.CommandWorkspaces, name)
+}
+
+// isPostgres reports whether a DSN names a PostgreSQL store.
+func isPostgres(dsn string) bool {
+	return len(dsn) > 11 && (dsn[:11] == "postgres://" || len(dsn) > 13 && dsn[:13] == "postgresql://")
+}

@@ -1,0 +1,587 @@
+package server
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/api"
+	"github.com/vouchgate/vouch/store"
+)
+
+// clock is a test clock: every reading is a microsecond after the last.
+type clock struct{ n atomic.Int64 }
+
+func (c *clock) now() time.Time {
+	return time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC).Add(time.Duration(c.n.Add(1)) * time.Microsecond)
+}
+
+// advance moves the clock on by d.
+func (c *clock) advance(d time.Duration) { c.n.Add(int64(d / time.Microsecond)) }
+
+type testEnv struct {
+	t     *testing.T
+	srv   *Server
+	http  *httptest.Server
+	store store.Store
+	clock *clock
+}
+
+func newEnv(t *testing.T, mut func(*Config)) *testEnv {
+	t.Helper()
+	st, err := store.Open(t.Context(), filepath.Join(t.TempDir(), "vouch.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	cfg := DefaultConfig()
+	if mut != nil {
+		mut(&cfg)
+	}
+	c := &clock{}
+	srv, err := New(Options{Config: cfg, Store: st, Now: c.now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	srv.background(ctx)
+	hs := httptest.NewServer(srv.Handler())
+	t.Cleanup(func() {
+		hs.Close()
+		srv.stop()
+		cancel()
+		srv.batches.wait()
+	})
+	return &testEnv{t: t, srv: srv, http: hs, store: st, clock: c}
+}
+
+// request is a small subtask request: its must-pass criterion is met when
+// the summary says DONE.
+func request(id string, attempt int, summary string) []byte {
+	return fmt.Appendf(nil, `{"id":%q,"attempt":%d,"interactionId":"run-1","target":"writer","task":{"id":"t-%s","goal":"say done","executor":{"provider":"openai","model":"gpt-4o-mini"},"criteria":[{"id":"c1","text":"says DONE","must":true,"check":{"type":"contains","value":"DONE"}}]},"output":{"summary":%q}}`,
+		id, attempt, id, summary)
+}
+
+type response struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+func (e *testEnv) do(method, path, key string, body []byte, header ...string) response {
+	e.t.Helper()
+	req, err := http.NewRequest(method, e.http.URL+path, bytes.NewReader(body))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	res, err := e.http.Client().Do(req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return response{res.StatusCode, res.Header, b}
+}
+
+func decode[T any](t *testing.T, b []byte) T {
+	t.Helper()
+	var v T
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatalf("decoding %s: %v", b, err)
+	}
+	return v
+}
+
+func TestVerifyStoresAndReads(t *testing.T) {
+	e := newEnv(t, nil)
+	res := e.do("POST", "/v1/verify", "", request("r1", 1, "All DONE."))
+	if res.status != 200 {
+		t.Fatalf("status %d: %s", res.status, res.body)
+	}
+	rep := decode[vouch.Report](t, res.body)
+	if rep.ID != "r1" || rep.Verdict != vouch.VerdictPass {
+		t.Fatalf("report id %q verdict %q", rep.ID, rep.Verdict)
+	}
+	got := e.do("GET", "/v1/verifications/r1", "", nil)
+	if got.status != 200 || !bytes.Equal(got.body, res.body) {
+		t.Fatalf("GET: status %d, body differs from the answered report:\n%s\n%s", got.status, got.body, res.body)
+	}
+	v, err := e.store.Get(t.Context(), DefaultTenant, "r1", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.InteractionID != "run-1" || v.TargetID != "writer" || v.TaskID != "t-r1" || v.VerificationType != "agent" ||
+		v.ExecutorModel != "openai:gpt-4o-mini" || v.Verdict != "pass" || v.Criticality != "normal" || !bytes.Equal(v.Request, request("r1", 1, "All DONE.")) {
+		t.Errorf("stored row: %+v", v)
+	}
+
+	// A second attempt, failing, is another verification of the same id.
+	res = e.do("POST", "/v1/verify", "", request("r1", 2, "not yet"))
+	if res.status != 200 {
+		t.Fatalf("attempt 2: %d %s", res.status, res.body)
+	}
+	if rep := decode[vouch.Report](t, res.body); rep.Verdict == vouch.VerdictPass || rep.Attempt != 2 {
+		t.Fatalf("attempt 2: verdict %s attempt %d", rep.Verdict, rep.Attempt)
+	}
+	latest := decode[vouch.Report](t, e.do("GET", "/v1/verifications/r1", "", nil).body)
+	first := decode[vouch.Report](t, e.do("GET", "/v1/verifications/r1?attempt=1", "", nil).body)
+	if latest.Attempt != 2 || first.Attempt != 1 {
+		t.Errorf("GET picks attempt %d (want 2), ?attempt=1 picks %d", latest.Attempt, first.Attempt)
+	}
+	if res := e.do("GET", "/v1/verifications/nope", "", nil); res.status != 404 {
+		t.Errorf("unknown id: status %d", res.status)
+	}
+
+	list := decode[api.List](t, e.do("GET", "/v1/verifications?taskId=t-r1&verdict=pass", "", nil).body)
+	if len(list.Items) != 1 || list.Items[0].Attempt != 1 || list.Items[0].InteractionID != "run-1" {
+		t.Errorf("filtered list: %+v", list)
+	}
+	if res := e.do("GET", "/v1/verifications?verdict=maybe&colour=red", "", nil); res.status != 400 || !bytes.Contains(res.body, []byte("colour")) {
+		t.Errorf("bad filters: %d %s", res.status, res.body)
+	}
+}
+
+func TestIdempotency(t *testing.T) {
+	e := newEnv(t, nil)
+	body := request("r1", 1, "DONE")
+	first := e.do("POST", "/v1/verify", "", body)
+	again := e.do("POST", "/v1/verify", "", body)
+	if first.status != 200 || again.status != 200 || !bytes.Equal(first.body, again.body) {
+		t.Fatalf("replay: %d %d, same body %v", first.status, again.status, bytes.Equal(first.body, again.body))
+	}
+	if again.header.Get("Idempotent-Replayed") != "true" || first.header.Get("Idempotent-Replayed") != "" {
+		t.Errorf("Idempotent-Replayed: first %q, again %q", first.header.Get("Idempotent-Replayed"), again.header.Get("Idempotent-Replayed"))
+	}
+	// The same id and attempt with another body is a conflict.
+	if res := e.do("POST", "/v1/verify", "", request("r1", 1, "DONE, really")); res.status != 409 {
+		t.Errorf("same id and attempt, other body: %d %s", res.status, res.body)
+	}
+	// An Idempotency-Key header is a key of its own.
+	k1 := e.do("POST", "/v1/verify", "", request("r2", 1, "DONE"), "Idempotency-Key", "k-1")
+	k2 := e.do("POST", "/v1/verify", "", request("r2", 1, "DONE"), "Idempotency-Key", "k-1")
+	if k1.status != 200 || k2.status != 200 || k2.header.Get("Idempotent-Replayed") != "true" {
+		t.Errorf("header key replay: %d %d %q", k1.status, k2.status, k2.header.Get("Idempotent-Replayed"))
+	}
+	if res := e.do("POST", "/v1/verify", "", request("r3", 1, "DONE"), "Idempotency-Key", "k-1"); res.status != 409 {
+		t.Errorf("same header key, other body: %d %s", res.status, res.body)
+	}
+	page, err := e.store.List(t.Context(), DefaultTenant, store.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Items) != 2 {
+		t.Errorf("%d verifications stored, want 2 (r1 and r2)", len(page.Items))
+	}
+}
+
+func TestConcurrentSameKeyVerifiesOnce(t *testing.T) {
+	e := newEnv(t, nil)
+	body := request("r1", 1, "DONE")
+	var wg sync.WaitGroup
+	bodies := make([][]byte, 16)
+	for i := range bodies {
+		wg.Go(func() {
+			res := e.do("POST", "/v1/verify", "", body)
+			if res.status != 200 {
+				t.Errorf("status %d: %s", res.status, res.body)
+			}
+			bodies[i] = res.body
+		})
+	}
+	wg.Wait()
+	for _, b := range bodies[1:] {
+		if !bytes.Equal(b, bodies[0]) {
+			t.Fatal("concurrent requests with one key got different reports")
+		}
+	}
+	page, _ := e.store.List(t.Context(), DefaultTenant, store.Filter{})
+	if len(page.Items) != 1 {
+		t.Errorf("%d rows, want 1", len(page.Items))
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	e := newEnv(t, func(c *Config) {
+		c.MaxRequestBytes = 4096
+		c.Workspaces = map[string]string{"repo": t.TempDir()}
+	})
+	for _, tc := range []struct {
+		name, body string
+		status     int
+		want       string
+	}{
+		{"syntax", `{"task": `, 400, `"syntax"`},
+		{"unknown field", `{"task":{},"output":{},"colour":1}`, 400, `"unknown_field"`},
+		{"too large", `{"task":{"goal":"` + strings.Repeat("x", 5000) + `"},"output":{}}`, 413, `"too_large"`},
+		{"workspace path", `{"task":{},"output":{"summary":""},"workspace":"/etc"}`, 400, `unknown workspace \"/etc\"`},
+		{"workspace escape", `{"task":{},"output":{"summary":""},"workspace":"../repo"}`, 400, `names one of the server's workspaces (repo)`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := e.do("POST", "/v1/verify", "", []byte(tc.body))
+			if res.status != tc.status || !bytes.Contains(res.body, []byte(tc.want)) {
+				t.Errorf("status %d body %s; want %d with %s", res.status, res.body, tc.status, tc.want)
+			}
+		})
+	}
+	if res := e.do("POST", "/v1/verify", "", request("ok", 1, "DONE")); res.status != 200 {
+		t.Errorf("a good request after bad ones: %d", res.status)
+	}
+	if res := e.do("POST", "/v1/verify", "", []byte(`{"task":{},"output":{"summary":""},"workspace":"repo"}`)); res.status != 200 {
+		t.Errorf("a named workspace: %d %s", res.status, res.body)
+	}
+	if res := e.do("DELETE", "/v1/verify", "", nil); res.status != 405 || res.header.Get("Allow") != "POST" {
+		t.Errorf("DELETE: %d, Allow %q", res.status, res.header.Get("Allow"))
+	}
+}
+
+func TestVerifyTask(t *testing.T) {
+	e := newEnv(t, nil)
+	body := []byte(`{"task_description":"Write a haiku about the sea","success_criteria":["three lines","mentions waves"],"task_output":"Waves fold into foam\nthe tide keeps its own counsel\nsalt on every stone"}`)
+	res := e.do("POST", "/verify-task", "", body)
+	if res.status != 200 {
+		t.Fatalf("%d %s", res.status, res.body)
+	}
+	var out map[string]any
+	if err := json.Unmarshal(res.body, &out); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"verdict", "confidence", "aggregate_score", "criteria_scores", "quality_scores", "tokens_used", "cost"} {
+		if _, ok := out[k]; !ok {
+			t.Errorf("no %s in %s", k, res.body)
+		}
+	}
+	if v := out["verdict"]; v != "pass" && v != "fail" && v != "partial" {
+		t.Errorf("verdict %v", v)
+	}
+	q := out["quality_scores"].(map[string]any)
+	if q["clarity"] != nil || q["relevance"] != nil {
+		t.Errorf("clarity and relevance scored with no judge: %v", q)
+	}
+	crit := out["criteria_scores"].([]any)
+	if len(crit) != 2 {
+		t.Fatalf("criteria_scores: %v", crit)
+	}
+	for _, c := range crit {
+		c := c.(map[string]any)
+		// Sentences with no rule and no judge stay undecided: null, never
+		// a made-up score.
+		if c["score"] != nil || c["met"] != nil {
+			t.Errorf("criterion decided with no rule or judge: %v", c)
+		}
+	}
+	// It is in the log, under the id it answered.
+	id, _ := out["id"].(string)
+	if res := e.do("GET", "/v1/verifications/"+id, "", nil); res.status != 200 {
+		t.Errorf("stored verify-task: %d", res.status)
+	}
+	for _, tc := range []struct{ body, want string }{
+		{`{"task_description":"x","task_output":"y","verifier_model":"openai:gpt-5"}`, "no judge model is configured"},
+		{`{"task_description":"x","task_output":"y","scoring_mode":"judge"}`, "needs a judge"},
+		{`{"task_description":"x","task_output":"y","scoring_mode":"vibes"}`, "want rules or judge"},
+		{`{"task_description":"x","task_output":"y","extra":1}`, "unknown field"},
+	} {
+		if res := e.do("POST", "/verify-task", "", []byte(tc.body)); res.status != 400 || !bytes.Contains(res.body, []byte(tc.want)) {
+			t.Errorf("%s: %d %s", tc.body, res.status, res.body)
+		}
+	}
+}
+
+// waitBatch waits, without sleeping, until a batch has no pending item:
+// each completed item wakes the tenant's subscribers.
+func (e *testEnv) waitBatch(tenant, key, id string) api.BatchStatus {
+	e.t.Helper()
+	wake := e.srv.hub.subscribe(tenant)
+	defer e.srv.hub.unsubscribe(tenant, wake)
+	deadline := time.After(30 * time.Second)
+	for {
+		res := e.do("GET", "/v1/batches/"+id, key, nil)
+		if res.status != 200 {
+			e.t.Fatalf("batch status: %d %s", res.status, res.body)
+		}
+		st := decode[api.BatchStatus](e.t, res.body)
+		if st.State == store.BatchDone {
+			return st
+		}
+		select {
+		case <-wake:
+		case <-deadline:
+			e.t.Fatalf("batch %s not done: %+v", id, st)
+		}
+	}
+}
+
+func TestBatch(t *testing.T) {
+	e := newEnv(t, func(c *Config) { c.BatchWorkers = 2 })
+	var body bytes.Buffer
+	for i := range 5 {
+		body.Write(request(fmt.Sprintf("b%d", i), 1, "DONE"))
+		body.WriteString("\n")
+		if i == 2 {
+			body.WriteString("{\"task\": \n\n")
+		}
+	}
+	res := e.do("POST", "/v1/batches", "", body.Bytes())
+	if res.status != 202 {
+		t.Fatalf("%d %s", res.status, res.body)
+	}
+	st := decode[api.BatchStatus](t, res.body)
+	if st.Total != 6 || res.header.Get("Location") != "/v1/batches/"+st.ID {
+		t.Fatalf("created: %+v, Location %q", st, res.header.Get("Location"))
+	}
+	st = e.waitBatch(DefaultTenant, "", st.ID)
+	if st.Done != 5 || st.Failed != 1 || st.Pending != 0 || st.FinishedAt == nil {
+		t.Errorf("finished: %+v", st)
+	}
+	out := e.do("GET", "/v1/batches/"+st.ID+"/results", "", nil)
+	lines := strings.Split(strings.TrimSpace(string(out.body)), "\n")
+	if len(lines) != 6 {
+		t.Fatalf("%d result lines:\n%s", len(lines), out.body)
+	}
+	if !strings.Contains(lines[3], `"line":4`) || !strings.Contains(lines[3], `"syntax"`) {
+		t.Errorf("line 4 is not the bad line's error: %s", lines[3])
+	}
+	for i, want := range []string{"b0", "b1", "b2", "", "b3", "b4"} {
+		if want != "" && !strings.Contains(lines[i], `"id":"`+want+`"`) {
+			t.Errorf("line %d: want report %s, got %.80s", i+1, want, lines[i])
+		}
+	}
+	if alt := e.do("GET", "/v1/batches/"+st.ID+"?format=jsonl", "", nil); !bytes.Equal(alt.body, out.body) {
+		t.Error("?format=jsonl differs from /results")
+	}
+	// A JSON array works too.
+	arr := fmt.Appendf(nil, "[%s,%s]", request("a0", 1, "DONE"), request("a1", 1, "no"))
+	res = e.do("POST", "/v1/batches", "", arr)
+	if res.status != 202 {
+		t.Fatalf("array: %d %s", res.status, res.body)
+	}
+	if st := e.waitBatch(DefaultTenant, "", decode[api.BatchStatus](t, res.body).ID); st.Done != 2 {
+		t.Errorf("array batch: %+v", st)
+	}
+	if res := e.do("POST", "/v1/batches", "", []byte("\n\n")); res.status != 400 {
+		t.Errorf("empty batch: %d", res.status)
+	}
+}
+
+// readEvents reads SSE events from a stream until n have come.
+func readEvents(t *testing.T, r io.Reader, n int) (ids []string, types []string) {
+	t.Helper()
+	sc := bufio.NewScanner(r)
+	sc.Buffer(nil, 1<<20)
+	for len(types) < n && sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "id: "):
+			ids = append(ids, strings.TrimPrefix(line, "id: "))
+		case strings.HasPrefix(line, "event: "):
+			types = append(types, strings.TrimPrefix(line, "event: "))
+		}
+	}
+	return ids, types
+}
+
+func TestEventsResume(t *testing.T) {
+	e := newEnv(t, nil)
+	e.do("POST", "/v1/verify", "", request("e1", 1, "DONE"))
+	e.do("POST", "/v1/verify", "", request("e2", 1, "nope"))
+	req, _ := http.NewRequestWithContext(t.Context(), "GET", e.http.URL+"/v1/events", nil)
+	req.Header.Set("Last-Event-ID", "0")
+	res, err := e.http.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if ct := res.Header.Get("Content-Type"); ct != "text/event-stream" {
+		t.Fatalf("Content-Type %q", ct)
+	}
+	// e1 passes (complete); e2 is sent back (complete, retry).
+	ids, types := readEvents(t, res.Body, 3)
+	if strings.Join(types, ",") != "verification:complete,verification:complete,verification:retry" {
+		t.Fatalf("types %v", types)
+	}
+	// Resuming after the first event gives the other two, and then a new
+	// one as it is stored.
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	req, _ = http.NewRequestWithContext(ctx, "GET", e.http.URL+"/v1/events", nil)
+	req.Header.Set("Last-Event-ID", ids[0])
+	res2, err := e.http.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res2.Body.Close()
+	got := make(chan []string, 1)
+	go func() {
+		ids2, _ := readEvents(t, res2.Body, 3)
+		got <- ids2
+	}()
+	e.do("POST", "/v1/verify", "", request("e3", 1, "DONE"))
+	ids2 := <-got
+	if len(ids2) != 3 || ids2[0] != ids[1] || ids2[1] != ids[2] {
+		t.Errorf("resumed ids %v after %s, first stream %v", ids2, ids[0], ids)
+	}
+}
+
+func TestHealthAndMetrics(t *testing.T) {
+	e := newEnv(t, nil)
+	if res := e.do("GET", "/healthz", "", nil); res.status != 200 {
+		t.Errorf("healthz %d", res.status)
+	}
+	if res := e.do("GET", "/readyz", "", nil); res.status != 200 {
+		t.Errorf("readyz %d", res.status)
+	}
+	e.do("POST", "/v1/verify", "", request("m1", 1, "DONE"))
+	res := e.do("GET", "/metrics", "", nil)
+	for _, want := range []string{
+		`vouch_verifications_total{kind="subtask",verdict="pass"} 1`,
+		`vouch_http_requests_total{code="200",route="POST /v1/verify"} 1`,
+		`vouch_store_duration_seconds_count{op="insert"} 1`,
+		`vouch_http_request_duration_seconds_bucket{code="200",route="POST /v1/verify"`,
+		"vouch_batch_queue_depth 0",
+	} {
+		if !bytes.Contains(res.body, []byte(want)) {
+			t.Errorf("/metrics lacks %s", want)
+		}
+	}
+	if res := e.do("GET", "/openapi.json", "", nil); res.status != 200 || !json.Valid(res.body) {
+		t.Errorf("openapi.json: %d", res.status)
+	}
+}
+
+func TestInFlightLimit(t *testing.T) {
+	e := newEnv(t, func(c *Config) { c.MaxInFlight = 1 })
+	// A request whose body never ends holds the only slot.
+	pr, pw := io.Pipe()
+	held, _ := http.NewRequest("POST", e.http.URL+"/v1/verify", pr)
+	done := make(chan int, 1)
+	go func() {
+		res, err := e.http.Client().Do(held)
+		if err != nil {
+			done <- 0
+			return
+		}
+		res.Body.Close()
+		done <- res.StatusCode
+	}()
+	pw.Write([]byte(`{"task":`)) // the handler is reading: the slot is taken
+	var res response
+	for range 1000 {
+		if res = e.do("POST", "/v1/verify", "", request("x", 1, "DONE")); res.status == 429 {
+			break
+		}
+	}
+	if res.status != 429 || res.header.Get("Retry-After") == "" {
+		t.Fatalf("second request: %d, Retry-After %q", res.status, res.header.Get("Retry-After"))
+	}
+	pw.Write([]byte(`{"goal":"g"},"output":{"summary":"DONE"}}`))
+	pw.Close()
+	if code := <-done; code != 200 {
+		t.Errorf("held request: %d", code)
+	}
+	if res := e.do("GET", "/healthz", "", nil); res.status != 200 {
+		t.Errorf("healthz is not limited: %d", res.status)
+	}
+}
+
+// addrListener is a listener that claims an address it does not have.
+type addrListener struct {
+	net.Listener
+	addr net.Addr
+}
+
+func (l addrListener) Addr() net.Addr { return l.addr }
+
+func TestRefusesPublicAddressWithoutKeys(t *testing.T) {
+	st, err := store.Open(t.Context(), filepath.Join(t.TempDir(), "v.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := New(Options{Config: DefaultConfig(), Store: st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = srv.Run(t.Context(), addrListener{ln, &net.TCPAddr{IP: net.IPv4(10, 1, 2, 3), Port: 8080}})
+	if err == nil || !strings.Contains(err.Error(), "only listens on loopback") {
+		t.Fatalf("Run on a public address without keys: %v", err)
+	}
+}
+
+func TestGracefulShutdown(t *testing.T) {
+	dsn := filepath.Join(t.TempDir(), "v.db")
+	st, err := store.Open(t.Context(), dsn, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := New(Options{Config: DefaultConfig(), Store: st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	ran := make(chan error, 1)
+	go func() { ran <- srv.Run(ctx, ln) }()
+	url := "http://" + ln.Addr().String()
+	// A request in flight when shutdown begins is answered.
+	pr, pw := io.Pipe()
+	answered := make(chan int, 1)
+	go func() {
+		res, err := http.Post(url+"/v1/verify", "application/json", pr)
+		if err != nil {
+			answered <- 0
+			return
+		}
+		res.Body.Close()
+		answered <- res.StatusCode
+	}()
+	pw.Write(request("g1", 1, "DONE")[:10])
+	// Wait until the server holds it: the in-flight gauge counts it.
+	for len(srv.limit) == 0 {
+		runtime.Gosched()
+	}
+	cancel()
+	pw.Write(request("g1", 1, "DONE")[10:])
+	pw.Close()
+	if code := <-answered; code != 200 {
+		t.Errorf("in-flight request: %d", code)
+	}
+	if err := <-ran; err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	st2, err := store.Open(t.Context(), dsn, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st2.Close()
+	if _, err := st2.Get(t.Context(), DefaultTenant, "g1", 1); err != nil {
+		t.Errorf("the drained request is not in the log: %v", err)
+	}
+}

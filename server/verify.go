@@ -1,0 +1,235 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/engine"
+	"github.com/vouchgate/vouch/event"
+	"github.com/vouchgate/vouch/store"
+	"github.com/vouchgate/vouch/wire"
+)
+
+// maxIdempotencyKey bounds the Idempotency-Key header.
+const maxIdempotencyKey = 255
+
+// storeTimeout bounds a write of a finished verification; it is detached
+// from the client, whose leaving must not lose a verification done.
+const storeTimeout = 30 * time.Second
+
+func (s *Server) handleVerify(w http.ResponseWriter, r *http.Request) {
+	body, err := readBody(r, s.cfg.MaxRequestBytes)
+	if err != nil {
+		writeInputError(w, err)
+		return
+	}
+	req, err := wire.DecodeRequest(body, wire.Options{MaxBytes: s.cfg.MaxRequestBytes, Name: "request"})
+	if err != nil {
+		writeInputError(w, err)
+		return
+	}
+	key := r.Header.Get("Idempotency-Key")
+	if len(key) > maxIdempotencyKey {
+		writeError(w, http.StatusBadRequest, string(vouch.ErrInvalid), fmt.Sprintf("the Idempotency-Key header is over %d bytes", maxIdempotencyKey))
+		return
+	}
+	res, ok := s.verifyStored(w, r, key, body, req, s.engineFor(req))
+	if !ok {
+		return
+	}
+	if res.replayed {
+		w.Header().Set("Idempotent-Replayed", "true")
+	}
+	writeRaw(w, http.StatusOK, res.result)
+}
+
+// stored is a verification in the log: its report as JSON, and whether
+// it was already there (a replay of the same key and body).
+type storedResult struct {
+	result   []byte
+	replayed bool
+}
+
+// verifyStored verifies a decoded request and writes it to the log, or
+// finds it there already: the key (the Idempotency-Key header, or the
+// request's id and attempt) with the same body gives the stored report,
+// with another body a 409. It answers every failure itself and then
+// returns false.
+func (s *Server) verifyStored(w http.ResponseWriter, r *http.Request, header string, body []byte, req *vouch.Request, eng *engine.Engine) (storedResult, bool) {
+	tenant := tenantOf(r.Context())
+	key := idempotencyKey(header, req)
+	hash := hashBody(body)
+	if v, err := s.st.ByKey(r.Context(), tenant, key); err == nil {
+		return s.replay(w, v, hash)
+	} else if !errors.Is(err, store.ErrNotFound) {
+		s.writeStoreError(w, "looking up the idempotency key", err)
+		return storedResult{}, false
+	}
+	rep, err := s.verify(r.Context(), eng, req)
+	if err != nil {
+		writeInputError(w, err)
+		return storedResult{}, false
+	}
+	row, evs, err := s.record(tenant, key, hash, body, req, rep)
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, string(vouch.ErrInternal), err.Error())
+		return storedResult{}, false
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), storeTimeout)
+	defer cancel()
+	got, err := s.st.Insert(ctx, row, evs)
+	if errors.Is(err, store.ErrDuplicate) {
+		// A concurrent request with the same key, or the same id and
+		// attempt, was stored first.
+		return s.replay(w, got, hash)
+	}
+	if err != nil {
+		s.writeStoreError(w, "storing the verification", err)
+		return storedResult{}, false
+	}
+	s.stored(tenant, rep)
+	return storedResult{result: row.Result}, true
+}
+
+// idempotencyKey is the Idempotency-Key header or, without one, the
+// request's id and attempt. The two live apart: a header can never match
+// an id/attempt key.
+func idempotencyKey(header string, req *vouch.Request) string {
+	if header != "" {
+		return "key:" + header
+	}
+	return req.ID + "/" + strconv.Itoa(req.EffectiveAttempt())
+}
+
+func hashBody(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// replay gives the stored report when the body is the one stored under
+// the key, and answers 409 when it is another.
+func (s *Server) replay(w http.ResponseWriter, v *store.Verification, hash string) (storedResult, bool) {
+	if v.RequestHash != hash {
+		writeError(w, http.StatusConflict, "idempotency_conflict",
+			fmt.Sprintf("verification %s attempt %d is already stored for another request body under the same idempotency key (or id and attempt); send a new Idempotency-Key, id or attempt", v.ID, v.Attempt))
+		return storedResult{}, false
+	}
+	return storedResult{result: v.Result, replayed: true}, true
+}
+
+// verify runs one verification.
+func (s *Server) verify(ctx context.Context, eng *engine.Engine, req *vouch.Request) (*vouch.Report, error) {
+	ctx, span := tracer.Start(ctx, "verify")
+	defer span.End()
+	return eng.Verify(ctx, req)
+}
+
+// stored is what follows a new verification in the log: its metrics and
+// the wake-up of the event streams.
+func (s *Server) stored(tenant string, rep *vouch.Report) {
+	s.metrics.verified(rep)
+	s.hub.notify(tenant)
+}
+
+// verificationType is the verification_type column: agent, orchestrator
+// or moderator, from the kind.
+func verificationType(k vouch.Kind) string {
+	switch k {
+	case vouch.KindDecomposition, vouch.KindSynthesis:
+		return "orchestrator"
+	case vouch.KindModeration:
+		return "moderator"
+	}
+	return "agent"
+}
+
+// record builds the log row of a verification and the events it raises.
+func (s *Server) record(tenant, key, hash string, body []byte, req *vouch.Request, rep *vouch.Report) (*store.Verification, []store.Event, error) {
+	result, err := wire.MarshalReport(rep)
+	if err != nil {
+		return nil, nil, fmt.Errorf("encoding the report: %w", err)
+	}
+	now := s.now().UTC()
+	v := &store.Verification{
+		Tenant:           tenant,
+		ID:               rep.ID,
+		Attempt:          rep.Attempt,
+		IdempotencyKey:   key,
+		RequestHash:      hash,
+		InteractionID:    req.InteractionID,
+		TargetID:         req.Target,
+		VerificationType: verificationType(rep.Kind),
+		TaskID:           req.Task.ID,
+		Goal:             truncate(req.Task.Goal, 2000),
+		Kind:             string(rep.Kind),
+		Verdict:          string(rep.Verdict),
+		Action:           string(rep.Action),
+		Score:            rep.Score,
+		Confidence:       rep.Confidence,
+		NeedsReview:      rep.NeedsReview,
+		Criticality:      req.Task.Criticality,
+		CostUSD:          rep.Cost.USD,
+		DurationMs:       rep.DurationMs,
+		Result:           result,
+		RequestBytes:     len(body),
+		CreatedAt:        now,
+	}
+	if v.Criticality == "" {
+		v.Criticality = vouch.CriticalityNormal
+	}
+	if ex := req.Task.Executor; ex != nil {
+		v.ExecutorModel = ex.Model
+		if ex.Provider != "" && ex.Model != "" {
+			v.ExecutorModel = ex.Provider + ":" + ex.Model
+		}
+	}
+	if rep.Judge != nil {
+		v.JudgeModels = rep.Judge.Models
+	}
+	if len(body) <= s.cfg.StoredRequestBytes {
+		v.Request = bytes.Clone(body)
+	}
+	evs, err := s.events(tenant, now, req, rep)
+	return v, evs, err
+}
+
+// events are the events a verification raises: verification:complete,
+// then verification:retry when it is sent back, or subtask:escalated.
+func (s *Server) events(tenant string, now time.Time, req *vouch.Request, rep *vouch.Report) ([]store.Event, error) {
+	base := event.Event{Tenant: tenant, Time: now, InteractionID: req.InteractionID, TaskID: req.Task.ID, Attempt: rep.Attempt}
+	list := []event.Event{withData(base, event.VerificationComplete,
+		&event.Complete{Report: rep, SelfAssessment: event.NewSelfAssessment(&req.Output, rep, req.Task.Executor)})}
+	switch rep.Action {
+	case vouch.ActionRetry, vouch.ActionReformulate:
+		list = append(list, withData(base, event.VerificationRetry, &event.Retry{Feedback: rep.Feedback, Action: rep.Action}))
+	case vouch.ActionEscalate:
+		reason := rep.Reason
+		if reason == "" {
+			reason = "the verifier escalated the task"
+		}
+		list = append(list, withData(base, event.SubtaskEscalated, event.NewEscalation(reason, rep)))
+	}
+	out := make([]store.Event, len(list))
+	for i := range list {
+		raw, err := json.Marshal(&list[i])
+		if err != nil {
+			return nil, fmt.Errorf("encoding the %s event: %w", list[i].Type, err)
+		}
+		out[i] = store.Event{Tenant: tenant, Type: string(list[i].Type), Data: raw, CreatedAt: now}
+	}
+	return out, nil
+}
+
+func withData(base event.Event, t event.Type, data any) event.Event {
+	base.Type, base.Data, base.ID = t, data, newID("")
+	return base
+}
