@@ -7,6 +7,7 @@
 //	go run ./bench -eval-data ../shared/eval-data
 //	go run ./bench -real ../shared [-runs 5]
 //	go run ./bench -loop [-runs 5]
+//	go run ./bench -serve [-store DSN] [-c 32] [-passes 5]
 //
 // Each request carries five text criteria (contains, case-insensitive
 // contains, regex, negated contains, length) over a summary of about 1 KB;
@@ -38,6 +39,12 @@
 // command prints the retry success rate by group, attempts and cost per
 // accepted task, whether any unfixable agent was accepted, and the loop's
 // overhead per attempt beside the verification.
+//
+// With -serve, `vouch serve` runs as its own process with a durable log (a
+// fresh SQLite file, or -store postgres://...), and -c clients drive POST
+// /v1/verify with the text batch, -passes times with fresh ids; the command
+// prints throughput, p50 / p99 / p99.9 latency and the server's peak RSS
+// and CPU time.
 package main
 
 import (
@@ -65,10 +72,16 @@ func main() {
 	answers := flag.String("answers", "", "labelled answer rows (JSONL) to verify instead of the text batch")
 	evalData := flag.String("eval-data", "", "a directory of public labelled sets (RAGTruth, SummEdits) to score")
 	real := flag.String("real", "", "the shared material directory: verify its real sessions, honest and faulty, and score its labelled sets")
+	serve := flag.Bool("serve", false, "drive POST /v1/verify of vouch serve with the text batch (see -store, -c, -passes)")
+	storeDSN := flag.String("store", "", "with -serve, the store DSN (default: a fresh SQLite file; postgres://... for PostgreSQL)")
+	clients := flag.Int("c", 32, "with -serve, requests in flight at once")
+	passes := flag.Int("passes", 5, "with -serve, timed passes over the batch")
 	loopMode := flag.Bool("loop", false, "run the loop's scripted corpus: retry success, attempts and cost per accepted task, loop overhead")
 	flag.Parse()
 	var err error
-	if *loopMode {
+	if *serve {
+		err = serveBench(*n, *clients, *passes, *storeDSN)
+	} else if *loopMode {
 		err = loopCorpus(*runs)
 	} else if *real != "" {
 		err = realMaterial(*real, *runs)

@@ -125,7 +125,7 @@ Exit codes: 0 pass, 1 retry or fail, 2 bad input or usage.`,
 		SilenceUsage:  true,
 	}
 	root.CompletionOptions.DisableDefaultCmd = true
-	root.AddCommand(newVerifyCmd(st), newSnapshotCmd(), newSchemaCmd(), newPolicyCmd(), newCodesCmd(), newVersionCmd(), newTraceCmd(), newFakeLLMCmd(st), newHookCmd(st), newRunCmd(st))
+	root.AddCommand(newVerifyCmd(st), newSnapshotCmd(), newSchemaCmd(), newPolicyCmd(), newCodesCmd(), newVersionCmd(), newTraceCmd(), newFakeLLMCmd(st), newHookCmd(st), newRunCmd(st), newServeCmd(st), newKeysCmd(st))
 	return root
 }
 

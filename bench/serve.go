@@ -1,0 +1,188 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// serveBench measures `vouch serve`: it starts the server (a separate
+// process, built from ./cmd/vouch) on loopback with the given store (a
+// fresh SQLite file when dsn is ""), drives POST /v1/verify with the
+// deterministic text batch at the given concurrency for rounds passes
+// (each pass with fresh ids, so every request is verified and logged, none
+// replayed), and prints throughput, latency percentiles, and the server's
+// peak RSS and CPU time. The load generator runs on the same machine and
+// takes its share of the cores.
+func serveBench(n, conc, rounds int, dsn string) error {
+	dir, err := os.MkdirTemp("", "vouch-bench-serve-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	bin, err := buildVouch(dir)
+	if err != nil {
+		return err
+	}
+	in := filepath.Join(dir, "in.jsonl")
+	if err := writeBatch(in, n); err != nil {
+		return err
+	}
+	lines, err := readLines(in)
+	if err != nil {
+		return err
+	}
+	store := dsn
+	if store == "" {
+		store = filepath.Join(dir, "vouch.db")
+	}
+	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--store", store)
+	cmd.Env = append(os.Environ(), "VOUCH_LOG_LEVEL=warn", fmt.Sprintf("VOUCH_MAX_IN_FLIGHT=%d", 4*conc))
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	defer func() {
+		cmd.Process.Signal(os.Interrupt)
+		cmd.Wait()
+	}()
+	url := ""
+	sc := bufio.NewScanner(stderr)
+	for sc.Scan() {
+		if _, rest, ok := strings.Cut(sc.Text(), "listening on "); ok {
+			url, _, _ = strings.Cut(rest, " ")
+			break
+		}
+	}
+	if url == "" {
+		return fmt.Errorf("vouch serve did not start")
+	}
+	go io.Copy(os.Stderr, stderr)
+	kind := "SQLite (synchronous=FULL, group commit)"
+	if dsn != "" {
+		kind = "PostgreSQL"
+	}
+	fmt.Printf("vouch serve with %s: %d requests x 5 text criteria, %d passes, concurrency %d\n", kind, n, rounds, conc)
+
+	tr := &http.Transport{MaxIdleConnsPerHost: conc, MaxConnsPerHost: conc}
+	client := &http.Client{Transport: tr}
+	run := func(pass int) ([]time.Duration, time.Duration, error) {
+		lat := make([]time.Duration, len(lines))
+		var next int
+		var mu sync.Mutex
+		var firstErr error
+		var wg sync.WaitGroup
+		start := time.Now()
+		for range conc {
+			wg.Go(func() {
+				for {
+					mu.Lock()
+					i := next
+					next++
+					mu.Unlock()
+					if i >= len(lines) {
+						return
+					}
+					body := bytes.Replace(lines[i], []byte(`"id":"req-`), fmt.Appendf(nil, `"id":"p%d-req-`, pass), 1)
+					t0 := time.Now()
+					res, err := client.Post(url+"/v1/verify", "application/json", bytes.NewReader(body))
+					if err == nil {
+						io.Copy(io.Discard, res.Body)
+						res.Body.Close()
+						if res.StatusCode != 200 {
+							err = fmt.Errorf("status %d", res.StatusCode)
+						}
+					}
+					lat[i] = time.Since(t0)
+					if err != nil {
+						mu.Lock()
+						if firstErr == nil {
+							firstErr = err
+						}
+						mu.Unlock()
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+		return lat, time.Since(start), firstErr
+	}
+	if _, _, err := run(0); err != nil { // warm-up: connections, caches
+		return fmt.Errorf("warm-up: %w", err)
+	}
+	var all []time.Duration
+	var wall time.Duration
+	for p := 1; p <= rounds; p++ {
+		lat, w, err := run(p)
+		if err != nil {
+			return err
+		}
+		all = append(all, lat...)
+		wall += w
+	}
+	slices.Sort(all)
+	q := func(p float64) time.Duration { return all[min(len(all)-1, int(p*float64(len(all))))] }
+	fmt.Printf("throughput: %.0f verifications/s (%d in %v)\n", float64(len(all))/wall.Seconds(), len(all), wall.Round(time.Millisecond))
+	fmt.Printf("latency: p50 %v, p99 %v, p99.9 %v, max %v\n", q(.50).Round(time.Microsecond), q(.99).Round(time.Microsecond), q(.999).Round(time.Microsecond), all[len(all)-1].Round(time.Microsecond))
+	if st, err := procStatus(cmd.Process.Pid); err == nil {
+		fmt.Printf("server: peak RSS %s, CPU %s\n", st["VmHWM"], serverCPU(cmd.Process.Pid))
+	}
+	return nil
+}
+
+func readLines(path string) ([][]byte, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var out [][]byte
+	for _, l := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
+		out = append(out, l)
+	}
+	return out, nil
+}
+
+// procStatus reads /proc/PID/status.
+func procStatus(pid int) (map[string]string, error) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return nil, err
+	}
+	m := map[string]string{}
+	for _, line := range strings.Split(string(data), "\n") {
+		if k, v, ok := strings.Cut(line, ":"); ok {
+			m[k] = strings.TrimSpace(v)
+		}
+	}
+	return m, nil
+}
+
+// serverCPU reads the user and system time of a process from
+// /proc/PID/stat.
+func serverCPU(pid int) string {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return "?"
+	}
+	f := strings.Fields(string(data[bytes.LastIndexByte(data, ')')+2:]))
+	if len(f) < 13 {
+		return "?"
+	}
+	ut, _ := strconv.ParseFloat(f[11], 64)
+	st, _ := strconv.ParseFloat(f[12], 64)
+	return fmt.Sprintf("%.1fs user + %.1fs system", ut/100, st/100)
+}

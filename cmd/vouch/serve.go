@@ -1,0 +1,320 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/spf13/cobra"
+
+	"github.com/vouchgate/vouch/policy"
+	"github.com/vouchgate/vouch/server"
+	"github.com/vouchgate/vouch/store"
+)
+
+// serveFlags are the flags of vouch serve.
+type serveFlags struct {
+	addr     string
+	store    string
+	config   string
+	policies []string
+	noCache  bool
+}
+
+func newServeCmd(st Streams) *cobra.Command {
+	var f serveFlags
+	cmd := &cobra.Command{
+		Use:   "serve [--addr HOST:PORT] [--store DSN] [--config FILE]",
+		Short: "Serve the verification API, keeping every verification in a durable log",
+		Long: `Serve the verification API over HTTP (described at /openapi.json) and keep
+every verification, its report and its request in a log: a SQLite file
+(default ./vouch.db, created on first start) or PostgreSQL
+(--store postgres://user:pass@host/db). A report answered 200 is in the log.
+
+Settings come from the defaults, then --config FILE (YAML: addr, store,
+policies, workspaces, commandWorkspaces, maxRequestBytes, maxBatchBytes,
+storedRequestBytes, retention, maxInFlight, batchWorkers, timeouts), then the
+environment (VOUCH_ADDR, VOUCH_STORE, VOUCH_MAX_IN_FLIGHT), then flags.
+
+Clients authenticate with API keys (Authorization: Bearer vk_...) made with
+'vouch keys create'. With no key in the store the server listens only on
+loopback and takes requests without a key as tenant "default".
+
+The judge is configured as for 'vouch verify' (the policies' judge settings or
+VOUCH_JUDGE, with OPENAI_* and ANTHROPIC_* for the clients). Logs are JSON
+lines on standard error unless it is a terminal (VOUCH_LOG_LEVEL: debug, info,
+warn, error). Traces go to OTEL_EXPORTER_OTLP_ENDPOINT over OTLP/HTTP when it
+is set. SIGINT or SIGTERM drains the requests in flight, then stops.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runServe(cmd, st, &f) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.addr, "addr", "", "listen on `HOST:PORT` (default 127.0.0.1:8080)")
+	fl.StringVar(&f.store, "store", "", "the log's `DSN`: a SQLite file or postgres://... (default ./vouch.db)")
+	fl.StringVar(&f.config, "config", "", "read settings from `FILE` (YAML)")
+	fl.StringArrayVar(&f.policies, "policy", nil, "a policy `FILE` layered after the config's policies (repeatable)")
+	fl.BoolVar(&f.noCache, "no-cache", false, "neither read nor write the judge's answer cache")
+	return cmd
+}
+
+func runServe(cmd *cobra.Command, st Streams, f *serveFlags) error {
+	ctx := cmd.Context()
+	cfg := server.DefaultConfig()
+	if f.config != "" {
+		var err error
+		if cfg, err = server.LoadConfig(f.config); err != nil {
+			return usageErr(err)
+		}
+	}
+	if err := cfg.ApplyEnv(st.getenv); err != nil {
+		return usageErr(err)
+	}
+	if f.addr != "" {
+		cfg.Addr = f.addr
+	}
+	if f.store != "" {
+		cfg.Store = f.store
+	}
+	cfg.Policies = append(cfg.Policies, f.policies...)
+	if err := cfg.Validate(); err != nil {
+		return usageErr(err)
+	}
+	log, err := newLogger(st)
+	if err != nil {
+		return usageErr(err)
+	}
+	pol, err := policy.Load(cfg.Policies...)
+	if err != nil {
+		return usageErr(err)
+	}
+	if err := judgeEnv(st, &pol); err != nil {
+		return usageErr(err)
+	}
+	j, err := newJudge(st, &pol, f.noCache)
+	if err != nil {
+		return usageErr(err)
+	}
+	shutdownTracing, err := server.SetupTracing(ctx, st.getenv, version())
+	if err != nil {
+		return usageErr(err)
+	}
+	defer func() {
+		c, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		shutdownTracing(c)
+	}()
+	s, err := store.Open(ctx, cfg.Store, store.Options{Logger: log})
+	if err != nil {
+		return &exitError{code: exitNotOK, err: err}
+	}
+	opts := server.Options{Config: cfg, Store: s, Policy: &pol, Logger: log}
+	if j != nil {
+		opts.Judge = j
+	}
+	srv, err := server.New(opts)
+	if err != nil {
+		s.Close()
+		return usageErr(err)
+	}
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		s.Close()
+		return &exitError{code: exitNotOK, err: fmt.Errorf("cannot listen on %s: %w", cfg.Addr, err)}
+	}
+	fmt.Fprintf(st.Err, "vouch serve: listening on http://%s (store %s)\n", ln.Addr(), displayDSN(cfg.Store))
+	if err := srv.Run(ctx, ln); err != nil {
+		return &exitError{code: exitNotOK, err: err}
+	}
+	return nil
+}
+
+// newLogger logs JSON lines to standard error, or text on a terminal, at
+// VOUCH_LOG_LEVEL (default info).
+func newLogger(st Streams) (*slog.Logger, error) {
+	var level slog.Level
+	if v := st.getenv("VOUCH_LOG_LEVEL"); v != "" {
+		if err := level.UnmarshalText([]byte(v)); err != nil {
+			return nil, fmt.Errorf("VOUCH_LOG_LEVEL: want debug, info, warn or error, got %q", v)
+		}
+	}
+	o := &slog.HandlerOptions{Level: level}
+	if st.terminal(st.Err) {
+		return slog.New(slog.NewTextHandler(st.Err, o)), nil
+	}
+	return slog.New(slog.NewJSONHandler(st.Err, o)), nil
+}
+
+// displayDSN hides a DSN's password.
+func displayDSN(dsn string) string {
+	scheme, rest, ok := strings.Cut(dsn, "://")
+	if !ok {
+		return dsn
+	}
+	at := strings.LastIndex(rest, "@")
+	if at < 0 {
+		return dsn
+	}
+	if user, _, ok := strings.Cut(rest[:at], ":"); ok {
+		return scheme + "://" + user + ":***" + rest[at:]
+	}
+	return dsn
+}
+
+// keysFlags are the flags shared by the vouch keys commands.
+type keysFlags struct {
+	store  string
+	tenant string
+	name   string
+	scopes []string
+	json   bool
+}
+
+func newKeysCmd(st Streams) *cobra.Command {
+	var f keysFlags
+	cmd := &cobra.Command{
+		Use:   "keys create|list|revoke --store DSN",
+		Short: "Manage the API keys of a server's store (works on the store directly)",
+		Long: `Manage the API keys of 'vouch serve'. The commands work on the store itself
+(--store, else VOUCH_STORE, else ./vouch.db), so the first key needs no server.
+A key is shown once, when it is made; the store keeps only its hash. Scopes:
+verify (POST requests and batches), read (reports, lists, events), review
+(overrides), admin (everything, and /metrics). A running server notices a new
+or revoked key within a few seconds.`,
+	}
+	fl := cmd.PersistentFlags()
+	fl.StringVar(&f.store, "store", "", "the store's `DSN` (default: VOUCH_STORE, else ./vouch.db)")
+	create := &cobra.Command{
+		Use:   "create --tenant NAME [--scope verify,read] [--name TEXT]",
+		Short: "Make a key for a tenant and print it (once)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if f.tenant == "" {
+				return usageErr(errors.New("keys create needs --tenant NAME"))
+			}
+			if !store.ValidTenant(f.tenant) {
+				return usageErr(fmt.Errorf("--tenant %q: want lower-case letters, digits, - and _ (at most 63, starting with a letter or digit)", f.tenant))
+			}
+			var scopes []string
+			for _, s := range f.scopes {
+				for _, p := range strings.Split(s, ",") {
+					if p = strings.TrimSpace(p); p != "" {
+						scopes = append(scopes, p)
+					}
+				}
+			}
+			secret, k, err := store.NewKey(f.tenant, f.name, scopes, time.Now())
+			if err != nil {
+				return usageErr(err)
+			}
+			return withStore(cmd.Context(), st, f.store, func(s store.Store) error {
+				if err := s.CreateKey(cmd.Context(), k); err != nil {
+					return err
+				}
+				if f.json {
+					return json.MarshalWrite(st.Out, map[string]any{"id": k.ID, "tenant": k.Tenant, "name": k.Name, "scopes": k.Scopes, "key": secret}, jsontext.WithIndent("  "))
+				}
+				fmt.Fprintln(st.Out, secret)
+				fmt.Fprintf(st.Err, "key %s for tenant %s (%s): shown once, keep it secret\n", k.ID, k.Tenant, strings.Join(k.Scopes, ","))
+				return nil
+			})
+		},
+	}
+	create.Flags().StringVar(&f.tenant, "tenant", "", "the key's `TENANT`")
+	create.Flags().StringVar(&f.name, "name", "", "a `NAME` to tell the key by")
+	create.Flags().StringSliceVar(&f.scopes, "scope", []string{store.ScopeVerify, store.ScopeRead}, "the key's `SCOPES`: verify, read, review, admin")
+	create.Flags().BoolVar(&f.json, "json", false, "print the key as JSON")
+	list := &cobra.Command{
+		Use:   "list [--tenant NAME] [--json]",
+		Short: "List the keys (never their secrets)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return withStore(cmd.Context(), st, f.store, func(s store.Store) error {
+				keys, err := s.Keys(cmd.Context(), f.tenant)
+				if err != nil {
+					return err
+				}
+				if f.json {
+					type row struct {
+						ID        string     `json:"id"`
+						Tenant    string     `json:"tenant"`
+						Name      string     `json:"name"`
+						Scopes    []string   `json:"scopes"`
+						CreatedAt time.Time  `json:"createdAt"`
+						RevokedAt *time.Time `json:"revokedAt,omitempty"`
+					}
+					rows := make([]row, len(keys))
+					for i, k := range keys {
+						rows[i] = row{ID: k.ID, Tenant: k.Tenant, Name: k.Name, Scopes: k.Scopes, CreatedAt: k.CreatedAt}
+						if !k.RevokedAt.IsZero() {
+							t := k.RevokedAt
+							rows[i].RevokedAt = &t
+						}
+					}
+					return json.MarshalWrite(st.Out, rows, jsontext.WithIndent("  "))
+				}
+				tw := tabwriter.NewWriter(st.Out, 0, 4, 2, ' ', 0)
+				fmt.Fprintln(tw, "ID\tTENANT\tNAME\tSCOPES\tCREATED\tREVOKED")
+				for _, k := range keys {
+					revoked := "-"
+					if !k.RevokedAt.IsZero() {
+						revoked = k.RevokedAt.UTC().Format(time.RFC3339)
+					}
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", k.ID, k.Tenant, k.Name, strings.Join(k.Scopes, ","), k.CreatedAt.UTC().Format(time.RFC3339), revoked)
+				}
+				return tw.Flush()
+			})
+		},
+	}
+	list.Flags().StringVar(&f.tenant, "tenant", "", "only the keys of `TENANT`")
+	list.Flags().BoolVar(&f.json, "json", false, "print JSON")
+	revoke := &cobra.Command{
+		Use:   "revoke ID",
+		Short: "Revoke a key",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return withStore(cmd.Context(), st, f.store, func(s store.Store) error {
+				if err := s.RevokeKey(cmd.Context(), args[0], time.Now()); err != nil {
+					if errors.Is(err, store.ErrNotFound) {
+						return usageErr(fmt.Errorf("no key %q", args[0]))
+					}
+					return err
+				}
+				fmt.Fprintf(st.Err, "key %s revoked\n", args[0])
+				return nil
+			})
+		},
+	}
+	cmd.AddCommand(create, list, revoke)
+	return cmd
+}
+
+// withStore opens the store named by dsn (else VOUCH_STORE, else
+// ./vouch.db), runs fn and closes it.
+func withStore(ctx context.Context, st Streams, dsn string, fn func(store.Store) error) error {
+	if dsn == "" {
+		dsn = st.getenv("VOUCH_STORE")
+	}
+	if dsn == "" {
+		dsn = server.DefaultConfig().Store
+	}
+	s, err := store.Open(ctx, dsn, store.Options{})
+	if err != nil {
+		return &exitError{code: exitNotOK, err: err}
+	}
+	err = fn(s)
+	if cerr := s.Close(); err == nil && cerr != nil {
+		err = cerr
+	}
+	var ee *exitError
+	if err != nil && !errors.As(err, &ee) {
+		err = &exitError{code: exitNotOK, err: err}
+	}
+	return err
+}

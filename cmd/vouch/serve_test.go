@@ -1,0 +1,194 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+
+	"github.com/vouchgate/vouch/store"
+)
+
+// startServe runs `vouch serve` (the test binary, as vouch) on a loopback
+// port and returns its base URL once it listens.
+func startServe(t *testing.T, dir string, args ...string) (*exec.Cmd, string) {
+	t.Helper()
+	bin := filepath.Join(dir, "vouch")
+	if _, err := os.Lstat(bin); err != nil {
+		self, err := os.Executable()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(self, bin); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
+	cmd.Env = append(os.Environ(), "VOUCH_CACHE=off")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	})
+	sc := bufio.NewScanner(stderr)
+	for sc.Scan() {
+		line := sc.Text()
+		if _, rest, ok := strings.Cut(line, "listening on "); ok {
+			url, _, _ := strings.Cut(rest, " ")
+			go io.Copy(io.Discard, stderr)
+			return cmd, url
+		}
+	}
+	t.Fatalf("vouch serve ended before listening: %v", sc.Err())
+	return nil, ""
+}
+
+// TestServeKill9LosesNoAcknowledgedRow runs a load loop against vouch
+// serve, kills the server with SIGKILL while requests are in flight, and
+// checks that every verification answered 200 is in the log.
+func TestServeKill9LosesNoAcknowledgedRow(t *testing.T) {
+	dir := t.TempDir()
+	dsn := filepath.Join(dir, "vouch.db")
+	cmd, url := startServe(t, dir, "--store", dsn)
+
+	const workers, maxRequests, killAfter = 8, 4000, 300
+	var (
+		mu    sync.Mutex
+		acked []string
+		next  int
+		wg    sync.WaitGroup
+	)
+	killed := make(chan struct{})
+	var once sync.Once
+	client := &http.Client{}
+	for range workers {
+		wg.Go(func() {
+			for {
+				mu.Lock()
+				i := next
+				next++
+				mu.Unlock()
+				if i >= maxRequests {
+					return
+				}
+				id := fmt.Sprintf("k-%d", i)
+				body := fmt.Sprintf(`{"id":%q,"task":{"criteria":[{"check":{"type":"contains","value":"ok"}}]},"output":{"summary":"ok %d"}}`, id, i)
+				res, err := client.Post(url+"/v1/verify", "application/json", strings.NewReader(body))
+				if err != nil {
+					return // the server is gone
+				}
+				io.Copy(io.Discard, res.Body)
+				res.Body.Close()
+				if res.StatusCode != 200 {
+					t.Errorf("%s: status %d", id, res.StatusCode)
+					return
+				}
+				mu.Lock()
+				acked = append(acked, id)
+				n := len(acked)
+				mu.Unlock()
+				if n == killAfter {
+					once.Do(func() {
+						cmd.Process.Signal(syscall.SIGKILL)
+						close(killed)
+					})
+				}
+			}
+		})
+	}
+	wg.Wait()
+	select {
+	case <-killed:
+	default:
+		t.Fatalf("the load loop ended before the kill: %d acknowledged", len(acked))
+	}
+	cmd.Wait()
+
+	st, err := store.Open(context.Background(), dsn, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	missing := 0
+	for _, id := range acked {
+		if _, err := st.Get(context.Background(), "default", id, 1); err != nil {
+			missing++
+			if missing < 5 {
+				t.Errorf("acknowledged %s is not in the log: %v", id, err)
+			}
+		}
+	}
+	st.Close()
+	if missing > 0 {
+		t.Fatalf("%d of %d acknowledged verifications lost", missing, len(acked))
+	}
+	t.Logf("%d acknowledged before and around the kill, all in the log", len(acked))
+
+	// The server starts again on the same log and serves what it holds.
+	_, url = startServe(t, dir, "--store", dsn)
+	res, err := http.Get(url + "/v1/verifications/" + acked[len(acked)-1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 || !bytes.Contains(b, []byte(acked[len(acked)-1])) {
+		t.Errorf("after restart: %d %s", res.StatusCode, b)
+	}
+}
+
+func TestKeysCommands(t *testing.T) {
+	dsn := filepath.Join(t.TempDir(), "v.db")
+	run := func(args ...string) (int, string, string) {
+		var out, errb bytes.Buffer
+		code := Main(context.Background(), args, Streams{In: strings.NewReader(""), Out: &out, Err: &errb, Getenv: func(string) string { return "" }})
+		return code, out.String(), errb.String()
+	}
+	code, out, _ := run("keys", "create", "--store", dsn, "--tenant", "acme", "--scope", "verify,review", "--name", "ci")
+	secret := strings.TrimSpace(out)
+	if code != 0 || !strings.HasPrefix(secret, "vk_") {
+		t.Fatalf("create: %d %q", code, out)
+	}
+	id, _, ok := store.ParseSecret(secret)
+	if !ok {
+		t.Fatalf("unparsable key %q", secret)
+	}
+	code, out, _ = run("keys", "list", "--store", dsn)
+	if code != 0 || !strings.Contains(out, id) || !strings.Contains(out, "verify,review") || strings.Contains(out, secret) {
+		t.Errorf("list: %d\n%s", code, out)
+	}
+	if code, _, errs := run("keys", "create", "--store", dsn, "--tenant", "Bad Name"); code != 2 || !strings.Contains(errs, "--tenant") {
+		t.Errorf("bad tenant: %d %s", code, errs)
+	}
+	if code, _, errs := run("keys", "create", "--store", dsn, "--tenant", "acme", "--scope", "root"); code != 2 || !strings.Contains(errs, "root") {
+		t.Errorf("bad scope: %d %s", code, errs)
+	}
+	if code, _, _ := run("keys", "revoke", "--store", dsn, id); code != 0 {
+		t.Errorf("revoke: %d", code)
+	}
+	if code, _, errs := run("keys", "revoke", "--store", dsn, "nope"); code != 2 || !strings.Contains(errs, "no key") {
+		t.Errorf("revoke unknown: %d %s", code, errs)
+	}
+	st, err := store.Open(context.Background(), dsn, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if n, err := st.ActiveKeys(context.Background()); err != nil || n != 0 {
+		t.Errorf("active keys after revoke: %d %v", n, err)
+	}
+}
