@@ -55,6 +55,7 @@ func Run(t *testing.T, newDB NewDB) {
 		{"Batches", testBatches},
 		{"BatchBornDone", testBatchBornDone},
 		{"LargeBatch", testLargeBatch},
+		{"ConcurrentCompleteItems", testConcurrentComplete},
 		{"PendingItemsOrder", testPendingOrder},
 		{"Keys", testKeys},
 		{"Prune", testPrune},
@@ -1143,6 +1144,82 @@ func testLargeBatch(t *testing.T, h *harness) {
 	got, _ := h.s.Batch(ctx, tenant, "large")
 	if got.Done != 3 || got.Total != n || got.State != store.BatchRunning {
 		t.Errorf("Batch = %+v", got)
+	}
+}
+
+func testConcurrentComplete(t *testing.T, h *harness) {
+	ctx := t.Context()
+	const n = 24
+	items := make([]store.BatchItem, n)
+	for i := range items {
+		items[i].Request = []byte(fmt.Sprintf(`{"n":%d}`, i))
+	}
+	if err := h.s.CreateBatch(ctx, &store.Batch{Tenant: tenant, ID: "cc", CreatedAt: at(0)}, items); err != nil {
+		t.Fatalf("CreateBatch: %v", err)
+	}
+	// Each item is completed three times at once: twice with a
+	// verification (the same one), once with an error. One wins.
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	errs := make(chan error, 3*n)
+	for i := range n {
+		for j := range 3 {
+			wg.Go(func() {
+				<-start
+				var err error
+				if j < 2 {
+					v := sample(tenant, fmt.Sprintf("cc%d", i), 1, at(i))
+					err = h.s.CompleteItem(ctx, tenant, "cc", i, v, []store.Event{event(tenant, "created", i)}, nil)
+				} else {
+					err = h.s.CompleteItem(ctx, tenant, "cc", i, nil, nil, []byte(`{"error":"judge"}`))
+				}
+				if err != nil {
+					errs <- fmt.Errorf("item %d, completion %d: %w", i, j, err)
+				}
+			})
+		}
+	}
+	close(start)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	b, err := h.s.Batch(ctx, tenant, "cc")
+	if err != nil {
+		t.Fatalf("Batch: %v", err)
+	}
+	if b.Done+b.Failed != n || b.State != store.BatchDone || b.FinishedAt.IsZero() {
+		t.Errorf("batch = %+v, want %d items done or failed, and finished", b, n)
+	}
+	done := 0
+	err = h.s.BatchResults(ctx, tenant, "cc", func(it store.BatchItem, res []byte) error {
+		switch it.State {
+		case store.ItemDone:
+			done++
+			if it.VerificationID != fmt.Sprintf("cc%d", it.Index) || res == nil {
+				return fmt.Errorf("item %d: %+v, result %q", it.Index, it, res)
+			}
+		case store.ItemError:
+			if string(res) != `{"error":"judge"}` {
+				return fmt.Errorf("item %d: result %q", it.Index, res)
+			}
+		default:
+			return fmt.Errorf("item %d still %s", it.Index, it.State)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("BatchResults: %v", err)
+	}
+	if done != b.Done {
+		t.Errorf("%d items done, the batch counts %d", done, b.Done)
+	}
+	if p := h.listAll(tenant, store.Filter{}); len(p) != done {
+		t.Errorf("%d verifications stored for %d done items", len(p), done)
+	}
+	if evs, _ := h.s.Events(ctx, tenant, 0, 1000); len(evs) != done {
+		t.Errorf("%d events stored for %d done items", len(evs), done)
 	}
 }
 
