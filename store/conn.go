@@ -43,11 +43,44 @@ type sqlQuerier interface {
 	QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row
 }
 
-// sqlConn adapts database/sql (the SQLite engine).
-type sqlConn struct{ q sqlQuerier }
+// sqlConn adapts database/sql (the SQLite engine). In the writer's
+// transactions, tx and stmts are set: the statements prepared once on
+// the writer's connection are used instead of parsing them again.
+type sqlConn struct {
+	q     sqlQuerier
+	tx    *sql.Tx
+	stmts map[string]*sql.Stmt
+}
+
+// querier returns what runs q: a prepared statement if there is one.
+func (c sqlConn) querier(ctx context.Context, q string) (stmtQuerier, bool) {
+	if c.tx == nil {
+		return nil, false
+	}
+	st, ok := c.stmts[q]
+	if !ok {
+		return nil, false
+	}
+	return c.tx.StmtContext(ctx, st), true
+}
+
+// stmtQuerier is a *sql.Stmt.
+type stmtQuerier interface {
+	ExecContext(ctx context.Context, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, args ...any) *sql.Row
+}
 
 func (c sqlConn) exec(ctx context.Context, q string, args ...any) (int64, error) {
-	res, err := c.q.ExecContext(ctx, q, args...)
+	var (
+		res sql.Result
+		err error
+	)
+	if st, ok := c.querier(ctx, q); ok {
+		res, err = st.ExecContext(ctx, args...)
+	} else {
+		res, err = c.q.ExecContext(ctx, q, args...)
+	}
 	if err != nil {
 		return 0, err
 	}
@@ -55,7 +88,15 @@ func (c sqlConn) exec(ctx context.Context, q string, args ...any) (int64, error)
 }
 
 func (c sqlConn) query(ctx context.Context, q string, args ...any) (rows, error) {
-	r, err := c.q.QueryContext(ctx, q, args...)
+	var (
+		r   *sql.Rows
+		err error
+	)
+	if st, ok := c.querier(ctx, q); ok {
+		r, err = st.QueryContext(ctx, args...)
+	} else {
+		r, err = c.q.QueryContext(ctx, q, args...)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -63,6 +104,9 @@ func (c sqlConn) query(ctx context.Context, q string, args ...any) (rows, error)
 }
 
 func (c sqlConn) queryRow(ctx context.Context, q string, args ...any) row {
+	if st, ok := c.querier(ctx, q); ok {
+		return st.QueryRowContext(ctx, args...)
+	}
 	return c.q.QueryRowContext(ctx, q, args...)
 }
 
@@ -137,6 +181,12 @@ type dialect struct {
 	name string
 	// ts gives the bound value of a timestamp column.
 	ts func(time.Time) any
+	// scanCreatedAt is how List names created_at in its time range:
+	// SQLite's "+created_at" keeps its planner from reading the range by
+	// the (tenant, created_at) index and sorting all of it by seq; it
+	// walks (tenant, seq, created_at) newest first instead and stops at a
+	// page.
+	scanCreatedAt string
 }
 
 // sqliteTime is the layout of SQLite timestamps: UTC, microseconds, one
@@ -144,10 +194,10 @@ type dialect struct {
 const sqliteTime = "2006-01-02T15:04:05.000000Z"
 
 var (
-	sqliteDialect = dialect{name: "sqlite", ts: func(t time.Time) any {
+	sqliteDialect = dialect{name: "sqlite", scanCreatedAt: "+created_at", ts: func(t time.Time) any {
 		return t.UTC().Format(sqliteTime)
 	}}
-	postgresDialect = dialect{name: "postgres", ts: func(t time.Time) any {
+	postgresDialect = dialect{name: "postgres", scanCreatedAt: "created_at", ts: func(t time.Time) any {
 		return t.UTC().Truncate(time.Microsecond)
 	}}
 )

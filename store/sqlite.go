@@ -69,7 +69,18 @@ type sqliteEngine struct {
 	closed bool
 
 	commits atomic.Int64 // write transactions committed
+
+	// stmts are prepared on the writer's connection, used by the writer
+	// goroutine only.
+	stmts map[string]*sql.Stmt
 }
+
+// The savepoint around each write of a group.
+const (
+	sqlSavepoint  = `SAVEPOINT w`
+	sqlRelease    = `RELEASE w`
+	sqlRollbackTo = `ROLLBACK TO w`
+)
 
 // openSQLite opens (creating if need be) and migrates an SQLite store.
 func openSQLite(ctx context.Context, cfg sqliteConfig, opt Options, hooks sqliteHooks) (*sqlStore, error) {
@@ -90,6 +101,8 @@ func openSQLite(ctx context.Context, cfg sqliteConfig, opt Options, hooks sqlite
 		"_pragma=journal_mode(WAL)",
 		"_pragma=synchronous(" + cfg.synchronous + ")",
 		"_pragma=foreign_keys(1)",
+		// The savepoints' journals in memory, not in temporary files.
+		"_pragma=temp_store(MEMORY)",
 		"_txlock=immediate"}, "&"))
 	if err != nil {
 		return fail(err)
@@ -111,6 +124,17 @@ func openSQLite(ctx context.Context, cfg sqliteConfig, opt Options, hooks sqlite
 	if err := e.migrate(ctx, opt); err != nil {
 		wdb.Close()
 		return fail(err)
+	}
+	// The statements every write runs, prepared once on the writer's
+	// connection (while no transaction holds it).
+	e.stmts = map[string]*sql.Stmt{}
+	for _, q := range []string{sqlSavepoint, sqlRelease, sqlRollbackTo, insertVerificationSQL, insertEventSQL} {
+		st, err := wdb.PrepareContext(ctx, q)
+		if err != nil {
+			wdb.Close()
+			return fail(err)
+		}
+		e.stmts[q] = st
 	}
 	readers := opt.MaxConns
 	if readers <= 0 {
@@ -140,13 +164,13 @@ func (e *sqliteEngine) migrate(ctx context.Context, opt Options) error {
 		return err
 	}
 	defer tx.Rollback()
-	if err := migrate(ctx, sqlConn{tx}, sqliteDialect, opt.clock()(), opt.logger()); err != nil {
+	if err := migrate(ctx, sqlConn{q: tx}, sqliteDialect, opt.clock()(), opt.logger()); err != nil {
 		return err
 	}
 	return tx.Commit()
 }
 
-func (e *sqliteEngine) reader() conn { return sqlConn{e.rdb} }
+func (e *sqliteEngine) reader() conn { return sqlConn{q: e.rdb} }
 
 func (e *sqliteEngine) lockEvents(context.Context, conn, []string) error {
 	return nil // one writer: Seqs are assigned in commit order
@@ -251,16 +275,16 @@ func (e *sqliteEngine) commit(group []*writeReq) {
 		answer(err)
 		return
 	}
-	c := sqlConn{tx}
+	c := sqlConn{q: tx, tx: tx, stmts: e.stmts}
 	for i, r := range group {
-		if _, err := tx.ExecContext(ctx, `SAVEPOINT w`); err != nil {
+		if _, err := c.exec(ctx, sqlSavepoint); err != nil {
 			tx.Rollback()
 			answer(fmt.Errorf("write transaction: %w", err))
 			return
 		}
 		errs[i] = r.fn(ctx, c)
 		if errs[i] != nil {
-			if _, err := tx.ExecContext(ctx, `ROLLBACK TO w`); err != nil {
+			if _, err := c.exec(ctx, sqlRollbackTo); err != nil {
 				// SQLite rolled the whole transaction back (a full disk,
 				// an I/O error): nothing of the group is written.
 				tx.Rollback()
@@ -269,7 +293,7 @@ func (e *sqliteEngine) commit(group []*writeReq) {
 				return
 			}
 		}
-		if _, err := tx.ExecContext(ctx, `RELEASE w`); err != nil {
+		if _, err := c.exec(ctx, sqlRelease); err != nil {
 			tx.Rollback()
 			answer(fmt.Errorf("write transaction: %w", err))
 			return
@@ -305,6 +329,9 @@ func (e *sqliteEngine) close() error {
 	// Leave the query planner statistics for the next open.
 	if _, err := e.wdb.Exec(`PRAGMA optimize`); err != nil {
 		e.log.Warn("store: sqlite: optimize", "err", err)
+	}
+	for _, st := range e.stmts {
+		st.Close()
 	}
 	return errors.Join(e.rdb.Close(), e.wdb.Close())
 }

@@ -79,6 +79,8 @@ const insertVerificationSQL = `INSERT INTO verification_logs (tenant, id, attemp
 	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 	ON CONFLICT DO NOTHING RETURNING seq`
 
+const insertEventSQL = `INSERT INTO events (tenant, type, data, created_at) VALUES (?, ?, ?, ?) RETURNING seq`
+
 func (s *sqlStore) check() error {
 	if s.closed.Load() {
 		return ErrClosed
@@ -222,7 +224,7 @@ func (s *sqlStore) insertEvents(ctx context.Context, tx conn, events []Event) ([
 	}
 	seqs := make([]int64, len(events))
 	for i, e := range events {
-		err := tx.queryRow(ctx, `INSERT INTO events (tenant, type, data, created_at) VALUES (?, ?, ?, ?) RETURNING seq`,
+		err := tx.queryRow(ctx, insertEventSQL,
 			e.Tenant, e.Type, string(e.Data), s.d.ts(e.CreatedAt)).Scan(&seqs[i])
 		if err != nil {
 			return nil, fmt.Errorf("event %d: %w", i, err)
@@ -373,11 +375,11 @@ func (s *sqlStore) List(ctx context.Context, tenant string, f Filter) (Page, err
 		args = append(args, *f.NeedsReview)
 	}
 	if !f.Since.IsZero() {
-		q.WriteString(` AND created_at >= ?`)
+		q.WriteString(` AND ` + s.d.scanCreatedAt + ` >= ?`)
 		args = append(args, s.d.ts(f.Since))
 	}
 	if !f.Until.IsZero() {
-		q.WriteString(` AND created_at < ?`)
+		q.WriteString(` AND ` + s.d.scanCreatedAt + ` < ?`)
 		args = append(args, s.d.ts(f.Until))
 	}
 	if f.Before > 0 {

@@ -32,7 +32,7 @@ CREATE TABLE verification_logs (
 	UNIQUE (tenant, id, attempt),
 	UNIQUE (tenant, idempotency_key)
 );
-CREATE INDEX verification_logs_tenant_seq ON verification_logs (tenant, seq);
+CREATE INDEX verification_logs_tenant_seq ON verification_logs (tenant, seq, created_at);
 CREATE INDEX verification_logs_kind ON verification_logs (tenant, kind, seq);
 CREATE INDEX verification_logs_verdict ON verification_logs (tenant, verdict, seq);
 CREATE INDEX verification_logs_task ON verification_logs (tenant, task_id, seq);
