@@ -60,6 +60,13 @@ func (o Options) clock() func() time.Time {
 // but the last commits before a power loss or an OS crash (not a crash
 // of vouch alone) may be lost, so a report answered 200 may be missing
 // afterwards.
+//
+// On PostgreSQL, transactions that write events of one tenant commit one
+// at a time from their first event on (an advisory lock per tenant), so
+// that a tenant's event Seqs become visible in order and a reader that
+// resumes after a Seq never skips an event committed late. It bounds one
+// tenant's event-writing inserts to about one per commit latency; other
+// tenants and the rest of each transaction run concurrently.
 func Open(ctx context.Context, dsn string, opt Options) (Store, error) {
 	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
 		return openPostgres(ctx, dsn, opt)

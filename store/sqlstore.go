@@ -686,13 +686,12 @@ func (s *sqlStore) CompleteItem(ctx context.Context, tenant, batchID string, ind
 		err error
 	)
 	if v != nil {
-		if v.Tenant == "" {
-			v.Tenant = tenant
-		}
-		if v.Tenant != tenant {
+		if v.Tenant != "" && v.Tenant != tenant {
 			return fmt.Errorf("%s: verification of tenant %q in a batch of %q", op, v.Tenant, tenant)
 		}
-		if nv, err = s.prepareVerification(v); err != nil {
+		withTenant := *v
+		withTenant.Tenant = tenant
+		if nv, err = s.prepareVerification(&withTenant); err != nil {
 			return fmt.Errorf("%s: %w", op, err)
 		}
 		if evs, err = s.prepareEvents(events, tenant); err != nil {
@@ -768,7 +767,7 @@ func (s *sqlStore) CompleteItem(ctx context.Context, tenant, batchID string, ind
 		return s.fail(op, err)
 	}
 	if written && v != nil && dup == nil {
-		v.Seq, v.IdempotencyKey, v.CreatedAt = seq, nv.IdempotencyKey, nv.CreatedAt
+		v.Seq, v.Tenant, v.IdempotencyKey, v.CreatedAt = seq, nv.Tenant, nv.IdempotencyKey, nv.CreatedAt
 		applyEvents(events, evs, seqs)
 	}
 	return nil
