@@ -258,7 +258,7 @@ var Scopes = []string{ScopeVerify, ScopeRead, ScopeReview, ScopeAdmin}
 // Key is an API key as stored: its hash, never its secret.
 type Key struct {
 	ID, Tenant, Name string
-	// Hash is the SHA-256 of the key's secret part.
+	// Hash is the SHA-256 of the key's whole secret (see NewKey).
 	Hash      []byte
 	Scopes    []string
 	CreatedAt time.Time

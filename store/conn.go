@@ -1,0 +1,243 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// conn is what the queries shared by both engines need of a pool or a
+// transaction. Queries are written with ? placeholders; the PostgreSQL
+// adapter rewrites them to $1, $2, ...
+type conn interface {
+	exec(ctx context.Context, q string, args ...any) (int64, error)
+	query(ctx context.Context, q string, args ...any) (rows, error)
+	queryRow(ctx context.Context, q string, args ...any) row
+}
+
+// rows is a result set of either engine.
+type rows interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+	Close()
+}
+
+// row is a single-row result of either engine. Scan returns an error
+// matching sql.ErrNoRows when there is no row (pgx.ErrNoRows does).
+type row interface {
+	Scan(dest ...any) error
+}
+
+// sqlQuerier is a *sql.DB or a *sql.Tx.
+type sqlQuerier interface {
+	ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row
+}
+
+// sqlConn adapts database/sql (the SQLite engine). In the writer's
+// transactions, tx and stmts are set: the statements prepared once on
+// the writer's connection are used instead of parsing them again.
+type sqlConn struct {
+	q     sqlQuerier
+	tx    *sql.Tx
+	stmts map[string]*sql.Stmt
+}
+
+// querier returns what runs q: a prepared statement if there is one.
+func (c sqlConn) querier(ctx context.Context, q string) (stmtQuerier, bool) {
+	if c.tx == nil {
+		return nil, false
+	}
+	st, ok := c.stmts[q]
+	if !ok {
+		return nil, false
+	}
+	return c.tx.StmtContext(ctx, st), true
+}
+
+// stmtQuerier is a *sql.Stmt.
+type stmtQuerier interface {
+	ExecContext(ctx context.Context, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, args ...any) *sql.Row
+}
+
+func (c sqlConn) exec(ctx context.Context, q string, args ...any) (int64, error) {
+	var (
+		res sql.Result
+		err error
+	)
+	if st, ok := c.querier(ctx, q); ok {
+		res, err = st.ExecContext(ctx, args...)
+	} else {
+		res, err = c.q.ExecContext(ctx, q, args...)
+	}
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
+func (c sqlConn) query(ctx context.Context, q string, args ...any) (rows, error) {
+	var (
+		r   *sql.Rows
+		err error
+	)
+	if st, ok := c.querier(ctx, q); ok {
+		r, err = st.QueryContext(ctx, args...)
+	} else {
+		r, err = c.q.QueryContext(ctx, q, args...)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return sqlRows{r}, nil
+}
+
+func (c sqlConn) queryRow(ctx context.Context, q string, args ...any) row {
+	if st, ok := c.querier(ctx, q); ok {
+		return st.QueryRowContext(ctx, args...)
+	}
+	return c.q.QueryRowContext(ctx, q, args...)
+}
+
+type sqlRows struct{ r *sql.Rows }
+
+func (r sqlRows) Next() bool             { return r.r.Next() }
+func (r sqlRows) Scan(dest ...any) error { return r.r.Scan(dest...) }
+func (r sqlRows) Err() error             { return r.r.Err() }
+func (r sqlRows) Close()                 { r.r.Close() }
+
+// pgQuerier is a *pgxpool.Pool, a *pgxpool.Conn or a pgx.Tx.
+type pgQuerier interface {
+	Exec(ctx context.Context, q string, args ...any) (pgconn.CommandTag, error)
+	Query(ctx context.Context, q string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, q string, args ...any) pgx.Row
+}
+
+// pgConn adapts pgx (the PostgreSQL engine).
+type pgConn struct{ q pgQuerier }
+
+func (c pgConn) exec(ctx context.Context, q string, args ...any) (int64, error) {
+	tag, err := c.q.Exec(ctx, rebind(q), args...)
+	if err != nil {
+		return 0, err
+	}
+	return tag.RowsAffected(), nil
+}
+
+func (c pgConn) query(ctx context.Context, q string, args ...any) (rows, error) {
+	r, err := c.q.Query(ctx, rebind(q), args...)
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+func (c pgConn) queryRow(ctx context.Context, q string, args ...any) row {
+	return c.q.QueryRow(ctx, rebind(q), args...)
+}
+
+// rebound caches the PostgreSQL form of each query.
+var rebound sync.Map
+
+// rebind turns the ? placeholders of q into $1, $2, ... (no query of this
+// package has a ? anywhere else).
+func rebind(q string) string {
+	if !strings.Contains(q, "?") {
+		return q
+	}
+	if r, ok := rebound.Load(q); ok {
+		return r.(string)
+	}
+	var b strings.Builder
+	n := 0
+	for i := 0; i < len(q); i++ {
+		if q[i] == '?' {
+			n++
+			b.WriteByte('$')
+			b.WriteString(strconv.Itoa(n))
+			continue
+		}
+		b.WriteByte(q[i])
+	}
+	r := b.String()
+	rebound.Store(q, r)
+	return r
+}
+
+// dialect holds what differs in the values the two engines bind.
+type dialect struct {
+	// name is the migrations directory: "sqlite" or "postgres".
+	name string
+	// ts gives the bound value of a timestamp column.
+	ts func(time.Time) any
+	// scanCreatedAt is how List names created_at in its time range:
+	// SQLite's "+created_at" keeps its planner from reading the range by
+	// the (tenant, created_at) index and sorting all of it by seq; it
+	// walks (tenant, seq, created_at) newest first instead and stops at a
+	// page.
+	scanCreatedAt string
+}
+
+// sqliteTime is the layout of SQLite timestamps: UTC, microseconds, one
+// width, so that text order is time order.
+const sqliteTime = "2006-01-02T15:04:05.000000Z"
+
+var (
+	sqliteDialect = dialect{name: "sqlite", scanCreatedAt: "+created_at", ts: func(t time.Time) any {
+		return t.UTC().Format(sqliteTime)
+	}}
+	postgresDialect = dialect{name: "postgres", scanCreatedAt: "created_at", ts: func(t time.Time) any {
+		return t.UTC().Truncate(time.Microsecond)
+	}}
+)
+
+// nullTS is ts, with NULL for the zero time.
+func (d dialect) nullTS(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return d.ts(t)
+}
+
+// utcTime scans a timestamp of either engine (SQLite text, PostgreSQL
+// time.Time, or NULL for the zero time) into t, in UTC.
+type utcTime struct{ t *time.Time }
+
+// Scan implements sql.Scanner.
+func (u utcTime) Scan(src any) error {
+	switch x := src.(type) {
+	case nil:
+		*u.t = time.Time{}
+		return nil
+	case time.Time:
+		*u.t = x.UTC()
+		return nil
+	case string:
+		return u.parse(x)
+	case []byte:
+		return u.parse(string(x))
+	}
+	return fmt.Errorf("store: timestamp of type %T", src)
+}
+
+func (u utcTime) parse(s string) error {
+	t, err := time.Parse(sqliteTime, s)
+	if err != nil {
+		if t, err = time.Parse(time.RFC3339Nano, s); err != nil {
+			return fmt.Errorf("store: timestamp %q: %w", s, err)
+		}
+	}
+	*u.t = t.UTC()
+	return nil
+}

@@ -1,0 +1,148 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Options tune a store; the zero value is ready to use.
+type Options struct {
+	// Logger receives the store's few messages (a migration applied, a
+	// failed write transaction); nil discards them.
+	Logger *slog.Logger
+	// MaxConns caps the connections: SQLite's read pool (default the
+	// larger of 4 and GOMAXPROCS; writes have their one connection
+	// besides) or PostgreSQL's pool (default pgxpool's: the larger of 4
+	// and the number of CPUs).
+	MaxConns int
+	// Now is the clock of the times the store fills in (a zero CreatedAt,
+	// a batch's FinishedAt); nil means time.Now.
+	Now func() time.Time
+}
+
+func (o Options) logger() *slog.Logger {
+	if o.Logger != nil {
+		return o.Logger
+	}
+	return slog.New(slog.DiscardHandler)
+}
+
+func (o Options) clock() func() time.Time {
+	if o.Now != nil {
+		return o.Now
+	}
+	return time.Now
+}
+
+// Open opens the store a DSN names, creating its tables or bringing them
+// up to date:
+//
+//   - postgres://... or postgresql://... is PostgreSQL (a pgx connection
+//     string: host, database, sslmode, pool_max_conns, search_path and
+//     so on). Concurrent opens of one database migrate it once.
+//   - anything else is an SQLite file: sqlite:PATH, file:PATH or a plain
+//     PATH such as ./vouch.db, created if missing (its directory must
+//     exist). Two query parameters are understood:
+//     synchronous=full (the default) or normal, and busy_timeout=MS
+//     (default 5000).
+//
+// On SQLite, synchronous=full makes every acknowledged write survive a
+// power loss or an OS crash: each commit waits for the write-ahead log
+// to reach the disk (one fsync per commit, shared by every write of a
+// group commit). With synchronous=normal the log is synced only at
+// checkpoints: commits are faster and the database is never corrupted,
+// but the last commits before a power loss or an OS crash (not a crash
+// of vouch alone) may be lost, so a report answered 200 may be missing
+// afterwards.
+//
+// On PostgreSQL, transactions that write events of one tenant commit one
+// at a time from their first event on (an advisory lock per tenant), so
+// that a tenant's event Seqs become visible in order and a reader that
+// resumes after a Seq never skips an event committed late. It bounds one
+// tenant's event-writing inserts to about one per commit latency; other
+// tenants and the rest of each transaction run concurrently.
+func Open(ctx context.Context, dsn string, opt Options) (Store, error) {
+	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
+		return openPostgres(ctx, dsn, opt)
+	}
+	cfg, err := parseSQLiteDSN(dsn)
+	if err != nil {
+		return nil, err
+	}
+	s, err := openSQLite(ctx, cfg, opt, sqliteHooks{})
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// sqliteConfig is a parsed SQLite DSN.
+type sqliteConfig struct {
+	path        string
+	synchronous string // FULL or NORMAL
+	busyTimeout int    // milliseconds
+}
+
+// parseSQLiteDSN reads sqlite:PATH, file:PATH or PATH, with the query
+// parameters Open documents.
+func parseSQLiteDSN(dsn string) (sqliteConfig, error) {
+	cfg := sqliteConfig{synchronous: "FULL", busyTimeout: 5000}
+	if strings.TrimSpace(dsn) == "" {
+		return cfg, errors.New("store: empty DSN: want postgres://..., sqlite:PATH or a file path")
+	}
+	rest := dsn
+	switch {
+	case strings.HasPrefix(dsn, "sqlite:"):
+		rest = strings.TrimPrefix(dsn, "sqlite:")
+	case strings.HasPrefix(dsn, "file:"):
+		rest = strings.TrimPrefix(dsn, "file:")
+	default:
+		if scheme, _, ok := strings.Cut(dsn, "://"); ok && !strings.ContainsAny(scheme, `/\.`) {
+			return cfg, fmt.Errorf("store: DSN scheme %q is not supported: want postgres://..., sqlite:PATH or a file path", scheme)
+		}
+	}
+	if strings.HasPrefix(rest, "//") {
+		rest = rest[2:]
+	}
+	p, query, _ := strings.Cut(rest, "?")
+	if p == "" {
+		return cfg, fmt.Errorf("store: DSN %q names no file", dsn)
+	}
+	if strings.HasPrefix(p, ":memory:") || strings.Contains(query, "mode=memory") {
+		return cfg, fmt.Errorf("store: DSN %q: in-memory SQLite is not supported (the writer and the readers need one file); use a file in a temporary directory", dsn)
+	}
+	cfg.path = p
+	q, err := url.ParseQuery(query)
+	if err != nil {
+		return cfg, fmt.Errorf("store: DSN %q: %w", dsn, err)
+	}
+	for k, vs := range q {
+		v := vs[len(vs)-1]
+		switch k {
+		case "synchronous":
+			switch strings.ToLower(v) {
+			case "full":
+				cfg.synchronous = "FULL"
+			case "normal":
+				cfg.synchronous = "NORMAL"
+			default:
+				return cfg, fmt.Errorf("store: DSN %q: synchronous=%q: want full or normal", dsn, v)
+			}
+		case "busy_timeout":
+			ms, err := strconv.Atoi(v)
+			if err != nil || ms < 0 {
+				return cfg, fmt.Errorf("store: DSN %q: busy_timeout=%q: want milliseconds", dsn, v)
+			}
+			cfg.busyTimeout = ms
+		default:
+			return cfg, fmt.Errorf("store: DSN %q: unknown parameter %q (known: synchronous, busy_timeout)", dsn, k)
+		}
+	}
+	return cfg, nil
+}

@@ -1,0 +1,133 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"hash/fnv"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// The PostgreSQL engine: a pgx pool; each write is a transaction of its
+// own (PostgreSQL groups concurrent commits itself).
+//
+// Sequences hand out numbers when rows are inserted, not when they are
+// committed, so two transactions can commit their events out of Seq
+// order, and a reader could see Seq 11 before Seq 10 exists and skip 10
+// when it asks for events after 11. To keep a tenant's events visible in
+// Seq order, a transaction takes a per-tenant advisory lock just before
+// it inserts events, as its last statements, and holds it to its commit:
+// the events of one tenant are written one transaction at a time, while
+// the rest of each transaction (the verification, the batch counts) runs
+// concurrently.
+type pgEngine struct {
+	pool *pgxpool.Pool
+}
+
+// migrationLock is the advisory lock key around migrations, so that
+// concurrent opens of one database migrate it once.
+var migrationLock = lockKey("vouch.store.migrate")
+
+// lockKey maps a name to an advisory lock key.
+func lockKey(name string) int64 {
+	h := fnv.New64a()
+	h.Write([]byte(name))
+	return int64(h.Sum64())
+}
+
+// openPostgres opens and migrates a PostgreSQL store.
+func openPostgres(ctx context.Context, dsn string, opt Options) (Store, error) {
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("store: postgres: %w", err)
+	}
+	if opt.MaxConns > 0 {
+		cfg.MaxConns = int32(opt.MaxConns)
+	}
+	if cfg.ConnConfig.ConnectTimeout == 0 {
+		cfg.ConnConfig.ConnectTimeout = 10 * time.Second
+	}
+	where := fmt.Sprintf("%s:%d/%s", cfg.ConnConfig.Host, cfg.ConnConfig.Port, cfg.ConnConfig.Database)
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("store: postgres %s: %w", where, err)
+	}
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("store: postgres %s: connect: %w", where, err)
+	}
+	e := &pgEngine{pool: pool}
+	if err := e.migrate(ctx, opt); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("store: postgres %s: %w", where, err)
+	}
+	log := opt.logger()
+	log.Debug("store: opened postgres", "server", where, "max_conns", cfg.MaxConns)
+	return &sqlStore{eng: e, d: postgresDialect, now: opt.clock(), log: log}, nil
+}
+
+// migrate runs the migrations in one transaction under migrationLock.
+func (e *pgEngine) migrate(ctx context.Context, opt Options) error {
+	c, err := e.pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer c.Release()
+	tx, err := c.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx))
+	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, migrationLock); err != nil {
+		return fmt.Errorf("store: migrate: lock: %w", err)
+	}
+	if err := migrate(ctx, pgConn{tx}, postgresDialect, opt.clock()(), opt.logger()); err != nil {
+		return err
+	}
+	return tx.Commit(ctx)
+}
+
+func (e *pgEngine) reader() conn { return pgConn{e.pool} }
+
+func (e *pgEngine) write(ctx context.Context, fn func(ctx context.Context, tx conn) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	c, err := e.pool.Acquire(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return err
+	}
+	defer c.Release()
+	// Once begun, the transaction runs to its end: a caller that gives up
+	// does not leave it unknown whether the write was committed.
+	ctx = context.WithoutCancel(ctx)
+	tx, err := c.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	if err := fn(ctx, pgConn{tx}); err != nil {
+		tx.Rollback(ctx)
+		return err
+	}
+	return tx.Commit(ctx)
+}
+
+func (e *pgEngine) lockEvents(ctx context.Context, tx conn, tenants []string) error {
+	for _, t := range tenants {
+		if _, err := tx.exec(ctx, `SELECT pg_advisory_xact_lock(?)`, lockKey("vouch.store.events\x00"+t)); err != nil {
+			return fmt.Errorf("lock the events of %s: %w", t, err)
+		}
+	}
+	return nil
+}
+
+func (e *pgEngine) ping(ctx context.Context) error { return e.pool.Ping(ctx) }
+
+func (e *pgEngine) close() error {
+	e.pool.Close() // waits for the connections in use
+	return nil
+}

@@ -1,0 +1,337 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
+)
+
+// The SQLite engine: one database file in WAL mode, one connection that
+// writes and a pool of read-only connections that read beside it.
+//
+// Every write goes through one goroutine. It takes the first write
+// queued, gathers every write queued meanwhile (up to maxGroup), runs
+// them in one transaction, each in its own savepoint (so that a write
+// that fails, a duplicate say, undoes only itself), commits once, then
+// answers each caller. Under load, many writes share one commit and its
+// fsync; alone, a write commits at once.
+const (
+	maxGroup   = 256
+	queueDepth = 1024
+)
+
+// Write request states: the writer takes a queued request, or its caller
+// gives up on it first; whichever comes first wins.
+const (
+	reqQueued int32 = iota
+	reqTaken
+	reqCancelled
+)
+
+type writeReq struct {
+	fn    func(ctx context.Context, tx conn) error
+	state atomic.Int32
+	done  chan error // buffered: the writer never waits for the caller
+}
+
+// sqliteHooks let tests watch the writer.
+type sqliteHooks struct {
+	// queued is called after a write was queued.
+	queued func()
+	// taken is called by the writer after it took the first write of a
+	// group, before it gathers the rest.
+	taken func()
+	// closing is called by close once no write can be queued any more,
+	// before it waits for the writer to drain the queue.
+	closing func()
+}
+
+type sqliteEngine struct {
+	path     string
+	wdb, rdb *sql.DB
+	log      *slog.Logger
+	hooks    sqliteHooks
+
+	queue chan *writeReq
+	done  chan struct{} // closed when the writer goroutine returns
+
+	mu     sync.RWMutex // guards closed against sends on queue
+	closed bool
+
+	commits atomic.Int64 // write transactions committed
+
+	// stmts are prepared on the writer's connection, used by the writer
+	// goroutine only.
+	stmts map[string]*sql.Stmt
+}
+
+// The savepoint around each write of a group.
+const (
+	sqlSavepoint  = `SAVEPOINT w`
+	sqlRelease    = `RELEASE w`
+	sqlRollbackTo = `ROLLBACK TO w`
+)
+
+// openSQLite opens (creating if need be) and migrates an SQLite store.
+func openSQLite(ctx context.Context, cfg sqliteConfig, opt Options, hooks sqliteHooks) (*sqlStore, error) {
+	log := opt.logger()
+	fail := func(err error) (*sqlStore, error) {
+		return nil, fmt.Errorf("store: sqlite %s: %w", cfg.path, err)
+	}
+	if fi, err := os.Stat(filepath.Dir(cfg.path)); err != nil {
+		return fail(err)
+	} else if !fi.IsDir() {
+		return fail(fmt.Errorf("%s is not a directory", filepath.Dir(cfg.path)))
+	}
+	if fi, err := os.Stat(cfg.path); err == nil && fi.IsDir() {
+		return fail(errors.New("is a directory"))
+	}
+	busy := fmt.Sprintf("_pragma=busy_timeout(%d)", cfg.busyTimeout)
+	wdb, err := sql.Open("sqlite", cfg.path+"?"+strings.Join([]string{busy,
+		"_pragma=journal_mode(WAL)",
+		"_pragma=synchronous(" + cfg.synchronous + ")",
+		"_pragma=foreign_keys(1)",
+		// The savepoints' journals in memory, not in temporary files.
+		"_pragma=temp_store(MEMORY)",
+		"_txlock=immediate"}, "&"))
+	if err != nil {
+		return fail(err)
+	}
+	wdb.SetMaxOpenConns(1)
+	wdb.SetMaxIdleConns(1)
+	wdb.SetConnMaxLifetime(0)
+	wdb.SetConnMaxIdleTime(0)
+	e := &sqliteEngine{path: cfg.path, wdb: wdb, log: log, hooks: hooks,
+		queue: make(chan *writeReq, queueDepth), done: make(chan struct{})}
+	var mode string
+	if err := wdb.QueryRowContext(ctx, `PRAGMA journal_mode`).Scan(&mode); err != nil {
+		wdb.Close()
+		return fail(err)
+	}
+	if !strings.EqualFold(mode, "wal") {
+		log.Warn("store: sqlite is not in WAL mode; readers will wait for the writer", "path", cfg.path, "journal_mode", mode)
+	}
+	if err := e.migrate(ctx, opt); err != nil {
+		wdb.Close()
+		return fail(err)
+	}
+	// The statements every write runs, prepared once on the writer's
+	// connection (while no transaction holds it).
+	e.stmts = map[string]*sql.Stmt{}
+	for _, q := range []string{sqlSavepoint, sqlRelease, sqlRollbackTo, insertVerificationSQL, insertEventSQL} {
+		st, err := wdb.PrepareContext(ctx, q)
+		if err != nil {
+			wdb.Close()
+			return fail(err)
+		}
+		e.stmts[q] = st
+	}
+	readers := opt.MaxConns
+	if readers <= 0 {
+		readers = max(4, runtime.GOMAXPROCS(0))
+	}
+	rdb, err := sql.Open("sqlite", cfg.path+"?"+busy+"&_pragma=query_only(1)")
+	if err != nil {
+		wdb.Close()
+		return fail(err)
+	}
+	rdb.SetMaxOpenConns(readers)
+	rdb.SetMaxIdleConns(readers)
+	if err := rdb.PingContext(ctx); err != nil {
+		rdb.Close()
+		wdb.Close()
+		return fail(err)
+	}
+	e.rdb = rdb
+	go e.run()
+	log.Debug("store: opened sqlite", "path", cfg.path, "synchronous", cfg.synchronous, "readers", readers)
+	return &sqlStore{eng: e, d: sqliteDialect, now: opt.clock(), log: log}, nil
+}
+
+func (e *sqliteEngine) migrate(ctx context.Context, opt Options) error {
+	tx, err := e.wdb.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := migrate(ctx, sqlConn{q: tx}, sqliteDialect, opt.clock()(), opt.logger()); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+func (e *sqliteEngine) reader() conn { return sqlConn{q: e.rdb} }
+
+func (e *sqliteEngine) lockEvents(context.Context, conn, []string) error {
+	return nil // one writer: Seqs are assigned in commit order
+}
+
+func (e *sqliteEngine) ping(ctx context.Context) error {
+	var one int
+	return e.rdb.QueryRowContext(ctx, `SELECT 1`).Scan(&one)
+}
+
+// write queues fn for the writer and waits for its transaction.
+func (e *sqliteEngine) write(ctx context.Context, fn func(ctx context.Context, tx conn) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	r := &writeReq{fn: fn, done: make(chan error, 1)}
+	e.mu.RLock()
+	if e.closed {
+		e.mu.RUnlock()
+		return ErrClosed
+	}
+	select {
+	case e.queue <- r:
+	case <-ctx.Done():
+		e.mu.RUnlock()
+		return ctx.Err()
+	}
+	e.mu.RUnlock()
+	if e.hooks.queued != nil {
+		e.hooks.queued()
+	}
+	select {
+	case err := <-r.done:
+		return err
+	case <-ctx.Done():
+		if r.state.CompareAndSwap(reqQueued, reqCancelled) {
+			return ctx.Err()
+		}
+		// The writer has it: it completes.
+		return <-r.done
+	}
+}
+
+// run is the writer goroutine.
+func (e *sqliteEngine) run() {
+	defer close(e.done)
+	for {
+		first, ok := <-e.queue
+		if !ok {
+			return
+		}
+		group := take(nil, first)
+		if e.hooks.taken != nil {
+			e.hooks.taken()
+		}
+		open := true
+	gather:
+		for len(group) < maxGroup {
+			select {
+			case r, ok := <-e.queue:
+				if !ok {
+					open = false
+					break gather
+				}
+				group = take(group, r)
+			default:
+				break gather
+			}
+		}
+		if len(group) > 0 {
+			e.commit(group)
+		}
+		if !open {
+			return
+		}
+	}
+}
+
+// take adds r to group unless its caller gave up on it.
+func take(group []*writeReq, r *writeReq) []*writeReq {
+	if r.state.CompareAndSwap(reqQueued, reqTaken) {
+		group = append(group, r)
+	}
+	return group
+}
+
+// commit runs a group of writes in one transaction and answers each.
+func (e *sqliteEngine) commit(group []*writeReq) {
+	ctx := context.Background()
+	errs := make([]error, len(group))
+	answer := func(all error) {
+		for i, r := range group {
+			if errs[i] == nil {
+				errs[i] = all
+			}
+			r.done <- errs[i]
+		}
+	}
+	tx, err := e.wdb.BeginTx(ctx, nil)
+	if err != nil {
+		e.log.Error("store: sqlite: begin", "err", err)
+		answer(err)
+		return
+	}
+	c := sqlConn{q: tx, tx: tx, stmts: e.stmts}
+	for i, r := range group {
+		if _, err := c.exec(ctx, sqlSavepoint); err != nil {
+			tx.Rollback()
+			answer(fmt.Errorf("write transaction: %w", err))
+			return
+		}
+		errs[i] = r.fn(ctx, c)
+		if errs[i] != nil {
+			if _, err := c.exec(ctx, sqlRollbackTo); err != nil {
+				// SQLite rolled the whole transaction back (a full disk,
+				// an I/O error): nothing of the group is written.
+				tx.Rollback()
+				e.log.Error("store: sqlite: write transaction aborted", "err", errs[i])
+				answer(fmt.Errorf("write transaction aborted: %w", errs[i]))
+				return
+			}
+		}
+		if _, err := c.exec(ctx, sqlRelease); err != nil {
+			tx.Rollback()
+			answer(fmt.Errorf("write transaction: %w", err))
+			return
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		e.log.Error("store: sqlite: commit", "err", err, "writes", len(group))
+		for i := range errs {
+			errs[i] = nil // nothing was written: every write fails alike
+		}
+		answer(fmt.Errorf("commit: %w", err))
+		return
+	}
+	e.commits.Add(1)
+	answer(nil)
+}
+
+// close stops taking writes, commits those queued, and closes the
+// database.
+func (e *sqliteEngine) close() error {
+	e.mu.Lock()
+	if e.closed {
+		e.mu.Unlock()
+		return nil
+	}
+	e.closed = true
+	e.mu.Unlock()
+	close(e.queue)
+	if e.hooks.closing != nil {
+		e.hooks.closing()
+	}
+	<-e.done
+	// Leave the query planner statistics for the next open.
+	if _, err := e.wdb.Exec(`PRAGMA optimize`); err != nil {
+		e.log.Warn("store: sqlite: optimize", "err", err)
+	}
+	for _, st := range e.stmts {
+		st.Close()
+	}
+	return errors.Join(e.rdb.Close(), e.wdb.Close())
+}

@@ -1,0 +1,206 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+)
+
+var t0 = time.Date(2026, 11, 3, 9, 0, 0, 0, time.UTC)
+
+func testVerification(tenant, id string, attempt int) *Verification {
+	return &Verification{Tenant: tenant, ID: id, Attempt: attempt, Verdict: "pass",
+		Result: []byte(`{"id":"` + id + `"}`), CreatedAt: t0}
+}
+
+// openGated opens an SQLite store whose writer stops on gate after it
+// took the first write of its first group.
+func openGated(t *testing.T, path string, hooks sqliteHooks) (*sqlStore, *sqliteEngine) {
+	t.Helper()
+	cfg, err := parseSQLiteDSN(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := openSQLite(t.Context(), cfg, Options{}, hooks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s, s.eng.(*sqliteEngine)
+}
+
+// TestGroupCommit shows that writes queued while the writer is busy share
+// one transaction, and that each gets its own result: a duplicate or a
+// failed write in the group fails alone.
+func TestGroupCommit(t *testing.T) {
+	const n = 48
+	ctx := t.Context()
+	queued := make(chan struct{}, n)
+	gate := make(chan struct{})
+	var once sync.Once
+	s, e := openGated(t, filepath.Join(t.TempDir(), "g.db"), sqliteHooks{
+		queued: func() { queued <- struct{}{} },
+		taken:  func() { once.Do(func() { <-gate }) },
+	})
+	before := e.commits.Load()
+
+	// Writes 0-39 are new; 40-43 repeat 0-3's idempotency keys; 44-47
+	// add overrides to verifications that do not exist.
+	errs := make([]error, n)
+	got := make([]*Verification, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			switch {
+			case i < 40:
+				got[i], errs[i] = s.Insert(ctx, testVerification("acme", fmt.Sprintf("v%d", i), 1), []Event{{Type: "created", Data: []byte(`{}`)}})
+			case i < 44:
+				v := testVerification("acme", fmt.Sprintf("dup%d", i), 1)
+				v.IdempotencyKey = fmt.Sprintf("v%d/1", i-40)
+				got[i], errs[i] = s.Insert(ctx, v, nil)
+			default:
+				errs[i] = s.AddOverride(ctx, &Override{Tenant: "acme", VerificationID: "missing", Attempt: 1, Verdict: "fail"})
+			}
+		})
+	}
+	for range n {
+		<-queued
+	}
+	close(gate)
+	wg.Wait()
+
+	if commits := e.commits.Load() - before; commits != 1 {
+		t.Errorf("%d concurrent writes took %d transactions, want 1", n, commits)
+	}
+	for i := range 40 {
+		if errs[i] != nil || got[i].Seq == 0 {
+			t.Errorf("write %d: %v (Seq %d)", i, errs[i], got[i].Seq)
+		}
+	}
+	for i := 40; i < 44; i++ {
+		if !errors.Is(errs[i], ErrDuplicate) || got[i] == nil || got[i].ID != fmt.Sprintf("v%d", i-40) {
+			t.Errorf("duplicate write %d: %v, %+v; want ErrDuplicate and v%d", i, errs[i], got[i], i-40)
+		}
+	}
+	for i := 44; i < n; i++ {
+		if !errors.Is(errs[i], ErrNotFound) {
+			t.Errorf("override of a missing verification %d: %v, want ErrNotFound", i, errs[i])
+		}
+	}
+	p, err := s.List(ctx, "acme", Filter{Limit: 1000})
+	if err != nil || len(p.Items) != 40 {
+		t.Errorf("List = %d rows, %v; want 40", len(p.Items), err)
+	}
+	if last, _ := s.LastEventSeq(ctx, "acme"); last != 40 {
+		t.Errorf("LastEventSeq = %d, want 40", last)
+	}
+}
+
+// TestGroupCommitAlone shows that a write alone commits at once.
+func TestGroupCommitAlone(t *testing.T) {
+	s, e := openGated(t, filepath.Join(t.TempDir(), "a.db"), sqliteHooks{})
+	before := e.commits.Load()
+	for i := range 3 {
+		if _, err := s.Insert(t.Context(), testVerification("acme", fmt.Sprintf("v%d", i), 1), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if commits := e.commits.Load() - before; commits != 3 {
+		t.Errorf("3 writes one after the other took %d transactions, want 3", commits)
+	}
+}
+
+// TestCancelQueued shows that a write whose caller gives up while it is
+// queued is not done, and that one taken by the writer completes.
+func TestCancelQueued(t *testing.T) {
+	gate := make(chan struct{})
+	taken := make(chan struct{})
+	queued := make(chan struct{}, 2)
+	var once sync.Once
+	s, _ := openGated(t, filepath.Join(t.TempDir(), "c.db"), sqliteHooks{
+		queued: func() { queued <- struct{}{} },
+		taken: func() {
+			once.Do(func() {
+				close(taken)
+				<-gate
+			})
+		},
+	})
+	// The first write is taken, and its caller gives up: it completes.
+	ctxA, cancelA := context.WithCancel(t.Context())
+	errA := make(chan error)
+	go func() {
+		_, err := s.Insert(ctxA, testVerification("acme", "taken", 1), nil)
+		errA <- err
+	}()
+	<-queued
+	<-taken
+	// The second waits in the queue, and its caller gives up: not done.
+	ctxB, cancelB := context.WithCancel(t.Context())
+	errB := make(chan error)
+	go func() {
+		_, err := s.Insert(ctxB, testVerification("acme", "queued", 1), nil)
+		errB <- err
+	}()
+	<-queued
+	cancelA()
+	cancelB()
+	if err := <-errB; !errors.Is(err, context.Canceled) {
+		t.Errorf("queued write given up: %v, want context.Canceled", err)
+	}
+	close(gate)
+	if err := <-errA; err != nil {
+		t.Errorf("taken write given up: %v, want it to complete", err)
+	}
+	if _, err := s.Get(t.Context(), "acme", "taken", 1); err != nil {
+		t.Errorf("the taken write is missing: %v", err)
+	}
+	if _, err := s.Get(t.Context(), "acme", "queued", 1); !errors.Is(err, ErrNotFound) {
+		t.Errorf("the given-up write was done: %v", err)
+	}
+}
+
+// TestCloseDrains shows that Close commits the writes queued before it,
+// and that writes after it fail with ErrClosed.
+func TestCloseDrains(t *testing.T) {
+	const n = 10
+	path := filepath.Join(t.TempDir(), "d.db")
+	gate := make(chan struct{})
+	queued := make(chan struct{}, n)
+	var once sync.Once
+	s, _ := openGated(t, path, sqliteHooks{
+		queued:  func() { queued <- struct{}{} },
+		taken:   func() { once.Do(func() { <-gate }) },
+		closing: func() { close(gate) },
+	})
+	errs := make(chan error, n)
+	for i := range n {
+		go func() {
+			_, err := s.Insert(t.Context(), testVerification("acme", fmt.Sprintf("v%d", i), 1), nil)
+			errs <- err
+		}()
+	}
+	for range n {
+		<-queued
+	}
+	if err := s.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	for range n {
+		if err := <-errs; err != nil {
+			t.Errorf("write queued before Close: %v", err)
+		}
+	}
+	if _, err := s.Insert(t.Context(), testVerification("acme", "late", 1), nil); !errors.Is(err, ErrClosed) {
+		t.Errorf("Insert after Close: %v, want ErrClosed", err)
+	}
+	s2, _ := openGated(t, path, sqliteHooks{})
+	p, err := s2.List(t.Context(), "acme", Filter{})
+	if err != nil || len(p.Items) != n {
+		t.Errorf("after reopening: %d rows, %v; want %d", len(p.Items), err, n)
+	}
+}

@@ -1,0 +1,1102 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// engine is what differs between SQLite and PostgreSQL beneath the
+// queries both share.
+type engine interface {
+	// reader returns the connection reads go through.
+	reader() conn
+	// write runs fn in a transaction and returns once that transaction
+	// committed (nil) or failed. A write whose ctx is done before it
+	// starts is not run and returns ctx.Err(); once started, it is not
+	// interrupted. fn may share its transaction with other writes
+	// (SQLite's group commit): an error from fn undoes fn's own writes
+	// only.
+	write(ctx context.Context, fn func(ctx context.Context, tx conn) error) error
+	// lockEvents is called in a write transaction just before events of
+	// these tenants (sorted, distinct) are inserted, as the transaction's
+	// last statements, so that a tenant's event Seqs become visible in
+	// order.
+	lockEvents(ctx context.Context, tx conn, tenants []string) error
+	// ping reports whether the database answers.
+	ping(ctx context.Context) error
+	// close drains the writes under way and releases the database.
+	close() error
+}
+
+// sqlStore is the Store of both engines: the queries are shared, the
+// engine runs them.
+type sqlStore struct {
+	eng    engine
+	d      dialect
+	now    func() time.Time
+	log    *slog.Logger
+	closed atomic.Bool
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+var _ Store = (*sqlStore)(nil)
+
+// Defaults and bounds of the limits the methods take.
+const (
+	defaultListLimit   = 50
+	maxListLimit       = 1000
+	defaultEventLimit  = 100
+	defaultItemLimit   = 100
+	defaultPruneLimit  = 1000
+	pruneEventsChunk   = 5000
+	batchInsertRows    = 500
+	batchResultsChunk  = 500
+	verificationParams = 25
+)
+
+// verificationCols are the columns of a Verification but its Request, in
+// the order scanVerification reads them.
+const verificationCols = `seq, tenant, id, attempt, idempotency_key, request_hash, interaction_id,
+	verification_type, target_id, task_id, goal, kind, verdict, action, score, confidence,
+	needs_review, criticality, executor_model, judge_models, cost_usd, duration_ms, result,
+	request_bytes, created_at`
+
+const insertVerificationSQL = `INSERT INTO verification_logs (tenant, id, attempt,
+	idempotency_key, request_hash, interaction_id, verification_type, target_id, task_id, goal,
+	kind, verdict, action, score, confidence, needs_review, criticality, executor_model,
+	judge_models, cost_usd, duration_ms, result, request, request_bytes, created_at)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	ON CONFLICT DO NOTHING RETURNING seq`
+
+const insertEventSQL = `INSERT INTO events (tenant, type, data, created_at) VALUES (?, ?, ?, ?) RETURNING seq`
+
+func (s *sqlStore) check() error {
+	if s.closed.Load() {
+		return ErrClosed
+	}
+	return nil
+}
+
+// fail wraps err with the operation; a database error of a store that
+// was closed meanwhile becomes ErrClosed.
+func (s *sqlStore) fail(op string, err error) error {
+	if s.closed.Load() && !errors.Is(err, ErrClosed) && !errors.Is(err, context.Canceled) &&
+		!errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, ErrNotFound) {
+		err = ErrClosed
+	}
+	return fmt.Errorf("%s: %w", op, err)
+}
+
+// stamp returns t in UTC at the precision stored, or now when t is zero.
+func (s *sqlStore) stamp(t time.Time) time.Time {
+	if t.IsZero() {
+		t = s.now()
+	}
+	return t.UTC().Truncate(time.Microsecond)
+}
+
+// prepareVerification checks v and returns the row to write: a copy of v
+// with its defaults filled in.
+func (s *sqlStore) prepareVerification(v *Verification) (*Verification, error) {
+	if v == nil {
+		return nil, errors.New("nil verification")
+	}
+	if !ValidTenant(v.Tenant) {
+		return nil, fmt.Errorf("invalid tenant %q", v.Tenant)
+	}
+	if v.ID == "" {
+		return nil, errors.New("empty id")
+	}
+	if v.Attempt < 1 {
+		return nil, fmt.Errorf("attempt %d: attempts count from 1", v.Attempt)
+	}
+	if len(v.Result) == 0 {
+		return nil, errors.New("empty result")
+	}
+	nv := *v
+	nv.Seq = 0
+	if nv.IdempotencyKey == "" {
+		nv.IdempotencyKey = fmt.Sprintf("%s/%d", v.ID, v.Attempt)
+	}
+	nv.CreatedAt = s.stamp(v.CreatedAt)
+	if len(nv.Request) == 0 {
+		nv.Request = nil
+	}
+	return &nv, nil
+}
+
+func (s *sqlStore) verificationArgs(v *Verification) ([]any, error) {
+	judges := v.JudgeModels
+	if judges == nil {
+		judges = []string{}
+	}
+	jm, err := json.Marshal(judges)
+	if err != nil {
+		return nil, err
+	}
+	return []any{v.Tenant, v.ID, v.Attempt, v.IdempotencyKey, v.RequestHash, v.InteractionID,
+		v.VerificationType, v.TargetID, v.TaskID, v.Goal, v.Kind, v.Verdict, v.Action, v.Score,
+		v.Confidence, v.NeedsReview, v.Criticality, v.ExecutorModel, string(jm), v.CostUSD,
+		v.DurationMs, string(v.Result), v.Request, v.RequestBytes, s.d.ts(v.CreatedAt)}, nil
+}
+
+// prepareEvents checks events and returns the rows to write: copies with
+// their tenant (tenant when empty, if tenant is given) and time filled in.
+func (s *sqlStore) prepareEvents(events []Event, tenant string) ([]Event, error) {
+	out := make([]Event, len(events))
+	for i, e := range events {
+		if e.Tenant == "" {
+			e.Tenant = tenant
+		}
+		if !ValidTenant(e.Tenant) {
+			return nil, fmt.Errorf("event %d: invalid tenant %q", i, e.Tenant)
+		}
+		if tenant != "" && e.Tenant != tenant {
+			return nil, fmt.Errorf("event %d: tenant %q, not the verification's %q", i, e.Tenant, tenant)
+		}
+		e.Seq = 0
+		e.CreatedAt = s.stamp(e.CreatedAt)
+		out[i] = e
+	}
+	return out, nil
+}
+
+// applyEvents writes back what the store assigned to the caller's events.
+func applyEvents(dst, written []Event, seqs []int64) {
+	for i := range dst {
+		dst[i].Seq = seqs[i]
+		dst[i].Tenant = written[i].Tenant
+		dst[i].CreatedAt = written[i].CreatedAt
+	}
+}
+
+// insertVerification writes v, or finds the stored verification it
+// duplicates.
+func (s *sqlStore) insertVerification(ctx context.Context, tx conn, v *Verification) (seq int64, dup *Verification, err error) {
+	args, err := s.verificationArgs(v)
+	if err != nil {
+		return 0, nil, err
+	}
+	err = tx.queryRow(ctx, insertVerificationSQL, args...).Scan(&seq)
+	if err == nil {
+		return seq, nil, nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return 0, nil, err
+	}
+	// Nothing was inserted: a unique constraint matched a stored row.
+	dup, err = s.getVerification(ctx, tx, `tenant = ? AND idempotency_key = ?`, v.Tenant, v.IdempotencyKey)
+	if errors.Is(err, ErrNotFound) {
+		dup, err = s.getVerification(ctx, tx, `tenant = ? AND id = ? AND attempt = ?`, v.Tenant, v.ID, v.Attempt)
+	}
+	if errors.Is(err, ErrNotFound) {
+		return 0, nil, errors.New("insert conflicted, but no stored verification matches")
+	}
+	if err != nil {
+		return 0, nil, err
+	}
+	return 0, dup, nil
+}
+
+// insertEvents writes events (prepared) as the last statements of a
+// transaction and returns their Seqs.
+func (s *sqlStore) insertEvents(ctx context.Context, tx conn, events []Event) ([]int64, error) {
+	if len(events) == 0 {
+		return nil, nil
+	}
+	var tenants []string
+	for _, e := range events {
+		tenants = append(tenants, e.Tenant)
+	}
+	if err := s.eng.lockEvents(ctx, tx, sortedDistinct(tenants)); err != nil {
+		return nil, err
+	}
+	seqs := make([]int64, len(events))
+	for i, e := range events {
+		err := tx.queryRow(ctx, insertEventSQL,
+			e.Tenant, e.Type, string(e.Data), s.d.ts(e.CreatedAt)).Scan(&seqs[i])
+		if err != nil {
+			return nil, fmt.Errorf("event %d: %w", i, err)
+		}
+	}
+	return seqs, nil
+}
+
+// Insert implements [Store.Insert].
+func (s *sqlStore) Insert(ctx context.Context, v *Verification, events []Event) (*Verification, error) {
+	const op = "store: insert verification"
+	if err := s.check(); err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	nv, err := s.prepareVerification(v)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	evs, err := s.prepareEvents(events, nv.Tenant)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	var (
+		seq  int64
+		dup  *Verification
+		seqs []int64
+	)
+	err = s.eng.write(ctx, func(ctx context.Context, tx conn) error {
+		var err error
+		seq, dup, err = s.insertVerification(ctx, tx, nv)
+		if err != nil || dup != nil {
+			return err
+		}
+		seqs, err = s.insertEvents(ctx, tx, evs)
+		return err
+	})
+	if err != nil {
+		return nil, s.fail(op, err)
+	}
+	if dup != nil {
+		return dup, ErrDuplicate
+	}
+	v.Seq, v.IdempotencyKey, v.CreatedAt = seq, nv.IdempotencyKey, nv.CreatedAt
+	applyEvents(events, evs, seqs)
+	return v, nil
+}
+
+func (s *sqlStore) getVerification(ctx context.Context, c conn, where string, args ...any) (*Verification, error) {
+	q := `SELECT ` + verificationCols + `, request FROM verification_logs WHERE ` + where + ` ORDER BY attempt DESC LIMIT 1`
+	v, err := scanVerification(c.queryRow(ctx, q, args...), true)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNotFound
+	}
+	return v, err
+}
+
+// scanVerification reads the verificationCols (and request when full).
+func scanVerification(r row, full bool) (*Verification, error) {
+	var (
+		v      Verification
+		judges string
+	)
+	dest := []any{&v.Seq, &v.Tenant, &v.ID, &v.Attempt, &v.IdempotencyKey, &v.RequestHash,
+		&v.InteractionID, &v.VerificationType, &v.TargetID, &v.TaskID, &v.Goal, &v.Kind,
+		&v.Verdict, &v.Action, &v.Score, &v.Confidence, &v.NeedsReview, &v.Criticality,
+		&v.ExecutorModel, &judges, &v.CostUSD, &v.DurationMs, &v.Result, &v.RequestBytes,
+		utcTime{&v.CreatedAt}}
+	if full {
+		dest = append(dest, &v.Request)
+	}
+	if err := r.Scan(dest...); err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal([]byte(judges), &v.JudgeModels); err != nil {
+		return nil, fmt.Errorf("judge_models of %s/%d: %w", v.ID, v.Attempt, err)
+	}
+	if len(v.JudgeModels) == 0 {
+		v.JudgeModels = nil
+	}
+	if len(v.Request) == 0 {
+		v.Request = nil
+	}
+	return &v, nil
+}
+
+// ByKey implements [Store.ByKey].
+func (s *sqlStore) ByKey(ctx context.Context, tenant, key string) (*Verification, error) {
+	const op = "store: verification by key"
+	if err := s.check(); err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	v, err := s.getVerification(ctx, s.eng.reader(), `tenant = ? AND idempotency_key = ?`, tenant, key)
+	if err != nil {
+		return nil, s.fail(op, err)
+	}
+	return v, nil
+}
+
+// Get implements [Store.Get].
+func (s *sqlStore) Get(ctx context.Context, tenant, id string, attempt int) (*Verification, error) {
+	const op = "store: get verification"
+	if err := s.check(); err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	var (
+		v   *Verification
+		err error
+	)
+	if attempt == 0 {
+		v, err = s.getVerification(ctx, s.eng.reader(), `tenant = ? AND id = ?`, tenant, id)
+	} else {
+		v, err = s.getVerification(ctx, s.eng.reader(), `tenant = ? AND id = ? AND attempt = ?`, tenant, id, attempt)
+	}
+	if err != nil {
+		return nil, s.fail(op, err)
+	}
+	return v, nil
+}
+
+// List implements [Store.List].
+func (s *sqlStore) List(ctx context.Context, tenant string, f Filter) (Page, error) {
+	const op = "store: list verifications"
+	if err := s.check(); err != nil {
+		return Page{}, fmt.Errorf("%s: %w", op, err)
+	}
+	limit := f.Limit
+	if limit <= 0 {
+		limit = defaultListLimit
+	}
+	limit = min(limit, maxListLimit)
+	var q strings.Builder
+	q.WriteString(`SELECT ` + verificationCols + ` FROM verification_logs WHERE tenant = ?`)
+	args := []any{tenant}
+	eq := func(col, val string) {
+		if val != "" {
+			q.WriteString(` AND ` + col + ` = ?`)
+			args = append(args, val)
+		}
+	}
+	eq("kind", f.Kind)
+	eq("verdict", f.Verdict)
+	eq("action", f.Action)
+	eq("task_id", f.TaskID)
+	eq("interaction_id", f.InteractionID)
+	eq("executor_model", f.ExecutorModel)
+	if f.NeedsReview != nil {
+		q.WriteString(` AND needs_review = ?`)
+		args = append(args, *f.NeedsReview)
+	}
+	if !f.Since.IsZero() {
+		q.WriteString(` AND ` + s.d.scanCreatedAt + ` >= ?`)
+		args = append(args, s.d.ts(f.Since))
+	}
+	if !f.Until.IsZero() {
+		q.WriteString(` AND ` + s.d.scanCreatedAt + ` < ?`)
+		args = append(args, s.d.ts(f.Until))
+	}
+	if f.Before > 0 {
+		q.WriteString(` AND seq < ?`)
+		args = append(args, f.Before)
+	}
+	q.WriteString(` ORDER BY seq DESC LIMIT ?`)
+	args = append(args, limit+1)
+	rs, err := s.eng.reader().query(ctx, q.String(), args...)
+	if err != nil {
+		return Page{}, s.fail(op, err)
+	}
+	defer rs.Close()
+	var p Page
+	for rs.Next() {
+		v, err := scanVerification(rs, false)
+		if err != nil {
+			return Page{}, s.fail(op, err)
+		}
+		p.Items = append(p.Items, *v)
+	}
+	if err := rs.Err(); err != nil {
+		return Page{}, s.fail(op, err)
+	}
+	if len(p.Items) > limit {
+		p.Items = p.Items[:limit]
+		p.Next = p.Items[limit-1].Seq
+	}
+	return p, nil
+}
+
+// latestAttempt returns the highest attempt of a verification, or
+// ErrNotFound.
+func latestAttempt(ctx context.Context, c conn, tenant, id string) (int, error) {
+	var a sql.NullInt64
+	if err := c.queryRow(ctx, `SELECT MAX(attempt) FROM verification_logs WHERE tenant = ? AND id = ?`, tenant, id).Scan(&a); err != nil {
+		return 0, err
+	}
+	if !a.Valid {
+		return 0, ErrNotFound
+	}
+	return int(a.Int64), nil
+}
+
+// AddOverride implements [Store.AddOverride]. An Attempt of 0 means the
+// latest attempt, and o.Attempt is set to it. A zero CreatedAt is set to
+// now.
+func (s *sqlStore) AddOverride(ctx context.Context, o *Override) error {
+	const op = "store: add override"
+	if err := s.check(); err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	if o == nil || !ValidTenant(o.Tenant) || o.VerificationID == "" || o.Verdict == "" || o.Attempt < 0 {
+		return fmt.Errorf("%s: needs a valid tenant, a verification id, an attempt and a verdict", op)
+	}
+	created := s.stamp(o.CreatedAt)
+	attempt := o.Attempt
+	err := s.eng.write(ctx, func(ctx context.Context, tx conn) error {
+		if attempt == 0 {
+			a, err := latestAttempt(ctx, tx, o.Tenant, o.VerificationID)
+			if err != nil {
+				return err
+			}
+			attempt = a
+		} else {
+			var one int
+			err := tx.queryRow(ctx, `SELECT 1 FROM verification_logs WHERE tenant = ? AND id = ? AND attempt = ?`,
+				o.Tenant, o.VerificationID, attempt).Scan(&one)
+			if errors.Is(err, sql.ErrNoRows) {
+				return ErrNotFound
+			}
+			if err != nil {
+				return err
+			}
+		}
+		_, err := tx.exec(ctx, `INSERT INTO overrides (tenant, verification_id, attempt, verdict, reason, reviewer, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`,
+			o.Tenant, o.VerificationID, attempt, o.Verdict, o.Reason, o.Reviewer, s.d.ts(created))
+		return err
+	})
+	if err != nil {
+		return s.fail(op, err)
+	}
+	o.Attempt, o.CreatedAt = attempt, created
+	return nil
+}
+
+// Overrides implements [Store.Overrides]. An attempt of 0 means the latest
+// attempt; a verification that does not exist has no overrides.
+func (s *sqlStore) Overrides(ctx context.Context, tenant, id string, attempt int) ([]Override, error) {
+	const op = "store: overrides"
+	if err := s.check(); err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	c := s.eng.reader()
+	if attempt == 0 {
+		a, err := latestAttempt(ctx, c, tenant, id)
+		if errors.Is(err, ErrNotFound) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, s.fail(op, err)
+		}
+		attempt = a
+	}
+	rs, err := c.query(ctx, `SELECT tenant, verification_id, attempt, verdict, reason, reviewer, created_at
+		FROM overrides WHERE tenant = ? AND verification_id = ? AND attempt = ? ORDER BY created_at, seq`,
+		tenant, id, attempt)
+	if err != nil {
+		return nil, s.fail(op, err)
+	}
+	defer rs.Close()
+	var out []Override
+	for rs.Next() {
+		var o Override
+		if err := rs.Scan(&o.Tenant, &o.VerificationID, &o.Attempt, &o.Verdict, &o.Reason, &o.Reviewer, utcTime{&o.CreatedAt}); err != nil {
+			return nil, s.fail(op, err)
+		}
+		out = append(out, o)
+	}
+	if err := rs.Err(); err != nil {
+		return nil, s.fail(op, err)
+	}
+	return out, nil
+}
+
+// AppendEvents implements [Store.AppendEvents]. Each event names its
+// tenant; a zero CreatedAt is set to now.
+func (s *sqlStore) AppendEvents(ctx context.Context, events []Event) error {
+	const op = "store: append events"
+	if err := s.check(); err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	if len(events) == 0 {
+		return nil
+	}
+	evs, err := s.prepareEvents(events, "")
+	if err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	var seqs []int64
+	err = s.eng.write(ctx, func(ctx context.Context, tx conn) error {
+		var err error
+		seqs, err = s.insertEvents(ctx, tx, evs)
+		return err
+	})
+	if err != nil {
+		return s.fail(op, err)
+	}
+	applyEvents(events, evs, seqs)
+	return nil
+}
+
+// Events implements [Store.Events]; a limit of 0 or less means 100.
+func (s *sqlStore) Events(ctx context.Context, tenant string, after int64, limit int) ([]Event, error) {
+	const op = "store: events"
+	if err := s.check(); err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	if limit <= 0 {
+		limit = defaultEventLimit
+	}
+	rs, err := s.eng.reader().query(ctx, `SELECT seq, tenant, type, data, created_at FROM events
+		WHERE tenant = ? AND seq > ? ORDER BY seq LIMIT ?`, tenant, after, limit)
+	if err != nil {
+		return nil, s.fail(op, err)
+	}
+	defer rs.Close()
+	var out []Event
+	for rs.Next() {
+		var e Event
+		if err := rs.Scan(&e.Seq, &e.Tenant, &e.Type, &e.Data, utcTime{&e.CreatedAt}); err != nil {
+			return nil, s.fail(op, err)
+		}
+		out = append(out, e)
+	}
+	if err := rs.Err(); err != nil {
+		return nil, s.fail(op, err)
+	}
+	return out, nil
+}
+
+// LastEventSeq implements [Store.LastEventSeq].
+func (s *sqlStore) LastEventSeq(ctx context.Context, tenant string) (int64, error) {
+	const op = "store: last event seq"
+	if err := s.check(); err != nil {
+		return 0, fmt.Errorf("%s: %w", op, err)
+	}
+	var seq int64
+	if err := s.eng.reader().queryRow(ctx, `SELECT COALESCE(MAX(seq), 0) FROM events WHERE tenant = ?`, tenant).Scan(&seq); err != nil {
+		return 0, s.fail(op, err)
+	}
+	return seq, nil
+}
+
+// CreateBatch implements [Store.CreateBatch]. Items are numbered by their
+// position; an item with State ItemError (or an Error) is born failed,
+// any other must be pending ("" or ItemPending). A batch whose every item
+// failed (or that has none) is born done. A zero CreatedAt is set to now;
+// b and items get the stored state.
+func (s *sqlStore) CreateBatch(ctx context.Context, b *Batch, items []BatchItem) error {
+	const op = "store: create batch"
+	if err := s.check(); err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	if b == nil || !ValidTenant(b.Tenant) || b.ID == "" {
+		return fmt.Errorf("%s: needs a valid tenant and an id", op)
+	}
+	states := make([]string, len(items))
+	failed := 0
+	for i, it := range items {
+		switch {
+		case it.State == ItemError || (it.State == "" && it.Error != nil):
+			if len(it.Error) == 0 {
+				return fmt.Errorf("%s: item %d: failed without an error", op, i)
+			}
+			states[i] = ItemError
+			failed++
+		case it.State == "" || it.State == ItemPending:
+			states[i] = ItemPending
+		default:
+			return fmt.Errorf("%s: item %d: born %q; an item is born pending or failed", op, i, it.State)
+		}
+	}
+	created := s.stamp(b.CreatedAt)
+	state, finished := BatchRunning, time.Time{}
+	if failed == len(items) {
+		state, finished = BatchDone, created
+	}
+	err := s.eng.write(ctx, func(ctx context.Context, tx conn) error {
+		_, err := tx.exec(ctx, `INSERT INTO batches (tenant, id, state, total, done, failed, created_at, finished_at)
+			VALUES (?, ?, ?, ?, 0, ?, ?, ?)`,
+			b.Tenant, b.ID, state, len(items), failed, s.d.ts(created), s.d.nullTS(finished))
+		if err != nil {
+			return err
+		}
+		const cols = 6
+		for start := 0; start < len(items); start += batchInsertRows {
+			end := min(start+batchInsertRows, len(items))
+			var q strings.Builder
+			q.WriteString(`INSERT INTO batch_items (tenant, batch_id, idx, state, request, error) VALUES `)
+			args := make([]any, 0, (end-start)*cols)
+			for i := start; i < end; i++ {
+				if i > start {
+					q.WriteString(", ")
+				}
+				q.WriteString("(?, ?, ?, ?, ?, ?)")
+				var req any
+				if len(items[i].Request) > 0 {
+					req = items[i].Request
+				}
+				var errJSON any
+				if states[i] == ItemError {
+					errJSON = string(items[i].Error)
+				}
+				args = append(args, b.Tenant, b.ID, i, states[i], req, errJSON)
+			}
+			if _, err := tx.exec(ctx, q.String(), args...); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return s.fail(op, err)
+	}
+	b.State, b.Total, b.Done, b.Failed, b.CreatedAt, b.FinishedAt = state, len(items), 0, failed, created, finished
+	for i := range items {
+		items[i].Tenant, items[i].BatchID, items[i].Index, items[i].State = b.Tenant, b.ID, i, states[i]
+	}
+	return nil
+}
+
+// Batch implements [Store.Batch].
+func (s *sqlStore) Batch(ctx context.Context, tenant, id string) (*Batch, error) {
+	const op = "store: batch"
+	if err := s.check(); err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	var b Batch
+	err := s.eng.reader().queryRow(ctx, `SELECT tenant, id, state, total, done, failed, created_at, finished_at
+		FROM batches WHERE tenant = ? AND id = ?`, tenant, id).
+		Scan(&b.Tenant, &b.ID, &b.State, &b.Total, &b.Done, &b.Failed, utcTime{&b.CreatedAt}, utcTime{&b.FinishedAt})
+	if errors.Is(err, sql.ErrNoRows) {
+		err = ErrNotFound
+	}
+	if err != nil {
+		return nil, s.fail(op, err)
+	}
+	return &b, nil
+}
+
+// CompleteItem implements [Store.CompleteItem]. It returns ErrNotFound
+// when the tenant has no such item; v's tenant, when given, must be the
+// batch's.
+func (s *sqlStore) CompleteItem(ctx context.Context, tenant, batchID string, index int, v *Verification, events []Event, errJSON []byte) error {
+	const op = "store: complete batch item"
+	if err := s.check(); err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	var (
+		nv  *Verification
+		evs []Event
+		err error
+	)
+	if v != nil {
+		if v.Tenant != "" && v.Tenant != tenant {
+			return fmt.Errorf("%s: verification of tenant %q in a batch of %q", op, v.Tenant, tenant)
+		}
+		withTenant := *v
+		withTenant.Tenant = tenant
+		if nv, err = s.prepareVerification(&withTenant); err != nil {
+			return fmt.Errorf("%s: %w", op, err)
+		}
+		if evs, err = s.prepareEvents(events, tenant); err != nil {
+			return fmt.Errorf("%s: %w", op, err)
+		}
+	} else if len(errJSON) == 0 {
+		return fmt.Errorf("%s: neither a verification nor an error", op)
+	}
+	now := s.stamp(time.Time{})
+	var (
+		seq     int64
+		dup     *Verification
+		seqs    []int64
+		written bool
+	)
+	err = s.eng.write(ctx, func(ctx context.Context, tx conn) error {
+		written, dup = false, nil
+		state := ItemDone
+		if v == nil {
+			state = ItemError
+		}
+		// Claim the item: only a pending one can be completed (in
+		// PostgreSQL, the row stays locked until commit).
+		n, err := tx.exec(ctx, `UPDATE batch_items SET state = ? WHERE tenant = ? AND batch_id = ? AND idx = ? AND state = 'pending'`,
+			state, tenant, batchID, index)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			var one int
+			err := tx.queryRow(ctx, `SELECT 1 FROM batch_items WHERE tenant = ? AND batch_id = ? AND idx = ?`, tenant, batchID, index).Scan(&one)
+			if errors.Is(err, sql.ErrNoRows) {
+				return ErrNotFound
+			}
+			return err
+		}
+		done, failed := 1, 0
+		if v != nil {
+			seq, dup, err = s.insertVerification(ctx, tx, nv)
+			if err != nil {
+				return err
+			}
+			id, attempt := nv.ID, nv.Attempt
+			if dup != nil {
+				id, attempt = dup.ID, dup.Attempt
+			}
+			if _, err := tx.exec(ctx, `UPDATE batch_items SET verification_id = ?, attempt = ? WHERE tenant = ? AND batch_id = ? AND idx = ?`,
+				id, attempt, tenant, batchID, index); err != nil {
+				return err
+			}
+		} else {
+			done, failed = 0, 1
+			if _, err := tx.exec(ctx, `UPDATE batch_items SET error = ? WHERE tenant = ? AND batch_id = ? AND idx = ?`,
+				string(errJSON), tenant, batchID, index); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.exec(ctx, `UPDATE batches SET done = done + ?, failed = failed + ?,
+			state = CASE WHEN done + failed + 1 >= total THEN 'done' ELSE state END,
+			finished_at = CASE WHEN done + failed + 1 >= total THEN ? ELSE finished_at END
+			WHERE tenant = ? AND id = ?`, done, failed, s.d.ts(now), tenant, batchID); err != nil {
+			return err
+		}
+		if v != nil && dup == nil {
+			if seqs, err = s.insertEvents(ctx, tx, evs); err != nil {
+				return err
+			}
+		}
+		written = true
+		return nil
+	})
+	if err != nil {
+		return s.fail(op, err)
+	}
+	if written && v != nil && dup == nil {
+		v.Seq, v.Tenant, v.IdempotencyKey, v.CreatedAt = seq, nv.Tenant, nv.IdempotencyKey, nv.CreatedAt
+		applyEvents(events, evs, seqs)
+	}
+	return nil
+}
+
+// PendingItems implements [Store.PendingItems]; a limit of 0 or less
+// means 100.
+func (s *sqlStore) PendingItems(ctx context.Context, limit int) ([]BatchItem, error) {
+	const op = "store: pending batch items"
+	if err := s.check(); err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	if limit <= 0 {
+		limit = defaultItemLimit
+	}
+	c := s.eng.reader()
+	type key struct{ tenant, id string }
+	var batches []key
+	rs, err := c.query(ctx, `SELECT tenant, id FROM batches WHERE state = 'running' ORDER BY created_at, seq`)
+	if err != nil {
+		return nil, s.fail(op, err)
+	}
+	for rs.Next() {
+		var k key
+		if err := rs.Scan(&k.tenant, &k.id); err != nil {
+			rs.Close()
+			return nil, s.fail(op, err)
+		}
+		batches = append(batches, k)
+	}
+	rs.Close()
+	if err := rs.Err(); err != nil {
+		return nil, s.fail(op, err)
+	}
+	var out []BatchItem
+	for _, b := range batches {
+		if len(out) >= limit {
+			break
+		}
+		rs, err := c.query(ctx, `SELECT tenant, batch_id, idx, state, request FROM batch_items
+			WHERE tenant = ? AND batch_id = ? AND state = 'pending' ORDER BY idx LIMIT ?`, b.tenant, b.id, limit-len(out))
+		if err != nil {
+			return nil, s.fail(op, err)
+		}
+		for rs.Next() {
+			var it BatchItem
+			if err := rs.Scan(&it.Tenant, &it.BatchID, &it.Index, &it.State, &it.Request); err != nil {
+				rs.Close()
+				return nil, s.fail(op, err)
+			}
+			out = append(out, it)
+		}
+		rs.Close()
+		if err := rs.Err(); err != nil {
+			return nil, s.fail(op, err)
+		}
+	}
+	return out, nil
+}
+
+// BatchResults implements [Store.BatchResults]. The items have no
+// Request. A done item whose verification was pruned has a nil result.
+// Items are read in chunks, so no query stays open while fn runs.
+func (s *sqlStore) BatchResults(ctx context.Context, tenant, id string, fn func(it BatchItem, result []byte) error) error {
+	const op = "store: batch results"
+	if err := s.check(); err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	c := s.eng.reader()
+	var one int
+	err := c.queryRow(ctx, `SELECT 1 FROM batches WHERE tenant = ? AND id = ?`, tenant, id).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = ErrNotFound
+	}
+	if err != nil {
+		return s.fail(op, err)
+	}
+	type item struct {
+		it     BatchItem
+		result []byte
+	}
+	after := -1
+	for {
+		rs, err := c.query(ctx, `SELECT i.tenant, i.batch_id, i.idx, i.state, i.verification_id, i.attempt, i.error, v.result
+			FROM batch_items i LEFT JOIN verification_logs v
+				ON v.tenant = i.tenant AND v.id = i.verification_id AND v.attempt = i.attempt
+			WHERE i.tenant = ? AND i.batch_id = ? AND i.idx > ? ORDER BY i.idx LIMIT ?`,
+			tenant, id, after, batchResultsChunk)
+		if err != nil {
+			return s.fail(op, err)
+		}
+		var chunk []item
+		for rs.Next() {
+			var x item
+			if err := rs.Scan(&x.it.Tenant, &x.it.BatchID, &x.it.Index, &x.it.State, &x.it.VerificationID,
+				&x.it.Attempt, &x.it.Error, &x.result); err != nil {
+				rs.Close()
+				return s.fail(op, err)
+			}
+			chunk = append(chunk, x)
+		}
+		rs.Close()
+		if err := rs.Err(); err != nil {
+			return s.fail(op, err)
+		}
+		for _, x := range chunk {
+			var result []byte
+			switch x.it.State {
+			case ItemDone:
+				result = x.result
+			case ItemError:
+				result = x.it.Error
+			}
+			if err := fn(x.it, result); err != nil {
+				return err
+			}
+		}
+		if len(chunk) < batchResultsChunk {
+			return nil
+		}
+		after = chunk[len(chunk)-1].it.Index
+	}
+}
+
+// CreateKey implements [Store.CreateKey]. A zero CreatedAt is set to now.
+func (s *sqlStore) CreateKey(ctx context.Context, k *Key) error {
+	const op = "store: create key"
+	if err := s.check(); err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	if k == nil || k.ID == "" || !ValidTenant(k.Tenant) || len(k.Hash) == 0 {
+		return fmt.Errorf("%s: needs an id, a valid tenant and a hash", op)
+	}
+	if err := checkScopes(k.Scopes); err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	scopes, err := json.Marshal(k.Scopes)
+	if err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	created := s.stamp(k.CreatedAt)
+	err = s.eng.write(ctx, func(ctx context.Context, tx conn) error {
+		_, err := tx.exec(ctx, `INSERT INTO api_keys (id, tenant, name, hash, scopes, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+			k.ID, k.Tenant, k.Name, k.Hash, string(scopes), s.d.ts(created), s.d.nullTS(k.RevokedAt))
+		return err
+	})
+	if err != nil {
+		return s.fail(op, err)
+	}
+	k.CreatedAt = created
+	if !k.RevokedAt.IsZero() {
+		k.RevokedAt = s.stamp(k.RevokedAt)
+	}
+	return nil
+}
+
+const keyCols = `id, tenant, name, hash, scopes, created_at, revoked_at`
+
+func scanKey(r row) (*Key, error) {
+	var (
+		k      Key
+		scopes string
+	)
+	if err := r.Scan(&k.ID, &k.Tenant, &k.Name, &k.Hash, &scopes, utcTime{&k.CreatedAt}, utcTime{&k.RevokedAt}); err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal([]byte(scopes), &k.Scopes); err != nil {
+		return nil, fmt.Errorf("scopes of key %s: %w", k.ID, err)
+	}
+	return &k, nil
+}
+
+// Key implements [Store.Key].
+func (s *sqlStore) Key(ctx context.Context, id string) (*Key, error) {
+	const op = "store: key"
+	if err := s.check(); err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	k, err := scanKey(s.eng.reader().queryRow(ctx, `SELECT `+keyCols+` FROM api_keys WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		err = ErrNotFound
+	}
+	if err != nil {
+		return nil, s.fail(op, err)
+	}
+	return k, nil
+}
+
+// Keys implements [Store.Keys].
+func (s *sqlStore) Keys(ctx context.Context, tenant string) ([]Key, error) {
+	const op = "store: keys"
+	if err := s.check(); err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	q, args := `SELECT `+keyCols+` FROM api_keys ORDER BY created_at, id`, []any(nil)
+	if tenant != "" {
+		q, args = `SELECT `+keyCols+` FROM api_keys WHERE tenant = ? ORDER BY created_at, id`, []any{tenant}
+	}
+	rs, err := s.eng.reader().query(ctx, q, args...)
+	if err != nil {
+		return nil, s.fail(op, err)
+	}
+	defer rs.Close()
+	var out []Key
+	for rs.Next() {
+		k, err := scanKey(rs)
+		if err != nil {
+			return nil, s.fail(op, err)
+		}
+		out = append(out, *k)
+	}
+	if err := rs.Err(); err != nil {
+		return nil, s.fail(op, err)
+	}
+	return out, nil
+}
+
+// RevokeKey implements [Store.RevokeKey]. Revoking a revoked key keeps
+// its first revocation time.
+func (s *sqlStore) RevokeKey(ctx context.Context, id string, at time.Time) error {
+	const op = "store: revoke key"
+	if err := s.check(); err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	at = s.stamp(at)
+	err := s.eng.write(ctx, func(ctx context.Context, tx conn) error {
+		n, err := tx.exec(ctx, `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?`, s.d.ts(at), id)
+		if err == nil && n == 0 {
+			err = ErrNotFound
+		}
+		return err
+	})
+	if err != nil {
+		return s.fail(op, err)
+	}
+	return nil
+}
+
+// ActiveKeys implements [Store.ActiveKeys].
+func (s *sqlStore) ActiveKeys(ctx context.Context) (int, error) {
+	const op = "store: active keys"
+	if err := s.check(); err != nil {
+		return 0, fmt.Errorf("%s: %w", op, err)
+	}
+	var n int
+	if err := s.eng.reader().queryRow(ctx, `SELECT COUNT(*) FROM api_keys WHERE revoked_at IS NULL`).Scan(&n); err != nil {
+		return 0, s.fail(op, err)
+	}
+	return n, nil
+}
+
+// Prune implements [Store.Prune]: one transaction deletes up to limit
+// verifications (oldest first; their overrides go with them), then
+// events older than cutoff are deleted in transactions of at most 5,000
+// until none is left. A limit of 0 or less means 1,000. Batches are
+// kept; a done item whose verification was pruned has no result.
+func (s *sqlStore) Prune(ctx context.Context, cutoff time.Time, limit int) (int, error) {
+	const op = "store: prune"
+	if err := s.check(); err != nil {
+		return 0, fmt.Errorf("%s: %w", op, err)
+	}
+	if limit <= 0 {
+		limit = defaultPruneLimit
+	}
+	var n int64
+	err := s.eng.write(ctx, func(ctx context.Context, tx conn) error {
+		var err error
+		n, err = tx.exec(ctx, `DELETE FROM verification_logs WHERE seq IN
+			(SELECT seq FROM verification_logs WHERE created_at < ? ORDER BY created_at LIMIT ?)`,
+			s.d.ts(cutoff), limit)
+		return err
+	})
+	if err != nil {
+		return 0, s.fail(op, err)
+	}
+	for {
+		var e int64
+		err := s.eng.write(ctx, func(ctx context.Context, tx conn) error {
+			var err error
+			e, err = tx.exec(ctx, `DELETE FROM events WHERE seq IN
+				(SELECT seq FROM events WHERE created_at < ? ORDER BY created_at LIMIT ?)`,
+				s.d.ts(cutoff), pruneEventsChunk)
+			return err
+		})
+		if err != nil {
+			return int(n), s.fail(op+": events", err)
+		}
+		if e < pruneEventsChunk {
+			break
+		}
+	}
+	return int(n), nil
+}
+
+// Ping implements [Store.Ping].
+func (s *sqlStore) Ping(ctx context.Context) error {
+	const op = "store: ping"
+	if err := s.check(); err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	if err := s.eng.ping(ctx); err != nil {
+		return s.fail(op, err)
+	}
+	return nil
+}
+
+// Close implements [Store.Close]: writes already queued are committed
+// first. Calls after Close return ErrClosed; Close itself may be called
+// again and returns the first call's result.
+func (s *sqlStore) Close() error {
+	s.closeOnce.Do(func() {
+		s.closed.Store(true)
+		if err := s.eng.close(); err != nil {
+			s.closeErr = fmt.Errorf("store: close: %w", err)
+		}
+	})
+	return s.closeErr
+}
+
+// sortedDistinct returns the distinct strings of a, sorted.
+func sortedDistinct(a []string) []string {
+	seen := make(map[string]bool, len(a))
+	var out []string
+	for _, x := range a {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
