@@ -26,7 +26,9 @@ func (e *testEnv) key(tenant string, scopes ...string) (string, *store.Key) {
 	return secret, k
 }
 
-func TestAuthAndScopes(t *testing.T) {
+func TestAuthAndScopes(t *testing.T) { testAuthAndScopes(t, newEnv) }
+
+func testAuthAndScopes(t *testing.T, newEnv envMaker) {
 	e := newEnv(t, nil)
 	// No keys: open, as tenant default.
 	if res := e.do("POST", "/v1/verify", "", request("o1", 1, "DONE")); res.status != 200 {
@@ -86,7 +88,9 @@ func TestAuthAndScopes(t *testing.T) {
 
 // TestTenantIsolation tries to read, list, stream and batch another
 // tenant's rows, and gets nothing.
-func TestTenantIsolation(t *testing.T) {
+func TestTenantIsolation(t *testing.T) { testTenantIsolation(t, newEnv) }
+
+func testTenantIsolation(t *testing.T, newEnv envMaker) {
 	e := newEnv(t, nil)
 	a, _ := e.key("alpha", store.ScopeAdmin)
 	b, _ := e.key("beta", store.ScopeAdmin)

@@ -21,6 +21,7 @@ import (
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/api"
 	"github.com/vouchgate/vouch/store"
+	"github.com/vouchgate/vouch/store/storetest"
 )
 
 // clock is a test clock: every reading is a microsecond after the last.
@@ -41,9 +42,20 @@ type testEnv struct {
 	clock *clock
 }
 
+// envMaker builds a test server; the tests that matter for the store run
+// on SQLite (newEnv) and on PostgreSQL (TestPostgres).
+type envMaker func(t *testing.T, mut func(*Config)) *testEnv
+
+// newEnv builds a test server on a SQLite store.
 func newEnv(t *testing.T, mut func(*Config)) *testEnv {
 	t.Helper()
-	st, err := store.Open(t.Context(), filepath.Join(t.TempDir(), "vouch.db"), store.Options{})
+	return newEnvOn(t, filepath.Join(t.TempDir(), "vouch.db"), mut)
+}
+
+// newEnvOn builds a test server on the store at dsn.
+func newEnvOn(t *testing.T, dsn string, mut func(*Config)) *testEnv {
+	t.Helper()
+	st, err := store.Open(t.Context(), dsn, store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +127,9 @@ func decode[T any](t *testing.T, b []byte) T {
 	return v
 }
 
-func TestVerifyStoresAndReads(t *testing.T) {
+func TestVerifyStoresAndReads(t *testing.T) { testVerifyStoresAndReads(t, newEnv) }
+
+func testVerifyStoresAndReads(t *testing.T, newEnv envMaker) {
 	e := newEnv(t, nil)
 	res := e.do("POST", "/v1/verify", "", request("r1", 1, "All DONE."))
 	if res.status != 200 {
@@ -164,7 +178,9 @@ func TestVerifyStoresAndReads(t *testing.T) {
 	}
 }
 
-func TestIdempotency(t *testing.T) {
+func TestIdempotency(t *testing.T) { testIdempotency(t, newEnv) }
+
+func testIdempotency(t *testing.T, newEnv envMaker) {
 	e := newEnv(t, nil)
 	body := request("r1", 1, "DONE")
 	first := e.do("POST", "/v1/verify", "", body)
@@ -197,7 +213,9 @@ func TestIdempotency(t *testing.T) {
 	}
 }
 
-func TestConcurrentSameKeyVerifiesOnce(t *testing.T) {
+func TestConcurrentSameKeyVerifiesOnce(t *testing.T) { testConcurrentSameKeyVerifiesOnce(t, newEnv) }
+
+func testConcurrentSameKeyVerifiesOnce(t *testing.T, newEnv envMaker) {
 	e := newEnv(t, nil)
 	body := request("r1", 1, "DONE")
 	var wg sync.WaitGroup
@@ -257,7 +275,9 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
-func TestVerifyTask(t *testing.T) {
+func TestVerifyTask(t *testing.T) { testVerifyTask(t, newEnv) }
+
+func testVerifyTask(t *testing.T, newEnv envMaker) {
 	e := newEnv(t, nil)
 	body := []byte(`{"task_description":"Write a haiku about the sea","success_criteria":["three lines","mentions waves"],"task_output":"Waves fold into foam\nthe tide keeps its own counsel\nsalt on every stone"}`)
 	res := e.do("POST", "/verify-task", "", body)
@@ -333,7 +353,9 @@ func (e *testEnv) waitBatch(tenant, key, id string) api.BatchStatus {
 	}
 }
 
-func TestBatch(t *testing.T) {
+func TestBatch(t *testing.T) { testBatch(t, newEnv) }
+
+func testBatch(t *testing.T, newEnv envMaker) {
 	e := newEnv(t, func(c *Config) { c.BatchWorkers = 2 })
 	var body bytes.Buffer
 	for i := range 5 {
@@ -402,7 +424,9 @@ func readEvents(t *testing.T, r io.Reader, n int) (ids []string, types []string)
 	return ids, types
 }
 
-func TestEventsResume(t *testing.T) {
+func TestEventsResume(t *testing.T) { testEventsResume(t, newEnv) }
+
+func testEventsResume(t *testing.T, newEnv envMaker) {
 	e := newEnv(t, nil)
 	e.do("POST", "/v1/verify", "", request("e1", 1, "DONE"))
 	e.do("POST", "/v1/verify", "", request("e2", 1, "nope"))
@@ -583,5 +607,26 @@ func TestGracefulShutdown(t *testing.T) {
 	defer st2.Close()
 	if _, err := st2.Get(t.Context(), DefaultTenant, "g1", 1); err != nil {
 		t.Errorf("the drained request is not in the log: %v", err)
+	}
+}
+
+// TestPostgres runs the server's store-bound tests on PostgreSQL (when
+// VOUCH_TEST_PG_DSN is set), each on a schema of its own.
+func TestPostgres(t *testing.T) {
+	server := storetest.PostgresServer(t)
+	pgEnv := func(t *testing.T, mut func(*Config)) *testEnv {
+		return newEnvOn(t, storetest.PostgresSchema(t, server), mut)
+	}
+	for name, test := range map[string]func(*testing.T, envMaker){
+		"VerifyStoresAndReads":          testVerifyStoresAndReads,
+		"Idempotency":                   testIdempotency,
+		"ConcurrentSameKeyVerifiesOnce": testConcurrentSameKeyVerifiesOnce,
+		"Batch":                         testBatch,
+		"EventsResume":                  testEventsResume,
+		"VerifyTask":                    testVerifyTask,
+		"AuthAndScopes":                 testAuthAndScopes,
+		"TenantIsolation":               testTenantIsolation,
+	} {
+		t.Run(name, func(t *testing.T) { test(t, pgEnv) })
 	}
 }

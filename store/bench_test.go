@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/vouchgate/vouch/store"
+	"github.com/vouchgate/vouch/store/storetest"
 )
 
 // report is a report of about 3 KB shaped like vouch's.
@@ -84,7 +85,7 @@ func benchStores(b *testing.B) map[string]func(b *testing.B) store.Store {
 	}
 	if server := os.Getenv("VOUCH_TEST_PG_DSN"); server != "" {
 		m["postgres"] = func(b *testing.B) store.Store {
-			s, err := store.Open(b.Context(), pgSchema(b, server), store.Options{MaxConns: 32})
+			s, err := store.Open(b.Context(), storetest.PostgresSchema(b, server), store.Options{MaxConns: 32})
 			if err != nil {
 				b.Fatal(err)
 			}

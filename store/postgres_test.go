@@ -2,10 +2,6 @@ package store_test
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"net/url"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -16,58 +12,10 @@ import (
 	"github.com/vouchgate/vouch/store/storetest"
 )
 
-// pgDSN returns the PostgreSQL server to test against, or skips.
-func pgDSN(t testing.TB) string {
-	dsn := os.Getenv("VOUCH_TEST_PG_DSN")
-	if dsn == "" {
-		t.Skip("VOUCH_TEST_PG_DSN is not set: set it to a PostgreSQL server " +
-			"(e.g. postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable) to run the " +
-			"store's tests on PostgreSQL; each test gets a schema of its own, dropped after")
-	}
-	return dsn
-}
-
-// pgSchema creates a fresh schema on the server and returns a DSN whose
-// connections use it; the schema is dropped when the test ends.
-func pgSchema(t testing.TB, server string) string {
-	t.Helper()
-	ctx := context.Background()
-	b := make([]byte, 6)
-	rand.Read(b)
-	schema := "vouch_test_" + hex.EncodeToString(b)
-	c, err := pgx.Connect(ctx, server)
-	if err != nil {
-		t.Fatalf("connect to %s: %v", server, err)
-	}
-	defer c.Close(ctx)
-	if _, err := c.Exec(ctx, `CREATE SCHEMA `+schema); err != nil {
-		t.Fatalf("create schema: %v", err)
-	}
-	t.Cleanup(func() {
-		c, err := pgx.Connect(ctx, server)
-		if err != nil {
-			t.Errorf("connect to drop %s: %v", schema, err)
-			return
-		}
-		defer c.Close(ctx)
-		if _, err := c.Exec(ctx, `DROP SCHEMA `+schema+` CASCADE`); err != nil {
-			t.Errorf("drop schema %s: %v", schema, err)
-		}
-	})
-	u, err := url.Parse(server)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
-}
-
 func TestPostgres(t *testing.T) {
-	server := pgDSN(t)
+	server := storetest.PostgresServer(t)
 	storetest.Run(t, func(t *testing.T) func() (store.Store, error) {
-		dsn := pgSchema(t, server)
+		dsn := storetest.PostgresSchema(t, server)
 		return func() (store.Store, error) {
 			return store.Open(context.Background(), dsn, store.Options{MaxConns: 4})
 		}
@@ -77,7 +25,7 @@ func TestPostgres(t *testing.T) {
 // TestPostgresConcurrentOpen opens one fresh database from many
 // goroutines at once: the migration runs once, under its lock.
 func TestPostgresConcurrentOpen(t *testing.T) {
-	dsn := pgSchema(t, pgDSN(t))
+	dsn := storetest.PostgresSchema(t, storetest.PostgresServer(t))
 	const n = 8
 	var wg sync.WaitGroup
 	errs := make([]error, n)
