@@ -82,6 +82,7 @@ type Error struct {
 	RetryAfter time.Duration
 }
 
+// Error implements error: the status, the code and the message.
 func (e *Error) Error() string {
 	msg := fmt.Sprintf("vouch server: %d %s: %s", e.Status, e.Code, e.Message)
 	if len(e.Problems) > 1 {
