@@ -35,7 +35,7 @@ func (c *clock) now() time.Time {
 func (c *clock) advance(d time.Duration) { c.n.Add(int64(d / time.Microsecond)) }
 
 type testEnv struct {
-	t     *testing.T
+	t     testing.TB
 	srv   *Server
 	http  *httptest.Server
 	store store.Store
@@ -44,16 +44,16 @@ type testEnv struct {
 
 // envMaker builds a test server; the tests that matter for the store run
 // on SQLite (newEnv) and on PostgreSQL (TestPostgres).
-type envMaker func(t *testing.T, mut func(*Config)) *testEnv
+type envMaker func(t testing.TB, mut func(*Config)) *testEnv
 
 // newEnv builds a test server on a SQLite store.
-func newEnv(t *testing.T, mut func(*Config)) *testEnv {
+func newEnv(t testing.TB, mut func(*Config)) *testEnv {
 	t.Helper()
 	return newEnvOn(t, filepath.Join(t.TempDir(), "vouch.db"), mut)
 }
 
 // newEnvOn builds a test server on the store at dsn.
-func newEnvOn(t *testing.T, dsn string, mut func(*Config)) *testEnv {
+func newEnvOn(t testing.TB, dsn string, mut func(*Config)) *testEnv {
 	t.Helper()
 	st, err := store.Open(t.Context(), dsn, store.Options{})
 	if err != nil {
@@ -118,7 +118,7 @@ func (e *testEnv) do(method, path, key string, body []byte, header ...string) re
 	return response{res.StatusCode, res.Header, b}
 }
 
-func decode[T any](t *testing.T, b []byte) T {
+func decode[T any](t testing.TB, b []byte) T {
 	t.Helper()
 	var v T
 	if err := json.Unmarshal(b, &v); err != nil {
@@ -614,7 +614,7 @@ func TestGracefulShutdown(t *testing.T) {
 // VOUCH_TEST_PG_DSN is set), each on a schema of its own.
 func TestPostgres(t *testing.T) {
 	server := storetest.PostgresServer(t)
-	pgEnv := func(t *testing.T, mut func(*Config)) *testEnv {
+	pgEnv := func(t testing.TB, mut func(*Config)) *testEnv {
 		return newEnvOn(t, storetest.PostgresSchema(t, server), mut)
 	}
 	for name, test := range map[string]func(*testing.T, envMaker){

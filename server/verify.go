@@ -198,16 +198,27 @@ func (s *Server) record(tenant, key, hash string, body []byte, req *vouch.Reques
 	if len(body) <= s.cfg.StoredRequestBytes {
 		v.Request = bytes.Clone(body)
 	}
-	evs, err := s.events(tenant, now, req, rep)
+	evs, err := s.events(tenant, now, req, rep, result)
 	return v, evs, err
 }
 
 // events are the events a verification raises: verification:complete,
 // then verification:retry when it is sent back, or subtask:escalated.
-func (s *Server) events(tenant string, now time.Time, req *vouch.Request, rep *vouch.Report) ([]store.Event, error) {
+// The report, already encoded as result, is written into the complete
+// event as it is rather than encoded a second time.
+func (s *Server) events(tenant string, now time.Time, req *vouch.Request, rep *vouch.Report, result []byte) ([]store.Event, error) {
 	base := event.Event{Tenant: tenant, Time: now, InteractionID: req.InteractionID, TaskID: req.Task.ID, Attempt: rep.Attempt}
-	list := []event.Event{withData(base, event.VerificationComplete,
-		&event.Complete{Report: rep, SelfAssessment: event.NewSelfAssessment(&req.Output, rep, req.Task.Executor)})}
+	sa, err := json.Marshal(event.NewSelfAssessment(&req.Output, rep, req.Task.Executor))
+	if err != nil {
+		return nil, fmt.Errorf("encoding the self-assessment: %w", err)
+	}
+	complete := make([]byte, 0, len(result)+len(sa)+32)
+	complete = append(complete, `{"report":`...)
+	complete = append(complete, result...)
+	complete = append(complete, `,"selfAssessment":`...)
+	complete = append(complete, sa...)
+	complete = append(complete, '}')
+	list := []event.Event{withData(base, event.VerificationComplete, json.RawMessage(complete))}
 	switch rep.Action {
 	case vouch.ActionRetry, vouch.ActionReformulate:
 		list = append(list, withData(base, event.VerificationRetry, &event.Retry{Feedback: rep.Feedback, Action: rep.Action}))
@@ -220,13 +231,36 @@ func (s *Server) events(tenant string, now time.Time, req *vouch.Request, rep *v
 	}
 	out := make([]store.Event, len(list))
 	for i := range list {
-		raw, err := json.Marshal(&list[i])
+		raw, err := encodeEvent(list[i])
 		if err != nil {
 			return nil, fmt.Errorf("encoding the %s event: %w", list[i].Type, err)
 		}
 		out[i] = store.Event{Tenant: tenant, Type: string(list[i].Type), Data: raw, CreatedAt: now}
 	}
 	return out, nil
+}
+
+// encodeEvent encodes an event as package event does, writing data that
+// is already JSON (a json.RawMessage) as it is: data is the event's last
+// member, so the envelope is encoded with null data and the data put in
+// its place, sparing encoding/json's validation of a report it just
+// received from the report encoder.
+func encodeEvent(ev event.Event) ([]byte, error) {
+	raw, ok := ev.Data.(json.RawMessage)
+	if !ok {
+		return json.Marshal(&ev)
+	}
+	ev.Data = nil
+	b, err := json.Marshal(&ev)
+	if err != nil {
+		return nil, err
+	}
+	const tail = `"data":null}`
+	if !bytes.HasSuffix(b, []byte(tail)) {
+		return nil, fmt.Errorf("event envelope does not end with its data")
+	}
+	b = append(b[:len(b)-len("null}")], raw...)
+	return append(b, '}'), nil
 }
 
 func withData(base event.Event, t event.Type, data any) event.Event {
