@@ -71,9 +71,12 @@ func serveBench(n, conc, rounds int, dsn string) error {
 		return fmt.Errorf("vouch serve did not start")
 	}
 	go io.Copy(os.Stderr, stderr)
-	kind := "SQLite (synchronous=FULL, group commit)"
-	if dsn != "" {
+	kind := "a fresh SQLite file (synchronous=FULL, group commit)"
+	switch {
+	case strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://"):
 		kind = "PostgreSQL"
+	case dsn != "":
+		kind = "SQLite " + dsn
 	}
 	fmt.Printf("vouch serve with %s: %d requests x 5 text criteria, %d passes, concurrency %d\n", kind, n, rounds, conc)
 
