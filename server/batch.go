@@ -349,11 +349,25 @@ func (p *batchPool) verifyItem(ctx context.Context, it store.BatchItem) bool {
 			}
 		}()
 		req, err := wire.DecodeRequest(it.Request, wire.Options{MaxBytes: s.cfg.MaxRequestBytes, Name: fmt.Sprintf("line %d", it.Index+1)})
-		if err == nil {
-			rep, err = s.verify(ctx, s.engineFor(req), req)
+		if err != nil {
+			errJSON = errorLine(it.Index+1, err)
+			return
 		}
-		if err == nil {
-			row, evs, err = s.record(it.Tenant, idempotencyKey("", req), hashBody(it.Request), it.Request, req, rep)
+		// As for POST /v1/verify, the request's id and attempt are its
+		// key: one already logged with this body is not verified again,
+		// and one logged with another body is this item's error.
+		key, hash := idempotencyKey("", req), hashBody(it.Request)
+		if v, err := s.st.ByKey(ctx, it.Tenant, key); err == nil {
+			if v.RequestHash != hash {
+				errJSON = errorLine(it.Index+1, &vouch.Error{Code: "idempotency_conflict",
+					Message: fmt.Sprintf("verification %s attempt %d is already stored for another request body", v.ID, v.Attempt)})
+			} else {
+				row = v
+			}
+			return
+		}
+		if rep, err = s.verify(ctx, s.engineFor(req), req); err == nil {
+			row, evs, err = s.record(it.Tenant, key, hash, it.Request, req, rep)
 		}
 		if err != nil {
 			errJSON = errorLine(it.Index+1, err)

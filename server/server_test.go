@@ -393,6 +393,14 @@ func testBatch(t *testing.T, newEnv envMaker) {
 	if alt := e.do("GET", "/v1/batches/"+st.ID+"?format=jsonl", "", nil); !bytes.Equal(alt.body, out.body) {
 		t.Error("?format=jsonl differs from /results")
 	}
+	// An item with the id and attempt of a logged verification is not
+	// verified again; with another body it is a conflict.
+	res = e.do("POST", "/v1/batches", "", fmt.Appendf(nil, "%s\n%s\n", request("b0", 1, "DONE"), request("b1", 1, "changed")))
+	st = e.waitBatch(DefaultTenant, "", decode[api.BatchStatus](t, res.body).ID)
+	again := strings.Split(strings.TrimSpace(string(e.do("GET", "/v1/batches/"+st.ID+"/results", "", nil).body)), "\n")
+	if st.Done != 1 || st.Failed != 1 || again[0] != lines[0] || !strings.Contains(again[1], "idempotency_conflict") {
+		t.Errorf("a batch of logged ids: %+v\n%s", st, strings.Join(again, "\n"))
+	}
 	// A JSON array works too.
 	arr := fmt.Appendf(nil, "[%s,%s]", request("a0", 1, "DONE"), request("a1", 1, "no"))
 	res = e.do("POST", "/v1/batches", "", arr)
