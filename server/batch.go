@@ -64,9 +64,9 @@ func (s *Server) handleCreateBatch(w http.ResponseWriter, r *http.Request) {
 	for i, raw := range raws {
 		it := store.BatchItem{Tenant: tenant, BatchID: b.ID, Index: i, State: store.ItemPending, Request: raw}
 		if int64(len(raw)) > s.cfg.MaxRequestBytes {
-			it.State, it.Request, it.Error = store.ItemError, nil, errorLine(i+1, tooLarge(int64(len(raw)), s.cfg.MaxRequestBytes))
+			it.State, it.Request, it.Error = store.ItemError, nil, wire.ErrorLine(i+1, tooLarge(int64(len(raw)), s.cfg.MaxRequestBytes))
 		} else if _, err := wire.DecodeRequest(raw, wire.Options{MaxBytes: s.cfg.MaxRequestBytes, Name: fmt.Sprintf("line %d", i+1)}); err != nil {
-			it.State, it.Error = store.ItemError, errorLine(i+1, err)
+			it.State, it.Error = store.ItemError, wire.ErrorLine(i+1, err)
 		} else {
 			pending++
 		}
@@ -113,27 +113,6 @@ func splitBatch(body []byte) ([][]byte, error) {
 	return out, sc.Err()
 }
 
-// errorLine encodes {"line": N, "error": {...}} for a bad item, as `vouch
-// verify --batch` writes a bad line.
-func errorLine(line int, err error) []byte {
-	list := vouch.ErrorList(err)
-	v := struct {
-		Line   int            `json:"line"`
-		Error  *vouch.Error   `json:"error"`
-		Errors []*vouch.Error `json:"errors,omitempty"`
-	}{Line: line, Error: list[0]}
-	if len(list) > 1 {
-		v.Errors = list
-	}
-	b, merr := json.Marshal(v)
-	if merr != nil {
-		b, _ = json.Marshal(map[string]any{"line": line, "error": map[string]string{"code": string(vouch.ErrInternal), "message": err.Error()}})
-	}
-	return b
-}
-
-// handleGetBatch answers a batch's status, or its results as JSONL when
-// asked for (?format=jsonl, or Accept: application/jsonl).
 func (s *Server) handleGetBatch(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Query().Get("format") == "jsonl" || strings.Contains(r.Header.Get("Accept"), "application/jsonl") {
 		s.handleBatchResults(w, r)
@@ -345,12 +324,12 @@ func (p *batchPool) verifyItem(ctx context.Context, it store.BatchItem) bool {
 		defer func() {
 			if r := recover(); r != nil {
 				s.log.Error("batch item panicked", "batch", it.BatchID, "index", it.Index, "panic", r)
-				errJSON = errorLine(it.Index+1, &vouch.Error{Code: vouch.ErrInternal, Message: fmt.Sprintf("verification failed: %v", r)})
+				errJSON = wire.ErrorLine(it.Index+1, &vouch.Error{Code: vouch.ErrInternal, Message: fmt.Sprintf("verification failed: %v", r)})
 			}
 		}()
 		req, err := wire.DecodeRequest(it.Request, wire.Options{MaxBytes: s.cfg.MaxRequestBytes, Name: fmt.Sprintf("line %d", it.Index+1)})
 		if err != nil {
-			errJSON = errorLine(it.Index+1, err)
+			errJSON = wire.ErrorLine(it.Index+1, err)
 			return
 		}
 		// As for POST /v1/verify, the request's id and attempt are its
@@ -359,7 +338,7 @@ func (p *batchPool) verifyItem(ctx context.Context, it store.BatchItem) bool {
 		key, hash := idempotencyKey("", req), hashBody(it.Request)
 		if v, err := s.st.ByKey(ctx, it.Tenant, key); err == nil {
 			if v.RequestHash != hash {
-				errJSON = errorLine(it.Index+1, &vouch.Error{Code: "idempotency_conflict",
+				errJSON = wire.ErrorLine(it.Index+1, &vouch.Error{Code: "idempotency_conflict",
 					Message: fmt.Sprintf("verification %s attempt %d is already stored for another request body", v.ID, v.Attempt)})
 			} else {
 				row = v
@@ -370,7 +349,7 @@ func (p *batchPool) verifyItem(ctx context.Context, it store.BatchItem) bool {
 			row, evs, err = s.record(it.Tenant, key, hash, it.Request, req, rep)
 		}
 		if err != nil {
-			errJSON = errorLine(it.Index+1, err)
+			errJSON = wire.ErrorLine(it.Index+1, err)
 		}
 	}()
 	if ctx.Err() != nil {

@@ -416,3 +416,25 @@ func (e *encoder) report(r *vouch.Report) {
 	e.float(r.DurationMs)
 	e.b = append(e.b, '}')
 }
+
+// ErrorLine encodes the result line of a bad request in a batch: {"line":
+// N, "error": {...}}, every problem listed under "errors" when there are
+// several. It is what `vouch verify --batch` writes for a bad line and what
+// the server's batch results hold for a failed item. There is no trailing
+// newline.
+func ErrorLine(line int, err error) []byte {
+	list := vouch.ErrorList(err)
+	v := struct {
+		Line   int            `json:"line"`
+		Error  *vouch.Error   `json:"error"`
+		Errors []*vouch.Error `json:"errors,omitempty"`
+	}{Line: line, Error: list[0]}
+	if len(list) > 1 {
+		v.Errors = list
+	}
+	b, merr := json.Marshal(v)
+	if merr != nil {
+		b, _ = json.Marshal(map[string]any{"line": line, "error": map[string]string{"code": string(vouch.ErrInternal), "message": errors.Join(err, merr).Error()}})
+	}
+	return b
+}

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -14,8 +13,6 @@ import (
 	"slices"
 	"sync"
 	"time"
-
-	"github.com/go-json-experiment/json"
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/engine"
@@ -294,32 +291,13 @@ func verifyLine(ctx context.Context, eng *engine.Engine, f *verifyFlags, j job) 
 		rep, err = eng.Verify(ctx, req)
 	}
 	if err != nil {
-		return result{seq: j.seq, bad: true, out: errorLine(j.line, err)}
+		return result{seq: j.seq, bad: true, out: append(wire.ErrorLine(j.line, err), '\n')}
 	}
 	out, merr := wire.MarshalReport(rep)
 	if merr != nil {
-		return result{seq: j.seq, bad: true, out: errorLine(j.line, merr)}
+		return result{seq: j.seq, bad: true, out: append(wire.ErrorLine(j.line, merr), '\n')}
 	}
 	return result{seq: j.seq, out: append(out, '\n'), verdict: rep.Verdict, ms: rep.DurationMs}
-}
-
-// errorLine encodes {"line": N, "error": {...}} for a bad line. Several
-// problems are listed under "errors".
-func errorLine(line int, err error) []byte {
-	list := vouch.ErrorList(err)
-	v := struct {
-		Line   int            `json:"line"`
-		Error  *vouch.Error   `json:"error"`
-		Errors []*vouch.Error `json:"errors,omitempty"`
-	}{Line: line, Error: list[0]}
-	if len(list) > 1 {
-		v.Errors = list
-	}
-	b, merr := json.Marshal(v)
-	if merr != nil {
-		b, _ = json.Marshal(map[string]any{"line": line, "error": map[string]string{"code": string(vouch.ErrInternal), "message": errors.Join(err, merr).Error()}})
-	}
-	return append(b, '\n')
 }
 
 func printSummary(w io.Writer, s batchStats, elapsed time.Duration) {

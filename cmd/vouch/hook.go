@@ -14,7 +14,6 @@ import (
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/engine"
 	"github.com/vouchgate/vouch/internal/hook"
-	"github.com/vouchgate/vouch/policy"
 )
 
 func newHookCmd(st Streams) *cobra.Command {
@@ -88,14 +87,7 @@ VOUCH_JUDGE). The exit status is always 0.`,
 // hookConfig builds the hook's verifier from the policies and the judge's
 // environment.
 func hookConfig(_ context.Context, st Streams, policies []string) (hook.Config, error) {
-	pol, err := policy.Load(policies...)
-	if err != nil {
-		return hook.Config{}, err
-	}
-	if err := judgeEnv(st, &pol); err != nil {
-		return hook.Config{}, err
-	}
-	j, err := newJudge(st, &pol, false)
+	pol, j, err := policyAndJudge(st, policies, false)
 	if err != nil {
 		return hook.Config{}, err
 	}

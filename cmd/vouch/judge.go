@@ -19,7 +19,22 @@ import (
 	"github.com/vouchgate/vouch/judge/anthropic"
 	"github.com/vouchgate/vouch/judge/fake"
 	"github.com/vouchgate/vouch/judge/openai"
+	"github.com/vouchgate/vouch/policy"
 )
+
+// policyAndJudge loads the policy files over the defaults, applies
+// VOUCH_JUDGE, and builds the judge the result configures (nil when none).
+func policyAndJudge(st Streams, files []string, noCache bool) (vouch.Policy, *judge.Judge, error) {
+	pol, err := policy.Load(files...)
+	if err != nil {
+		return pol, nil, err
+	}
+	if err := judgeEnv(st, &pol); err != nil {
+		return pol, nil, err
+	}
+	j, err := newJudge(st, &pol, noCache)
+	return pol, j, err
+}
 
 // judgeEnv applies VOUCH_JUDGE to the policy: a comma-separated list of
 // provider:model replaces judge.models (several are an ensemble).

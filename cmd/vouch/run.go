@@ -22,7 +22,6 @@ import (
 	"github.com/vouchgate/vouch/internal/agentcmd"
 	"github.com/vouchgate/vouch/loop"
 	"github.com/vouchgate/vouch/memory"
-	"github.com/vouchgate/vouch/policy"
 	"github.com/vouchgate/vouch/wire"
 )
 
@@ -106,14 +105,7 @@ clarify; 2 usage or bad input.`,
 }
 
 func runAgent(ctx context.Context, st Streams, f *runFlags, argv []string) error {
-	pol, err := policy.Load(f.policies...)
-	if err != nil {
-		return usageErr(err)
-	}
-	if err := judgeEnv(st, &pol); err != nil {
-		return usageErr(err)
-	}
-	j, err := newJudge(st, &pol, f.noCache)
+	pol, j, err := policyAndJudge(st, f.policies, f.noCache)
 	if err != nil {
 		return usageErr(err)
 	}

@@ -14,7 +14,6 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/spf13/cobra"
 
-	"github.com/vouchgate/vouch/policy"
 	"github.com/vouchgate/vouch/server"
 	"github.com/vouchgate/vouch/store"
 )
@@ -90,14 +89,7 @@ func runServe(cmd *cobra.Command, st Streams, f *serveFlags) error {
 	if err != nil {
 		return usageErr(err)
 	}
-	pol, err := policy.Load(cfg.Policies...)
-	if err != nil {
-		return usageErr(err)
-	}
-	if err := judgeEnv(st, &pol); err != nil {
-		return usageErr(err)
-	}
-	j, err := newJudge(st, &pol, f.noCache)
+	pol, j, err := policyAndJudge(st, cfg.Policies, f.noCache)
 	if err != nil {
 		return usageErr(err)
 	}

@@ -15,7 +15,6 @@ import (
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/engine"
 	"github.com/vouchgate/vouch/judge"
-	"github.com/vouchgate/vouch/policy"
 	"github.com/vouchgate/vouch/wire"
 )
 
@@ -97,19 +96,12 @@ any line was bad, else 1 if any report was not a pass, else 0. With --estimate:
 			if f.timeout < 0 {
 				return usageErr(fmt.Errorf("--timeout must not be negative"))
 			}
-			pol, err := policy.Load(f.policies...)
+			pol, j, err := policyAndJudge(st, f.policies, f.noCache)
 			if err != nil {
 				return usageErr(err)
 			}
 			if cmd.Flags().Changed("timeout") {
 				pol.Timeout = vouch.Duration(f.timeout)
-			}
-			if err := judgeEnv(st, &pol); err != nil {
-				return usageErr(err)
-			}
-			j, err := newJudge(st, &pol, f.noCache)
-			if err != nil {
-				return usageErr(err)
 			}
 			if f.batch != "" {
 				return runBatch(cmd.Context(), st, &f, &pol, j)
