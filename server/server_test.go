@@ -55,6 +55,17 @@ func newEnv(t testing.TB, mut func(*Config)) *testEnv {
 // newEnvOn builds a test server on the store at dsn.
 func newEnvOn(t testing.TB, dsn string, mut func(*Config)) *testEnv {
 	t.Helper()
+	return newEnvFull(t, dsn, nil, mut)
+}
+
+// newEnvPolicy builds a test server with a policy, on SQLite.
+func newEnvPolicy(t testing.TB, pol *vouch.Policy, mut func(*Config)) *testEnv {
+	t.Helper()
+	return newEnvFull(t, filepath.Join(t.TempDir(), "vouch.db"), pol, mut)
+}
+
+func newEnvFull(t testing.TB, dsn string, pol *vouch.Policy, mut func(*Config)) *testEnv {
+	t.Helper()
 	st, err := store.Open(t.Context(), dsn, store.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -65,7 +76,7 @@ func newEnvOn(t testing.TB, dsn string, mut func(*Config)) *testEnv {
 		mut(&cfg)
 	}
 	c := &clock{}
-	srv, err := New(Options{Config: cfg, Store: st, Now: c.now})
+	srv, err := New(Options{Config: cfg, Store: st, Now: c.now, Policy: pol})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -517,13 +528,13 @@ func TestInFlightLimit(t *testing.T) {
 		res.Body.Close()
 		done <- res.StatusCode
 	}()
-	pw.Write([]byte(`{"task":`)) // the handler is reading: the slot is taken
-	var res response
-	for range 1000 {
-		if res = e.do("POST", "/v1/verify", "", request("x", 1, "DONE")); res.status == 429 {
-			break
-		}
+	defer pw.Close() // on failure too, so that the server can close
+	pw.Write([]byte(`{"task":`))
+	// Wait until the handler holds the only slot.
+	for len(e.srv.limit) == 0 {
+		runtime.Gosched()
 	}
+	res := e.do("POST", "/v1/verify", "", request("x", 1, "DONE"))
 	if res.status != 429 || res.header.Get("Retry-After") == "" {
 		t.Fatalf("second request: %d, Retry-After %q", res.status, res.header.Get("Retry-After"))
 	}

@@ -1,0 +1,83 @@
+package server
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vouchgate/vouch"
+)
+
+func TestLoadConfig(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "serve.yaml")
+	os.WriteFile(path, []byte("addr: 127.0.0.1:9000\nstore: logs/v.db\npolicies: [team.yaml]\nworkspaces: {web: ws/web}\ncommandWorkspaces: [web]\nretention: 720h\ntimeouts: {verify: 30s}\n"), 0o644)
+	c, err := LoadConfig(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Addr != "127.0.0.1:9000" || c.Store != filepath.Join(dir, "logs/v.db") || c.Policies[0] != filepath.Join(dir, "team.yaml") ||
+		c.Workspaces["web"] != filepath.Join(dir, "ws/web") || c.Retention != vouch.Duration(720*time.Hour) ||
+		c.Timeouts.Verify != vouch.Duration(30*time.Second) || c.Timeouts.ReadHeader != vouch.Duration(5*time.Second) || c.MaxInFlight != 256 {
+		t.Errorf("config: %+v", c)
+	}
+	if !c.commandsAllowed("web") || c.commandsAllowed("") || c.commandsAllowed("api") {
+		t.Error("commandsAllowed")
+	}
+	for doc, want := range map[string]string{
+		"adress: x\n":     `did you mean "addr"?`,
+		"addr: nowhere\n": "want HOST:PORT",
+		"workspaces: {a: /x}\ncommandWorkspaces: [b]\n": `"b" is not one of the workspaces`,
+		"maxInFlight: 0\nretention: -1s\n":              "retention must not be negative",
+		"timeouts: {verify: soon}\n":                    `invalid duration "soon"`,
+	} {
+		os.WriteFile(path, []byte(doc), 0o644)
+		if _, err := LoadConfig(path); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", doc, err, want)
+		}
+	}
+	c = DefaultConfig()
+	env := map[string]string{"VOUCH_ADDR": "127.0.0.1:1", "VOUCH_STORE": "postgres://u:secret@h/db", "VOUCH_MAX_IN_FLIGHT": "8"}
+	if err := c.ApplyEnv(func(k string) string { return env[k] }); err != nil || c.Addr != "127.0.0.1:1" || c.MaxInFlight != 8 || !isPostgres(c.Store) {
+		t.Errorf("env: %v %+v", err, c)
+	}
+	if got := redactDSN(c.Store); strings.Contains(got, "secret") {
+		t.Errorf("redacted DSN %q shows the password", got)
+	}
+	env["VOUCH_MAX_IN_FLIGHT"] = "many"
+	if err := c.ApplyEnv(func(k string) string { return env[k] }); err == nil {
+		t.Error("a bad VOUCH_MAX_IN_FLIGHT was accepted")
+	}
+}
+
+// TestCommandsOnlyInOptedInWorkspaces: an allow-listed command runs for a
+// workspace listed in commandWorkspaces, and for no other.
+func TestCommandsOnlyInOptedInWorkspaces(t *testing.T) {
+	open, shut := t.TempDir(), t.TempDir()
+	for _, d := range []string{open, shut} {
+		os.WriteFile(filepath.Join(d, "marker"), []byte("x"), 0o644)
+	}
+	pol := vouch.DefaultPolicy()
+	pol.Commands.Allow = []vouch.CommandRule{vouch.NewCommandRule("true")}
+	e := newEnvPolicy(t, &pol, func(c *Config) {
+		c.Workspaces = map[string]string{"open": open, "shut": shut}
+		c.CommandWorkspaces = []string{"open"}
+	})
+	body := func(ws string) []byte {
+		return []byte(`{"id":"` + ws + `","workspace":"` + ws + `","task":{"criteria":[{"id":"run","must":true,"check":{"type":"command","run":["true"]}}]},"output":{"summary":"ran it"}}`)
+	}
+	ran := e.do("POST", "/v1/verify", "", body("open"))
+	refused := e.do("POST", "/v1/verify", "", body("shut"))
+	if ran.status != 200 || refused.status != 200 {
+		t.Fatalf("%d %s / %d %s", ran.status, ran.body, refused.status, refused.body)
+	}
+	if !bytes.Contains(ran.body, []byte(`"verdict":"pass"`)) {
+		t.Errorf("the opted-in workspace did not run the command: %s", ran.body)
+	}
+	if bytes.Contains(refused.body, []byte(`"verdict":"pass"`)) || !bytes.Contains(refused.body, []byte("allow")) {
+		t.Errorf("the other workspace ran it, or did not say why not: %s", refused.body)
+	}
+}
