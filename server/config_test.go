@@ -28,7 +28,7 @@ func TestLoadConfig(t *testing.T) {
 		t.Error("commandsAllowed")
 	}
 	for doc, want := range map[string]string{
-		"adress: x\n":     `did you mean "addr"?`,
+		"adress: x\n":     `adress: unknown field (want one of addr,`,
 		"addr: nowhere\n": "want HOST:PORT",
 		"workspaces: {a: /x}\ncommandWorkspaces: [b]\n": `"b" is not one of the workspaces`,
 		"maxInFlight: 0\nretention: -1s\n":              "retention must not be negative",
