@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/vouchgate/vouch"
@@ -177,6 +178,24 @@ type batchPool struct {
 	wg       sync.WaitGroup
 	// busy counts the items handed to workers and not yet finished.
 	busy sync.WaitGroup
+	// queued counts the items made pending by this process and not yet
+	// completed: the queue-depth gauge. Items a previous run left pending
+	// are verified but not counted (the gauge never goes below zero).
+	queued atomic.Int64
+}
+
+// dequeued counts a completed item off the queue-depth gauge.
+func (p *batchPool) dequeued() {
+	for {
+		n := p.queued.Load()
+		if n == 0 {
+			return
+		}
+		if p.queued.CompareAndSwap(n, n-1) {
+			p.s.metrics.queueDepth.Set(float64(n - 1))
+			return
+		}
+	}
 }
 
 type itemKey struct {
@@ -194,7 +213,7 @@ func newBatchPool(s *Server, workers int) *batchPool {
 
 // added notes new pending items and wakes the dispatcher.
 func (p *batchPool) added(n int) {
-	p.s.metrics.queueDepth.Add(float64(n))
+	p.s.metrics.queueDepth.Set(float64(p.queued.Add(int64(n))))
 	p.wake()
 }
 
@@ -364,7 +383,7 @@ func (p *batchPool) verifyItem(ctx context.Context, it store.BatchItem) bool {
 		s.log.Error("store: completing a batch item", "batch", it.BatchID, "index", it.Index, "err", err)
 		return false // stays pending; the dispatcher's next rescan retries it
 	}
-	s.metrics.queueDepth.Dec()
+	p.dequeued()
 	if rep != nil && row != nil {
 		s.stored(it.Tenant, rep)
 	} else {

@@ -56,7 +56,7 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		storeErrors: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "vouch_store_errors_total",
 			Help: "Store operations that failed, by operation."}, []string{"op"}),
 		queueDepth: prometheus.NewGauge(prometheus.GaugeOpts{Name: "vouch_batch_queue_depth",
-			Help: "Batch items waiting or being verified in this process."}),
+			Help: "Batch items made pending by this process and not yet verified (items left pending by an earlier run are verified but not counted)."}),
 		inFlight: prometheus.NewGauge(prometheus.GaugeOpts{Name: "vouch_http_in_flight",
 			Help: "Requests being served (those the in-flight limit counts)."}),
 		rejected: prometheus.NewCounter(prometheus.CounterOpts{Name: "vouch_http_rejected_total",
