@@ -80,6 +80,12 @@ func newEnvFull(t testing.TB, dsn string, pol *vouch.Policy, mut func(*Config)) 
 	if err != nil {
 		t.Fatal(err)
 	}
+	return &testEnv{t: t, srv: srv, http: newHTTPTest(t, srv), store: st, clock: c}
+}
+
+// newHTTPTest serves srv on a loopback test server with its background
+// work running, both stopped when the test ends.
+func newHTTPTest(t testing.TB, srv *Server) *httptest.Server {
 	ctx, cancel := context.WithCancel(context.Background())
 	srv.background(ctx)
 	hs := httptest.NewServer(srv.Handler())
@@ -89,7 +95,7 @@ func newEnvFull(t testing.TB, dsn string, pol *vouch.Policy, mut func(*Config)) 
 		cancel()
 		srv.batches.wait()
 	})
-	return &testEnv{t: t, srv: srv, http: hs, store: st, clock: c}
+	return hs
 }
 
 // request is a small subtask request: its must-pass criterion is met when
