@@ -111,16 +111,10 @@ func (sc *scanner) countAt(k int) (NounCount, bool) {
 			nc.Total = toks[j+1].val
 			j += 2
 		case sc.wordHas(j, wOf):
-			k2 := j + 1
-			det := false
-			for k2 < n && toks[k2].is(wDet) {
-				k2++
-				det = true
-			}
+			total, k2, det, ok := sc.afterOf(j)
 			switch {
-			case k2 < n && toks[k2].kind == tNum:
-				nc.Total = toks[k2].val
-				j = k2 + 1
+			case ok:
+				nc.Total, j = total, k2+1
 			case det:
 				j = k2
 			default:

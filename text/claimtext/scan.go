@@ -240,6 +240,21 @@ func (sc *scanner) elidable(k int) bool {
 	return e.flags&ok != 0 || e.flags&wOtherVerb != 0 && e.flags&wGap != 0
 }
 
+// afterOf reads what follows the "of" at token j of "N of [the] M": k
+// is the first token past the determiners, det whether there were any,
+// and total the number M when token k is one (ok).
+func (sc *scanner) afterOf(j int) (total, k int, det, ok bool) {
+	k = j + 1
+	for k < len(sc.toks) && sc.toks[k].is(wDet) {
+		k++
+		det = true
+	}
+	if k < len(sc.toks) && sc.toks[k].kind == tNum {
+		return sc.toks[k].val, k, det, true
+	}
+	return 0, k, det, false
+}
+
 // parseNum reads "4 methods", "4 of 4 methods", "12/12 tests", "1 of the 4
 // methods", "3 of them", "12 passed" (noun elided).
 func (sc *scanner) parseNum(i int, out *cand) bool {
@@ -256,16 +271,10 @@ func (sc *scanner) parseNum(i int, out *cand) bool {
 		c.total = toks[k+1].val
 		k += 2
 	case sc.wordHas(k, wOf):
-		k2 := k + 1
-		det := false
-		for k2 < n && toks[k2].is(wDet) {
-			k2++
-			det = true
-		}
+		total, k2, det, ok := sc.afterOf(k)
 		switch {
-		case k2 < n && toks[k2].kind == tNum:
-			c.total = toks[k2].val
-			k = k2 + 1
+		case ok:
+			c.total, k = total, k2+1
 		case sc.wordHas(k2, wPronoun):
 			c.end = k2 + 1
 			c.elided = true
