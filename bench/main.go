@@ -63,6 +63,7 @@ import (
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/vouchgate/vouch/internal/evalstat"
 )
 
 func main() {
@@ -233,7 +234,7 @@ func score(out string, labels []bool) error {
 	}
 	// Two counts: flagged by the verdict alone, and by the verdict or an
 	// unverified mention.
-	var byVerdict, byWarning confusion
+	var byVerdict, byWarning evalstat.Confusion
 	// Flagged rows by the row of the verdict table that decided, for the
 	// hallucinated [0] and the supported [1] rows: row 1 is "nothing
 	// could be decided", which no rule flagged.
@@ -250,8 +251,8 @@ func score(out string, labels []bool) error {
 			return fmt.Errorf("report %d: %v %s", i+1, err, line)
 		}
 		flagged := rep.Verdict != "pass"
-		byVerdict.add(flagged, labels[i])
-		byWarning.add(flagged || len(rep.Mentions.Unverified) > 0, labels[i])
+		byVerdict.Add(flagged, labels[i])
+		byWarning.Add(flagged || len(rep.Mentions.Unverified) > 0, labels[i])
 		if flagged && rep.VerdictRow >= 0 && rep.VerdictRow < len(byRow[0]) {
 			l := 1
 			if labels[i] {
@@ -260,8 +261,8 @@ func score(out string, labels []bool) error {
 			byRow[l][rep.VerdictRow]++
 		}
 	}
-	byVerdict.print("verdicts")
-	byWarning.print("verdicts or unverified mentions")
+	printConfusion("verdicts", byVerdict)
+	printConfusion("verdicts or unverified mentions", byWarning)
 	fmt.Print("  flagged by verdict row (hallucinated/supported):")
 	for r := range byRow[0] {
 		if byRow[0][r]+byRow[1][r] > 0 {
@@ -272,29 +273,10 @@ func score(out string, labels []bool) error {
 	return nil
 }
 
-// confusion counts flagged rows against their labels (hallucinated is
-// positive).
-type confusion struct{ tp, fp, tn, fn int }
-
-func (c *confusion) add(flagged, hallucinated bool) {
-	switch {
-	case flagged && hallucinated:
-		c.tp++
-	case flagged:
-		c.fp++
-	case hallucinated:
-		c.fn++
-	default:
-		c.tn++
-	}
-}
-
-func (c confusion) print(what string) {
-	prec := float64(c.tp) / float64(max(c.tp+c.fp, 1))
-	rec := float64(c.tp) / float64(max(c.tp+c.fn, 1))
-	spec := float64(c.tn) / float64(max(c.tn+c.fp, 1))
-	fmt.Printf("%s: %d hallucinated rows flagged of %d, %d supported rows flagged of %d\n", what, c.tp, c.tp+c.fn, c.fp, c.fp+c.tn)
-	fmt.Printf("  precision %.3f, recall %.3f, balanced accuracy %.3f\n", prec, rec, (rec+spec)/2)
+// printConfusion prints what a confusion says of one way of flagging.
+func printConfusion(what string, c evalstat.Confusion) {
+	fmt.Printf("%s: %d hallucinated rows flagged of %d, %d supported rows flagged of %d\n", what, c.TP, c.TP+c.FN, c.FP, c.FP+c.TN)
+	fmt.Printf("  precision %.3f, recall %.3f, balanced accuracy %.3f\n", c.Precision(), c.Recall(), c.Balanced())
 }
 
 var words = strings.Fields(`the parser now reports errors with line and column numbers and the

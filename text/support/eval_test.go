@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vouchgate/vouch/internal/evalstat"
 	"github.com/vouchgate/vouch/text/mention"
 )
 
@@ -62,48 +63,13 @@ func rowSources(r row) []Source {
 	return srcs
 }
 
-// confusion counts response-level outcomes; hallucinated is the positive
-// class.
-type confusion struct{ tp, fp, tn, fn int }
-
-func (c *confusion) add(flagged, hallucinated bool) {
-	switch {
-	case flagged && hallucinated:
-		c.tp++
-	case flagged:
-		c.fp++
-	case hallucinated:
-		c.fn++
-	default:
-		c.tn++
-	}
-}
-
-func (c confusion) precision() float64 { return ratio(c.tp, c.tp+c.fp) }
-func (c confusion) recall() float64    { return ratio(c.tp, c.tp+c.fn) }
-func (c confusion) specificity() float64 {
-	return ratio(c.tn, c.tn+c.fp)
-}
-func (c confusion) balanced() float64 { return (c.recall() + c.specificity()) / 2 }
-func (c confusion) String() string {
-	return fmt.Sprintf("precision %.3f recall %.3f specificity %.3f balanced accuracy %.3f (tp %d fp %d tn %d fn %d)",
-		c.precision(), c.recall(), c.specificity(), c.balanced(), c.tp, c.fp, c.tn, c.fn)
-}
-
-func ratio(a, b int) float64 {
-	if b == 0 {
-		return 0
-	}
-	return float64(a) / float64(b)
-}
-
 // evaluate runs a response-level rule over the rows.
-func evaluate(t *testing.T, rows []row, flag func(r row) (bool, string)) confusion {
-	var c confusion
+func evaluate(t *testing.T, rows []row, flag func(r row) (bool, string)) evalstat.Confusion {
+	var c evalstat.Confusion
 	for _, r := range rows {
 		flagged, why := flag(r)
 		hall := r.Label == "hallucinated"
-		c.add(flagged, hall)
+		c.Add(flagged, hall)
 		if flagged != hall && testing.Verbose() {
 			t.Logf("miss %-22s %-12s flagged=%v %s | %s", r.ID, r.Label, flagged, why, r.Note)
 		}
@@ -195,13 +161,13 @@ func TestEvaluate(t *testing.T) {
 			hard = append(hard, r)
 		}
 	}
-	var hc confusion
+	var hc evalstat.Confusion
 	for _, r := range hard {
 		f, _ := flagRules(r)
-		hc.add(f, r.Label == "hallucinated")
+		hc.Add(f, r.Label == "hallucinated")
 	}
 	t.Logf("rows marked hard (%d): %d of %d hallucinated flagged, %d of %d supported passed",
-		len(hard), hc.tp, hc.tp+hc.fn, hc.tn, hc.tn+hc.fp)
+		len(hard), hc.TP, hc.TP+hc.FN, hc.TN, hc.TN+hc.FP)
 	t.Logf("responses with a contradiction: %d hallucinated, %d supported", contra["hallucinated"], contra["supported"])
 	for _, min := range []float64{0.34, 0.5} {
 		c := evaluate(t, rows, func(r row) (bool, string) {
@@ -219,7 +185,7 @@ func TestEvaluate(t *testing.T) {
 	}
 	// Floors a little below the measured figures, so that a regression
 	// fails.
-	if rules.balanced() < 0.86 || rules.precision() < 0.92 {
+	if rules.Balanced() < 0.86 || rules.Precision() < 0.92 {
 		t.Errorf("rules below the floor: %v", rules)
 	}
 }
