@@ -49,25 +49,34 @@ func TestGroupCommit(t *testing.T) {
 	before := e.commits.Load()
 
 	// Writes 0-39 are new; 40-43 repeat 0-3's idempotency keys; 44-47
-	// add overrides to verifications that do not exist.
+	// add overrides to verifications that do not exist. The repeats are
+	// started only once all the originals are queued, so that the group
+	// holds each original ahead of its repeat.
 	errs := make([]error, n)
 	got := make([]*Verification, n)
 	var wg sync.WaitGroup
-	for i := range n {
-		wg.Go(func() {
-			switch {
-			case i < 40:
-				got[i], errs[i] = s.Insert(ctx, testVerification("acme", fmt.Sprintf("v%d", i), 1), []Event{{Type: "created", Data: []byte(`{}`)}})
-			case i < 44:
-				v := testVerification("acme", fmt.Sprintf("dup%d", i), 1)
-				v.IdempotencyKey = fmt.Sprintf("v%d/1", i-40)
-				got[i], errs[i] = s.Insert(ctx, v, nil)
-			default:
-				errs[i] = s.AddOverride(ctx, &Override{Tenant: "acme", VerificationID: "missing", Attempt: 1, Verdict: "fail"})
-			}
-		})
+	write := func(i int) {
+		switch {
+		case i < 40:
+			got[i], errs[i] = s.Insert(ctx, testVerification("acme", fmt.Sprintf("v%d", i), 1), []Event{{Type: "created", Data: []byte(`{}`)}})
+		case i < 44:
+			v := testVerification("acme", fmt.Sprintf("dup%d", i), 1)
+			v.IdempotencyKey = fmt.Sprintf("v%d/1", i-40)
+			got[i], errs[i] = s.Insert(ctx, v, nil)
+		default:
+			errs[i] = s.AddOverride(ctx, &Override{Tenant: "acme", VerificationID: "missing", Attempt: 1, Verdict: "fail"})
+		}
 	}
-	for range n {
+	for i := range 40 {
+		wg.Go(func() { write(i) })
+	}
+	for range 40 {
+		<-queued
+	}
+	for i := 40; i < n; i++ {
+		wg.Go(func() { write(i) })
+	}
+	for range n - 40 {
 		<-queued
 	}
 	close(gate)
