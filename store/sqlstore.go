@@ -62,7 +62,6 @@ const (
 	pruneEventsChunk   = 5000
 	batchInsertRows    = 500
 	batchResultsChunk  = 500
-	verificationParams = 25
 )
 
 // verificationCols are the columns of a Verification but its Request, in
@@ -70,13 +69,17 @@ const (
 const verificationCols = `seq, tenant, id, attempt, idempotency_key, request_hash, interaction_id,
 	verification_type, target_id, task_id, goal, kind, verdict, action, score, confidence,
 	needs_review, criticality, executor_model, judge_models, cost_usd, duration_ms, result,
-	request_bytes, created_at`
+	request_bytes, created_at, verdict_row, dims, must_undecided, injection, codes, task_cost_usd,
+	judge_calls, cache_hits, cache_misses, self_confidence`
 
 const insertVerificationSQL = `INSERT INTO verification_logs (tenant, id, attempt,
 	idempotency_key, request_hash, interaction_id, verification_type, target_id, task_id, goal,
 	kind, verdict, action, score, confidence, needs_review, criticality, executor_model,
-	judge_models, cost_usd, duration_ms, result, request, request_bytes, created_at)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	judge_models, cost_usd, duration_ms, result, request, request_bytes, created_at,
+	verdict_row, dims, must_undecided, injection, codes, task_cost_usd, judge_calls, cache_hits,
+	cache_misses, self_confidence)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+	?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 	ON CONFLICT DO NOTHING RETURNING seq`
 
 const insertEventSQL = `INSERT INTO events (tenant, type, data, created_at) VALUES (?, ?, ?, ?) RETURNING seq`
@@ -148,7 +151,9 @@ func (s *sqlStore) verificationArgs(v *Verification) ([]any, error) {
 	return []any{v.Tenant, v.ID, v.Attempt, v.IdempotencyKey, v.RequestHash, v.InteractionID,
 		v.VerificationType, v.TargetID, v.TaskID, v.Goal, v.Kind, v.Verdict, v.Action, v.Score,
 		v.Confidence, v.NeedsReview, v.Criticality, v.ExecutorModel, string(jm), v.CostUSD,
-		v.DurationMs, string(v.Result), v.Request, v.RequestBytes, s.d.ts(v.CreatedAt)}, nil
+		v.DurationMs, string(v.Result), v.Request, v.RequestBytes, s.d.ts(v.CreatedAt),
+		v.VerdictRow, formatDims(v.Dims), v.MustUndecided, v.Injection, strings.Join(v.Codes, " "),
+		v.TaskCostUSD, v.JudgeCalls, v.CacheHits, v.CacheMisses, v.SelfConfidence}, nil
 }
 
 // prepareEvents checks events and returns the rows to write: copies with
@@ -190,7 +195,7 @@ func (s *sqlStore) insertVerification(ctx context.Context, tx conn, v *Verificat
 	}
 	err = tx.queryRow(ctx, insertVerificationSQL, args...).Scan(&seq)
 	if err == nil {
-		return seq, nil, nil
+		return seq, nil, s.addTallies(ctx, tx, v.Tenant, v)
 	}
 	if !errors.Is(err, sql.ErrNoRows) {
 		return 0, nil, err
@@ -284,14 +289,15 @@ func (s *sqlStore) getVerification(ctx context.Context, c conn, where string, ar
 // scanVerification reads the verificationCols (and request when full).
 func scanVerification(r row, full bool) (*Verification, error) {
 	var (
-		v      Verification
-		judges string
+		v                   Verification
+		judges, dims, codes string
 	)
 	dest := []any{&v.Seq, &v.Tenant, &v.ID, &v.Attempt, &v.IdempotencyKey, &v.RequestHash,
 		&v.InteractionID, &v.VerificationType, &v.TargetID, &v.TaskID, &v.Goal, &v.Kind,
 		&v.Verdict, &v.Action, &v.Score, &v.Confidence, &v.NeedsReview, &v.Criticality,
 		&v.ExecutorModel, &judges, &v.CostUSD, &v.DurationMs, &v.Result, &v.RequestBytes,
-		utcTime{&v.CreatedAt}}
+		utcTime{&v.CreatedAt}, &v.VerdictRow, &dims, &v.MustUndecided, &v.Injection, &codes,
+		&v.TaskCostUSD, &v.JudgeCalls, &v.CacheHits, &v.CacheMisses, &v.SelfConfidence}
 	if full {
 		dest = append(dest, &v.Request)
 	}
@@ -303,6 +309,9 @@ func scanVerification(r row, full bool) (*Verification, error) {
 	}
 	if len(v.JudgeModels) == 0 {
 		v.JudgeModels = nil
+	}
+	if err := scanFeatures(&v, dims, codes); err != nil {
+		return nil, err
 	}
 	if len(v.Request) == 0 {
 		v.Request = nil
@@ -1038,7 +1047,19 @@ func (s *sqlStore) Prune(ctx context.Context, cutoff time.Time, limit int) (int,
 		n, err = tx.exec(ctx, `DELETE FROM verification_logs WHERE seq IN
 			(SELECT seq FROM verification_logs WHERE created_at < ? ORDER BY created_at LIMIT ?)`,
 			s.d.ts(cutoff), limit)
-		return err
+		if err != nil {
+			return err
+		}
+		// The tallies of the hours wholly before the cutoff go too; the
+		// hour it falls in keeps its tally (windows read the verifications
+		// of part hours themselves).
+		hour := s.d.ts(cutoff.UTC().Truncate(time.Hour))
+		for _, t := range []string{"metric_tallies", "metric_codes"} {
+			if _, err := tx.exec(ctx, `DELETE FROM `+t+` WHERE hour < ?`, hour); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	if err != nil {
 		return 0, s.fail(op, err)

@@ -59,6 +59,33 @@ type Store interface {
 	// Overrides returns the overrides of a verification, oldest first.
 	Overrides(ctx context.Context, tenant, id string, attempt int) ([]Override, error)
 
+	// AddOutcome records what happened downstream of a verification
+	// (named by its id, or by its task), beside it; ErrNotFound when the
+	// tenant has no such verification.
+	AddOutcome(ctx context.Context, o *Outcome) error
+	// Labels returns the overrides and outcomes of the tenant's
+	// verifications in the window, oldest first, each with the
+	// verification it labels.
+	Labels(ctx context.Context, tenant string, w Window) ([]Labelled, error)
+	// Tally returns what the metrics of a window are computed from: the
+	// tallies of its verifications by kind and executor model, and their
+	// failure codes by frequency.
+	Tally(ctx context.Context, tenant string, w Window) (*WindowTally, error)
+	// Scan calls fn with each of the tenant's verifications in the
+	// window, with the columns calibration reads (not Result, Request,
+	// Goal or the ids of task and interaction); it stops at fn's first
+	// error and returns it. fn must not keep the Verification.
+	Scan(ctx context.Context, tenant string, w Window, fn func(*Verification) error) error
+	// Alerts returns the state of the tenant's alerts, by name.
+	Alerts(ctx context.Context, tenant string) ([]Alert, error)
+	// SetAlert writes an alert's state; when it starts or stops firing
+	// it also writes the event ev returns, in the same transaction, and
+	// returns true. It fills in Since and UpdatedAt.
+	SetAlert(ctx context.Context, a *Alert, ev func(*Alert) Event) (changed bool, err error)
+	// Tenants returns the tenants with verifications since the given
+	// time.
+	Tenants(ctx context.Context, since time.Time) ([]string, error)
+
 	// AppendEvents writes events not tied to a new verification,
 	// assigning their Seq.
 	AppendEvents(ctx context.Context, events []Event) error
@@ -107,7 +134,8 @@ type Store interface {
 	ActiveKeys(ctx context.Context) (int, error)
 
 	// Prune deletes up to limit verifications created before cutoff (with
-	// their overrides), and events older than cutoff, returning how many
+	// their overrides and outcomes), the tallies of the hours before the
+	// cutoff's, and events older than cutoff, returning how many
 	// verifications it deleted; call it until it returns fewer than
 	// limit.
 	Prune(ctx context.Context, cutoff time.Time, limit int) (int, error)
@@ -160,6 +188,27 @@ type Verification struct {
 	Request      []byte
 	RequestBytes int
 	CreatedAt    time.Time
+
+	// VerdictRow is the row of the verdict table that decided (1 to 6; 0
+	// unknown).
+	VerdictRow int
+	// Dims are the scores of the decided dimensions.
+	Dims map[string]float64
+	// MustUndecided: a must-pass criterion was left undecided; Injection:
+	// the output tried to steer its verifier. With VerdictRow and Dims,
+	// they let calibration decide the verdict again.
+	MustUndecided, Injection bool
+	// Codes are the failure codes the report raised (of failed checks and
+	// of warnings), each once, in the report's order.
+	Codes []string
+	// TaskCostUSD is what the executor spent on the task, nil when
+	// unknown.
+	TaskCostUSD *float64
+	// JudgeCalls, CacheHits and CacheMisses count the judge's calls.
+	JudgeCalls, CacheHits, CacheMisses int
+	// SelfConfidence is the confidence the executor reported in itself,
+	// nil when it reported none.
+	SelfConfidence *float64
 }
 
 // Filter selects verifications; zero fields do not filter.

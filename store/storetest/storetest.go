@@ -59,6 +59,14 @@ func Run(t *testing.T, newDB NewDB) {
 		{"PendingItemsOrder", testPendingOrder},
 		{"Keys", testKeys},
 		{"Prune", testPrune},
+		{"Tally", testTally},
+		{"TallyFilters", testTallyFilters},
+		{"Scan", testScan},
+		{"Outcomes", testOutcomes},
+		{"Labels", testLabels},
+		{"Alerts", testAlerts},
+		{"Tenants", testTenants},
+		{"PruneTallies", testPruneTallies},
 		{"Ping", testPing},
 		{"Closed", testClosed},
 		{"Reopen", testReopen},
@@ -129,8 +137,19 @@ func sample(tenant, id string, attempt int, created time.Time) *store.Verificati
 		Request:      []byte(`{"task":{"goal":"Add a CHANGELOG entry for 1.2.0"},"id":"` + id + `"}`),
 		RequestBytes: 64,
 		CreatedAt:    created,
+		VerdictRow:   6,
+		Dims:         map[string]float64{"completeness": 0.75, "groundedness": 1},
+		Codes:        []string{"UNCLAIMED_CHANGE", "MUST_UNDECIDED"},
+		TaskCostUSD:  ptr(0.5),
+		JudgeCalls:   2,
+		CacheHits:    1,
+		CacheMisses:  1,
+		// A figure with no short decimal form must come back exactly.
+		SelfConfidence: ptr(0.1 + 0.2),
 	}
 }
+
+func ptr[T any](x T) *T { return &x }
 
 func event(tenant, typ string, i int) store.Event {
 	return store.Event{Tenant: tenant, Type: typ, Data: []byte(fmt.Sprintf(`{"type":%q,"n":%d}`, typ, i)), CreatedAt: at(i)}
@@ -275,6 +294,7 @@ func testRoundtrip(t *testing.T, h *harness) {
 func testNilFields(t *testing.T, h *harness) {
 	v := sample(tenant, "nil", 1, at(0))
 	v.Score, v.Request, v.JudgeModels, v.RequestBytes = nil, nil, nil, 2_000_000
+	v.Dims, v.Codes, v.TaskCostUSD, v.SelfConfidence = nil, nil, nil, nil
 	h.insert(v)
 	g, err := h.s.Get(t.Context(), tenant, "nil", 1)
 	if err != nil {

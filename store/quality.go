@@ -1,0 +1,910 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Window selects the verifications metrics are computed over: those
+// created in [Since, Until) of the kind, executor model and criticality
+// given (an empty one matches any).
+type Window struct {
+	Since, Until                     time.Time
+	Kind, ExecutorModel, Criticality string
+}
+
+// Tally is the counts and sums of a group of verifications that the
+// quality metrics are computed from. The store keeps one per tenant, hour
+// and group (kind, executor model, criticality), added to in the
+// transaction that inserts each verification, so that the metrics of a
+// month add up hundreds of tallies rather than every verification.
+type Tally struct {
+	N int64
+	// FirstAttempts counts the attempt-1 verifications, FirstPass those
+	// of them that passed.
+	FirstAttempts, FirstPass int64
+	// Retries counts the verifications of attempt 2 or later,
+	// RetriedTasks those of attempt 2 (one per task sent back at least
+	// once), and RetryPass the retries that passed (a pass ends a task,
+	// so one per retried task that ended in a pass).
+	Retries, RetriedTasks, RetryPass int64
+	// Pass, Retry and Fail count the verdicts.
+	Pass, Retry, Fail int64
+	// Accept ... Escalate count the actions.
+	Accept, RetryAction, Reformulate, FollowUp, Escalate int64
+	NeedsReview                                          int64
+	// Confidence counts the verifications by confidence in tenths: [i]
+	// holds [i/10, (i+1)/10), and [9] holds 1 too.
+	Confidence [10]int64
+	// Score counts them likewise by score; Undecided counts null scores.
+	Score     [10]int64
+	Undecided int64
+	// CostUSD is what the verifications spent on judges.
+	CostUSD float64
+	// Priced counts the verifications whose task cost is known;
+	// PricedCostUSD and TaskCostUSD are their verification and task
+	// costs.
+	Priced                     int64
+	PricedCostUSD, TaskCostUSD float64
+	// JudgeCalls, CacheHits and CacheMisses add up the reports' judge
+	// costs.
+	JudgeCalls, CacheHits, CacheMisses int64
+	// SelfAssessed counts the verifications that have both a confidence
+	// the executor reported in itself and a score; SelfConfidence and
+	// SelfScore are the sums of both over them.
+	SelfAssessed              int64
+	SelfConfidence, SelfScore float64
+}
+
+// tallyField is one column of metric_tallies: a sum stored as a double.
+type tallyField struct {
+	col string
+	get func(*Tally) float64
+	add func(*Tally, float64)
+}
+
+func countField(col string, p func(*Tally) *int64) tallyField {
+	return tallyField{col,
+		func(t *Tally) float64 { return float64(*p(t)) },
+		func(t *Tally, x float64) { *p(t) += int64(math.Round(x)) }}
+}
+
+func sumField(col string, p func(*Tally) *float64) tallyField {
+	return tallyField{col,
+		func(t *Tally) float64 { return *p(t) },
+		func(t *Tally, x float64) { *p(t) += x }}
+}
+
+// tallyFields are the columns of metric_tallies after the key, in the
+// order of migration 0002.
+var tallyFields = func() []tallyField {
+	fs := []tallyField{
+		countField("n", func(t *Tally) *int64 { return &t.N }),
+		countField("first_attempts", func(t *Tally) *int64 { return &t.FirstAttempts }),
+		countField("first_pass", func(t *Tally) *int64 { return &t.FirstPass }),
+		countField("retries", func(t *Tally) *int64 { return &t.Retries }),
+		countField("retried_tasks", func(t *Tally) *int64 { return &t.RetriedTasks }),
+		countField("retry_pass", func(t *Tally) *int64 { return &t.RetryPass }),
+		countField("verdict_pass", func(t *Tally) *int64 { return &t.Pass }),
+		countField("verdict_retry", func(t *Tally) *int64 { return &t.Retry }),
+		countField("verdict_fail", func(t *Tally) *int64 { return &t.Fail }),
+		countField("action_accept", func(t *Tally) *int64 { return &t.Accept }),
+		countField("action_retry", func(t *Tally) *int64 { return &t.RetryAction }),
+		countField("action_reformulate", func(t *Tally) *int64 { return &t.Reformulate }),
+		countField("action_follow_up", func(t *Tally) *int64 { return &t.FollowUp }),
+		countField("action_escalate", func(t *Tally) *int64 { return &t.Escalate }),
+		countField("needs_review", func(t *Tally) *int64 { return &t.NeedsReview }),
+	}
+	for i := range 10 {
+		fs = append(fs, countField(fmt.Sprintf("confidence_%d", i), func(t *Tally) *int64 { return &t.Confidence[i] }))
+	}
+	for i := range 10 {
+		fs = append(fs, countField(fmt.Sprintf("score_%d", i), func(t *Tally) *int64 { return &t.Score[i] }))
+	}
+	return append(fs,
+		countField("score_none", func(t *Tally) *int64 { return &t.Undecided }),
+		sumField("cost_usd", func(t *Tally) *float64 { return &t.CostUSD }),
+		countField("priced", func(t *Tally) *int64 { return &t.Priced }),
+		sumField("priced_cost_usd", func(t *Tally) *float64 { return &t.PricedCostUSD }),
+		sumField("task_cost_usd", func(t *Tally) *float64 { return &t.TaskCostUSD }),
+		countField("judge_calls", func(t *Tally) *int64 { return &t.JudgeCalls }),
+		countField("cache_hits", func(t *Tally) *int64 { return &t.CacheHits }),
+		countField("cache_misses", func(t *Tally) *int64 { return &t.CacheMisses }),
+		countField("self_assessed", func(t *Tally) *int64 { return &t.SelfAssessed }),
+		sumField("self_confidence", func(t *Tally) *float64 { return &t.SelfConfidence }),
+		sumField("self_score", func(t *Tally) *float64 { return &t.SelfScore }),
+	)
+}()
+
+// Merge adds o into t.
+func (t *Tally) Merge(o *Tally) {
+	for _, f := range tallyFields {
+		f.add(t, f.get(o))
+	}
+}
+
+// tenth is the histogram bin of a figure in [0, 1].
+func tenth(x float64) int {
+	if !(x > 0) { // also NaN
+		return 0
+	}
+	return min(int(x*10), 9)
+}
+
+// Add counts one verification into t.
+func (t *Tally) Add(v *Verification) {
+	t.N++
+	pass := v.Verdict == "pass"
+	if v.Attempt <= 1 {
+		t.FirstAttempts++
+		if pass {
+			t.FirstPass++
+		}
+	} else {
+		t.Retries++
+		if v.Attempt == 2 {
+			t.RetriedTasks++
+		}
+		if pass {
+			t.RetryPass++
+		}
+	}
+	switch v.Verdict {
+	case "pass":
+		t.Pass++
+	case "retry":
+		t.Retry++
+	case "fail":
+		t.Fail++
+	}
+	switch v.Action {
+	case "accept":
+		t.Accept++
+	case "retry":
+		t.RetryAction++
+	case "reformulate":
+		t.Reformulate++
+	case "follow_up":
+		t.FollowUp++
+	case "escalate":
+		t.Escalate++
+	}
+	if v.NeedsReview {
+		t.NeedsReview++
+	}
+	t.Confidence[tenth(v.Confidence)]++
+	if v.Score == nil {
+		t.Undecided++
+	} else {
+		t.Score[tenth(*v.Score)]++
+	}
+	t.CostUSD += v.CostUSD
+	if v.TaskCostUSD != nil && *v.TaskCostUSD > 0 {
+		t.Priced++
+		t.PricedCostUSD += v.CostUSD
+		t.TaskCostUSD += *v.TaskCostUSD
+	}
+	t.JudgeCalls += int64(v.JudgeCalls)
+	t.CacheHits += int64(v.CacheHits)
+	t.CacheMisses += int64(v.CacheMisses)
+	if v.SelfConfidence != nil && v.Score != nil {
+		t.SelfAssessed++
+		t.SelfConfidence += *v.SelfConfidence
+		t.SelfScore += *v.Score
+	}
+}
+
+// GroupTally is the tally of one kind and executor model over a window.
+type GroupTally struct {
+	Kind, ExecutorModel string
+	Tally
+}
+
+// CodeCount is how often a failure code was raised over a window, with
+// up to three of the latest verifications that raised it.
+type CodeCount struct {
+	Code     string
+	N        int64
+	Examples []Ref
+}
+
+// Ref names one stored verification.
+type Ref struct {
+	ID      string
+	Attempt int
+}
+
+// WindowTally is what a window's metrics are computed from: the tallies
+// by kind and executor model, and the failure codes by frequency.
+type WindowTally struct {
+	Groups []GroupTally
+	Codes  []CodeCount
+}
+
+// maxExamples is how many verifications a CodeCount names.
+const maxExamples = 3
+
+// tallyKey is the key of a metric_tallies row but its tenant.
+type tallyKey struct {
+	hour                             time.Time
+	kind, executorModel, criticality string
+}
+
+func keyOf(v *Verification) tallyKey {
+	return tallyKey{v.CreatedAt.UTC().Truncate(time.Hour), v.Kind, v.ExecutorModel, v.Criticality}
+}
+
+var (
+	upsertTallySQL = func() string {
+		var cols, vals, sets []string
+		for _, f := range tallyFields {
+			cols = append(cols, f.col)
+			vals = append(vals, "?")
+			sets = append(sets, fmt.Sprintf("%s = metric_tallies.%s + excluded.%s", f.col, f.col, f.col))
+		}
+		return `INSERT INTO metric_tallies (tenant, hour, kind, executor_model, criticality, ` +
+			strings.Join(cols, ", ") + `) VALUES (?, ?, ?, ?, ?, ` + strings.Join(vals, ", ") +
+			`) ON CONFLICT (tenant, hour, kind, executor_model, criticality) DO UPDATE SET ` +
+			strings.Join(sets, ", ")
+	}()
+	// The example is the newest verification that raised the code, not
+	// the last one inserted.
+	upsertCodeSQL = `INSERT INTO metric_codes (tenant, hour, kind, executor_model, criticality, code, n,
+		example_id, example_attempt, example_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (tenant, hour, kind, executor_model, criticality, code) DO UPDATE SET
+		n = metric_codes.n + excluded.n,
+		example_id = CASE WHEN excluded.example_at >= metric_codes.example_at
+			THEN excluded.example_id ELSE metric_codes.example_id END,
+		example_attempt = CASE WHEN excluded.example_at >= metric_codes.example_at
+			THEN excluded.example_attempt ELSE metric_codes.example_attempt END,
+		example_at = CASE WHEN excluded.example_at >= metric_codes.example_at
+			THEN excluded.example_at ELSE metric_codes.example_at END`
+)
+
+// addTallies adds inserted verifications (all of one tenant) to their
+// hours' tallies and codes, in tx. Rows are written in key order, so
+// that concurrent transactions lock them in one order.
+func (s *sqlStore) addTallies(ctx context.Context, tx conn, tenant string, vs ...*Verification) error {
+	type codeKey struct {
+		tallyKey
+		code string
+	}
+	type codeSum struct {
+		n   int
+		ref timedRef
+	}
+	tallies := map[tallyKey]*Tally{}
+	codes := map[codeKey]*codeSum{}
+	for _, v := range vs {
+		k := keyOf(v)
+		t := tallies[k]
+		if t == nil {
+			t = &Tally{}
+			tallies[k] = t
+		}
+		t.Add(v)
+		for _, c := range v.Codes {
+			ck := codeKey{k, c}
+			cs := codes[ck]
+			if cs == nil {
+				cs = &codeSum{}
+				codes[ck] = cs
+			}
+			cs.n++
+			if cs.ref.at.IsZero() || !v.CreatedAt.Before(cs.ref.at) {
+				cs.ref = timedRef{Ref{v.ID, v.Attempt}, v.CreatedAt}
+			}
+		}
+	}
+	less := func(a, b tallyKey) int {
+		if c := a.hour.Compare(b.hour); c != 0 {
+			return c
+		}
+		return strings.Compare(a.kind+"\x00"+a.executorModel+"\x00"+a.criticality, b.kind+"\x00"+b.executorModel+"\x00"+b.criticality)
+	}
+	keys := make([]tallyKey, 0, len(tallies))
+	for k := range tallies {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, less)
+	args := make([]any, 0, 5+len(tallyFields))
+	for _, k := range keys {
+		args = append(args[:0], tenant, s.d.ts(k.hour), k.kind, k.executorModel, k.criticality)
+		for _, f := range tallyFields {
+			args = append(args, f.get(tallies[k]))
+		}
+		if _, err := tx.exec(ctx, upsertTallySQL, args...); err != nil {
+			return fmt.Errorf("tally: %w", err)
+		}
+	}
+	ckeys := make([]codeKey, 0, len(codes))
+	for k := range codes {
+		ckeys = append(ckeys, k)
+	}
+	slices.SortFunc(ckeys, func(a, b codeKey) int {
+		if c := less(a.tallyKey, b.tallyKey); c != 0 {
+			return c
+		}
+		return strings.Compare(a.code, b.code)
+	})
+	for _, k := range ckeys {
+		cs := codes[k]
+		if _, err := tx.exec(ctx, upsertCodeSQL, tenant, s.d.ts(k.hour), k.kind, k.executorModel,
+			k.criticality, k.code, cs.n, cs.ref.ID, cs.ref.Attempt, s.d.ts(cs.ref.at)); err != nil {
+			return fmt.Errorf("failure codes: %w", err)
+		}
+	}
+	return nil
+}
+
+// compactCols are the columns of a Verification the metrics and
+// calibration read, in the order scanCompact reads them (v is
+// verification_logs).
+const compactCols = `v.seq, v.id, v.attempt, v.kind, v.executor_model, v.criticality, v.verdict,
+	v.action, v.score, v.confidence, v.needs_review, v.cost_usd, v.task_cost_usd, v.judge_calls,
+	v.cache_hits, v.cache_misses, v.self_confidence, v.codes, v.verdict_row, v.dims,
+	v.must_undecided, v.injection, v.created_at`
+
+// scanCompact reads the compactCols, and then extra.
+func scanCompact(r row, v *Verification, extra ...any) error {
+	var dims, codes string
+	dest := append([]any{&v.Seq, &v.ID, &v.Attempt, &v.Kind, &v.ExecutorModel, &v.Criticality,
+		&v.Verdict, &v.Action, &v.Score, &v.Confidence, &v.NeedsReview, &v.CostUSD, &v.TaskCostUSD,
+		&v.JudgeCalls, &v.CacheHits, &v.CacheMisses, &v.SelfConfidence, &codes, &v.VerdictRow,
+		&dims, &v.MustUndecided, &v.Injection, utcTime{&v.CreatedAt}}, extra...)
+	if err := r.Scan(dest...); err != nil {
+		return err
+	}
+	return scanFeatures(v, dims, codes)
+}
+
+// formatDims writes decided dimension scores as the dims column holds
+// them: "name=score" pairs, space separated, in name order; quicker to
+// read back than JSON, which matters when calibration reads a month.
+func formatDims(dims map[string]float64) string {
+	names := make([]string, 0, len(dims))
+	for n := range dims {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	for i, n := range names {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(n)
+		b.WriteByte('=')
+		b.WriteString(strconv.FormatFloat(dims[n], 'g', -1, 64))
+	}
+	return b.String()
+}
+
+// scanFeatures fills v's Dims and Codes from their columns.
+func scanFeatures(v *Verification, dims, codes string) error {
+	v.Dims, v.Codes = nil, nil
+	if codes != "" {
+		v.Codes = strings.Fields(codes)
+	}
+	for dims != "" {
+		var pair string
+		pair, dims, _ = strings.Cut(dims, " ")
+		name, val, ok := strings.Cut(pair, "=")
+		x, err := strconv.ParseFloat(val, 64)
+		if !ok || err != nil || name == "" {
+			return fmt.Errorf("dims of %s/%d: bad pair %q", v.ID, v.Attempt, pair)
+		}
+		if v.Dims == nil {
+			v.Dims = make(map[string]float64, 4)
+		}
+		v.Dims[name] = x
+	}
+	return nil
+}
+
+// windowWhere is the WHERE clause of a window's filters on v, after the
+// tenant; col is the column of time ("v.created_at" or "v.hour").
+func (s *sqlStore) windowWhere(q *strings.Builder, args []any, w Window, col string, from, to time.Time) []any {
+	q.WriteString(` AND ` + col + ` >= ? AND ` + col + ` < ?`)
+	args = append(args, s.d.ts(from), s.d.ts(to))
+	for _, f := range []struct{ col, val string }{
+		{"v.kind", w.Kind}, {"v.executor_model", w.ExecutorModel}, {"v.criticality", w.Criticality},
+	} {
+		if f.val != "" {
+			q.WriteString(` AND ` + f.col + ` = ?`)
+			args = append(args, f.val)
+		}
+	}
+	return args
+}
+
+func checkWindow(w Window) error {
+	if w.Since.IsZero() || w.Until.IsZero() || !w.Since.Before(w.Until) {
+		return fmt.Errorf("window [%s, %s) is empty or open", w.Since.Format(time.RFC3339), w.Until.Format(time.RFC3339))
+	}
+	return nil
+}
+
+// Tally implements [Store.Tally]: the whole hours of the window are read
+// from the tallies, the parts of hours at its ends from the
+// verifications themselves.
+func (s *sqlStore) Tally(ctx context.Context, tenant string, w Window) (*WindowTally, error) {
+	const op = "store: tally"
+	if err := s.check(); err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	if err := checkWindow(w); err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	type group struct{ kind, model string }
+	groups := map[group]*Tally{}
+	tallyOf := func(kind, model string) *Tally {
+		t := groups[group{kind, model}]
+		if t == nil {
+			t = &Tally{}
+			groups[group{kind, model}] = t
+		}
+		return t
+	}
+	type codeAcc struct {
+		n    int64
+		refs []timedRef
+	}
+	codes := map[string]*codeAcc{}
+	addCode := func(code string, n int64, r timedRef) {
+		c := codes[code]
+		if c == nil {
+			c = &codeAcc{}
+			codes[code] = c
+		}
+		c.n += n
+		c.refs = append(c.refs, r)
+		if len(c.refs) > 4*maxExamples {
+			c.refs = newestRefs(c.refs)
+		}
+	}
+	c := s.eng.reader()
+
+	h0 := w.Since.UTC().Truncate(time.Hour)
+	if h0.Before(w.Since) {
+		h0 = h0.Add(time.Hour)
+	}
+	h1 := w.Until.UTC().Truncate(time.Hour)
+	raw := [][2]time.Time{{w.Since, w.Until}}
+	if h0.Before(h1) {
+		raw = [][2]time.Time{{w.Since, h0}, {h1, w.Until}}
+		if err := s.readTallies(ctx, c, tenant, w, h0, h1, tallyOf); err != nil {
+			return nil, s.fail(op, err)
+		}
+		if err := s.readCodes(ctx, c, tenant, w, h0, h1, addCode); err != nil {
+			return nil, s.fail(op, err)
+		}
+	}
+	for _, r := range raw {
+		if !r[0].Before(r[1]) {
+			continue
+		}
+		err := s.scanWindow(ctx, c, tenant, w, r[0], r[1], func(v *Verification) error {
+			tallyOf(v.Kind, v.ExecutorModel).Add(v)
+			for _, code := range v.Codes {
+				addCode(code, 1, timedRef{Ref{v.ID, v.Attempt}, v.CreatedAt})
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, s.fail(op, err)
+		}
+	}
+
+	out := &WindowTally{}
+	for g, t := range groups {
+		out.Groups = append(out.Groups, GroupTally{Kind: g.kind, ExecutorModel: g.model, Tally: *t})
+	}
+	sort.Slice(out.Groups, func(i, j int) bool {
+		a, b := out.Groups[i], out.Groups[j]
+		return a.Kind < b.Kind || a.Kind == b.Kind && a.ExecutorModel < b.ExecutorModel
+	})
+	for code, acc := range codes {
+		cc := CodeCount{Code: code, N: acc.n}
+		for _, r := range newestRefs(acc.refs) {
+			cc.Examples = append(cc.Examples, r.Ref)
+		}
+		out.Codes = append(out.Codes, cc)
+	}
+	sort.Slice(out.Codes, func(i, j int) bool {
+		a, b := out.Codes[i], out.Codes[j]
+		return a.N > b.N || a.N == b.N && a.Code < b.Code
+	})
+	return out, nil
+}
+
+// timedRef is a Ref with the time it stands for.
+type timedRef struct {
+	Ref
+	at time.Time
+}
+
+// newestRefs returns the newest distinct refs, at most maxExamples.
+func newestRefs(rs []timedRef) []timedRef {
+	slices.SortStableFunc(rs, func(a, b timedRef) int { return b.at.Compare(a.at) })
+	out := rs[:0]
+	for _, r := range rs {
+		if len(out) == maxExamples {
+			break
+		}
+		if !slices.ContainsFunc(out, func(o timedRef) bool { return o.Ref == r.Ref }) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func (s *sqlStore) readTallies(ctx context.Context, c conn, tenant string, w Window, from, to time.Time, tallyOf func(kind, model string) *Tally) error {
+	var q strings.Builder
+	q.WriteString(`SELECT v.kind, v.executor_model`)
+	for _, f := range tallyFields {
+		q.WriteString(`, SUM(v.` + f.col + `)`)
+	}
+	q.WriteString(` FROM metric_tallies v WHERE v.tenant = ?`)
+	args := s.windowWhere(&q, []any{tenant}, w, "v.hour", from, to)
+	q.WriteString(` GROUP BY v.kind, v.executor_model`)
+	rs, err := c.query(ctx, q.String(), args...)
+	if err != nil {
+		return err
+	}
+	defer rs.Close()
+	sums := make([]float64, len(tallyFields))
+	dest := make([]any, 2+len(sums))
+	var kind, model string
+	dest[0], dest[1] = &kind, &model
+	for i := range sums {
+		dest[2+i] = &sums[i]
+	}
+	for rs.Next() {
+		if err := rs.Scan(dest...); err != nil {
+			return err
+		}
+		t := tallyOf(kind, model)
+		for i, f := range tallyFields {
+			f.add(t, sums[i])
+		}
+	}
+	return rs.Err()
+}
+
+func (s *sqlStore) readCodes(ctx context.Context, c conn, tenant string, w Window, from, to time.Time, addCode func(string, int64, timedRef)) error {
+	var q strings.Builder
+	q.WriteString(`SELECT v.code, v.n, v.example_id, v.example_attempt, v.example_at FROM metric_codes v WHERE v.tenant = ?`)
+	args := s.windowWhere(&q, []any{tenant}, w, "v.hour", from, to)
+	rs, err := c.query(ctx, q.String(), args...)
+	if err != nil {
+		return err
+	}
+	defer rs.Close()
+	for rs.Next() {
+		var (
+			code string
+			n    int64
+			r    timedRef
+		)
+		if err := rs.Scan(&code, &n, &r.ID, &r.Attempt, utcTime{&r.at}); err != nil {
+			return err
+		}
+		addCode(code, n, r)
+	}
+	return rs.Err()
+}
+
+// scanWindow calls fn with each verification of the window created in
+// [from, to), with the compactCols filled in.
+func (s *sqlStore) scanWindow(ctx context.Context, c conn, tenant string, w Window, from, to time.Time, fn func(*Verification) error) error {
+	var q strings.Builder
+	q.WriteString(`SELECT ` + compactCols + ` FROM verification_logs v WHERE v.tenant = ?`)
+	args := s.windowWhere(&q, []any{tenant}, w, "v.created_at", from, to)
+	rs, err := c.query(ctx, q.String(), args...)
+	if err != nil {
+		return err
+	}
+	defer rs.Close()
+	var v Verification
+	for rs.Next() {
+		v = Verification{Tenant: tenant}
+		if err := scanCompact(rs, &v); err != nil {
+			return err
+		}
+		if err := fn(&v); err != nil {
+			return err
+		}
+	}
+	return rs.Err()
+}
+
+// Scan implements [Store.Scan].
+func (s *sqlStore) Scan(ctx context.Context, tenant string, w Window, fn func(*Verification) error) error {
+	const op = "store: scan"
+	if err := s.check(); err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	if err := checkWindow(w); err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	if err := s.scanWindow(ctx, s.eng.reader(), tenant, w, w.Since, w.Until, fn); err != nil {
+		return s.fail(op, err)
+	}
+	return nil
+}
+
+// Label sources.
+const (
+	SourceOverride = "override"
+	SourceOutcome  = "outcome"
+)
+
+// Labelled is one label of a verification: a person's override or a
+// downstream outcome, with the verification it labels.
+type Labelled struct {
+	// V has the compact columns of the verification (no result, no
+	// request).
+	V Verification
+	// Source is SourceOverride or SourceOutcome.
+	Source string
+	// Good is true when the label says the output was fine: an override
+	// to pass, an outcome that held up.
+	Good bool
+	// Verdict is the override's verdict, empty for an outcome.
+	Verdict string
+	// Note is the override's reason or the outcome's detail; By its
+	// reviewer or reporter.
+	Note, By string
+	At       time.Time
+}
+
+// Labels implements [Store.Labels].
+func (s *sqlStore) Labels(ctx context.Context, tenant string, w Window) ([]Labelled, error) {
+	const op = "store: labels"
+	if err := s.check(); err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	if err := checkWindow(w); err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	// Labels are few next to verifications: each query walks the
+	// tenant's labels and looks their verification up (CROSS JOIN keeps
+	// SQLite from walking the verifications instead).
+	var out []Labelled
+	for _, src := range []struct {
+		source, cols, table string
+	}{
+		{SourceOverride, `l.verdict, l.verdict = 'pass', l.reason, l.reviewer, l.created_at`, "overrides"},
+		{SourceOutcome, `'', l.good, l.detail, l.reporter, l.created_at`, "outcomes"},
+	} {
+		var q strings.Builder
+		q.WriteString(`SELECT ` + compactCols + `, ` + src.cols + ` FROM ` + src.table + ` l
+			CROSS JOIN verification_logs v WHERE l.tenant = ? AND v.tenant = l.tenant
+			AND v.id = l.verification_id AND v.attempt = l.attempt`)
+		args := s.windowWhere(&q, []any{tenant}, w, "v.created_at", w.Since, w.Until)
+		q.WriteString(` ORDER BY l.seq`)
+		rs, err := s.eng.reader().query(ctx, q.String(), args...)
+		if err != nil {
+			return nil, s.fail(op, err)
+		}
+		for rs.Next() {
+			l := Labelled{Source: src.source, V: Verification{Tenant: tenant}}
+			if err := scanCompact(rs, &l.V, &l.Verdict, &l.Good, &l.Note, &l.By, utcTime{&l.At}); err != nil {
+				rs.Close()
+				return nil, s.fail(op, err)
+			}
+			out = append(out, l)
+		}
+		err = rs.Err()
+		rs.Close()
+		if err != nil {
+			return nil, s.fail(op, err)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].At.Before(out[j].At) })
+	return out, nil
+}
+
+// Outcome is what happened downstream of a verification's output: it was
+// used and held up (Good), or it broke something.
+type Outcome struct {
+	Tenant string
+	// VerificationID and Attempt name the verification; Attempt 0 means
+	// its latest. Without a VerificationID, TaskID (and InteractionID, if
+	// given) name the task, and the outcome labels the task's latest
+	// verification. AddOutcome fills in the ones it resolved.
+	VerificationID string
+	Attempt        int
+	TaskID         string
+	InteractionID  string
+	Good           bool
+	Detail         string
+	Reporter       string
+	CreatedAt      time.Time
+}
+
+// AddOutcome implements [Store.AddOutcome].
+func (s *sqlStore) AddOutcome(ctx context.Context, o *Outcome) error {
+	const op = "store: add outcome"
+	if err := s.check(); err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	if o == nil || !ValidTenant(o.Tenant) || o.Attempt < 0 || o.VerificationID == "" && o.TaskID == "" {
+		return fmt.Errorf("%s: needs a valid tenant and a verification id or a task id", op)
+	}
+	created := s.stamp(o.CreatedAt)
+	r := *o
+	err := s.eng.write(ctx, func(ctx context.Context, tx conn) error {
+		var err error
+		switch {
+		case r.VerificationID != "" && r.Attempt == 0:
+			r.Attempt, err = latestAttempt(ctx, tx, r.Tenant, r.VerificationID)
+		case r.VerificationID != "":
+			var one int
+			err = tx.queryRow(ctx, `SELECT 1 FROM verification_logs WHERE tenant = ? AND id = ? AND attempt = ?`,
+				r.Tenant, r.VerificationID, r.Attempt).Scan(&one)
+		default:
+			q := `SELECT id, attempt FROM verification_logs WHERE tenant = ? AND task_id = ?`
+			args := []any{r.Tenant, r.TaskID}
+			if r.InteractionID != "" {
+				q += ` AND interaction_id = ?`
+				args = append(args, r.InteractionID)
+			}
+			err = tx.queryRow(ctx, q+` ORDER BY seq DESC LIMIT 1`, args...).Scan(&r.VerificationID, &r.Attempt)
+		}
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrNotFound
+		}
+		if err != nil {
+			return err
+		}
+		_, err = tx.exec(ctx, `INSERT INTO outcomes (tenant, verification_id, attempt, task_id,
+			interaction_id, good, detail, reporter, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			r.Tenant, r.VerificationID, r.Attempt, r.TaskID, r.InteractionID, r.Good, r.Detail,
+			r.Reporter, s.d.ts(created))
+		return err
+	})
+	if err != nil {
+		return s.fail(op, err)
+	}
+	r.CreatedAt = created
+	*o = r
+	return nil
+}
+
+// Alert is the state of one alert of a tenant.
+type Alert struct {
+	Tenant, Name, Severity string
+	Firing                 bool
+	// Value is the figure the alert watches, nil when it has no value
+	// (nothing to compute it over).
+	Value     *float64
+	Threshold float64
+	// Labels is how many labels (or other observations) Value rests on.
+	Labels  int
+	Message string
+	// Since is when the alert last started or stopped firing; UpdatedAt
+	// when it was last evaluated.
+	Since, UpdatedAt time.Time
+}
+
+// Alerts implements [Store.Alerts].
+func (s *sqlStore) Alerts(ctx context.Context, tenant string) ([]Alert, error) {
+	const op = "store: alerts"
+	if err := s.check(); err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	rs, err := s.eng.reader().query(ctx, `SELECT tenant, name, severity, firing, value, threshold,
+		labels, message, since, updated_at FROM alerts WHERE tenant = ? ORDER BY name`, tenant)
+	if err != nil {
+		return nil, s.fail(op, err)
+	}
+	defer rs.Close()
+	var out []Alert
+	for rs.Next() {
+		var a Alert
+		if err := rs.Scan(&a.Tenant, &a.Name, &a.Severity, &a.Firing, &a.Value, &a.Threshold,
+			&a.Labels, &a.Message, utcTime{&a.Since}, utcTime{&a.UpdatedAt}); err != nil {
+			return nil, s.fail(op, err)
+		}
+		out = append(out, a)
+	}
+	if err := rs.Err(); err != nil {
+		return nil, s.fail(op, err)
+	}
+	return out, nil
+}
+
+// SetAlert implements [Store.SetAlert].
+func (s *sqlStore) SetAlert(ctx context.Context, a *Alert, ev func(*Alert) Event) (bool, error) {
+	const op = "store: set alert"
+	if err := s.check(); err != nil {
+		return false, fmt.Errorf("%s: %w", op, err)
+	}
+	if a == nil || !ValidTenant(a.Tenant) || a.Name == "" {
+		return false, fmt.Errorf("%s: needs a valid tenant and a name", op)
+	}
+	now := s.stamp(a.UpdatedAt)
+	next := *a
+	next.UpdatedAt = now
+	var changed bool
+	err := s.eng.write(ctx, func(ctx context.Context, tx conn) error {
+		var (
+			firing bool
+			since  time.Time
+		)
+		err := tx.queryRow(ctx, `SELECT firing, since FROM alerts WHERE tenant = ? AND name = ?`,
+			a.Tenant, a.Name).Scan(&firing, utcTime{&since})
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			changed = a.Firing
+			next.Since = now
+		case err != nil:
+			return err
+		default:
+			changed = firing != a.Firing
+			next.Since = since
+			if changed {
+				next.Since = now
+			}
+		}
+		if _, err := tx.exec(ctx, `INSERT INTO alerts (tenant, name, severity, firing, value,
+			threshold, labels, message, since, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (tenant, name) DO UPDATE SET severity = excluded.severity,
+			firing = excluded.firing, value = excluded.value, threshold = excluded.threshold,
+			labels = excluded.labels, message = excluded.message, since = excluded.since,
+			updated_at = excluded.updated_at`,
+			next.Tenant, next.Name, next.Severity, next.Firing, next.Value, next.Threshold,
+			next.Labels, next.Message, s.d.ts(next.Since), s.d.ts(next.UpdatedAt)); err != nil {
+			return err
+		}
+		if !changed || ev == nil {
+			return nil
+		}
+		evs, err := s.prepareEvents([]Event{ev(&next)}, next.Tenant)
+		if err != nil {
+			return err
+		}
+		_, err = s.insertEvents(ctx, tx, evs)
+		return err
+	})
+	if err != nil {
+		return false, s.fail(op, err)
+	}
+	*a = next
+	return changed, nil
+}
+
+// Tenants implements [Store.Tenants].
+func (s *sqlStore) Tenants(ctx context.Context, since time.Time) ([]string, error) {
+	const op = "store: tenants"
+	if err := s.check(); err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	rs, err := s.eng.reader().query(ctx, `SELECT DISTINCT tenant FROM metric_tallies WHERE hour >= ? ORDER BY tenant`,
+		s.d.ts(since.UTC().Truncate(time.Hour)))
+	if err != nil {
+		return nil, s.fail(op, err)
+	}
+	defer rs.Close()
+	var out []string
+	for rs.Next() {
+		var t string
+		if err := rs.Scan(&t); err != nil {
+			return nil, s.fail(op, err)
+		}
+		out = append(out, t)
+	}
+	if err := rs.Err(); err != nil {
+		return nil, s.fail(op, err)
+	}
+	return out, nil
+}
