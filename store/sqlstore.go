@@ -54,14 +54,14 @@ var _ Store = (*sqlStore)(nil)
 
 // Defaults and bounds of the limits the methods take.
 const (
-	defaultListLimit   = 50
-	maxListLimit       = 1000
-	defaultEventLimit  = 100
-	defaultItemLimit   = 100
-	defaultPruneLimit  = 1000
-	pruneEventsChunk   = 5000
-	batchInsertRows    = 500
-	batchResultsChunk  = 500
+	defaultListLimit  = 50
+	maxListLimit      = 1000
+	defaultEventLimit = 100
+	defaultItemLimit  = 100
+	defaultPruneLimit = 1000
+	pruneEventsChunk  = 5000
+	batchInsertRows   = 500
+	batchResultsChunk = 500
 )
 
 // verificationCols are the columns of a Verification but its Request, in
