@@ -11,6 +11,8 @@
 package quality
 
 import (
+	"slices"
+
 	"github.com/vouchgate/vouch"
 )
 
@@ -75,4 +77,29 @@ func SampleOf(rep *vouch.Report) Sample {
 		}
 	}
 	return s
+}
+
+// CodesOf returns the failure codes of a report, each once in the
+// report's order: the codes of its failed checks, then of its warnings.
+func CodesOf(rep *vouch.Report) []string {
+	var out []string
+	add := func(c string) {
+		if c != "" && !slices.Contains(out, c) {
+			out = append(out, c)
+		}
+	}
+	for _, c := range rep.Checks {
+		if c.Status != vouch.StatusFail {
+			continue
+		}
+		code := c.Code
+		if code == "" {
+			code, _ = c.Evidence["code"].(string)
+		}
+		add(code)
+	}
+	for _, w := range rep.Warnings {
+		add(w.Code)
+	}
+	return out
 }

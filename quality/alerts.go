@@ -1,0 +1,148 @@
+package quality
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/vouchgate/vouch"
+)
+
+// The alerts.
+const (
+	AlertCatchRate      = "catchRate"
+	AlertFalseAlarmRate = "falseAlarmRate"
+	AlertRetrySuccess   = "retrySuccess"
+	AlertTaskCostRatio  = "taskCostRatio"
+)
+
+// Severities.
+const (
+	SeverityHigh   = "high"
+	SeverityMedium = "medium"
+	SeverityLow    = "low"
+)
+
+// Rule is one alert's threshold: it fires when its figure crosses
+// Threshold (below it for catch rate and retry success, above it for
+// false alarms and cost) over at least MinLabels observations.
+type Rule struct {
+	// Off turns the alert off.
+	Off       bool    `json:"off,omitzero"`
+	Threshold float64 `json:"threshold"`
+	// MinLabels is how many observations the figure must rest on before
+	// the alert may fire: labelled bad outputs for the catch rate,
+	// labelled verifications for false alarms, retried tasks for retry
+	// success, priced verifications for cost.
+	MinLabels int    `json:"minLabels"`
+	Severity  string `json:"severity"`
+}
+
+// AlertConfig holds the alert rules, the window they watch, and how
+// often the server evaluates them.
+type AlertConfig struct {
+	// Window is how far back the figures reach (default 30 days).
+	Window vouch.Duration `json:"window"`
+	// Interval is how often `vouch serve` evaluates the alerts (default 1
+	// minute); GET /v1/alerts evaluates them too.
+	Interval       vouch.Duration `json:"interval"`
+	CatchRate      Rule           `json:"catchRate"`
+	FalseAlarmRate Rule           `json:"falseAlarmRate"`
+	RetrySuccess   Rule           `json:"retrySuccess"`
+	TaskCostRatio  Rule           `json:"taskCostRatio"`
+}
+
+// DefaultAlerts are the alert rules of DESIGN.md: catch rate below 0.6
+// (high), false alarms above 0.15, retry success below 0.5, verification
+// above 30 % of the task's cost (medium); each over at least 20
+// observations.
+func DefaultAlerts() AlertConfig {
+	return AlertConfig{
+		Window:         vouch.Duration(DefaultWindow),
+		Interval:       vouch.Duration(time.Minute),
+		CatchRate:      Rule{Threshold: 0.6, MinLabels: 20, Severity: SeverityHigh},
+		FalseAlarmRate: Rule{Threshold: 0.15, MinLabels: 20, Severity: SeverityMedium},
+		RetrySuccess:   Rule{Threshold: 0.5, MinLabels: 20, Severity: SeverityMedium},
+		TaskCostRatio:  Rule{Threshold: 0.3, MinLabels: 20, Severity: SeverityMedium},
+	}
+}
+
+// Check reports the first invalid setting.
+func (c *AlertConfig) Check() error {
+	if c.Window < 0 || c.Interval < 0 {
+		return fmt.Errorf("alerts: window and interval must not be negative")
+	}
+	for _, r := range []struct {
+		name string
+		r    Rule
+	}{{AlertCatchRate, c.CatchRate}, {AlertFalseAlarmRate, c.FalseAlarmRate}, {AlertRetrySuccess, c.RetrySuccess}, {AlertTaskCostRatio, c.TaskCostRatio}} {
+		if r.r.Off {
+			continue
+		}
+		if r.r.Threshold < 0 || r.r.MinLabels < 0 {
+			return fmt.Errorf("alerts.%s: threshold and minLabels must not be negative", r.name)
+		}
+		switch r.r.Severity {
+		case SeverityHigh, SeverityMedium, SeverityLow:
+		default:
+			return fmt.Errorf("alerts.%s: severity %q: want high, medium or low", r.name, r.r.Severity)
+		}
+	}
+	return nil
+}
+
+// Status is one alert evaluated on a window's metrics.
+type Status struct {
+	Name     string `json:"name"`
+	Severity string `json:"severity"`
+	Firing   bool   `json:"firing"`
+	// Value is the figure watched, nil when there is nothing to compute
+	// it over.
+	Value     *float64 `json:"value"`
+	Threshold float64  `json:"threshold"`
+	// Below is true when the alert fires below the threshold.
+	Below bool `json:"below"`
+	// Labels is how many observations Value rests on, MinLabels how many
+	// it needs before it may fire.
+	Labels    int64  `json:"labels"`
+	MinLabels int    `json:"minLabels"`
+	Message   string `json:"message"`
+	// Since is when the alert last started or stopped firing (set by the
+	// server from the stored state).
+	Since time.Time `json:"since,omitzero"`
+}
+
+// Evaluate evaluates the rules on m, in a fixed order; rules that are
+// off are left out.
+func Evaluate(m *Metrics, c AlertConfig) []Status {
+	var out []Status
+	add := func(name string, r Rule, below bool, value *float64, labels int64, what string) {
+		if r.Off {
+			return
+		}
+		s := Status{Name: name, Severity: r.Severity, Value: value, Threshold: r.Threshold, Below: below,
+			Labels: labels, MinLabels: r.MinLabels}
+		crossed := value != nil && (below && *value < r.Threshold || !below && *value > r.Threshold)
+		enough := labels >= int64(r.MinLabels) && labels > 0
+		s.Firing = crossed && enough
+		dir := "above"
+		if below {
+			dir = "below"
+		}
+		switch {
+		case value == nil:
+			s.Message = fmt.Sprintf("%s: nothing to compute it over yet", what)
+		case !enough:
+			s.Message = fmt.Sprintf("%s %.2f over %d, fewer than the %d needed to alert", what, *value, labels, r.MinLabels)
+		case s.Firing:
+			s.Message = fmt.Sprintf("%s %.2f is %s %.2f (over %d)", what, *value, dir, r.Threshold, labels)
+		default:
+			s.Message = fmt.Sprintf("%s %.2f is within %.2f (over %d)", what, *value, r.Threshold, labels)
+		}
+		out = append(out, s)
+	}
+	add(AlertCatchRate, c.CatchRate, true, m.CatchRate.Value, m.CatchRate.Of, "catch rate")
+	add(AlertFalseAlarmRate, c.FalseAlarmRate, false, m.FalseAlarmRate.Value, m.Labels.Labelled, "false-alarm rate")
+	add(AlertRetrySuccess, c.RetrySuccess, true, m.RetrySuccess.Value, m.RetrySuccess.Of, "retry success")
+	add(AlertTaskCostRatio, c.TaskCostRatio, false, m.Cost.TaskCostRatio, m.Cost.Priced, "verification cost ÷ task cost")
+	return out
+}
