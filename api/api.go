@@ -112,10 +112,57 @@ type List struct {
 	Next  string    `json:"next,omitempty"`
 }
 
-// Override is a person's verdict beside a stored report.
+// Override is a person's verdict beside a stored report. In a stored
+// report's "overrides" it has no verificationId or attempt (they are the
+// report's).
 type Override struct {
-	Verdict   string    `json:"verdict"`
-	Reason    string    `json:"reason"`
-	Reviewer  string    `json:"reviewer"`
-	CreatedAt time.Time `json:"createdAt"`
+	VerificationID string    `json:"verificationId,omitempty"`
+	Attempt        int       `json:"attempt,omitempty"`
+	Verdict        string    `json:"verdict"`
+	Reason         string    `json:"reason"`
+	Reviewer       string    `json:"reviewer"`
+	CreatedAt      time.Time `json:"createdAt"`
+}
+
+// OverrideInput is the body of POST /v1/verifications/{id}/override: a
+// person's verdict on a stored verification. The report itself never
+// changes; the override sits beside it.
+type OverrideInput struct {
+	// Verdict is pass, retry or fail.
+	Verdict string `json:"verdict"`
+	// Reason says why; it becomes the reason of the few-shot examples
+	// exported from overrides.
+	Reason string `json:"reason"`
+	// Reviewer names the person; empty means the API key's name.
+	Reviewer string `json:"reviewer"`
+	// Attempt picks an attempt of the verification; 0 means its latest.
+	Attempt int `json:"attempt,omitempty"`
+}
+
+// OutcomeInput is the body of POST /v1/outcomes: what happened
+// downstream of an accepted output. It names a verification by id (and
+// attempt, default the latest), or a task by taskId (and interactionId),
+// whose latest verification it labels.
+type OutcomeInput struct {
+	VerificationID string `json:"verificationId,omitempty"`
+	Attempt        int    `json:"attempt,omitempty"`
+	TaskID         string `json:"taskId,omitempty"`
+	InteractionID  string `json:"interactionId,omitempty"`
+	// Good is required: true when the output was used and held up, false
+	// when it broke something.
+	Good     *bool  `json:"good"`
+	Detail   string `json:"detail,omitempty"`
+	Reporter string `json:"reporter,omitempty"`
+}
+
+// Outcome is a recorded outcome, with the verification it labels.
+type Outcome struct {
+	VerificationID string    `json:"verificationId"`
+	Attempt        int       `json:"attempt"`
+	TaskID         string    `json:"taskId,omitempty"`
+	InteractionID  string    `json:"interactionId,omitempty"`
+	Good           *bool     `json:"good"`
+	Detail         string    `json:"detail,omitempty"`
+	Reporter       string    `json:"reporter,omitempty"`
+	CreatedAt      time.Time `json:"createdAt"`
 }

@@ -55,10 +55,17 @@ const (
 	// OrchestratorAnswer: the orchestrator's final answer, with how far
 	// it can be trusted. Data: [Answer].
 	OrchestratorAnswer Type = "orchestrator:answer"
+	// AlertFiring: a quality alert of `vouch serve` started firing (its
+	// figure crossed the threshold over enough labels). Data: the alert's
+	// status, as GET /v1/alerts gives it (package quality's Status).
+	AlertFiring Type = "alert:firing"
+	// AlertResolved: a quality alert stopped firing. Data: as for
+	// AlertFiring.
+	AlertResolved Type = "alert:resolved"
 )
 
 // Types lists every event type.
-var Types = []Type{VerificationComplete, VerificationRetry, SubtaskFollowUp, SubtaskClarify, SubtaskEscalated, OrchestratorAnswer}
+var Types = []Type{VerificationComplete, VerificationRetry, SubtaskFollowUp, SubtaskClarify, SubtaskEscalated, OrchestratorAnswer, AlertFiring, AlertResolved}
 
 // Event is one thing that happened to one attempt of one task.
 type Event struct {

@@ -146,3 +146,10 @@ func Evaluate(m *Metrics, c AlertConfig) []Status {
 	add(AlertTaskCostRatio, c.TaskCostRatio, false, m.Cost.TaskCostRatio, m.Cost.Priced, "verification cost ÷ task cost")
 	return out
 }
+
+// AlertReport is the answer of GET /v1/alerts: every alert evaluated on
+// the window it watches.
+type AlertReport struct {
+	Window Window   `json:"window"`
+	Alerts []Status `json:"alerts"`
+}

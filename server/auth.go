@@ -26,9 +26,12 @@ func (p principal) has(scope string) bool { return p.key == nil || p.key.Has(sco
 type principalKey struct{}
 
 // tenantOf returns the caller's tenant (set by requireScope).
-func tenantOf(ctx context.Context) string {
+func tenantOf(ctx context.Context) string { return principalOf(ctx).tenant }
+
+// principalOf returns the caller (set by requireScope).
+func principalOf(ctx context.Context) principal {
 	p, _ := ctx.Value(principalKey{}).(principal)
-	return p.tenant
+	return p
 }
 
 // Cache lifetimes: a revoked key stops working, and a first key ends open

@@ -12,6 +12,7 @@ import (
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/policy"
+	"github.com/vouchgate/vouch/quality"
 	"github.com/vouchgate/vouch/wire"
 )
 
@@ -54,6 +55,10 @@ type Config struct {
 	BatchWorkers int `json:"batchWorkers"`
 	// Timeouts bound each connection and request.
 	Timeouts Timeouts `json:"timeouts"`
+	// Alerts are the quality alerts' thresholds, the window they watch
+	// and how often they are evaluated; keys left out keep their
+	// defaults ([quality.DefaultAlerts]).
+	Alerts quality.AlertConfig `json:"alerts"`
 }
 
 // Timeouts bound the server's connections; zero fields take the defaults.
@@ -85,6 +90,7 @@ func DefaultConfig() Config {
 		MaxBatchBytes:      256 << 20,
 		StoredRequestBytes: 256 << 10,
 		MaxInFlight:        256,
+		Alerts:             quality.DefaultAlerts(),
 		Timeouts: Timeouts{
 			ReadHeader: vouch.Duration(5 * time.Second),
 			Read:       vouch.Duration(time.Minute),
@@ -104,10 +110,13 @@ func LoadConfig(path string) (Config, error) {
 	if err != nil {
 		return c, fmt.Errorf("config: %w", err)
 	}
-	var file Config
+	// Alerts decode over their defaults, so that a file may change one
+	// threshold alone.
+	file := Config{Alerts: c.Alerts}
 	if err := policy.DecodeFile(path, data, &file); err != nil {
 		return c, err
 	}
+	c.Alerts = file.Alerts
 	dir := filepath.Dir(path)
 	rel := func(p string) string {
 		if p == "" || filepath.IsAbs(p) {
@@ -219,6 +228,9 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("config: batchWorkers must not be negative")
 	case c.Retention < 0:
 		return fmt.Errorf("config: retention must not be negative")
+	}
+	if err := c.Alerts.Check(); err != nil {
+		return fmt.Errorf("config: %w", err)
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/quality"
 )
 
 func TestLoadConfig(t *testing.T) {
@@ -27,12 +28,28 @@ func TestLoadConfig(t *testing.T) {
 	if !c.commandsAllowed("web") || c.commandsAllowed("") || c.commandsAllowed("api") {
 		t.Error("commandsAllowed")
 	}
+	if c.Alerts != quality.DefaultAlerts() {
+		t.Errorf("alerts without an alerts section: %+v, want the defaults", c.Alerts)
+	}
+
+	// One alert threshold changed alone keeps every other default.
+	os.WriteFile(path, []byte("alerts: {catchRate: {threshold: 0.8}, taskCostRatio: {off: true}, interval: 5m}\n"), 0o644)
+	if c, err = LoadConfig(path); err != nil {
+		t.Fatal(err)
+	}
+	want := quality.DefaultAlerts()
+	want.CatchRate.Threshold, want.TaskCostRatio.Off, want.Interval = 0.8, true, vouch.Duration(5*time.Minute)
+	if c.Alerts != want {
+		t.Errorf("alerts %+v, want %+v", c.Alerts, want)
+	}
 	for doc, want := range map[string]string{
 		"adress: x\n":     `adress: unknown field (want one of addr,`,
 		"addr: nowhere\n": "want HOST:PORT",
 		"workspaces: {a: /x}\ncommandWorkspaces: [b]\n": `"b" is not one of the workspaces`,
 		"maxInFlight: 0\nretention: -1s\n":              "retention must not be negative",
 		"timeouts: {verify: soon}\n":                    `invalid duration "soon"`,
+		"alerts: {retrySuccess: {severity: dire}}\n":    `severity "dire"`,
+		"alerts: {catchRate: {below: 0.5}}\n":           `below: unknown field`,
 	} {
 		os.WriteFile(path, []byte(doc), 0o644)
 		if _, err := LoadConfig(path); err == nil || !strings.Contains(err.Error(), want) {

@@ -105,6 +105,7 @@ func New(opt Options) (*Server, error) {
 	}
 	s.metrics = newMetrics(reg)
 	s.st = instrument(opt.Store, s.metrics)
+	reg.MustRegister(&qualityCollector{s: s, refresh: 15 * time.Second})
 	s.hub = newHub()
 	s.auth = newAuthenticator(s.st, s.now)
 	var err error
@@ -234,9 +235,11 @@ func (s *Server) Run(ctx context.Context, ln net.Listener) error {
 }
 
 // background starts the work that goes on beside requests until ctx is
-// done: the batch workers (resuming what is pending) and the retention.
+// done: the batch workers (resuming what is pending), the alerts and the
+// retention.
 func (s *Server) background(ctx context.Context) {
 	s.batches.start(ctx)
+	go s.watchAlerts(ctx)
 	if s.cfg.Retention > 0 {
 		go s.retain(ctx)
 	}

@@ -651,6 +651,8 @@ func TestPostgres(t *testing.T) {
 		"VerifyTask":                    testVerifyTask,
 		"AuthAndScopes":                 testAuthAndScopes,
 		"TenantIsolation":               testTenantIsolation,
+		"QualityLoop":                   testQualityLoop,
+		"Alerts":                        testAlerts,
 	} {
 		t.Run(name, func(t *testing.T) { test(t, pgEnv) })
 	}

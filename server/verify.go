@@ -15,6 +15,7 @@ import (
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/engine"
 	"github.com/vouchgate/vouch/event"
+	"github.com/vouchgate/vouch/quality"
 	"github.com/vouchgate/vouch/store"
 	"github.com/vouchgate/vouch/wire"
 )
@@ -194,6 +195,17 @@ func (s *Server) record(tenant, key, hash string, body []byte, req *vouch.Reques
 	}
 	if rep.Judge != nil {
 		v.JudgeModels = rep.Judge.Models
+	}
+	// What the quality metrics sum and calibration decides again from.
+	sample := quality.SampleOf(rep)
+	v.VerdictRow, v.Dims, v.MustUndecided, v.Injection = sample.Row, sample.Dims, sample.MustUndecided, sample.Injection
+	v.Codes = quality.CodesOf(rep)
+	v.JudgeCalls, v.CacheHits, v.CacheMisses = rep.Cost.JudgeCalls, rep.Cost.CacheHits, rep.Cost.CacheMisses
+	if ex := req.Task.Executor; ex != nil {
+		v.TaskCostUSD = ex.CostUSD
+	}
+	if sa := req.Output.SelfAssessment; sa != nil {
+		v.SelfConfidence = sa.Confidence
 	}
 	if len(body) <= s.cfg.StoredRequestBytes {
 		v.Request = bytes.Clone(body)

@@ -1,0 +1,204 @@
+package server
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/vouchgate/vouch/api"
+	"github.com/vouchgate/vouch/quality"
+	"github.com/vouchgate/vouch/store"
+)
+
+func TestQualityLoop(t *testing.T) { testQualityLoop(t, newEnv) }
+
+// testQualityLoop labels verifications by override and by outcome, and
+// reads the metrics those labels make.
+func testQualityLoop(t *testing.T, newEnv envMaker) {
+	e := newEnv(t, nil)
+	verify, _ := e.key("acme", store.ScopeVerify, store.ScopeRead)
+	review, _ := e.key("acme", store.ScopeReview)
+	other, _ := e.key("globex", store.ScopeReview, store.ScopeRead)
+
+	// a passes; b is sent back (no DONE), then passes; c passes.
+	for _, r := range [][]byte{request("a", 1, "DONE"), request("b", 1, "not yet"), request("b", 2, "DONE"), request("c", 1, "DONE")} {
+		if res := e.do("POST", "/v1/verify", verify, r); res.status != 200 {
+			t.Fatalf("verify: %d %s", res.status, res.body)
+		}
+	}
+
+	// A reviewer says a was bad after all (a miss); an outcome says b's
+	// first attempt ... is labelled by id and attempt: it was bad, so the
+	// send-back was right (caught); c held up, by task id.
+	res := e.do("POST", "/v1/verifications/a/override", review, []byte(`{"verdict":"fail","reason":"the file it names does not exist"}`))
+	if res.status != 201 {
+		t.Fatalf("override: %d %s", res.status, res.body)
+	}
+	ov := decode[api.Override](t, res.body)
+	if ov.VerificationID != "a" || ov.Attempt != 1 || ov.Reviewer != "test" || ov.Verdict != "fail" {
+		t.Errorf("override answered %+v", ov)
+	}
+	if res := e.do("POST", "/v1/outcomes", review, []byte(`{"verificationId":"b","attempt":1,"good":false,"detail":"it was not done"}`)); res.status != 201 {
+		t.Fatalf("outcome by id: %d %s", res.status, res.body)
+	}
+	res = e.do("POST", "/v1/outcomes", review, []byte(`{"taskId":"t-c","interactionId":"run-1","good":true,"reporter":"ci"}`))
+	if res.status != 201 {
+		t.Fatalf("outcome by task: %d %s", res.status, res.body)
+	}
+	if oc := decode[api.Outcome](t, res.body); oc.VerificationID != "c" || oc.Attempt != 1 || oc.Reporter != "ci" {
+		t.Errorf("outcome by task labelled %+v, want c/1", oc)
+	}
+
+	// The override shows beside the report, which is unchanged.
+	res = e.do("GET", "/v1/verifications/a", verify, nil)
+	got := decode[struct {
+		Verdict   string         `json:"verdict"`
+		Overrides []api.Override `json:"overrides"`
+	}](t, res.body)
+	if got.Verdict != "pass" || len(got.Overrides) != 1 || got.Overrides[0].Verdict != "fail" || got.Overrides[0].Reason == "" {
+		t.Errorf("verification a after the override: %s", res.body)
+	}
+
+	res = e.do("GET", "/v1/metrics", verify, nil)
+	if res.status != 200 {
+		t.Fatalf("metrics: %d %s", res.status, res.body)
+	}
+	m := decode[quality.Metrics](t, res.body)
+	check := func(name string, r quality.Rate, n, of int64) {
+		t.Helper()
+		if r.N != n || r.Of != of {
+			t.Errorf("%s = %v, want %d/%d", name, r, n, of)
+		}
+	}
+	if m.Verifications != 4 {
+		t.Errorf("verifications %d, want 4", m.Verifications)
+	}
+	check("first pass", m.FirstPass, 2, 3)
+	check("retry success", m.RetrySuccess, 1, 1)
+	check("catch rate", m.CatchRate, 1, 2)
+	check("false-alarm rate", m.FalseAlarmRate, 0, 4)
+	check("override rate", m.Reviews.Rate, 1, 4)
+	if m.Labels.Labelled != 3 || m.Labels.Missed != 1 || m.Labels.Caught != 1 || m.Labels.Confirmed != 1 {
+		t.Errorf("labels %+v", m.Labels)
+	}
+	if len(m.FailurePatterns) == 0 || m.FailurePatterns[0].Count != 1 || len(m.FailurePatterns[0].Examples) != 1 || m.FailurePatterns[0].Examples[0] != "b/1" {
+		t.Errorf("failure patterns %+v, want b/1's", m.FailurePatterns)
+	}
+	// Filters: no verification of another kind, and none in a window
+	// before them.
+	if m := decode[quality.Metrics](t, e.do("GET", "/v1/metrics?kind=answer", verify, nil).body); m.Verifications != 0 || m.CatchRate.Value != nil {
+		t.Errorf("kind=answer: %d verifications, catch %v", m.Verifications, m.CatchRate)
+	}
+	if m := decode[quality.Metrics](t, e.do("GET", "/v1/metrics?until=2026-11-01T11:00:00Z", verify, nil).body); m.Verifications != 0 {
+		t.Errorf("a window before: %d verifications", m.Verifications)
+	}
+	// Another tenant sees none of it, and cannot label it.
+	if m := decode[quality.Metrics](t, e.do("GET", "/v1/metrics", other, nil).body); m.Verifications != 0 || m.Labels.Labelled != 0 {
+		t.Errorf("another tenant's metrics: %+v", m.Labels)
+	}
+	if res := e.do("POST", "/v1/verifications/a/override", other, []byte(`{"verdict":"pass"}`)); res.status != 404 {
+		t.Errorf("override of another tenant's verification: %d", res.status)
+	}
+}
+
+func TestLabelInputErrors(t *testing.T) {
+	e := newEnv(t, nil)
+	verify, _ := e.key("acme", store.ScopeVerify, store.ScopeRead)
+	review, _ := e.key("acme", store.ScopeReview)
+	e.do("POST", "/v1/verify", verify, request("a", 1, "DONE"))
+	for _, tc := range []struct {
+		path, key, body string
+		status          int
+		says            string
+	}{
+		{"/v1/verifications/a/override", verify, `{"verdict":"fail"}`, 403, "review"},
+		{"/v1/verifications/a/override", review, `{"verdict":"maybe"}`, 400, "pass, retry or fail"},
+		{"/v1/verifications/a/override", review, `{"verdict":"fail","extra":1}`, 400, "extra"},
+		{"/v1/verifications/a/override", review, `{"verdict":"fail"} {}`, 400, "after the JSON"},
+		{"/v1/verifications/a/override", review, `{"verdict":"fail","reason":"` + strings.Repeat("x", 4001) + `"}`, 400, "at most 4000"},
+		{"/v1/verifications/a/override", review, `{"verdict":"fail","attempt":7}`, 404, "no verification"},
+		{"/v1/verifications/zz/override", review, `{"verdict":"fail"}`, 404, "no verification"},
+		{"/v1/outcomes", review, `{"verificationId":"a"}`, 400, "good: required"},
+		{"/v1/outcomes", review, `{"good":true}`, 400, "verificationId or taskId"},
+		{"/v1/outcomes", review, `{"taskId":"t-a","attempt":1,"good":true}`, 400, "only with a verificationId"},
+		{"/v1/outcomes", review, `{"taskId":"nope","good":true}`, 404, "no verification"},
+		{"/v1/outcomes", verify, `{"taskId":"t-a","good":true}`, 403, "review"},
+	} {
+		res := e.do("POST", tc.path, tc.key, []byte(tc.body))
+		if res.status != tc.status || !bytes.Contains(res.body, []byte(tc.says)) {
+			t.Errorf("POST %s %.60s: %d %s; want %d saying %q", tc.path, tc.body, res.status, res.body, tc.status, tc.says)
+		}
+	}
+	for _, q := range []string{"since=yesterday", "window=-5h", "window=1h&since=2026-11-01T00:00:00Z", "since=2026-11-02T00:00:00Z&until=2026-11-01T00:00:00Z"} {
+		if res := e.do("GET", "/v1/metrics?"+q, verify, nil); res.status != 400 {
+			t.Errorf("metrics?%s: %d %s, want 400", q, res.status, res.body)
+		}
+	}
+}
+
+func TestAlerts(t *testing.T) { testAlerts(t, newEnv) }
+
+// testAlerts shows an alert that needs two labels stay quiet on one,
+// fire on the second, raise one event, and show as a gauge.
+func testAlerts(t *testing.T, newEnv envMaker) {
+	e := newEnv(t, func(c *Config) {
+		c.Alerts.CatchRate.MinLabels = 2
+	})
+	key, _ := e.key("acme", store.ScopeVerify, store.ScopeRead, store.ScopeReview, store.ScopeAdmin)
+	for _, id := range []string{"a", "b", "c"} {
+		e.do("POST", "/v1/verify", key, request(id, 1, "DONE"))
+	}
+	alerts := func() map[string]quality.Status {
+		t.Helper()
+		res := e.do("GET", "/v1/alerts", key, nil)
+		if res.status != 200 {
+			t.Fatalf("alerts: %d %s", res.status, res.body)
+		}
+		out := map[string]quality.Status{}
+		for _, s := range decode[quality.AlertReport](t, res.body).Alerts {
+			out[s.Name] = s
+		}
+		return out
+	}
+	if a := alerts(); len(a) != 4 || a[quality.AlertCatchRate].Firing || a[quality.AlertCatchRate].Value != nil {
+		t.Fatalf("alerts with no label: %+v", a)
+	}
+	e.do("POST", "/v1/verifications/a/override", key, []byte(`{"verdict":"fail"}`))
+	if c := alerts()[quality.AlertCatchRate]; c.Firing || c.Labels != 1 || !strings.Contains(c.Message, "fewer than the 2") {
+		t.Errorf("one missed label of the 2 needed: %+v", c)
+	}
+	e.do("POST", "/v1/outcomes", key, []byte(`{"verificationId":"b","good":false}`))
+	c := alerts()[quality.AlertCatchRate]
+	if !c.Firing || c.Labels != 2 || c.Severity != quality.SeverityHigh || c.Since.IsZero() {
+		t.Errorf("two missed labels: %+v, want firing", c)
+	}
+	if again := alerts()[quality.AlertCatchRate]; !again.Firing || !again.Since.Equal(c.Since) {
+		t.Errorf("evaluated again: %+v, want still firing since %v", again, c.Since)
+	}
+	evs, err := e.store.Events(t.Context(), "acme", 0, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fired []string
+	for _, ev := range evs {
+		if strings.HasPrefix(ev.Type, "alert:") {
+			fired = append(fired, fmt.Sprintf("%s %s", ev.Type, ev.Data))
+		}
+	}
+	if len(fired) != 1 || !strings.Contains(fired[0], `alert:firing`) || !strings.Contains(fired[0], `"name":"catchRate"`) {
+		t.Errorf("alert events %q, want one alert:firing of catchRate", fired)
+	}
+	res := e.do("GET", "/metrics", key, nil)
+	for _, want := range []string{
+		`vouch_alert_firing{alert="catchRate",severity="high",tenant="acme"} 1`,
+		`vouch_alert_firing{alert="falseAlarmRate",severity="medium",tenant="acme"} 0`,
+		`vouch_quality_catch_rate{tenant="acme"} 0`,
+		`vouch_quality_verifications{tenant="acme"} 3`,
+		`vouch_quality_collection_errors 0`,
+	} {
+		if !bytes.Contains(res.body, []byte(want)) {
+			t.Errorf("/metrics lacks %s", want)
+		}
+	}
+}
