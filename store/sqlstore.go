@@ -186,16 +186,26 @@ func applyEvents(dst, written []Event, seqs []int64) {
 	}
 }
 
-// insertVerification writes v, or finds the stored verification it
-// duplicates.
+// insertVerification writes v and adds it to its tally, or finds the
+// stored verification it duplicates.
 func (s *sqlStore) insertVerification(ctx context.Context, tx conn, v *Verification) (seq int64, dup *Verification, err error) {
+	seq, dup, err = s.insertRow(ctx, tx, v)
+	if err != nil || dup != nil {
+		return seq, dup, err
+	}
+	return seq, nil, s.addTallies(ctx, tx, v.Tenant, v)
+}
+
+// insertRow writes v's row, or finds the stored verification it
+// duplicates.
+func (s *sqlStore) insertRow(ctx context.Context, tx conn, v *Verification) (seq int64, dup *Verification, err error) {
 	args, err := s.verificationArgs(v)
 	if err != nil {
 		return 0, nil, err
 	}
 	err = tx.queryRow(ctx, insertVerificationSQL, args...).Scan(&seq)
 	if err == nil {
-		return seq, nil, s.addTallies(ctx, tx, v.Tenant, v)
+		return seq, nil, nil
 	}
 	if !errors.Is(err, sql.ErrNoRows) {
 		return 0, nil, err
@@ -275,6 +285,59 @@ func (s *sqlStore) Insert(ctx context.Context, v *Verification, events []Event) 
 	v.Seq, v.IdempotencyKey, v.CreatedAt = seq, nv.IdempotencyKey, nv.CreatedAt
 	applyEvents(events, evs, seqs)
 	return v, nil
+}
+
+// Import implements [Store.Import].
+func (s *sqlStore) Import(ctx context.Context, vs []*Verification) (int, error) {
+	const op = "store: import"
+	if err := s.check(); err != nil {
+		return 0, fmt.Errorf("%s: %w", op, err)
+	}
+	rows := make([]*Verification, len(vs))
+	for i, v := range vs {
+		nv, err := s.prepareVerification(v)
+		if err != nil {
+			return 0, fmt.Errorf("%s: verification %d: %w", op, i, err)
+		}
+		rows[i] = nv
+	}
+	var n int
+	err := s.eng.write(ctx, func(ctx context.Context, tx conn) error {
+		n = 0
+		byTenant := map[string][]*Verification{}
+		var tenants []string
+		for _, v := range rows {
+			seq, dup, err := s.insertRow(ctx, tx, v)
+			if err != nil {
+				return fmt.Errorf("%s/%d: %w", v.ID, v.Attempt, err)
+			}
+			if dup != nil {
+				continue
+			}
+			v.Seq = seq
+			n++
+			if byTenant[v.Tenant] == nil {
+				tenants = append(tenants, v.Tenant)
+			}
+			byTenant[v.Tenant] = append(byTenant[v.Tenant], v)
+		}
+		slices.Sort(tenants)
+		for _, t := range tenants {
+			if err := s.addTallies(ctx, tx, t, byTenant[t]...); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, s.fail(op, err)
+	}
+	for i, v := range rows {
+		if v.Seq != 0 {
+			vs[i].Seq = v.Seq
+		}
+	}
+	return n, nil
 }
 
 func (s *sqlStore) getVerification(ctx context.Context, c conn, where string, args ...any) (*Verification, error) {

@@ -43,6 +43,11 @@ type Store interface {
 	// tenant, ID and Attempt, exists, nothing is written and Insert
 	// returns that one (Result included) with ErrDuplicate.
 	Insert(ctx context.Context, v *Verification, events []Event) (*Verification, error)
+	// Import writes many verifications (no events) in one transaction,
+	// for restores, re-verification and benchmarks: each is added to its
+	// tally as Insert would, duplicates are skipped, and the number
+	// written is returned. Each written one gets its Seq.
+	Import(ctx context.Context, vs []*Verification) (int, error)
 	// ByKey returns the tenant's verification with that idempotency key.
 	ByKey(ctx context.Context, tenant, key string) (*Verification, error)
 	// Get returns a verification by id; attempt 0 means the latest

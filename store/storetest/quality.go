@@ -408,3 +408,35 @@ func testPruneTallies(t *testing.T, h *harness) {
 	h.checkTally("from the cutoff", tenant, kept, store.Window{Since: cutoff, Until: at(7 * 200)})
 	h.checkTally("before the cutoff", tenant, nil, store.Window{Since: at(-60), Until: cutoff.Truncate(time.Hour)})
 }
+
+func testImport(t *testing.T, h *harness) {
+	vs := history(tenant, 300)
+	h.insert(vs[0])
+	for _, v := range vs[1:] {
+		v.Seq = 0
+	}
+	n, err := h.s.Import(t.Context(), vs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != len(vs)-1 {
+		t.Errorf("Import wrote %d, want %d (one was there already)", n, len(vs)-1)
+	}
+	for _, v := range vs {
+		if v.Seq == 0 {
+			t.Errorf("%s/%d has no Seq", v.ID, v.Attempt)
+		}
+	}
+	// Imported rows are tallied as inserted ones, the one skipped once.
+	h.checkTally("imported", tenant, vs, store.Window{Since: at(-60), Until: at(7 * 400)})
+	if n, err := h.s.Import(t.Context(), vs[:10]); n != 0 || err != nil {
+		t.Errorf("importing again: %d, %v; want 0 written", n, err)
+	}
+	bad := []*store.Verification{sample(tenant, "ok", 1, at(0)), sample(tenant, "", 1, at(0))}
+	if _, err := h.s.Import(t.Context(), bad); err == nil {
+		t.Errorf("Import of a verification without an id: no error")
+	}
+	if _, err := h.s.Get(t.Context(), tenant, "ok", 1); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("a refused import wrote its valid rows: %v", err)
+	}
+}

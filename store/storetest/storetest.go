@@ -67,6 +67,7 @@ func Run(t *testing.T, newDB NewDB) {
 		{"Alerts", testAlerts},
 		{"Tenants", testTenants},
 		{"PruneTallies", testPruneTallies},
+		{"Import", testImport},
 		{"Ping", testPing},
 		{"Closed", testClosed},
 		{"Reopen", testReopen},
