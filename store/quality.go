@@ -23,9 +23,10 @@ type Window struct {
 
 // Tally is the counts and sums of a group of verifications that the
 // quality metrics are computed from. The store keeps one per tenant, hour
-// and group (kind, executor model, criticality), added to in the
-// transaction that inserts each verification, so that the metrics of a
-// month add up hundreds of tallies rather than every verification.
+// and group (kind, executor model, criticality), and one per tenant, day
+// and group, added to in the transaction that inserts each verification,
+// so that the metrics of a month add up about a thousand tallies rather
+// than every verification.
 type Tally struct {
 	N int64
 	// FirstAttempts counts the attempt-1 verifications, FirstPass those
@@ -229,17 +230,42 @@ type WindowTally struct {
 	Codes  []CodeCount
 }
 
-// maxExamples is how many verifications a CodeCount names.
-const maxExamples = 3
+// maxExamples is how many verifications a CodeCount names, and
+// maxExampled how many of the most frequent codes get examples.
+const (
+	maxExamples = 3
+	maxExampled = 10
+)
+
+// The periods tallies are kept for, in seconds: every verification is
+// added to the tally of its hour and of its day (UTC).
+const (
+	hourly = 3600
+	daily  = 86400
+)
+
+var periods = []int{hourly, daily}
 
 // tallyKey is the key of a metric_tallies row but its tenant.
 type tallyKey struct {
-	hour                             time.Time
+	period                           int
+	bucket                           time.Time
 	kind, executorModel, criticality string
 }
 
-func keyOf(v *Verification) tallyKey {
-	return tallyKey{v.CreatedAt.UTC().Truncate(time.Hour), v.Kind, v.ExecutorModel, v.Criticality}
+// bucketOf returns the start of the period t falls in, in UTC.
+func bucketOf(t time.Time, period int) time.Time {
+	return t.UTC().Truncate(time.Duration(period) * time.Second)
+}
+
+func (k tallyKey) compare(o tallyKey) int {
+	if c := k.period - o.period; c != 0 {
+		return c
+	}
+	if c := k.bucket.Compare(o.bucket); c != 0 {
+		return c
+	}
+	return strings.Compare(k.kind+"\x00"+k.executorModel+"\x00"+k.criticality, o.kind+"\x00"+o.executorModel+"\x00"+o.criticality)
 }
 
 var (
@@ -250,16 +276,16 @@ var (
 			vals = append(vals, "?")
 			sets = append(sets, fmt.Sprintf("%s = metric_tallies.%s + excluded.%s", f.col, f.col, f.col))
 		}
-		return `INSERT INTO metric_tallies (tenant, hour, kind, executor_model, criticality, ` +
-			strings.Join(cols, ", ") + `) VALUES (?, ?, ?, ?, ?, ` + strings.Join(vals, ", ") +
-			`) ON CONFLICT (tenant, hour, kind, executor_model, criticality) DO UPDATE SET ` +
+		return `INSERT INTO metric_tallies (tenant, period, bucket, kind, executor_model, criticality, ` +
+			strings.Join(cols, ", ") + `) VALUES (?, ?, ?, ?, ?, ?, ` + strings.Join(vals, ", ") +
+			`) ON CONFLICT (tenant, period, bucket, kind, executor_model, criticality) DO UPDATE SET ` +
 			strings.Join(sets, ", ")
 	}()
 	// The example is the newest verification that raised the code, not
 	// the last one inserted.
-	upsertCodeSQL = `INSERT INTO metric_codes (tenant, hour, kind, executor_model, criticality, code, n,
-		example_id, example_attempt, example_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (tenant, hour, kind, executor_model, criticality, code) DO UPDATE SET
+	upsertCodeSQL = `INSERT INTO metric_codes (tenant, period, bucket, kind, executor_model, criticality,
+		code, n, example_id, example_attempt, example_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (tenant, period, bucket, kind, executor_model, criticality, code) DO UPDATE SET
 		n = metric_codes.n + excluded.n,
 		example_id = CASE WHEN excluded.example_at >= metric_codes.example_at
 			THEN excluded.example_id ELSE metric_codes.example_id END,
@@ -269,9 +295,9 @@ var (
 			THEN excluded.example_at ELSE metric_codes.example_at END`
 )
 
-// addTallies adds inserted verifications (all of one tenant) to their
-// hours' tallies and codes, in tx. Rows are written in key order, so
-// that concurrent transactions lock them in one order.
+// addTallies adds inserted verifications (all of one tenant) to the
+// tallies and codes of their hours and days, in tx. Rows are written in
+// key order, so that concurrent transactions lock them in one order.
 func (s *sqlStore) addTallies(ctx context.Context, tx conn, tenant string, vs ...*Verification) error {
 	type codeKey struct {
 		tallyKey
@@ -284,40 +310,36 @@ func (s *sqlStore) addTallies(ctx context.Context, tx conn, tenant string, vs ..
 	tallies := map[tallyKey]*Tally{}
 	codes := map[codeKey]*codeSum{}
 	for _, v := range vs {
-		k := keyOf(v)
-		t := tallies[k]
-		if t == nil {
-			t = &Tally{}
-			tallies[k] = t
-		}
-		t.Add(v)
-		for _, c := range v.Codes {
-			ck := codeKey{k, c}
-			cs := codes[ck]
-			if cs == nil {
-				cs = &codeSum{}
-				codes[ck] = cs
+		for _, p := range periods {
+			k := tallyKey{p, bucketOf(v.CreatedAt, p), v.Kind, v.ExecutorModel, v.Criticality}
+			t := tallies[k]
+			if t == nil {
+				t = &Tally{}
+				tallies[k] = t
 			}
-			cs.n++
-			if cs.ref.at.IsZero() || !v.CreatedAt.Before(cs.ref.at) {
-				cs.ref = timedRef{Ref{v.ID, v.Attempt}, v.CreatedAt}
+			t.Add(v)
+			for _, c := range v.Codes {
+				ck := codeKey{k, c}
+				cs := codes[ck]
+				if cs == nil {
+					cs = &codeSum{}
+					codes[ck] = cs
+				}
+				cs.n++
+				if cs.ref.at.IsZero() || !v.CreatedAt.Before(cs.ref.at) {
+					cs.ref = timedRef{Ref{v.ID, v.Attempt}, v.CreatedAt}
+				}
 			}
 		}
-	}
-	less := func(a, b tallyKey) int {
-		if c := a.hour.Compare(b.hour); c != 0 {
-			return c
-		}
-		return strings.Compare(a.kind+"\x00"+a.executorModel+"\x00"+a.criticality, b.kind+"\x00"+b.executorModel+"\x00"+b.criticality)
 	}
 	keys := make([]tallyKey, 0, len(tallies))
 	for k := range tallies {
 		keys = append(keys, k)
 	}
-	slices.SortFunc(keys, less)
-	args := make([]any, 0, 5+len(tallyFields))
+	slices.SortFunc(keys, tallyKey.compare)
+	args := make([]any, 0, 6+len(tallyFields))
 	for _, k := range keys {
-		args = append(args[:0], tenant, s.d.ts(k.hour), k.kind, k.executorModel, k.criticality)
+		args = append(args[:0], tenant, k.period, s.d.ts(k.bucket), k.kind, k.executorModel, k.criticality)
 		for _, f := range tallyFields {
 			args = append(args, f.get(tallies[k]))
 		}
@@ -330,14 +352,14 @@ func (s *sqlStore) addTallies(ctx context.Context, tx conn, tenant string, vs ..
 		ckeys = append(ckeys, k)
 	}
 	slices.SortFunc(ckeys, func(a, b codeKey) int {
-		if c := less(a.tallyKey, b.tallyKey); c != 0 {
+		if c := a.compare(b.tallyKey); c != 0 {
 			return c
 		}
 		return strings.Compare(a.code, b.code)
 	})
 	for _, k := range ckeys {
 		cs := codes[k]
-		if _, err := tx.exec(ctx, upsertCodeSQL, tenant, s.d.ts(k.hour), k.kind, k.executorModel,
+		if _, err := tx.exec(ctx, upsertCodeSQL, tenant, k.period, s.d.ts(k.bucket), k.kind, k.executorModel,
 			k.criticality, k.code, cs.n, cs.ref.ID, cs.ref.Attempt, s.d.ts(cs.ref.at)); err != nil {
 			return fmt.Errorf("failure codes: %w", err)
 		}
@@ -410,7 +432,7 @@ func scanFeatures(v *Verification, dims, codes string) error {
 }
 
 // windowWhere is the WHERE clause of a window's filters on v, after the
-// tenant; col is the column of time ("v.created_at" or "v.hour").
+// tenant; col is the column of time ("v.created_at" or "v.bucket").
 func (s *sqlStore) windowWhere(q *strings.Builder, args []any, w Window, col string, from, to time.Time) []any {
 	q.WriteString(` AND ` + col + ` >= ? AND ` + col + ` < ?`)
 	args = append(args, s.d.ts(from), s.d.ts(to))
@@ -432,8 +454,50 @@ func checkWindow(w Window) error {
 	return nil
 }
 
-// Tally implements [Store.Tally]: the whole hours of the window are read
-// from the tallies, the parts of hours at its ends from the
+// segment is a part of a window read from the tallies of one period, or
+// from the verifications themselves (period 0).
+type segment struct {
+	period   int
+	from, to time.Time
+}
+
+// segments splits [since, until) into whole days, whole hours at their
+// ends, and the parts of hours left at the window's ends.
+func segments(since, until time.Time) []segment {
+	var out []segment
+	add := func(period int, from, to time.Time) {
+		if from.Before(to) {
+			out = append(out, segment{period, from, to})
+		}
+	}
+	ceil := func(t time.Time, period int) time.Time {
+		b := bucketOf(t, period)
+		if b.Before(t) {
+			b = b.Add(time.Duration(period) * time.Second)
+		}
+		return b
+	}
+	h0, h1 := ceil(since, hourly), bucketOf(until, hourly)
+	if !h0.Before(h1) {
+		add(0, since, until)
+		return out
+	}
+	add(0, since, h0)
+	d0, d1 := ceil(h0, daily), bucketOf(h1, daily)
+	if d0.Before(d1) {
+		add(hourly, h0, d0)
+		add(daily, d0, d1)
+		add(hourly, d1, h1)
+	} else {
+		add(hourly, h0, h1)
+	}
+	add(0, h1, until)
+	return out
+}
+
+// Tally implements [Store.Tally]: the whole days of the window are read
+// from the daily tallies, the whole hours at their ends from the hourly
+// ones, and the parts of hours at the window's ends from the
 // verifications themselves.
 func (s *sqlStore) Tally(ctx context.Context, tenant string, w Window) (*WindowTally, error) {
 	const op = "store: tally"
@@ -453,52 +517,30 @@ func (s *sqlStore) Tally(ctx context.Context, tenant string, w Window) (*WindowT
 		}
 		return t
 	}
-	type codeAcc struct {
-		n    int64
-		refs []timedRef
-	}
-	codes := map[string]*codeAcc{}
-	addCode := func(code string, n int64, r timedRef) {
-		c := codes[code]
-		if c == nil {
-			c = &codeAcc{}
-			codes[code] = c
-		}
-		c.n += n
-		c.refs = append(c.refs, r)
-		if len(c.refs) > 4*maxExamples {
-			c.refs = newestRefs(c.refs)
-		}
-	}
+	codes := map[string]int64{}
+	// rawRefs are the examples of the parts read from verifications.
+	rawRefs := map[string][]timedRef{}
 	c := s.eng.reader()
-
-	h0 := w.Since.UTC().Truncate(time.Hour)
-	if h0.Before(w.Since) {
-		h0 = h0.Add(time.Hour)
-	}
-	h1 := w.Until.UTC().Truncate(time.Hour)
-	raw := [][2]time.Time{{w.Since, w.Until}}
-	if h0.Before(h1) {
-		raw = [][2]time.Time{{w.Since, h0}, {h1, w.Until}}
-		if err := s.readTallies(ctx, c, tenant, w, h0, h1, tallyOf); err != nil {
-			return nil, s.fail(op, err)
-		}
-		if err := s.readCodes(ctx, c, tenant, w, h0, h1, addCode); err != nil {
-			return nil, s.fail(op, err)
-		}
-	}
-	for _, r := range raw {
-		if !r[0].Before(r[1]) {
+	segs := segments(w.Since, w.Until)
+	for _, sg := range segs {
+		if sg.period == 0 {
+			err := s.scanWindow(ctx, c, tenant, w, sg.from, sg.to, func(v *Verification) error {
+				tallyOf(v.Kind, v.ExecutorModel).Add(v)
+				for _, code := range v.Codes {
+					codes[code]++
+					rawRefs[code] = append(rawRefs[code], timedRef{Ref{v.ID, v.Attempt}, v.CreatedAt})
+				}
+				return nil
+			})
+			if err != nil {
+				return nil, s.fail(op, err)
+			}
 			continue
 		}
-		err := s.scanWindow(ctx, c, tenant, w, r[0], r[1], func(v *Verification) error {
-			tallyOf(v.Kind, v.ExecutorModel).Add(v)
-			for _, code := range v.Codes {
-				addCode(code, 1, timedRef{Ref{v.ID, v.Attempt}, v.CreatedAt})
-			}
-			return nil
-		})
-		if err != nil {
+		if err := s.readTallies(ctx, c, tenant, w, sg, tallyOf); err != nil {
+			return nil, s.fail(op, err)
+		}
+		if err := s.readCodes(ctx, c, tenant, w, sg, codes); err != nil {
 			return nil, s.fail(op, err)
 		}
 	}
@@ -511,17 +553,30 @@ func (s *sqlStore) Tally(ctx context.Context, tenant string, w Window) (*WindowT
 		a, b := out.Groups[i], out.Groups[j]
 		return a.Kind < b.Kind || a.Kind == b.Kind && a.ExecutorModel < b.ExecutorModel
 	})
-	for code, acc := range codes {
-		cc := CodeCount{Code: code, N: acc.n}
-		for _, r := range newestRefs(acc.refs) {
-			cc.Examples = append(cc.Examples, r.Ref)
-		}
-		out.Codes = append(out.Codes, cc)
+	for code, n := range codes {
+		out.Codes = append(out.Codes, CodeCount{Code: code, N: n})
 	}
 	sort.Slice(out.Codes, func(i, j int) bool {
 		a, b := out.Codes[i], out.Codes[j]
 		return a.N > b.N || a.N == b.N && a.Code < b.Code
 	})
+	for i := range out.Codes[:min(maxExampled, len(out.Codes))] {
+		cc := &out.Codes[i]
+		refs := rawRefs[cc.Code]
+		for _, sg := range segs {
+			if sg.period == 0 {
+				continue
+			}
+			more, err := s.readExamples(ctx, c, tenant, w, sg, cc.Code)
+			if err != nil {
+				return nil, s.fail(op, err)
+			}
+			refs = append(refs, more...)
+		}
+		for _, r := range newestRefs(refs) {
+			cc.Examples = append(cc.Examples, r.Ref)
+		}
+	}
 	return out, nil
 }
 
@@ -546,14 +601,14 @@ func newestRefs(rs []timedRef) []timedRef {
 	return out
 }
 
-func (s *sqlStore) readTallies(ctx context.Context, c conn, tenant string, w Window, from, to time.Time, tallyOf func(kind, model string) *Tally) error {
+func (s *sqlStore) readTallies(ctx context.Context, c conn, tenant string, w Window, sg segment, tallyOf func(kind, model string) *Tally) error {
 	var q strings.Builder
 	q.WriteString(`SELECT v.kind, v.executor_model`)
 	for _, f := range tallyFields {
 		q.WriteString(`, SUM(v.` + f.col + `)`)
 	}
-	q.WriteString(` FROM metric_tallies v WHERE v.tenant = ?`)
-	args := s.windowWhere(&q, []any{tenant}, w, "v.hour", from, to)
+	q.WriteString(` FROM metric_tallies v WHERE v.tenant = ? AND v.period = ?`)
+	args := s.windowWhere(&q, []any{tenant, sg.period}, w, "v.bucket", sg.from, sg.to)
 	q.WriteString(` GROUP BY v.kind, v.executor_model`)
 	rs, err := c.query(ctx, q.String(), args...)
 	if err != nil {
@@ -579,10 +634,12 @@ func (s *sqlStore) readTallies(ctx context.Context, c conn, tenant string, w Win
 	return rs.Err()
 }
 
-func (s *sqlStore) readCodes(ctx context.Context, c conn, tenant string, w Window, from, to time.Time, addCode func(string, int64, timedRef)) error {
+// readCodes adds a segment's code counts to codes.
+func (s *sqlStore) readCodes(ctx context.Context, c conn, tenant string, w Window, sg segment, codes map[string]int64) error {
 	var q strings.Builder
-	q.WriteString(`SELECT v.code, v.n, v.example_id, v.example_attempt, v.example_at FROM metric_codes v WHERE v.tenant = ?`)
-	args := s.windowWhere(&q, []any{tenant}, w, "v.hour", from, to)
+	q.WriteString(`SELECT v.code, SUM(v.n) FROM metric_codes v WHERE v.tenant = ? AND v.period = ?`)
+	args := s.windowWhere(&q, []any{tenant, sg.period}, w, "v.bucket", sg.from, sg.to)
+	q.WriteString(` GROUP BY v.code`)
 	rs, err := c.query(ctx, q.String(), args...)
 	if err != nil {
 		return err
@@ -591,15 +648,38 @@ func (s *sqlStore) readCodes(ctx context.Context, c conn, tenant string, w Windo
 	for rs.Next() {
 		var (
 			code string
-			n    int64
-			r    timedRef
+			n    float64
 		)
-		if err := rs.Scan(&code, &n, &r.ID, &r.Attempt, utcTime{&r.at}); err != nil {
+		if err := rs.Scan(&code, &n); err != nil {
 			return err
 		}
-		addCode(code, n, r)
+		codes[code] += int64(n)
 	}
 	return rs.Err()
+}
+
+// readExamples returns a segment's newest examples of a code.
+func (s *sqlStore) readExamples(ctx context.Context, c conn, tenant string, w Window, sg segment, code string) ([]timedRef, error) {
+	var q strings.Builder
+	q.WriteString(`SELECT v.example_id, v.example_attempt, v.example_at FROM metric_codes v
+		WHERE v.tenant = ? AND v.period = ? AND v.code = ?`)
+	args := s.windowWhere(&q, []any{tenant, sg.period, code}, w, "v.bucket", sg.from, sg.to)
+	q.WriteString(` ORDER BY v.example_at DESC LIMIT ?`)
+	args = append(args, 2*maxExamples)
+	rs, err := c.query(ctx, q.String(), args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rs.Close()
+	var out []timedRef
+	for rs.Next() {
+		var r timedRef
+		if err := rs.Scan(&r.ID, &r.Attempt, utcTime{&r.at}); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rs.Err()
 }
 
 // scanWindow calls fn with each verification of the window created in
@@ -889,8 +969,8 @@ func (s *sqlStore) Tenants(ctx context.Context, since time.Time) ([]string, erro
 	if err := s.check(); err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)
 	}
-	rs, err := s.eng.reader().query(ctx, `SELECT DISTINCT tenant FROM metric_tallies WHERE hour >= ? ORDER BY tenant`,
-		s.d.ts(since.UTC().Truncate(time.Hour)))
+	rs, err := s.eng.reader().query(ctx, `SELECT DISTINCT tenant FROM metric_tallies WHERE period = ? AND bucket >= ?
+		ORDER BY tenant`, hourly, s.d.ts(bucketOf(since, hourly)))
 	if err != nil {
 		return nil, s.fail(op, err)
 	}

@@ -1113,13 +1113,16 @@ func (s *sqlStore) Prune(ctx context.Context, cutoff time.Time, limit int) (int,
 		if err != nil {
 			return err
 		}
-		// The tallies of the hours wholly before the cutoff go too; the
-		// hour it falls in keeps its tally (windows read the verifications
-		// of part hours themselves).
-		hour := s.d.ts(cutoff.UTC().Truncate(time.Hour))
+		// The tallies of the hours and days wholly before the cutoff go
+		// too; the hour and day it falls in keep theirs (a window that
+		// starts after the cutoff reads the verifications of part hours
+		// itself, and whole days only when they are wholly inside it).
 		for _, t := range []string{"metric_tallies", "metric_codes"} {
-			if _, err := tx.exec(ctx, `DELETE FROM `+t+` WHERE hour < ?`, hour); err != nil {
-				return err
+			for _, p := range periods {
+				if _, err := tx.exec(ctx, `DELETE FROM `+t+` WHERE period = ? AND bucket < ?`,
+					p, s.d.ts(bucketOf(cutoff, p))); err != nil {
+					return err
+				}
 			}
 		}
 		return nil

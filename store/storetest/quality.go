@@ -157,6 +157,8 @@ func testTally(t *testing.T, h *harness) {
 		{"everything", store.Window{Since: base.Add(-time.Hour), Until: base.Add(72 * time.Hour)}},
 		{"whole hours", store.Window{Since: hour.Add(2 * time.Hour), Until: hour.Add(20 * time.Hour)}},
 		{"part hours at both ends", store.Window{Since: hour.Add(2*time.Hour + 17*time.Minute), Until: hour.Add(30*time.Hour + 41*time.Minute)}},
+		{"whole days between part hours", store.Window{Since: hour.Add(2*time.Hour + 17*time.Minute), Until: hour.Add(60*time.Hour + 41*time.Minute)}},
+		{"whole days only", store.Window{Since: hour.Add(-9 * time.Hour), Until: hour.Add(39 * time.Hour)}},
 		{"within one hour", store.Window{Since: hour.Add(5*time.Hour + 10*time.Minute), Until: hour.Add(5*time.Hour + 50*time.Minute)}},
 		{"across one hour boundary", store.Window{Since: hour.Add(5*time.Hour + 10*time.Minute), Until: hour.Add(6*time.Hour + 50*time.Minute)}},
 		{"before anything", store.Window{Since: hour.Add(-48 * time.Hour), Until: hour.Add(-time.Hour)}},

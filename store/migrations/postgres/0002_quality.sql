@@ -3,8 +3,9 @@
 -- verification_logs gains the facts the verdict table read (so that
 -- calibration can decide a verdict again under other thresholds and
 -- weights) and the figures the metrics sum; metric_tallies and
--- metric_codes keep those sums per hour, so that a window of a month is a
--- few hundred rows to add rather than every verification in it; outcomes
+-- metric_codes keep those sums per hour and per day (period 3600 or 86400
+-- seconds, bucket its UTC start), so that a window of a month adds about
+-- a thousand rows rather than every verification in it; outcomes
 -- are what happened downstream; alerts hold each alert's state.
 
 ALTER TABLE verification_logs ADD COLUMN verdict_row INTEGER NOT NULL DEFAULT 0;
@@ -38,11 +39,12 @@ CREATE TABLE outcomes (
 CREATE INDEX outcomes_verification ON outcomes (tenant, verification_id, attempt);
 CREATE INDEX overrides_tenant ON overrides (tenant, seq);
 
--- One row per tenant, hour (its start, UTC) and group; every other column
--- is a sum (see store.Tally).
+-- One row per tenant, period, bucket and group; every other column is a
+-- sum (see store.Tally).
 CREATE TABLE metric_tallies (
 	tenant         TEXT NOT NULL,
-	hour           TIMESTAMPTZ NOT NULL,
+	period         INTEGER NOT NULL,
+	bucket         TIMESTAMPTZ NOT NULL,
 	kind           TEXT NOT NULL,
 	executor_model TEXT NOT NULL,
 	criticality    TEXT NOT NULL,
@@ -92,14 +94,16 @@ CREATE TABLE metric_tallies (
 	self_assessed      DOUBLE PRECISION NOT NULL DEFAULT 0,
 	self_confidence    DOUBLE PRECISION NOT NULL DEFAULT 0,
 	self_score         DOUBLE PRECISION NOT NULL DEFAULT 0,
-	PRIMARY KEY (tenant, hour, kind, executor_model, criticality)
+	PRIMARY KEY (tenant, period, bucket, kind, executor_model, criticality)
 );
 
 -- How often each failure code (a failed check's, a warning's) was raised
--- per tenant, hour and group, with the newest verification that raised it.
+-- per tenant, period, bucket and group, with the newest verification that
+-- raised it.
 CREATE TABLE metric_codes (
 	tenant          TEXT NOT NULL,
-	hour            TIMESTAMPTZ NOT NULL,
+	period          INTEGER NOT NULL,
+	bucket          TIMESTAMPTZ NOT NULL,
 	kind            TEXT NOT NULL,
 	executor_model  TEXT NOT NULL,
 	criticality     TEXT NOT NULL,
@@ -108,8 +112,9 @@ CREATE TABLE metric_codes (
 	example_id      TEXT NOT NULL DEFAULT '',
 	example_attempt INTEGER NOT NULL DEFAULT 0,
 	example_at      TIMESTAMPTZ NOT NULL,
-	PRIMARY KEY (tenant, hour, kind, executor_model, criticality, code)
+	PRIMARY KEY (tenant, period, bucket, kind, executor_model, criticality, code)
 );
+CREATE INDEX metric_codes_code ON metric_codes (tenant, period, code, bucket);
 
 CREATE TABLE alerts (
 	tenant     TEXT NOT NULL,
