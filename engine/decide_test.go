@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/vouchgate/vouch"
@@ -14,49 +15,86 @@ func TestDecide(t *testing.T) {
 	tests := []struct {
 		name    string
 		attempt int
-		in      verdictInputs
+		in      VerdictInputs
 		verdict vouch.Verdict
 		action  vouch.Action
 		row     int
 	}{
-		{"row1 nothing decided", 1, verdictInputs{}, vouch.VerdictFail, vouch.ActionEscalate, 1},
-		{"row1 beats must-pass", 1, verdictInputs{mustFailed: true}, vouch.VerdictFail, vouch.ActionEscalate, 1},
-		{"row2 must failed", 1, verdictInputs{score: f(0.9), mustFailed: true}, vouch.VerdictRetry, vouch.ActionRetry, 2},
-		{"row2 must failed at maxRetries", 2, verdictInputs{score: f(0.9), mustFailed: true}, vouch.VerdictRetry, vouch.ActionRetry, 2},
-		{"row2 must failed past maxRetries", 3, verdictInputs{score: f(0.9), mustFailed: true}, vouch.VerdictFail, vouch.ActionEscalate, 2},
-		{"row2 unverified over limit", 1, verdictInputs{score: f(0.9), unverified: 4}, vouch.VerdictRetry, vouch.ActionRetry, 2},
-		{"row2 unverified at limit is fine", 1, verdictInputs{score: f(0.9), unverified: 3}, vouch.VerdictPass, vouch.ActionAccept, 6},
-		{"row2 beats row3", 1, verdictInputs{score: f(0.1), mustFailed: true}, vouch.VerdictRetry, vouch.ActionRetry, 2},
-		{"row3 below failBelow", 1, verdictInputs{score: f(0.49)}, vouch.VerdictFail, vouch.ActionEscalate, 3},
-		{"row4 at failBelow", 1, verdictInputs{score: f(0.5)}, vouch.VerdictRetry, vouch.ActionRetry, 4},
-		{"row4 just below passAt", 1, verdictInputs{score: f(0.699)}, vouch.VerdictRetry, vouch.ActionRetry, 4},
-		{"row4 past maxRetries", 3, verdictInputs{score: f(0.6)}, vouch.VerdictFail, vouch.ActionEscalate, 4},
-		{"row5 must undecided", 1, verdictInputs{score: f(0.95), mustUndecided: true}, vouch.VerdictFail, vouch.ActionEscalate, 5},
-		{"row4 beats row5", 1, verdictInputs{score: f(0.6), mustUndecided: true}, vouch.VerdictRetry, vouch.ActionRetry, 4},
-		{"row6 at passAt", 1, verdictInputs{score: f(0.7)}, vouch.VerdictPass, vouch.ActionAccept, 6},
-		{"row6 injection blocks", 1, verdictInputs{score: f(1), injection: true}, vouch.VerdictFail, vouch.ActionEscalate, 6},
-		{"row6 follow-up", 1, verdictInputs{score: f(0.8), completeness: f(0.5), gaps: 1}, vouch.VerdictPass, vouch.ActionFollowUp, 6},
-		{"row6 low completeness without gaps", 1, verdictInputs{score: f(0.8), completeness: f(0.5)}, vouch.VerdictPass, vouch.ActionAccept, 6},
-		{"row6 gaps with enough completeness", 1, verdictInputs{score: f(0.8), completeness: f(0.6), gaps: 2}, vouch.VerdictPass, vouch.ActionAccept, 6},
+		{"row1 nothing decided", 1, VerdictInputs{}, vouch.VerdictFail, vouch.ActionEscalate, 1},
+		{"row1 beats must-pass", 1, VerdictInputs{MustFailed: true}, vouch.VerdictFail, vouch.ActionEscalate, 1},
+		{"row2 must failed", 1, VerdictInputs{Score: f(0.9), MustFailed: true}, vouch.VerdictRetry, vouch.ActionRetry, 2},
+		{"row2 must failed at maxRetries", 2, VerdictInputs{Score: f(0.9), MustFailed: true}, vouch.VerdictRetry, vouch.ActionRetry, 2},
+		{"row2 must failed past maxRetries", 3, VerdictInputs{Score: f(0.9), MustFailed: true}, vouch.VerdictFail, vouch.ActionEscalate, 2},
+		{"row2 unverified over limit", 1, VerdictInputs{Score: f(0.9), Unverified: 4}, vouch.VerdictRetry, vouch.ActionRetry, 2},
+		{"row2 unverified at limit is fine", 1, VerdictInputs{Score: f(0.9), Unverified: 3}, vouch.VerdictPass, vouch.ActionAccept, 6},
+		{"row2 beats row3", 1, VerdictInputs{Score: f(0.1), MustFailed: true}, vouch.VerdictRetry, vouch.ActionRetry, 2},
+		{"row3 below failBelow", 1, VerdictInputs{Score: f(0.49)}, vouch.VerdictFail, vouch.ActionEscalate, 3},
+		{"row4 at failBelow", 1, VerdictInputs{Score: f(0.5)}, vouch.VerdictRetry, vouch.ActionRetry, 4},
+		{"row4 just below passAt", 1, VerdictInputs{Score: f(0.699)}, vouch.VerdictRetry, vouch.ActionRetry, 4},
+		{"row4 past maxRetries", 3, VerdictInputs{Score: f(0.6)}, vouch.VerdictFail, vouch.ActionEscalate, 4},
+		{"row5 must undecided", 1, VerdictInputs{Score: f(0.95), MustUndecided: true}, vouch.VerdictFail, vouch.ActionEscalate, 5},
+		{"row4 beats row5", 1, VerdictInputs{Score: f(0.6), MustUndecided: true}, vouch.VerdictRetry, vouch.ActionRetry, 4},
+		{"row6 at passAt", 1, VerdictInputs{Score: f(0.7)}, vouch.VerdictPass, vouch.ActionAccept, 6},
+		{"row6 injection blocks", 1, VerdictInputs{Score: f(1), Injection: true}, vouch.VerdictFail, vouch.ActionEscalate, 6},
+		{"row6 follow-up", 1, VerdictInputs{Score: f(0.8), Completeness: f(0.5), Gaps: 1}, vouch.VerdictPass, vouch.ActionFollowUp, 6},
+		{"row6 low completeness without gaps", 1, VerdictInputs{Score: f(0.8), Completeness: f(0.5)}, vouch.VerdictPass, vouch.ActionAccept, 6},
+		{"row6 gaps with enough completeness", 1, VerdictInputs{Score: f(0.8), Completeness: f(0.6), Gaps: 2}, vouch.VerdictPass, vouch.ActionAccept, 6},
 	}
 	for _, tt := range tests {
-		v, a, row := decide(&p, tt.attempt, tt.in)
+		v, a, row := Decide(&p, tt.attempt, tt.in)
 		if v != tt.verdict || a != tt.action || row != tt.row {
-			t.Errorf("%s: decide = %s/%s row %d, want %s/%s row %d", tt.name, v, a, row, tt.verdict, tt.action, tt.row)
+			t.Errorf("%s: Decide = %s/%s row %d, want %s/%s row %d", tt.name, v, a, row, tt.verdict, tt.action, tt.row)
 		}
 	}
 
 	// Row 4's reformulate needs failBelow under 0.4.
 	p.FailBelow = 0.2
-	if v, a, _ := decide(&p, 1, verdictInputs{score: f(0.39)}); v != vouch.VerdictRetry || a != vouch.ActionReformulate {
+	if v, a, _ := Decide(&p, 1, VerdictInputs{Score: f(0.39)}); v != vouch.VerdictRetry || a != vouch.ActionReformulate {
 		t.Errorf("score 0.39 with failBelow 0.2: %s/%s, want retry/reformulate", v, a)
 	}
-	if v, a, _ := decide(&p, 1, verdictInputs{score: f(0.4)}); v != vouch.VerdictRetry || a != vouch.ActionRetry {
+	if v, a, _ := Decide(&p, 1, VerdictInputs{Score: f(0.4)}); v != vouch.VerdictRetry || a != vouch.ActionRetry {
 		t.Errorf("score 0.4 with failBelow 0.2: %s/%s, want retry/retry", v, a)
 	}
 	// maxRetries 0: the first attempt is the last.
 	p.MaxRetries = 0
-	if v, a, _ := decide(&p, 1, verdictInputs{score: f(0.6)}); v != vouch.VerdictFail || a != vouch.ActionEscalate {
+	if v, a, _ := Decide(&p, 1, VerdictInputs{Score: f(0.6)}); v != vouch.VerdictFail || a != vouch.ActionEscalate {
 		t.Errorf("maxRetries 0: %s/%s, want fail/escalate", v, a)
 	}
+}
+
+// TestScore checks the score formula: a weighted mean over the decided
+// dimensions with the weights renormalised, the defaults filling what the
+// policy leaves out, rounded to 4 decimals, nil when nothing weighs.
+func TestScore(t *testing.T) {
+	p := vouch.DefaultPolicy()
+	p.Weights = map[vouch.Kind]map[string]float64{vouch.KindAnswer: {vouch.DimGroundedness: 0}}
+	tests := []struct {
+		name string
+		kind vouch.Kind
+		dims map[string]float64
+		want *float64
+	}{
+		{"nothing decided", vouch.KindSubtask, nil, nil},
+		{"one dimension", vouch.KindSubtask, map[string]float64{vouch.DimClaims: 0.25}, ptr(0.25)},
+		// Default weights claims 0.4, criteria 0.3: (0.4*1 + 0.3*0.5) / 0.7.
+		{"renormalised", vouch.KindSubtask, map[string]float64{vouch.DimClaims: 1, vouch.DimCriteria: 0.5}, ptr(0.7857)},
+		{"not a dimension of the kind", vouch.KindSubtask, map[string]float64{vouch.DimClaims: 1, vouch.DimCoverage: 0}, ptr(1)},
+		{"weight 0 only", vouch.KindAnswer, map[string]float64{vouch.DimGroundedness: 1}, nil},
+		// The policy's 0 for groundedness, the default 0.3 for completeness.
+		{"policy and default weights", vouch.KindAnswer, map[string]float64{vouch.DimGroundedness: 1, vouch.DimCompleteness: 0.4}, ptr(0.4)},
+		{"unknown kind", vouch.Kind("nope"), map[string]float64{vouch.DimClaims: 1}, nil},
+	}
+	for _, tt := range tests {
+		got := Score(&p, tt.kind, tt.dims)
+		if (got == nil) != (tt.want == nil) || got != nil && *got != *tt.want {
+			t.Errorf("%s: Score = %v, want %v", tt.name, fmtPtr(got), fmtPtr(tt.want))
+		}
+	}
+}
+
+func fmtPtr(x *float64) string {
+	if x == nil {
+		return "nil"
+	}
+	return strconv.FormatFloat(*x, 'g', -1, 64)
 }

@@ -40,16 +40,16 @@ func (r *run) report() *vouch.Report {
 	}
 
 	// Dimensions, score and confidence.
-	var wDecided, sum, applicable, firm float64
+	var applicable, firm float64
 	var completeness *float64
+	decided := make(map[string]float64, 4)
 	for _, d := range vouch.Dimensions(r.kind) {
 		ds := r.dimension(d)
 		dim := vouch.Dimension{State: ds.state, Weight: ds.weight}
 		switch ds.state {
 		case vouch.StateDecided:
 			dim.Score = ptr(round(ds.score))
-			wDecided += ds.weight
-			sum += ds.weight * ds.score
+			decided[d] = ds.score
 			firm += ds.weight * ds.strength
 			applicable += ds.weight
 			if d == vouch.DimCompleteness {
@@ -60,26 +60,23 @@ func (r *run) report() *vouch.Report {
 		}
 		rep.Dimensions[d] = dim
 	}
-	var score *float64
-	if wDecided > 0 {
-		score = ptr(round(sum / wDecided))
-	}
+	score := Score(r.pol, r.kind, decided)
 	rep.Score = score
 	if applicable > 0 {
 		rep.Confidence = round(firm / applicable)
 	}
 
 	// The verdict table.
-	in := verdictInputs{
-		score:        score,
-		mustFailed:   r.mustFailed(),
-		unverified:   len(rep.Mentions.Unverified),
-		completeness: completeness,
-		gaps:         len(rep.Gaps),
+	in := VerdictInputs{
+		Score:        score,
+		MustFailed:   r.mustFailed(),
+		Unverified:   len(rep.Mentions.Unverified),
+		Completeness: completeness,
+		Gaps:         len(rep.Gaps),
 	}
 	for _, c := range rep.Criteria {
 		if c.Must && c.Status == vouch.CriterionUndecided {
-			in.mustUndecided = true
+			in.MustUndecided = true
 			rep.Warnings = append(rep.Warnings, vouch.Warning{
 				Code:    vouch.CodeMustUndecided,
 				Message: fmt.Sprintf("must-pass criterion %s could not be decided: %s", c.ID, c.Reason),
@@ -89,7 +86,7 @@ func (r *run) report() *vouch.Report {
 	}
 	for _, w := range rep.Warnings {
 		if w.Code == vouch.CodePromptInjection {
-			in.injection = true
+			in.Injection = true
 		}
 	}
 	if score == nil {
@@ -100,12 +97,12 @@ func (r *run) report() *vouch.Report {
 		}
 		rep.Warnings = append(rep.Warnings, vouch.Warning{Code: vouch.CodeNothingDecided, Message: msg})
 	}
-	if in.unverified > r.pol.MaxUnverified {
+	if in.Unverified > r.pol.MaxUnverified {
 		rep.Warnings = append(rep.Warnings, vouch.Warning{Code: vouch.CodeTooManyUnverified,
-			Message: fmt.Sprintf("%d mentions are unverified, more than the %d the policy allows", in.unverified, r.pol.MaxUnverified),
-			Details: map[string]any{"unverified": in.unverified, "maxUnverified": r.pol.MaxUnverified}})
+			Message: fmt.Sprintf("%d mentions are unverified, more than the %d the policy allows", in.Unverified, r.pol.MaxUnverified),
+			Details: map[string]any{"unverified": in.Unverified, "maxUnverified": r.pol.MaxUnverified}})
 	}
-	verdict, action, row := decide(r.pol, rep.Attempt, in)
+	verdict, action, row := Decide(r.pol, rep.Attempt, in)
 	rep.Verdict, rep.Action, rep.VerdictRow = verdict, action, row
 	if verdict == vouch.VerdictFail && (row == 2 || row == 4) {
 		rep.Warnings = append(rep.Warnings, vouch.Warning{Code: vouch.CodeLastAttempt,
@@ -115,7 +112,7 @@ func (r *run) report() *vouch.Report {
 	r.conclude(rep)
 
 	// Review.
-	rep.NeedsReview = action == vouch.ActionEscalate || rep.Confidence < r.pol.ReviewBelow || in.injection
+	rep.NeedsReview = action == vouch.ActionEscalate || rep.Confidence < r.pol.ReviewBelow || in.Injection
 	for i := range rep.Checks {
 		// A must-pass item that only a judge decided, without much
 		// confidence, is a person's to confirm.
@@ -156,7 +153,7 @@ func (r *run) report() *vouch.Report {
 	}
 	rep.Issues = dedupe(rep.Issues)
 	rep.Reason = verdictReason(rep, r.pol, row, in, r.isMust)
-	rep.Feedback = feedback(rep, r.pol, row, in.mustFailed, r.isMust)
+	rep.Feedback = feedback(rep, r.pol, row, in.MustFailed, r.isMust)
 	fillEmpty(rep)
 	return rep
 }
@@ -223,7 +220,7 @@ func fillEmpty(rep *vouch.Report) {
 // the row of the verdict table that decided: the first must-pass check
 // that failed, the score against the thresholds, what could not be
 // decided.
-func verdictReason(rep *vouch.Report, p *vouch.Policy, row int, in verdictInputs, isMust func(*vouch.CheckResult) bool) string {
+func verdictReason(rep *vouch.Report, p *vouch.Policy, row int, in VerdictInputs, isMust func(*vouch.CheckResult) bool) string {
 	failed := failedChecks(rep.Checks)
 	firstFailed := func() string {
 		if items := fixItems(rep, failed, isMust, false); len(items) > 0 {
@@ -241,7 +238,7 @@ func verdictReason(rep *vouch.Report, p *vouch.Policy, row int, in verdictInputs
 		}
 		return "nothing could be decided: nothing in this request could be checked by rule, and no judge decided it"
 	case 2:
-		if in.mustFailed {
+		if in.MustFailed {
 			for _, c := range failed {
 				if isMust(c) {
 					return fmt.Sprintf("must-pass check %s failed: %s", c.Name, c.Reason)
@@ -253,13 +250,13 @@ func verdictReason(rep *vouch.Report, p *vouch.Policy, row int, in verdictInputs
 				}
 			}
 		}
-		return fmt.Sprintf("%d mentions are unverified, more than the %d the policy allows", in.unverified, p.MaxUnverified)
+		return fmt.Sprintf("%d mentions are unverified, more than the %d the policy allows", in.Unverified, p.MaxUnverified)
 	case 3, 4:
 		limit, name := p.FailBelow, "failBelow"
 		if row == 4 {
 			limit, name = p.PassAt, "passAt"
 		}
-		why := fmt.Sprintf("score %s is below %s (%s)", pct(*in.score), pct(limit), name)
+		why := fmt.Sprintf("score %s is below %s (%s)", pct(*in.Score), pct(limit), name)
 		if f := firstFailed(); f != "" {
 			why += "; " + f
 		}
@@ -275,9 +272,9 @@ func verdictReason(rep *vouch.Report, p *vouch.Policy, row int, in verdictInputs
 	case rep.Verdict != vouch.VerdictPass:
 		return "the output contains instructions aimed at its verifier"
 	case rep.Action == vouch.ActionFollowUp:
-		return fmt.Sprintf("score %s reaches %s (passAt), with gaps to follow up: completeness is below 0.60", pct(*in.score), pct(p.PassAt))
+		return fmt.Sprintf("score %s reaches %s (passAt), with gaps to follow up: completeness is below 0.60", pct(*in.Score), pct(p.PassAt))
 	}
-	return fmt.Sprintf("score %s reaches %s (passAt), and no must-pass check failed or stayed undecided", pct(*in.score), pct(p.PassAt))
+	return fmt.Sprintf("score %s reaches %s (passAt), and no must-pass check failed or stayed undecided", pct(*in.Score), pct(p.PassAt))
 }
 
 // firstUndecided returns the reason of the first check or criterion that

@@ -128,19 +128,34 @@ func strengthOf(c *vouch.CheckResult) float64 {
 	return c.Strength.Weight()
 }
 
-// verdictInputs are the facts the verdict table reads.
-type verdictInputs struct {
-	score         *float64
-	mustFailed    bool
-	unverified    int
-	mustUndecided bool
-	injection     bool
-	completeness  *float64
-	gaps          int
+// VerdictInputs are the facts the verdict table reads.
+type VerdictInputs struct {
+	// Score is the verification's score, nil when nothing was decided
+	// (row 1).
+	Score *float64
+	// MustFailed: a must-pass check failed (row 2).
+	MustFailed bool
+	// Unverified counts the unverified mentions (row 2 when more than the
+	// policy's maxUnverified).
+	Unverified int
+	// MustUndecided: a must-pass criterion was left undecided (row 5).
+	MustUndecided bool
+	// Injection: the output tried to steer its verifier (blocks row 6).
+	Injection bool
+	// Completeness is the completeness dimension's score, nil when it was
+	// not decided; with Gaps it picks follow_up over accept in row 6.
+	Completeness *float64
+	// Gaps counts the report's gaps.
+	Gaps int
 }
 
-// decide applies the verdict table of DESIGN.md, first matching row wins.
-func decide(p *vouch.Policy, attempt int, in verdictInputs) (vouch.Verdict, vouch.Action, int) {
+// Decide applies the verdict table of DESIGN.md to in for the given attempt
+// (counted from 1) under p, first matching row wins, and returns the
+// verdict, the action and the row (1 to 6). It reads only p's PassAt,
+// FailBelow, MaxRetries and MaxUnverified, and does not validate p.
+// It is the table the engine itself decides with, exported so that
+// calibration can decide past verifications again under other thresholds.
+func Decide(p *vouch.Policy, attempt int, in VerdictInputs) (vouch.Verdict, vouch.Action, int) {
 	retryOr := func(a vouch.Action) (vouch.Verdict, vouch.Action) {
 		if attempt <= p.MaxRetries {
 			return vouch.VerdictRetry, a
@@ -148,31 +163,55 @@ func decide(p *vouch.Policy, attempt int, in verdictInputs) (vouch.Verdict, vouc
 		return vouch.VerdictFail, vouch.ActionEscalate
 	}
 	switch {
-	case in.score == nil:
+	case in.Score == nil:
 		return vouch.VerdictFail, vouch.ActionEscalate, 1
-	case in.mustFailed || in.unverified > p.MaxUnverified:
+	case in.MustFailed || in.Unverified > p.MaxUnverified:
 		v, a := retryOr(vouch.ActionRetry)
 		return v, a, 2
-	case *in.score < p.FailBelow:
+	case *in.Score < p.FailBelow:
 		return vouch.VerdictFail, vouch.ActionEscalate, 3
-	case *in.score < p.PassAt:
+	case *in.Score < p.PassAt:
 		a := vouch.ActionRetry
-		if *in.score < 0.4 {
+		if *in.Score < 0.4 {
 			a = vouch.ActionReformulate
 		}
 		v, a := retryOr(a)
 		return v, a, 4
-	case in.mustUndecided:
+	case in.MustUndecided:
 		return vouch.VerdictFail, vouch.ActionEscalate, 5
-	case in.injection:
+	case in.Injection:
 		// PROMPT_INJECTION blocks row 6: an output that tries to steer its
 		// verifier is never accepted; a human must look.
 		return vouch.VerdictFail, vouch.ActionEscalate, 6
 	}
-	if in.completeness != nil && *in.completeness < 0.6 && in.gaps > 0 {
+	if in.Completeness != nil && *in.Completeness < 0.6 && in.Gaps > 0 {
 		return vouch.VerdictPass, vouch.ActionFollowUp, 6
 	}
 	return vouch.VerdictPass, vouch.ActionAccept, 6
+}
+
+// Score is the score of a verification of kind whose decided dimensions
+// scored dims: their mean weighted by p's weights for kind
+// ([vouch.Policy.Weight], so the built-in defaults fill what p leaves
+// out), renormalised over the decided dimensions, rounded to 4 decimals
+// as in reports. Names in dims that are not dimensions of kind are
+// ignored. Score is nil when nothing was decided, or when every decided
+// dimension weighs 0. It is the formula the engine scores reports with.
+func Score(p *vouch.Policy, kind vouch.Kind, dims map[string]float64) *float64 {
+	var wDecided, sum float64
+	for _, d := range vouch.Dimensions(kind) {
+		s, ok := dims[d]
+		if !ok {
+			continue
+		}
+		w := p.Weight(kind, d)
+		wDecided += w
+		sum += w * s
+	}
+	if wDecided > 0 {
+		return ptr(round(sum / wDecided))
+	}
+	return nil
 }
 
 // mustFailed reports whether a must-pass check failed: an explicit must

@@ -36,9 +36,12 @@ func LabelOfVerdict(verdict string) Label {
 // verdict table read, so that the verdict can be decided again under
 // other thresholds and weights, and its label when it has one.
 type Sample struct {
-	ID      string `json:"id"`
-	Attempt int    `json:"attempt"`
-	Kind    string `json:"kind"`
+	// ID is the verification's report id.
+	ID string `json:"id"`
+	// Attempt is the attempt the verification judged, from 1.
+	Attempt int `json:"attempt"`
+	// Kind is the checkpoint kind, which picks the dimension weights.
+	Kind string `json:"kind"`
 	// Verdict is the verdict the gate gave, Row the row of the verdict
 	// table that decided it (1 to 6; 0 when unknown).
 	Verdict string `json:"verdict"`

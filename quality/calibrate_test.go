@@ -1,0 +1,663 @@
+package quality
+
+import (
+	"encoding/json"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/engine"
+	"github.com/vouchgate/vouch/policy"
+)
+
+// The tolerances of the recovery tests: a fitted passAt or failBelow
+// within 0.03 of the truth, each fitted weight within 0.05.
+const (
+	thresholdTolerance = 0.03
+	weightTolerance    = 0.05
+)
+
+// history describes a synthetic history of answer verifications whose
+// truth is known: each output has a latent quality, the truth's weights
+// times its dimension scores (uniform in [0,1]) plus Gaussian noise; it is
+// good when the latent reaches passAt and, for a reviewer, a fail when it
+// is below failBelow (a retry between). The gate decided each output under
+// the base policy, whose weights and thresholds are not the truth's.
+type history struct {
+	seed      uint64
+	n         int // verifications
+	every     int // one in every labelled; 0: none
+	noise     float64
+	truth     map[string]float64
+	passAt    float64
+	failBelow float64
+	// overrides labels with a reviewer's verdict (pass, retry, fail), not
+	// an outcome's good or bad.
+	overrides bool
+	// gate labels each labelled verification with the gate's own verdict:
+	// a history the base policy is perfectly calibrated to.
+	gate bool
+	// kind is the kind of the verifications, answer when empty.
+	kind vouch.Kind
+}
+
+// truthWeights are the weights of the synthetic truth, not those of the
+// default policy (groundedness 0.5, completeness 0.3, criteria 0.2).
+var truthWeights = map[string]float64{vouch.DimCriteria: 0.6, vouch.DimGroundedness: 0.3, vouch.DimCompleteness: 0.1}
+
+func (h history) samples(base *vouch.Policy) []Sample {
+	r := rand.New(rand.NewPCG(h.seed, 0x5eed))
+	kind := h.kind
+	if kind == "" {
+		kind = vouch.KindAnswer
+	}
+	dims := vouch.Dimensions(kind)
+	out := make([]Sample, h.n)
+	for i := range out {
+		s := Sample{ID: "v" + itoa(i), Kind: string(kind), Confidence: 0.3 + 0.7*r.Float64()}
+		switch a := r.IntN(10); {
+		case a < 7:
+			s.Attempt = 1
+		case a < 9:
+			s.Attempt = 2
+		default:
+			s.Attempt = 3
+		}
+		latent := r.NormFloat64() * h.noise
+		in := engine.VerdictInputs{}
+		switch k := r.IntN(100); {
+		case k < 2: // row 1: nothing decided
+		default:
+			s.Dims = make(map[string]float64, len(dims))
+			for _, d := range dims {
+				v := math.Round(r.Float64()*1e4) / 1e4
+				s.Dims[d] = v
+				latent += h.truth[d] * v
+			}
+			in.Score = engine.Score(base, kind, s.Dims)
+			switch {
+			case k < 5: // row 2
+				in.MustFailed = true
+			case k < 7:
+				in.MustUndecided = true
+			case k < 8:
+				in.Injection = true
+			}
+		}
+		s.MustUndecided, s.Injection, s.Score = in.MustUndecided, in.Injection, in.Score
+		v, _, row := engine.Decide(base, s.Attempt, in)
+		s.Verdict, s.Row = string(v), row
+		if h.every > 0 && i%h.every == 0 {
+			var l Label
+			switch {
+			case h.gate:
+				l = LabelOfVerdict(s.Verdict)
+			case h.overrides && latent >= h.passAt:
+				l = LabelOfVerdict("pass")
+			case h.overrides && latent >= h.failBelow:
+				l = LabelOfVerdict("retry")
+			case h.overrides:
+				l = LabelOfVerdict("fail")
+			default:
+				l = Label{Good: latent >= h.passAt}
+			}
+			s.Label = &l
+		}
+		out[i] = s
+	}
+	return out
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+func mustCalibrate(t testing.TB, samples []Sample, base *vouch.Policy, opts CalibrateOptions) *Calibration {
+	t.Helper()
+	c, err := Calibrate(samples, base, opts)
+	if err != nil {
+		t.Fatalf("Calibrate: %v", err)
+	}
+	return c
+}
+
+func logSuggestion(t *testing.T, name string, s *Suggestion) {
+	t.Helper()
+	if s == nil {
+		t.Logf("%s: none", name)
+		return
+	}
+	t.Logf("%s: passAt %.2f failBelow %.2f weights %v; correlation %s over %d; disagreement %.1f -> %.1f of %d labels; changes %+v",
+		name, s.PassAt, s.FailBelow, s.Weights, fmtRate(s.Correlation.Value), s.Correlation.N,
+		s.Disagreement.Before, s.Disagreement.After, s.Disagreement.Labels, s.Changes)
+}
+
+func fmtRate(r *float64) string {
+	if r == nil {
+		return "nil"
+	}
+	b, _ := json.Marshal(*r)
+	return string(b)
+}
+
+// TestCalibrateRecoversTruth fits synthetic histories whose truth is
+// known: passAt 0.72 and weights criteria 0.6, groundedness 0.3,
+// completeness 0.1, under a base policy of passAt 0.7, failBelow 0.5 and
+// the default answer weights (groundedness 0.5, completeness 0.3, criteria
+// 0.2). The fitted passAt must be within 0.03 of the truth, each weight
+// within 0.05; with reviewers' retry and fail, failBelow (truth 0.45)
+// within 0.03 too.
+func TestCalibrateRecoversTruth(t *testing.T) {
+	base := vouch.DefaultPolicy()
+	tests := []struct {
+		name      string
+		h         history
+		failBelow float64 // the failBelow expected: the truth's, or the base's when labels cannot tell
+	}{
+		{"outcomes", history{seed: 1, n: 20000, every: 4, noise: 0.02, truth: truthWeights, passAt: 0.72, failBelow: 0.45}, 0.5},
+		{"overrides", history{seed: 2, n: 20000, every: 4, noise: 0.02, truth: truthWeights, passAt: 0.72, failBelow: 0.45, overrides: true}, 0.45},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			samples := tt.h.samples(&base)
+			c := mustCalibrate(t, samples, &base, CalibrateOptions{})
+			if !c.Enough {
+				t.Fatalf("Enough = false: %s", c.Message)
+			}
+			t.Logf("labels %d (fitted %d: good %d bad %d); correlation of the stored scores %s over %d",
+				c.Labels, c.Fitted, c.Good, c.Bad, fmtRate(c.Correlation.Value), c.Correlation.N)
+			logSuggestion(t, "thresholds under the base weights", c.Thresholds)
+			logSuggestion(t, "weights, then thresholds under them", c.WithWeights)
+			for _, k := range c.Kinds {
+				t.Logf("kind %s: %s; base %v fitted %v", k.Kind, k.Message, k.Base, k.Weights)
+			}
+
+			if c.Thresholds.Disagreement.After > c.Thresholds.Disagreement.Before {
+				t.Errorf("thresholds: disagreement after %v > before %v", c.Thresholds.Disagreement.After, c.Thresholds.Disagreement.Before)
+			}
+			s := c.WithWeights
+			if s == nil {
+				t.Fatal("no weights suggested")
+			}
+			w := s.Weights[string(vouch.KindAnswer)]
+			for d, want := range truthWeights {
+				if math.Abs(w[d]-want) > weightTolerance {
+					t.Errorf("weight %s = %.2f, want %.2f ± %.2f", d, w[d], want, weightTolerance)
+				}
+			}
+			if math.Abs(s.PassAt-0.72) > thresholdTolerance {
+				t.Errorf("passAt = %.2f, want 0.72 ± %.2f", s.PassAt, thresholdTolerance)
+			}
+			if math.Abs(s.FailBelow-tt.failBelow) > thresholdTolerance {
+				t.Errorf("failBelow = %.2f, want %.2f ± %.2f", s.FailBelow, tt.failBelow, thresholdTolerance)
+			}
+			if s.Disagreement.After >= c.Thresholds.Disagreement.After {
+				t.Errorf("disagreement with the fitted weights %v, not below the thresholds' alone %v", s.Disagreement.After, c.Thresholds.Disagreement.After)
+			}
+			if s.Correlation.Value == nil || c.Correlation.Value == nil || *s.Correlation.Value <= *c.Correlation.Value {
+				t.Errorf("correlation with the fitted weights %s, not above the stored scores' %s", fmtRate(s.Correlation.Value), fmtRate(c.Correlation.Value))
+			}
+			if s.Changes.Changed == 0 || s.Changes.Samples != len(samples) {
+				t.Errorf("changes %+v: want some, over all %d samples", s.Changes, len(samples))
+			}
+			if got := s.Changes.PassToSentBack + s.Changes.SentBackToPass + s.Changes.RetryToFail + s.Changes.FailToRetry; got != s.Changes.Changed {
+				t.Errorf("changes %+v: the kinds of change add up to %d", s.Changes, got)
+			}
+		})
+	}
+}
+
+// TestCalibratePerfect: labels that agree with every verdict the gate gave
+// suggest the base thresholds, changing nothing, and about the base
+// weights.
+func TestCalibratePerfect(t *testing.T) {
+	base := vouch.DefaultPolicy()
+	samples := history{seed: 3, n: 20000, every: 4, gate: true}.samples(&base)
+	c := mustCalibrate(t, samples, &base, CalibrateOptions{})
+	if !c.Enough {
+		t.Fatalf("Enough = false: %s", c.Message)
+	}
+	logSuggestion(t, "thresholds", c.Thresholds)
+	logSuggestion(t, "with weights", c.WithWeights)
+	for _, k := range c.Kinds {
+		t.Logf("kind %s: %s; base %v fitted %v", k.Kind, k.Message, k.Base, k.Weights)
+	}
+	s := c.Thresholds
+	if s.PassAt != base.PassAt || s.FailBelow != base.FailBelow {
+		t.Errorf("thresholds %v/%v, want the base's %v/%v", s.PassAt, s.FailBelow, base.PassAt, base.FailBelow)
+	}
+	if s.Changes.Changed != 0 || s.Disagreement.Before != 0 || s.Disagreement.After != 0 {
+		t.Errorf("changes %+v, disagreement %+v: want none", s.Changes, s.Disagreement)
+	}
+	if len(c.Kinds) != 1 || c.Kinds[0].Weights == nil {
+		t.Fatalf("kinds %+v: want the answer's weights fitted", c.Kinds)
+	}
+	for d, w := range c.Kinds[0].Weights {
+		if math.Abs(w-c.Kinds[0].Base[d]) > 0.02 {
+			t.Errorf("weight %s = %.2f, want the base's %.2f ± 0.02", d, w, c.Kinds[0].Base[d])
+		}
+	}
+	if ws := c.WithWeights; ws != nil {
+		if ws.Changes.Changed > len(samples)/100 {
+			t.Errorf("the weights, close to the base's, change %d verdicts of %d", ws.Changes.Changed, len(samples))
+		}
+		if math.Abs(ws.PassAt-base.PassAt) > 0.02 || math.Abs(ws.FailBelow-base.FailBelow) > 0.02 {
+			t.Errorf("thresholds with weights %v/%v, want about the base's", ws.PassAt, ws.FailBelow)
+		}
+	}
+}
+
+// TestCalibrateNotEnough: below MinLabels nothing is suggested, overall or
+// for a kind, and the patch says so.
+func TestCalibrateNotEnough(t *testing.T) {
+	base := vouch.DefaultPolicy()
+	h := history{seed: 4, n: 100, every: 4, noise: 0.02, truth: truthWeights, passAt: 0.72, failBelow: 0.45}
+	samples := h.samples(&base)
+	c := mustCalibrate(t, samples, &base, CalibrateOptions{MinLabels: 1000})
+	t.Logf("message: %s", c.Message)
+	if c.Enough || c.Thresholds != nil || c.WithWeights != nil || !strings.Contains(c.Message, "not enough labels") {
+		t.Errorf("Enough %v, thresholds %v, weights %v, message %q: want nothing suggested", c.Enough, c.Thresholds, c.WithWeights, c.Message)
+	}
+	for _, k := range c.Kinds {
+		if k.Weights != nil || k.Enough {
+			t.Errorf("kind %s: weights %v suggested", k.Kind, k.Weights)
+		}
+	}
+	if c.Labels != 25 || c.Correlation.N == 0 {
+		t.Errorf("labels %d, correlation over %d: the measures are still given", c.Labels, c.Correlation.N)
+	}
+	if _, err := c.Patch(); !errors.Is(err, ErrNothingSuggested) {
+		t.Errorf("Patch: %v, want ErrNothingSuggested", err)
+	}
+
+	// Default MinLabels: 29 fitted labels are not enough, 30 are.
+	for _, n := range []int{29, 30} {
+		var list []Sample
+		for i := range n {
+			score := float64(i) / float64(n)
+			l := Label{Good: score >= 0.5}
+			v, _, row := engine.Decide(&base, 1, engine.VerdictInputs{Score: &score})
+			list = append(list, Sample{ID: itoa(i), Attempt: 1, Kind: "answer", Verdict: string(v), Row: row, Score: &score, Label: &l})
+		}
+		if c := mustCalibrate(t, list, &base, CalibrateOptions{}); c.Enough != (n >= DefaultMinLabels) {
+			t.Errorf("%d labels: Enough = %v (%s)", n, c.Enough, c.Message)
+		}
+	}
+
+	// Enough overall, too few for one kind.
+	synthesis := map[string]float64{vouch.DimTraceability: 0.5, vouch.DimCompleteness: 0.3, vouch.DimConsistency: 0.2}
+	samples = append(history{seed: 5, n: 400, every: 2, noise: 0.02, truth: truthWeights, passAt: 0.72, failBelow: 0.45}.samples(&base),
+		history{seed: 6, n: 40, every: 2, noise: 0.02, truth: synthesis, passAt: 0.6, failBelow: 0.45, kind: vouch.KindSynthesis}.samples(&base)...)
+	c = mustCalibrate(t, samples, &base, CalibrateOptions{})
+	if !c.Enough || len(c.Kinds) != 2 {
+		t.Fatalf("Enough %v, kinds %+v", c.Enough, c.Kinds)
+	}
+	for _, k := range c.Kinds {
+		t.Logf("kind %s: %s", k.Kind, k.Message)
+	}
+	if k := c.Kinds[1]; k.Kind != "synthesis" || k.Enough || k.Weights != nil || !strings.Contains(k.Message, "not enough labels") {
+		t.Errorf("synthesis: %+v, want not enough labels", k)
+	}
+	if k := c.Kinds[0]; k.Kind != "answer" || !k.Enough || k.Weights == nil {
+		t.Errorf("answer: %+v, want weights", k)
+	}
+	if c.WithWeights != nil && c.WithWeights.Weights["synthesis"] != nil {
+		t.Errorf("synthesis weights suggested: %v", c.WithWeights.Weights)
+	}
+
+	// All good: nothing tells where bad begins.
+	for i := range samples {
+		if samples[i].Label != nil {
+			samples[i].Label = &Label{Good: true}
+		}
+	}
+	if c := mustCalibrate(t, samples, &base, CalibrateOptions{}); c.Enough || !strings.Contains(c.Message, "all") {
+		t.Errorf("all good: Enough %v, %q", c.Enough, c.Message)
+	}
+}
+
+// TestCalibrateKeepsRows1And2: verifications decided by rows 1 and 2, and
+// those whose row is unknown, keep their verdict whatever the thresholds
+// and weights.
+func TestCalibrateKeepsRows1And2(t *testing.T) {
+	base := vouch.DefaultPolicy()
+	high, low := 0.99, 0.01
+	kept := []Sample{
+		{ID: "row1", Attempt: 1, Kind: "answer", Verdict: "fail", Row: 1},
+		{ID: "row2", Attempt: 1, Kind: "answer", Verdict: "retry", Row: 2, Score: &high, Dims: map[string]float64{vouch.DimCriteria: high}},
+		{ID: "row2-last", Attempt: 3, Kind: "answer", Verdict: "fail", Row: 2, Score: &low, Dims: map[string]float64{vouch.DimCriteria: low}},
+		{ID: "row0", Attempt: 1, Kind: "answer", Verdict: "pass", Score: &low},
+	}
+	extremes := []vouch.Policy{base, base}
+	extremes[0].PassAt, extremes[0].FailBelow = 0, 0
+	extremes[1].PassAt, extremes[1].FailBelow = 1, 1
+	for _, p := range extremes {
+		for _, w := range []map[string]map[string]float64{nil, {"answer": {vouch.DimCriteria: 0, vouch.DimGroundedness: 1, vouch.DimCompleteness: 0}}} {
+			c := newCandidate(&p, w)
+			for i := range kept {
+				if v := c.decide(&kept[i]); v != kept[i].Verdict {
+					t.Errorf("%s under passAt %v, weights %v: %s, want %s", kept[i].ID, p.PassAt, w, v, kept[i].Verdict)
+				}
+			}
+		}
+	}
+
+	// In a calibration that moves the thresholds and weights, they are
+	// counted kept.
+	samples := history{seed: 6, n: 4000, every: 2, noise: 0.02, truth: truthWeights, passAt: 0.72, failBelow: 0.45}.samples(&base)
+	nKept := 0
+	for i := range samples {
+		if samples[i].Row <= 2 {
+			nKept++
+		}
+	}
+	samples = append(samples, kept...)
+	nKept += len(kept)
+	c := mustCalibrate(t, samples, &base, CalibrateOptions{})
+	for _, s := range []*Suggestion{c.Thresholds, c.WithWeights} {
+		if s == nil {
+			t.Fatal("nothing suggested")
+		}
+		if s.Changes.Kept != nKept {
+			t.Errorf("kept %d, want %d", s.Changes.Kept, nKept)
+		}
+	}
+}
+
+// TestFitCost checks the cost table against deciding every labelled
+// sample again under each pair of thresholds of the grid.
+func TestFitCost(t *testing.T) {
+	base := vouch.DefaultPolicy()
+	samples := history{seed: 7, n: 600, every: 1, noise: 0.05, truth: truthWeights, passAt: 0.72, failBelow: 0.45, overrides: true}.samples(&base)
+	// Scores on the grid and just off it.
+	for i := 0; i < len(samples); i += 7 {
+		if samples[i].Score != nil {
+			x := grid(i % 101)
+			if i%2 == 0 {
+				x = math.Nextafter(x, -1)
+			}
+			samples[i].Score = &x
+			samples[i].Dims = nil
+		}
+	}
+	var labelled []int
+	for i := range samples {
+		labelled = append(labelled, i)
+	}
+	for _, w := range []map[string]map[string]float64{nil, {"answer": truthWeights}} {
+		c := newCandidate(&base, w)
+		f := newFit(samples, labelled, c)
+		f.prefix()
+		for pi := 0; pi <= gridN; pi += 3 {
+			for fi := 0; fi <= pi; fi += 4 {
+				p := c.pol
+				p.PassAt, p.FailBelow = grid(pi), grid(fi)
+				cp := newCandidate(&p, w)
+				want := 0
+				for _, i := range labelled {
+					want += cost2(samples[i].Label, cp.decide(&samples[i]))
+				}
+				if got := f.cost(pi, fi); got != want {
+					t.Fatalf("weights %v, passAt %v failBelow %v: cost %d, deciding again %d", w, p.PassAt, p.FailBelow, got, want)
+				}
+			}
+		}
+	}
+}
+
+func TestBucket(t *testing.T) {
+	for g := 0; g <= gridN; g++ {
+		x := grid(g)
+		if b := bucket(x); b != g+1 {
+			t.Errorf("bucket(%v) = %d, want %d", x, b, g+1)
+		}
+		if b := bucket(math.Nextafter(x, -1)); b != g {
+			t.Errorf("bucket(just below %v) = %d, want %d", x, b, g)
+		}
+	}
+	if bucket(-0.5) != 0 || bucket(2) != gridN+1 || bucket(math.NaN()) != 0 {
+		t.Error("bucket out of [0,1]")
+	}
+}
+
+func TestCost2(t *testing.T) {
+	tests := []struct {
+		label   Label
+		verdict string
+		want    int
+	}{
+		{Label{Good: true}, "pass", 0},
+		{Label{Good: true}, "retry", 2},
+		{Label{Good: true}, "fail", 2},
+		{Label{}, "pass", 2},
+		{Label{}, "retry", 0},
+		{Label{}, "fail", 0},
+		{LabelOfVerdict("pass"), "retry", 2},
+		{LabelOfVerdict("retry"), "retry", 0},
+		{LabelOfVerdict("retry"), "fail", 1},
+		{LabelOfVerdict("retry"), "pass", 2},
+		{LabelOfVerdict("fail"), "retry", 1},
+		{LabelOfVerdict("fail"), "fail", 0},
+	}
+	for _, tt := range tests {
+		if got := cost2(&tt.label, tt.verdict); got != tt.want {
+			t.Errorf("cost2(%+v, %s) = %d, want %d", tt.label, tt.verdict, got, tt.want)
+		}
+	}
+}
+
+// TestNilRates: a rate over nothing is nil, never 0 or 1, next to its
+// counts.
+func TestNilRates(t *testing.T) {
+	base := vouch.DefaultPolicy()
+	half := 0.5
+	var samples []Sample
+	for i := range 4 {
+		l := Label{Good: i%2 == 0}
+		samples = append(samples, Sample{ID: itoa(i), Attempt: 1, Kind: "answer", Verdict: "retry", Row: 4, Score: &half, Confidence: 0.55, Label: &l})
+	}
+	c := mustCalibrate(t, samples, &base, CalibrateOptions{})
+	if c.Correlation.Value != nil || c.Correlation.N != 4 || c.Correlation.Met {
+		t.Errorf("correlation of a constant score: %+v", c.Correlation)
+	}
+	for _, b := range c.Reliability {
+		if b.Count == 0 && (b.Accuracy != nil || b.MeanConfidence != nil) {
+			t.Errorf("empty bin %v-%v has accuracy %v", b.Low, b.High, b.Accuracy)
+		}
+		if b.Count > 0 && (b.Count != 4 || *b.Accuracy != 0.5 || *b.MeanConfidence != 0.55 || b.Agreed != 2) {
+			t.Errorf("bin %+v", b)
+		}
+	}
+	var f fit
+	for _, p := range f.curve() {
+		if p.CatchRate != nil || p.FalseAlarmRate != nil {
+			t.Errorf("curve at %v over no labels: %v, %v", p.PassAt, p.CatchRate, p.FalseAlarmRate)
+		}
+	}
+	if frate(0, 0) != nil || rate(0, 0) != nil {
+		t.Error("a rate over 0 is not nil")
+	}
+	data, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `"accuracy":null`) || !strings.Contains(string(data), `"value":null`) {
+		t.Errorf("JSON without null rates: %s", data)
+	}
+}
+
+func TestCalibrateCurve(t *testing.T) {
+	base := vouch.DefaultPolicy()
+	samples := history{seed: 8, n: 8000, every: 2, noise: 0.02, truth: truthWeights, passAt: 0.72, failBelow: 0.45}.samples(&base)
+	c := mustCalibrate(t, samples, &base, CalibrateOptions{})
+	curve := c.Thresholds.Curve
+	if len(curve) != 21 || curve[0].PassAt != 0 || curve[20].PassAt != 1 {
+		t.Fatalf("curve %+v", curve)
+	}
+	for i, p := range curve {
+		if p.Bad != c.Bad || p.Good != c.Good {
+			t.Errorf("at %v: %d bad, %d good; want %d, %d", p.PassAt, p.Bad, p.Good, c.Bad, c.Good)
+		}
+		if i > 0 && (p.Caught < curve[i-1].Caught || p.FalseAlarms < curve[i-1].FalseAlarms) {
+			t.Errorf("at %v: the curve goes down", p.PassAt)
+		}
+		if i%4 == 0 {
+			t.Logf("passAt %.2f: catch %s (%d of %d), false alarms %s (%d of %d)", p.PassAt,
+				fmtRate(p.CatchRate), p.Caught, p.Bad, fmtRate(p.FalseAlarmRate), p.FalseAlarms, p.Good)
+		}
+	}
+	// At passAt 1 every score below 1 is sent back.
+	if last := curve[20]; last.Caught != last.Bad {
+		t.Errorf("at passAt 1: caught %d of %d", last.Caught, last.Bad)
+	}
+}
+
+func TestCalibrateErrors(t *testing.T) {
+	base := vouch.DefaultPolicy()
+	if _, err := Calibrate(nil, nil, CalibrateOptions{}); err == nil {
+		t.Error("nil base: no error")
+	}
+	bad := []Sample{{ID: "x", Verdict: "maybe"}}
+	if _, err := Calibrate(bad, &base, CalibrateOptions{}); err == nil || !strings.Contains(err.Error(), `"x"`) {
+		t.Errorf("bad verdict: %v", err)
+	}
+	bad = []Sample{{ID: "y", Verdict: "pass", Label: &Label{Good: true, Verdict: "fail"}}}
+	if _, err := Calibrate(bad, &base, CalibrateOptions{}); err == nil {
+		t.Error("contradictory label: no error")
+	}
+}
+
+// TestPatchLoads: the patch is a policy file the loader of vouch policy
+// check accepts, and loading it sets the suggested thresholds and weights.
+func TestPatchLoads(t *testing.T) {
+	base := vouch.DefaultPolicy()
+	samples := history{seed: 9, n: 8000, every: 2, noise: 0.02, truth: truthWeights, passAt: 0.72, failBelow: 0.45, overrides: true}.samples(&base)
+	c := mustCalibrate(t, samples, &base, CalibrateOptions{})
+	patch, err := c.Patch()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("patch:\n%s", patch)
+	if !strings.HasPrefix(string(patch), "# Suggested by vouch calibration over 4000 labels") || !strings.Contains(string(patch), "Review") {
+		t.Errorf("patch header: %s", patch)
+	}
+	file := filepath.Join(t.TempDir(), "calibrated.yaml")
+	if err := os.WriteFile(file, patch, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if problems := policy.Check(file); problems != nil {
+		t.Fatalf("policy check: %v", problems)
+	}
+	got, err := policy.Load(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := c.WithWeights
+	if s == nil {
+		t.Fatal("no weights suggested")
+	}
+	if got.PassAt != s.PassAt || got.FailBelow != s.FailBelow {
+		t.Errorf("loaded thresholds %v/%v, want %v/%v", got.PassAt, got.FailBelow, s.PassAt, s.FailBelow)
+	}
+	for k, dims := range s.Weights {
+		for d, w := range dims {
+			if g := got.Weight(vouch.Kind(k), d); g != w {
+				t.Errorf("loaded weight %s.%s = %v, want %v", k, d, g, w)
+			}
+		}
+	}
+	// Kinds the patch leaves out keep their weights.
+	if got.Weight(vouch.KindSubtask, vouch.DimClaims) != base.Weight(vouch.KindSubtask, vouch.DimClaims) {
+		t.Error("subtask weights changed")
+	}
+
+	// Thresholds only: no weights key.
+	c.WithWeights = nil
+	patch, err = c.Patch()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(patch), "weights:") {
+		t.Errorf("thresholds-only patch has weights:\n%s", patch)
+	}
+	l, err := policy.Parse("thresholds.yaml", patch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := vouch.DefaultPolicy()
+	if err := l.Apply(&p); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Validate(); err != nil || p.PassAt != c.Thresholds.PassAt || p.FailBelow != c.Thresholds.FailBelow {
+		t.Errorf("thresholds patch: %v, %v/%v", err, p.PassAt, p.FailBelow)
+	}
+}
+
+func TestRoundToSum(t *testing.T) {
+	tests := []struct {
+		in   []float64
+		want []int
+	}{
+		{[]float64{0.6, 0.3, 0.1}, []int{60, 30, 10}},
+		{[]float64{1.0 / 3, 1.0 / 3, 1.0 / 3}, []int{34, 33, 33}},
+		{[]float64{0.004, 0.996}, []int{0, 100}},
+		{[]float64{0.125, 0.125, 0.75}, []int{13, 12, 75}},
+	}
+	for _, tt := range tests {
+		got := roundToSum(tt.in, 100)
+		if !equalInts(got, tt.want) {
+			t.Errorf("roundToSum(%v) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestNonNegLogistic: a dimension that lowers the odds of a good label
+// gets weight 0, not a negative one.
+func TestNonNegLogistic(t *testing.T) {
+	r := rand.New(rand.NewPCG(10, 11))
+	var x, y []float64
+	for range 3000 {
+		a, b, c := r.Float64(), r.Float64(), r.Float64()
+		x = append(x, a, b, c)
+		if 0.8*a-0.4*b+0.2*c+r.NormFloat64()*0.05 >= 0.3 {
+			y = append(y, 1)
+		} else {
+			y = append(y, 0)
+		}
+	}
+	beta := nonNegLogistic(x, y, 3, ridge)
+	t.Logf("slopes %v", beta)
+	if beta[1] != 0 || beta[0] <= 0 || beta[2] <= 0 || beta[0] < 2*beta[2] {
+		t.Errorf("slopes %v: want the second 0, the first about 4 times the third", beta)
+	}
+}
+
+// BenchmarkCalibrate calibrates a million verifications, ten thousand of
+// them labelled.
+func BenchmarkCalibrate(b *testing.B) {
+	base := vouch.DefaultPolicy()
+	samples := history{seed: 12, n: 1_000_000, every: 100, noise: 0.02, truth: truthWeights, passAt: 0.72, failBelow: 0.45, overrides: true}.samples(&base)
+	b.ReportAllocs()
+	for b.Loop() {
+		c, err := Calibrate(samples, &base, CalibrateOptions{})
+		if err != nil || c.WithWeights == nil {
+			b.Fatal(err, c.Message)
+		}
+	}
+}
