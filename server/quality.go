@@ -438,3 +438,49 @@ func parseIntParam(q url.Values, name string, def int) (int, error) {
 	}
 	return n, nil
 }
+
+// handleCalibration fits the policy's thresholds and weights to the
+// labels of a window (default the last 30 days) and answers what it
+// suggests; nothing is applied.
+func (s *Server) handleCalibration(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	win, err := parseWindow(q, s.now(), quality.DefaultWindow)
+	if err == nil && (win.ExecutorModel != "" || win.Criticality != "") {
+		err = errors.New("calibration filters by kind only: thresholds and weights are the policy's, for every executor")
+	}
+	minLabels := 0
+	if err == nil {
+		minLabels, err = parseIntParam(q, "minLabels", 0)
+	}
+	if err != nil {
+		writeError(w, http.StatusBadRequest, string(vouch.ErrInvalid), err.Error())
+		return
+	}
+	samples, err := quality.Samples(r.Context(), s.st, tenantOf(r.Context()), win)
+	if err != nil {
+		s.writeStoreError(w, "reading the labelled verifications", err)
+		return
+	}
+	c, err := quality.Calibrate(samples, &s.policy, quality.CalibrateOptions{MinLabels: minLabels})
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, string(vouch.ErrInternal), err.Error())
+		return
+	}
+	if q.Get("format") == "patch" {
+		patch, err := c.Patch()
+		if errors.Is(err, quality.ErrNothingSuggested) {
+			writeError(w, http.StatusConflict, "nothing_suggested", c.Message)
+			return
+		}
+		if err != nil {
+			writeError(w, http.StatusInternalServerError, string(vouch.ErrInternal), err.Error())
+			return
+		}
+		w.Header().Set("Content-Type", "application/yaml")
+		w.Header().Set("Content-Disposition", `attachment; filename="calibrated-policy.yaml"`)
+		w.WriteHeader(http.StatusOK)
+		w.Write(patch)
+		return
+	}
+	writeJSON(w, http.StatusOK, c)
+}

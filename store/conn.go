@@ -187,6 +187,11 @@ type dialect struct {
 	// walks (tenant, seq, created_at) newest first instead and stops at a
 	// page.
 	scanCreatedAt string
+	// noIndex prefixes a column in a condition that must not choose the
+	// index: SQLite's unary "+" (without statistics, its planner would
+	// rather scan a looked-up table by a filter's index than look it up
+	// by its key); nothing for PostgreSQL, whose planner has statistics.
+	noIndex string
 }
 
 // sqliteTime is the layout of SQLite timestamps: UTC, microseconds, one
@@ -194,7 +199,7 @@ type dialect struct {
 const sqliteTime = "2006-01-02T15:04:05.000000Z"
 
 var (
-	sqliteDialect = dialect{name: "sqlite", scanCreatedAt: "+created_at", ts: func(t time.Time) any {
+	sqliteDialect = dialect{name: "sqlite", scanCreatedAt: "+created_at", noIndex: "+", ts: func(t time.Time) any {
 		return t.UTC().Format(sqliteTime)
 	}}
 	postgresDialect = dialect{name: "postgres", scanCreatedAt: "created_at", ts: func(t time.Time) any {

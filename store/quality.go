@@ -432,15 +432,20 @@ func scanFeatures(v *Verification, dims, codes string) error {
 }
 
 // windowWhere is the WHERE clause of a window's filters on v, after the
-// tenant; col is the column of time ("v.created_at" or "v.bucket").
-func (s *sqlStore) windowWhere(q *strings.Builder, args []any, w Window, col string, from, to time.Time) []any {
-	q.WriteString(` AND ` + col + ` >= ? AND ` + col + ` < ?`)
+// tenant; col is the column of time ("v.created_at" or "v.bucket"). When
+// v is looked up by its key (lookup), the filters keep off v's indexes.
+func (s *sqlStore) windowWhere(q *strings.Builder, args []any, w Window, col string, from, to time.Time, lookup ...bool) []any {
+	pre := ""
+	if len(lookup) > 0 && lookup[0] {
+		pre = s.d.noIndex
+	}
+	q.WriteString(` AND ` + pre + col + ` >= ? AND ` + pre + col + ` < ?`)
 	args = append(args, s.d.ts(from), s.d.ts(to))
 	for _, f := range []struct{ col, val string }{
 		{"v.kind", w.Kind}, {"v.executor_model", w.ExecutorModel}, {"v.criticality", w.Criticality},
 	} {
 		if f.val != "" {
-			q.WriteString(` AND ` + f.col + ` = ?`)
+			q.WriteString(` AND ` + pre + f.col + ` = ?`)
 			args = append(args, f.val)
 		}
 	}
@@ -769,7 +774,7 @@ func (s *sqlStore) Labels(ctx context.Context, tenant string, w Window) ([]Label
 		q.WriteString(`SELECT ` + compactCols + `, ` + src.cols + ` FROM ` + src.table + ` l
 			CROSS JOIN verification_logs v WHERE l.tenant = ? AND v.tenant = l.tenant
 			AND v.id = l.verification_id AND v.attempt = l.attempt`)
-		args := s.windowWhere(&q, []any{tenant}, w, "v.created_at", w.Since, w.Until)
+		args := s.windowWhere(&q, []any{tenant}, w, "v.created_at", w.Since, w.Until, true)
 		q.WriteString(` ORDER BY l.seq`)
 		rs, err := s.eng.reader().query(ctx, q.String(), args...)
 		if err != nil {

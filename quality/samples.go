@@ -1,0 +1,33 @@
+package quality
+
+import (
+	"context"
+
+	"github.com/vouchgate/vouch/store"
+)
+
+// SampleOfRow is the sample of a stored verification, unlabelled.
+func SampleOfRow(v *store.Verification) Sample {
+	return Sample{ID: v.ID, Attempt: v.Attempt, Kind: v.Kind, Verdict: v.Verdict, Row: v.VerdictRow,
+		Score: v.Score, Confidence: v.Confidence, Dims: v.Dims, MustUndecided: v.MustUndecided, Injection: v.Injection}
+}
+
+// Samples reads the samples of a tenant's window from a store, each with
+// its latest label (an override or an outcome), for [Calibrate].
+func Samples(ctx context.Context, st store.Store, tenant string, w store.Window) ([]Sample, error) {
+	labels, err := st.Labels(ctx, tenant, w)
+	if err != nil {
+		return nil, err
+	}
+	latestLabel, _ := latest(labels)
+	var out []Sample
+	err = st.Scan(ctx, tenant, w, func(v *store.Verification) error {
+		s := SampleOfRow(v)
+		if l, ok := latestLabel[ref{v.ID, v.Attempt}]; ok {
+			s.Label = &Label{Good: l.Good, Verdict: l.Verdict}
+		}
+		out = append(out, s)
+		return nil
+	})
+	return out, err
+}
