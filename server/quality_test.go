@@ -3,10 +3,14 @@ package server
 import (
 	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vouchgate/vouch/api"
+	"github.com/vouchgate/vouch/policy"
 	"github.com/vouchgate/vouch/quality"
 	"github.com/vouchgate/vouch/store"
 )
@@ -200,5 +204,71 @@ func testAlerts(t *testing.T, newEnv envMaker) {
 		if !bytes.Contains(res.body, []byte(want)) {
 			t.Errorf("/metrics lacks %s", want)
 		}
+	}
+}
+
+// TestCalibration fits the thresholds to a labelled history whose right
+// pass threshold is 0.8 (the policy says 0.7), over the server's store.
+func TestCalibration(t *testing.T) {
+	e := newEnv(t, nil)
+	key, _ := e.key("acme", store.ScopeRead, store.ScopeReview)
+	if res := e.do("GET", "/v1/calibration?format=patch", key, nil); res.status != 409 || !bytes.Contains(res.body, []byte("labels")) {
+		t.Errorf("patch with no labels: %d %s, want 409 saying why", res.status, res.body)
+	}
+	now := e.clock.now()
+	var vs []*store.Verification
+	for i := range 200 {
+		score := float64(i) / 200
+		verdict, row := "pass", 6
+		switch {
+		case score < 0.5:
+			verdict, row = "fail", 3
+		case score < 0.7:
+			verdict, row = "retry", 4
+		}
+		vs = append(vs, &store.Verification{Tenant: "acme", ID: fmt.Sprintf("v%d", i), Attempt: 1, Kind: "answer",
+			Verdict: verdict, VerdictRow: row, Score: &score, Confidence: 0.8, Result: []byte(`{}`),
+			Dims: map[string]float64{"groundedness": score}, CreatedAt: now.Add(-time.Duration(i) * time.Minute)})
+	}
+	if _, err := e.store.Import(t.Context(), vs); err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range vs {
+		if i%2 == 1 {
+			continue
+		}
+		good := *v.Score >= 0.8
+		if err := e.store.AddOutcome(t.Context(), &store.Outcome{Tenant: "acme", VerificationID: v.ID, Good: good}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res := e.do("GET", "/v1/calibration", key, nil)
+	if res.status != 200 {
+		t.Fatalf("calibration: %d %s", res.status, res.body)
+	}
+	c := decode[quality.Calibration](t, res.body)
+	if !c.Enough || c.Labels != 100 || c.Thresholds == nil || c.Thresholds.PassAt < 0.77 || c.Thresholds.PassAt > 0.83 {
+		t.Fatalf("calibration: enough %v, %d labels, thresholds %+v; want passAt near 0.8 (%s)", c.Enough, c.Labels, c.Thresholds, c.Message)
+	}
+	res = e.do("GET", "/v1/calibration?format=patch", key, nil)
+	if res.status != 200 || res.header.Get("Content-Type") != "application/yaml" {
+		t.Fatalf("patch: %d %s", res.status, res.body)
+	}
+	path := filepath.Join(t.TempDir(), "patch.yaml")
+	if err := os.WriteFile(path, res.body, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if errs := policy.Check(path); len(errs) > 0 {
+		t.Errorf("the patch fails policy check: %v\n%s", errs, res.body)
+	}
+	p, err := policy.Load(path)
+	if err != nil || p.PassAt != c.Thresholds.PassAt {
+		t.Errorf("the patch loads as passAt %v (%v), want %v", p.PassAt, err, c.Thresholds.PassAt)
+	}
+	if res := e.do("GET", "/v1/calibration?executorModel=x", key, nil); res.status != 400 {
+		t.Errorf("calibration by executor model: %d, want 400", res.status)
+	}
+	if res := e.do("GET", "/v1/calibration?minLabels=500", key, nil); res.status != 200 || decode[quality.Calibration](t, res.body).Enough {
+		t.Errorf("calibration with minLabels above the labels: %d %s", res.status, res.body)
 	}
 }
