@@ -484,3 +484,47 @@ func (s *Server) handleCalibration(w http.ResponseWriter, r *http.Request) {
 	}
 	writeJSON(w, http.StatusOK, c)
 }
+
+// handleExamples makes few-shot examples for the judge from the
+// window's overrides (default the last 30 days): JSON, or with
+// format=patch a policy file setting judge.examples.
+func (s *Server) handleExamples(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	win, err := parseWindow(q, s.now(), quality.DefaultWindow)
+	perClass := 0
+	if err == nil {
+		perClass, err = parseIntParam(q, "perClass", 3)
+	}
+	if err == nil && (perClass < 1 || perClass > 50) {
+		err = errors.New("perClass: want 1 to 50")
+	}
+	if err != nil {
+		writeError(w, http.StatusBadRequest, string(vouch.ErrInvalid), err.Error())
+		return
+	}
+	exs, err := quality.Examples(r.Context(), s.st, tenantOf(r.Context()), win, perClass)
+	if err != nil {
+		s.writeStoreError(w, "reading the overrides", err)
+		return
+	}
+	if q.Get("format") != "patch" {
+		if exs == nil {
+			exs = []quality.Example{}
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"examples": exs})
+		return
+	}
+	patch, err := quality.ExamplesPatch(exs)
+	if errors.Is(err, quality.ErrNothingSuggested) {
+		writeError(w, http.StatusConflict, "nothing_suggested", err.Error())
+		return
+	}
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, string(vouch.ErrInternal), err.Error())
+		return
+	}
+	w.Header().Set("Content-Type", "application/yaml")
+	w.Header().Set("Content-Disposition", `attachment; filename="judge-examples.yaml"`)
+	w.WriteHeader(http.StatusOK)
+	w.Write(patch)
+}

@@ -62,6 +62,7 @@ func (s *Server) routeTable(metricsHandler http.Handler) []route {
 		{"GET /v1/metrics", store.ScopeRead, true, s.handleMetrics},
 		{"GET /v1/alerts", store.ScopeRead, true, s.handleAlerts},
 		{"GET /v1/calibration", store.ScopeRead, true, s.handleCalibration},
+		{"GET /v1/examples", store.ScopeRead, true, s.handleExamples},
 		{"GET /v1/events", store.ScopeRead, false, s.handleEvents},
 		{"GET /healthz", "", false, s.handleHealth},
 		{"GET /readyz", "", false, s.handleReady},
