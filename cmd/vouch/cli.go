@@ -123,15 +123,15 @@ given and what it returned and claims to have done, it checks the claims against
 ground truth, decides the task's success criteria by rule, and returns a verdict
 (pass, retry or fail) with a score, a confidence, the evidence and feedback.
 
-Exit codes: 0 pass, 1 retry or fail, 2 bad input or usage; review and outcome,
-which call a server: 0 done, 2 bad usage or a call the server refused (4xx), 3
-a server that could not be reached or failed.`,
+Exit codes: 0 pass, 1 retry or fail, 2 bad input or usage; review, outcome,
+metrics and alerts, which call a server: 0 done, 2 bad usage or a call the
+server refused (4xx), 3 a server or store that could not be reached or failed.`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}
 	root.CompletionOptions.DisableDefaultCmd = true
 	root.AddCommand(newVerifyCmd(st), newSnapshotCmd(), newSchemaCmd(), newPolicyCmd(), newCodesCmd(), newVersionCmd(), newTraceCmd(), newFakeLLMCmd(st), newHookCmd(st), newRunCmd(st), newServeCmd(st), newKeysCmd(st),
-		newReviewCmd(st), newOutcomeCmd(st))
+		newReviewCmd(st), newOutcomeCmd(st), newMetricsCmd(st), newAlertsCmd(st))
 	return root
 }
 

@@ -13,14 +13,17 @@
 //	vouch keys create|list|revoke --store DSN
 //	vouch review ID --verdict pass|retry|fail [--reason TEXT] [--reviewer NAME] [--attempt N] [--json]
 //	vouch outcome (ID [--attempt N] | --task T [--interaction I]) --good|--bad [--detail TEXT] [--reporter NAME] [--json]
+//	vouch metrics [--server URL | --store DSN [--tenant T]] [--since T] [--until T] [--window D] [--kind K] [--executor-model M] [--criticality C] [--json]
+//	vouch alerts [--server URL] [--json]
 //	vouch version
 //
-// review and outcome call the server named by --server or VOUCH_SERVER,
-// with the API key of --api-key-file FILE or VOUCH_API_KEY.
+// review, outcome, metrics and alerts call the server named by --server
+// or VOUCH_SERVER, with the API key of --api-key-file FILE or
+// VOUCH_API_KEY (metrics --store reads a store directly instead).
 //
-// Exit codes: 0 pass, 1 retry or fail, 2 bad input or usage. For review
-// and outcome: 0 done, 2 bad usage or a call the server refused (4xx), 3
-// a server that could not be reached or failed.
+// Exit codes: 0 pass, 1 retry or fail, 2 bad input or usage. For review,
+// outcome, metrics and alerts: 0 done, 2 bad usage or a call the server
+// refused (4xx), 3 a server or store that could not be reached or failed.
 package main
 
 import (
