@@ -1,6 +1,7 @@
 // Package client is the Go client of `vouch serve`: verify requests (one,
-// the plain task shape, or batches), read the log, and follow the event
-// stream.
+// the plain task shape, or batches), read the log, label verifications
+// (overrides and outcomes), read the quality metrics and alerts, and
+// follow the event stream.
 //
 //	c, err := client.New("http://127.0.0.1:8080", client.WithAPIKey(os.Getenv("VOUCH_API_KEY")))
 //	rep, err := c.Verify(ctx, req)
@@ -28,6 +29,7 @@ import (
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/api"
+	"github.com/vouchgate/vouch/quality"
 )
 
 // Client talks to one vouch server. It is safe for concurrent use.
@@ -245,6 +247,74 @@ func (q Query) values() url.Values {
 func (c *Client) List(ctx context.Context, q Query) (*api.List, error) {
 	out := new(api.List)
 	return out, c.json(ctx, http.MethodGet, "/v1/verifications", q.values(), nil, out)
+}
+
+// Override records a person's verdict (pass, retry or fail) beside the
+// stored verification id, in.Attempt of it (0: its latest), and returns
+// the override as recorded; the report itself never changes. It needs a
+// key with the review scope. An unknown verification is a 404
+// ([IsNotFound]), a bad verdict a 400.
+func (c *Client) Override(ctx context.Context, id string, in api.OverrideInput) (*api.Override, error) {
+	out := new(api.Override)
+	return out, c.json(ctx, http.MethodPost, "/v1/verifications/"+url.PathEscape(id)+"/override", nil, in, out)
+}
+
+// Outcome records what happened downstream of a verification: one named
+// by in.VerificationID (and Attempt), or the latest of a task named by
+// in.TaskID (and InteractionID). in.Good is required. It returns the
+// outcome with the verification it labelled, and needs a key with the
+// review scope. No matching verification is a 404 ([IsNotFound]).
+func (c *Client) Outcome(ctx context.Context, in api.OutcomeInput) (*api.Outcome, error) {
+	out := new(api.Outcome)
+	return out, c.json(ctx, http.MethodPost, "/v1/outcomes", nil, in, out)
+}
+
+// MetricsQuery selects the window of [Client.Metrics]; zero fields take
+// the server's defaults.
+type MetricsQuery struct {
+	// Since and Until bound the window [Since, Until); a zero Until is
+	// now.
+	Since, Until time.Time
+	// Window is the span back from Until when Since is zero (the server's
+	// default: 30 days). Give Since or Window, not both.
+	Window time.Duration
+	// Kind, ExecutorModel and Criticality filter the verifications.
+	Kind, ExecutorModel, Criticality string
+}
+
+func (q MetricsQuery) values() url.Values {
+	v := url.Values{}
+	if !q.Since.IsZero() {
+		v.Set("since", q.Since.UTC().Format(time.RFC3339Nano))
+	}
+	if !q.Until.IsZero() {
+		v.Set("until", q.Until.UTC().Format(time.RFC3339Nano))
+	}
+	if q.Window != 0 {
+		v.Set("window", q.Window.String())
+	}
+	for k, s := range map[string]string{"kind": q.Kind, "executorModel": q.ExecutorModel, "criticality": q.Criticality} {
+		if s != "" {
+			v.Set(k, s)
+		}
+	}
+	return v
+}
+
+// Metrics returns the quality metrics of the caller's tenant over a
+// window: rates with their counts, distributions, failure patterns,
+// cost and self-assessment bias. It needs the read scope.
+func (c *Client) Metrics(ctx context.Context, q MetricsQuery) (*quality.Metrics, error) {
+	out := new(quality.Metrics)
+	return out, c.json(ctx, http.MethodGet, "/v1/metrics", q.values(), nil, out)
+}
+
+// Alerts evaluates the caller's tenant's alerts on the window they watch
+// and returns every one that is configured, firing or not. It needs the
+// read scope.
+func (c *Client) Alerts(ctx context.Context) (*quality.AlertReport, error) {
+	out := new(quality.AlertReport)
+	return out, c.json(ctx, http.MethodGet, "/v1/alerts", nil, nil, out)
 }
 
 // Event is one event of the stream.

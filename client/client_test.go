@@ -14,6 +14,7 @@ import (
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/api"
 	"github.com/vouchgate/vouch/client"
+	"github.com/vouchgate/vouch/quality"
 	"github.com/vouchgate/vouch/server"
 	"github.com/vouchgate/vouch/store"
 )
@@ -157,5 +158,68 @@ func TestClientRetriesOverload(t *testing.T) {
 	}
 	if _, err := client.New("localhost:8080"); err == nil {
 		t.Error("a URL without a scheme was accepted")
+	}
+}
+
+func TestClientLabelsAndMetrics(t *testing.T) {
+	c := newServer(t)
+	ctx := t.Context()
+	// a passes; b is sent back (no DONE).
+	for _, r := range []*vouch.Request{request("a", "DONE"), request("b", "not yet")} {
+		if _, err := c.Verify(ctx, r, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ov, err := c.Override(ctx, "a", api.OverrideInput{Verdict: "fail", Reason: "the file is missing", Reviewer: "ana"})
+	if err != nil || ov.VerificationID != "a" || ov.Attempt != 1 || ov.Verdict != "fail" || ov.Reviewer != "ana" || ov.CreatedAt.IsZero() {
+		t.Fatalf("Override: %v %+v", err, ov)
+	}
+	if _, err := c.Override(ctx, "nope", api.OverrideInput{Verdict: "fail"}); !client.IsNotFound(err) {
+		t.Errorf("override of an unknown id: %v, want a 404", err)
+	}
+	var e *client.Error
+	if _, err := c.Override(ctx, "a", api.OverrideInput{Verdict: "maybe"}); !errors.As(err, &e) || e.Status != 400 || !strings.Contains(e.Message, "pass, retry or fail") {
+		t.Errorf("bad verdict: %v", err)
+	}
+	bad := false
+	oc, err := c.Outcome(ctx, api.OutcomeInput{TaskID: "t-b", Good: &bad, Detail: "not done", Reporter: "ci"})
+	if err != nil || oc.VerificationID != "b" || oc.Attempt != 1 || oc.Good == nil || *oc.Good || oc.Reporter != "ci" {
+		t.Fatalf("Outcome: %v %+v", err, oc)
+	}
+	if _, err := c.Outcome(ctx, api.OutcomeInput{TaskID: "t-none", Good: &bad}); !client.IsNotFound(err) {
+		t.Errorf("outcome of an unknown task: %v, want a 404", err)
+	}
+
+	m, err := c.Metrics(ctx, client.MetricsQuery{Window: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Verifications != 2 || m.CatchRate.String() != "0.50 (1/2)" || m.FalseAlarmRate.String() != "0.00 (0/2)" || m.Labels.Labelled != 2 {
+		t.Errorf("metrics: %d verifications, catch %v, false alarms %v, labels %+v", m.Verifications, m.CatchRate, m.FalseAlarmRate, m.Labels)
+	}
+	if span := m.Window.Until.Sub(m.Window.Since); span != time.Hour {
+		t.Errorf("window %v, want an hour", span)
+	}
+	until := time.Now().Add(time.Minute)
+	if m, err := c.Metrics(ctx, client.MetricsQuery{Since: until.Add(-time.Hour), Until: until, Kind: "answer"}); err != nil || m.Verifications != 0 || m.Window.Kind != "answer" {
+		t.Errorf("another kind: %v %+v", err, m)
+	}
+	if _, err := c.Metrics(ctx, client.MetricsQuery{Since: until, Window: time.Hour}); !errors.As(err, &e) || e.Status != 400 {
+		t.Errorf("since and window: %v, want a 400", err)
+	}
+
+	rep, err := c.Alerts(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	for _, a := range rep.Alerts {
+		names[a.Name] = true
+		if a.Firing {
+			t.Errorf("%s fires on 2 labels, under the default minimum", a.Name)
+		}
+	}
+	if len(names) != 4 || !names[quality.AlertCatchRate] || rep.Window.Until.IsZero() {
+		t.Errorf("alerts %+v", rep)
 	}
 }

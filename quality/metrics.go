@@ -1,6 +1,7 @@
 package quality
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"time"
@@ -248,6 +249,23 @@ func Compute(w Window, t *store.WindowTally, labels []store.Labelled) *Metrics {
 	m.CatchRate = NewRate(m.Labels.Caught, m.Labels.Caught+m.Labels.Missed)
 	m.FalseAlarmRate = NewRate(m.Labels.FalseAlarms, m.Verifications)
 	return m
+}
+
+// FromStore computes the metrics of a tenant's window from what st holds
+// for it: the window's tallies and its labels. It is what `vouch serve`
+// answers GET /v1/metrics with and `vouch metrics --store` prints, so the
+// two agree on the same data.
+func FromStore(ctx context.Context, st store.Store, tenant string, w store.Window) (*Metrics, error) {
+	t, err := st.Tally(ctx, tenant, w)
+	if err != nil {
+		return nil, fmt.Errorf("quality: tallies: %w", err)
+	}
+	labels, err := st.Labels(ctx, tenant, w)
+	if err != nil {
+		return nil, fmt.Errorf("quality: labels: %w", err)
+	}
+	win := Window{Since: w.Since, Until: w.Until, Kind: w.Kind, ExecutorModel: w.ExecutorModel, Criticality: w.Criticality}
+	return Compute(win, t, labels), nil
 }
 
 func bins(h [10]int64) []Bin {

@@ -205,15 +205,7 @@ func windowOf(w store.Window) quality.Window {
 
 // metricsOf computes the quality metrics of a tenant's window.
 func (s *Server) metricsOf(ctx context.Context, tenant string, w store.Window) (*quality.Metrics, error) {
-	t, err := s.st.Tally(ctx, tenant, w)
-	if err != nil {
-		return nil, err
-	}
-	labels, err := s.st.Labels(ctx, tenant, w)
-	if err != nil {
-		return nil, err
-	}
-	return quality.Compute(windowOf(w), t, labels), nil
+	return quality.FromStore(ctx, s.st, tenant, w)
 }
 
 func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {

@@ -20,6 +20,9 @@ const (
 	exitPass  = 0 // the output passed (or the command succeeded)
 	exitNotOK = 1 // the output was sent back for a retry or failed
 	exitInput = 2 // bad input or usage
+	// exitUnavailable: the server or store a command reads or writes
+	// could not be reached, or failed.
+	exitUnavailable = 3
 )
 
 // Version is the release version, set at build time with
@@ -120,12 +123,15 @@ given and what it returned and claims to have done, it checks the claims against
 ground truth, decides the task's success criteria by rule, and returns a verdict
 (pass, retry or fail) with a score, a confidence, the evidence and feedback.
 
-Exit codes: 0 pass, 1 retry or fail, 2 bad input or usage.`,
+Exit codes: 0 pass, 1 retry or fail, 2 bad input or usage; review, outcome,
+metrics and alerts, which call a server: 0 done, 2 bad usage or a call the
+server refused (4xx), 3 a server or store that could not be reached or failed.`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}
 	root.CompletionOptions.DisableDefaultCmd = true
-	root.AddCommand(newVerifyCmd(st), newSnapshotCmd(), newSchemaCmd(), newPolicyCmd(), newCodesCmd(), newVersionCmd(), newTraceCmd(), newFakeLLMCmd(st), newHookCmd(st), newRunCmd(st), newServeCmd(st), newKeysCmd(st))
+	root.AddCommand(newVerifyCmd(st), newSnapshotCmd(), newSchemaCmd(), newPolicyCmd(), newCodesCmd(), newVersionCmd(), newTraceCmd(), newFakeLLMCmd(st), newHookCmd(st), newRunCmd(st), newServeCmd(st), newKeysCmd(st),
+		newReviewCmd(st), newOutcomeCmd(st), newMetricsCmd(st), newAlertsCmd(st))
 	return root
 }
 

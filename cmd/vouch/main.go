@@ -9,9 +9,21 @@
 //	vouch policy show [--policy FILE]...
 //	vouch policy check FILE...
 //	vouch codes [--json]
+//	vouch serve [--addr HOST:PORT] [--store DSN] [--config FILE]
+//	vouch keys create|list|revoke --store DSN
+//	vouch review ID --verdict pass|retry|fail [--reason TEXT] [--reviewer NAME] [--attempt N] [--json]
+//	vouch outcome (ID [--attempt N] | --task T [--interaction I]) --good|--bad [--detail TEXT] [--reporter NAME] [--json]
+//	vouch metrics [--server URL | --store DSN [--tenant T]] [--since T] [--until T] [--window D] [--kind K] [--executor-model M] [--criticality C] [--json]
+//	vouch alerts [--server URL] [--json]
 //	vouch version
 //
-// Exit codes: 0 pass, 1 retry or fail, 2 bad input or usage.
+// review, outcome, metrics and alerts call the server named by --server
+// or VOUCH_SERVER, with the API key of --api-key-file FILE or
+// VOUCH_API_KEY (metrics --store reads a store directly instead).
+//
+// Exit codes: 0 pass, 1 retry or fail, 2 bad input or usage. For review,
+// outcome, metrics and alerts: 0 done, 2 bad usage or a call the server
+// refused (4xx), 3 a server or store that could not be reached or failed.
 package main
 
 import (

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/client"
+)
+
+// remoteExitCodes is the exit-code paragraph of the commands that call a
+// server.
+const remoteExitCodes = `Exit codes: 0 done; 2 bad usage or input, or the server refused the call
+(400 bad input, 401 no or unknown key, 403 the key lacks the scope, 404 no such
+verification, 409 conflict), with the server's message; 3 the server (or the
+store) could not be reached or failed (network errors, 429 and 5xx after the
+client's retries).`
+
+// remoteHelp is the paragraph on how the commands that call a server
+// find it and authenticate.
+const remoteHelp = `The server is --server URL, else VOUCH_SERVER (http://host:port). The API key
+is read from --api-key-file FILE, else VOUCH_API_KEY; never from a flag, which
+others on the machine could read in the process list. A server with no key in
+its store takes calls without one.`
+
+// remoteFlags name the server a command calls and where its key is.
+type remoteFlags struct {
+	server  string
+	keyFile string
+}
+
+func (f *remoteFlags) add(fl *pflag.FlagSet) {
+	fl.StringVar(&f.server, "server", "", "the server's `URL` (default: VOUCH_SERVER)")
+	fl.StringVar(&f.keyFile, "api-key-file", "", "read the API key from `FILE` (default: VOUCH_API_KEY)")
+}
+
+// serverURL returns the server named by --server or VOUCH_SERVER, "" when
+// neither names one.
+func (f *remoteFlags) serverURL(st Streams) string {
+	if f.server != "" {
+		return f.server
+	}
+	return strings.TrimSpace(st.getenv("VOUCH_SERVER"))
+}
+
+// client returns a client of the server with the key, and the server's
+// URL; a missing server, a bad URL or an unreadable key file is a usage
+// error.
+func (f *remoteFlags) client(st Streams) (*client.Client, string, error) {
+	u := f.serverURL(st)
+	if u == "" {
+		return nil, "", usageErr(errors.New("no server: give --server URL or set VOUCH_SERVER"))
+	}
+	key := strings.TrimSpace(st.getenv("VOUCH_API_KEY"))
+	if f.keyFile != "" {
+		b, err := os.ReadFile(f.keyFile)
+		if err != nil {
+			return nil, "", usageErr(fmt.Errorf("--api-key-file: %w", err))
+		}
+		if key = strings.TrimSpace(string(b)); key == "" {
+			return nil, "", usageErr(fmt.Errorf("--api-key-file %s is empty", f.keyFile))
+		}
+	}
+	var opts []client.Option
+	if key != "" {
+		opts = append(opts, client.WithAPIKey(key))
+	}
+	c, err := client.New(u, opts...)
+	if err != nil {
+		return nil, "", usageErr(fmt.Errorf("--server %q (or VOUCH_SERVER): want http://host:port or https://host", u))
+	}
+	return c, u, nil
+}
+
+// remoteErr turns a failed call into the command's exit: the server's
+// message, with exit 2 for a call the server refused (4xx but 429), and 3
+// for a server that could not be reached or failed.
+func remoteErr(server string, err error) error {
+	var e *client.Error
+	if errors.Is(err, context.Canceled) {
+		return &exitError{code: exitUnavailable, err: errors.New("interrupted")}
+	}
+	if !errors.As(err, &e) {
+		return &exitError{code: exitUnavailable, err: fmt.Errorf("cannot reach the server at %s: %w", server, err)}
+	}
+	var msg error
+	if len(e.Problems) > 1 {
+		msg = vouch.Errors(e.Problems)
+	} else {
+		msg = fmt.Errorf("the server answered %d %s: %s", e.Status, e.Code, e.Message)
+	}
+	switch {
+	case e.Status == http.StatusTooManyRequests || e.Status >= 500:
+		return &exitError{code: exitUnavailable, err: msg}
+	case e.Status == http.StatusUnauthorized:
+		msg = fmt.Errorf("%w (set VOUCH_API_KEY or give --api-key-file)", msg)
+	}
+	return usageErr(msg)
+}
