@@ -29,7 +29,6 @@ import (
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/api"
-	"github.com/vouchgate/vouch/quality"
 )
 
 // Client talks to one vouch server. It is safe for concurrent use.
@@ -304,16 +303,16 @@ func (q MetricsQuery) values() url.Values {
 // Metrics returns the quality metrics of the caller's tenant over a
 // window: rates with their counts, distributions, failure patterns,
 // cost and self-assessment bias. It needs the read scope.
-func (c *Client) Metrics(ctx context.Context, q MetricsQuery) (*quality.Metrics, error) {
-	out := new(quality.Metrics)
+func (c *Client) Metrics(ctx context.Context, q MetricsQuery) (*api.Metrics, error) {
+	out := new(api.Metrics)
 	return out, c.json(ctx, http.MethodGet, "/v1/metrics", q.values(), nil, out)
 }
 
 // Alerts evaluates the caller's tenant's alerts on the window they watch
 // and returns every one that is configured, firing or not. It needs the
 // read scope.
-func (c *Client) Alerts(ctx context.Context) (*quality.AlertReport, error) {
-	out := new(quality.AlertReport)
+func (c *Client) Alerts(ctx context.Context) (*api.AlertReport, error) {
+	out := new(api.AlertReport)
 	return out, c.json(ctx, http.MethodGet, "/v1/alerts", nil, nil, out)
 }
 

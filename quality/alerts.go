@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/api"
 )
 
 // The alerts.
@@ -90,26 +91,11 @@ func (c *AlertConfig) Check() error {
 	return nil
 }
 
-// Status is one alert evaluated on a window's metrics.
-type Status struct {
-	Name     string `json:"name"`
-	Severity string `json:"severity"`
-	Firing   bool   `json:"firing"`
-	// Value is the figure watched, nil when there is nothing to compute
-	// it over.
-	Value     *float64 `json:"value"`
-	Threshold float64  `json:"threshold"`
-	// Below is true when the alert fires below the threshold.
-	Below bool `json:"below"`
-	// Labels is how many observations Value rests on, MinLabels how many
-	// it needs before it may fire.
-	Labels    int64  `json:"labels"`
-	MinLabels int    `json:"minLabels"`
-	Message   string `json:"message"`
-	// Since is when the alert last started or stopped firing (set by the
-	// server from the stored state).
-	Since time.Time `json:"since,omitzero"`
-}
+// Status and AlertReport are the shapes of the alerts, in package api.
+type (
+	Status      = api.AlertStatus
+	AlertReport = api.AlertReport
+)
 
 // Evaluate evaluates the rules on m, in a fixed order; rules that are
 // off are left out.
@@ -145,11 +131,4 @@ func Evaluate(m *Metrics, c AlertConfig) []Status {
 	add(AlertRetrySuccess, c.RetrySuccess, true, m.RetrySuccess.Value, m.RetrySuccess.Of, "retry success")
 	add(AlertTaskCostRatio, c.TaskCostRatio, false, m.Cost.TaskCostRatio, m.Cost.Priced, "verification cost ÷ task cost")
 	return out
-}
-
-// AlertReport is the answer of GET /v1/alerts: every alert evaluated on
-// the window it watches.
-type AlertReport struct {
-	Window Window   `json:"window"`
-	Alerts []Status `json:"alerts"`
 }
