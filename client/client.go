@@ -316,6 +316,41 @@ func (c *Client) Alerts(ctx context.Context) (*api.AlertReport, error) {
 	return out, c.json(ctx, http.MethodGet, "/v1/alerts", nil, nil, out)
 }
 
+// Calibration fits the server's policy to the labels of a window (only
+// its span and kind filter calibration) and returns the calibration as
+// JSON (the shape of package quality's Calibration); minLabels 0 means the
+// server's default. With patch, it returns the suggestion as a policy
+// file instead, and a 409 error when nothing is suggested. It needs the
+// read scope.
+func (c *Client) Calibration(ctx context.Context, q MetricsQuery, minLabels int, patch bool) ([]byte, error) {
+	v := q.values()
+	if minLabels > 0 {
+		v.Set("minLabels", strconv.Itoa(minLabels))
+	}
+	if patch {
+		v.Set("format", "patch")
+	}
+	_, b, err := c.do(ctx, http.MethodGet, "/v1/calibration", v, nil, nil)
+	return b, err
+}
+
+// Examples returns few-shot judge examples made from the window's
+// overrides, perClass of each class (0: the server's default), as JSON
+// {"examples": [...]} or, with patch, as a policy file setting
+// judge.examples (a 409 error when no override gives a reason). It needs
+// the read scope.
+func (c *Client) Examples(ctx context.Context, q MetricsQuery, perClass int, patch bool) ([]byte, error) {
+	v := q.values()
+	if perClass > 0 {
+		v.Set("perClass", strconv.Itoa(perClass))
+	}
+	if patch {
+		v.Set("format", "patch")
+	}
+	_, b, err := c.do(ctx, http.MethodGet, "/v1/examples", v, nil, nil)
+	return b, err
+}
+
 // Event is one event of the stream.
 type Event struct {
 	// ID is the event's sequence number: give it as lastEventID to
