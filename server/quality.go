@@ -460,18 +460,7 @@ func (s *Server) handleCalibration(w http.ResponseWriter, r *http.Request) {
 	}
 	if q.Get("format") == "patch" {
 		patch, err := c.Patch()
-		if errors.Is(err, quality.ErrNothingSuggested) {
-			writeError(w, http.StatusConflict, "nothing_suggested", c.Message)
-			return
-		}
-		if err != nil {
-			writeError(w, http.StatusInternalServerError, string(vouch.ErrInternal), err.Error())
-			return
-		}
-		w.Header().Set("Content-Type", "application/yaml")
-		w.Header().Set("Content-Disposition", `attachment; filename="calibrated-policy.yaml"`)
-		w.WriteHeader(http.StatusOK)
-		w.Write(patch)
+		writePatch(w, "calibrated-policy.yaml", patch, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, c)
@@ -507,6 +496,12 @@ func (s *Server) handleExamples(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	patch, err := quality.ExamplesPatch(exs)
+	writePatch(w, "judge-examples.yaml", patch, err)
+}
+
+// writePatch answers a policy patch as a YAML download, 409 when nothing
+// was suggested.
+func writePatch(w http.ResponseWriter, filename string, patch []byte, err error) {
 	if errors.Is(err, quality.ErrNothingSuggested) {
 		writeError(w, http.StatusConflict, "nothing_suggested", err.Error())
 		return
@@ -516,7 +511,7 @@ func (s *Server) handleExamples(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "application/yaml")
-	w.Header().Set("Content-Disposition", `attachment; filename="judge-examples.yaml"`)
+	w.Header().Set("Content-Disposition", `attachment; filename="`+filename+`"`)
 	w.WriteHeader(http.StatusOK)
 	w.Write(patch)
 }

@@ -7,13 +7,11 @@ import (
 	"io"
 	"os"
 	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/vouchgate/vouch/policy"
 	"github.com/vouchgate/vouch/quality"
-	"github.com/vouchgate/vouch/store"
 )
 
 // calibrateFlags are the flags of vouch calibrate.
@@ -62,12 +60,7 @@ metrics'.
 		RunE: func(cmd *cobra.Command, _ []string) error { return runCalibrate(cmd, st, &f) },
 	}
 	fl := cmd.Flags()
-	f.add(fl)
-	fl.StringVar(&f.store, "store", "", "read a store's `DSN` directly instead of a server")
-	fl.StringVar(&f.tenant, "tenant", "", "with --store: the `TENANT` (default \"default\")")
-	fl.StringVar(&f.since, "since", "", "the window's start `TIME` (RFC 3339 or YYYY-MM-DD)")
-	fl.StringVar(&f.until, "until", "", "the window's end `TIME` (default now)")
-	fl.DurationVar(&f.window, "window", 0, "the window's `SPAN` back from --until (default 720h)")
+	f.addWindow(fl)
 	fl.StringVar(&f.kind, "kind", "", "only verifications of the checkpoint `KIND`")
 	fl.StringVar(&f.reports, "reports", "", "calibrate on the reports of this JSONL `FILE`")
 	fl.StringVar(&f.labels, "labels", "", "with --reports: the labels, a JSONL `FILE`")
@@ -185,25 +178,9 @@ func calibrateLocally(cmd *cobra.Command, f *calibrateFlags) (*quality.Calibrati
 		if err != nil {
 			return nil, err
 		}
-		tenant := f.tenant
-		if tenant == "" {
-			tenant = "default"
-		}
-		if !store.ValidTenant(tenant) {
-			return nil, usageErr(fmt.Errorf("--tenant %q: want lower-case letters, digits, - and _", tenant))
-		}
-		w, err := storeWindow(q, time.Now())
+		s, tenant, w, err := f.localStore(cmd, q)
 		if err != nil {
 			return nil, err
-		}
-		if path := sqlitePath(f.store); path != "" {
-			if _, err := os.Stat(path); err != nil {
-				return nil, usageErr(fmt.Errorf("--store %s: %w", f.store, err))
-			}
-		}
-		s, err := store.Open(cmd.Context(), f.store, store.Options{})
-		if err != nil {
-			return nil, &exitError{code: exitUnavailable, err: err}
 		}
 		defer s.Close()
 		if samples, err = quality.Samples(cmd.Context(), s, tenant, w); err != nil {

@@ -5,13 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/vouchgate/vouch/client"
 	"github.com/vouchgate/vouch/quality"
-	"github.com/vouchgate/vouch/store"
 )
 
 type examplesFlags struct {
@@ -42,12 +40,7 @@ check FILE' and apply with --policy.
 		RunE: func(cmd *cobra.Command, _ []string) error { return runExamples(cmd, st, &f) },
 	}
 	fl := cmd.Flags()
-	f.add(fl)
-	fl.StringVar(&f.store, "store", "", "read a store's `DSN` directly instead of a server")
-	fl.StringVar(&f.tenant, "tenant", "", "with --store: the `TENANT` (default \"default\")")
-	fl.StringVar(&f.since, "since", "", "the window's start `TIME` (RFC 3339 or YYYY-MM-DD)")
-	fl.StringVar(&f.until, "until", "", "the window's end `TIME` (default now)")
-	fl.DurationVar(&f.window, "window", 0, "the window's `SPAN` back from --until (default 720h)")
+	f.addWindow(fl)
 	fl.IntVar(&f.perClass, "per-class", 3, "how many examples of each class, 1 to 50")
 	fl.StringVar(&f.writePolicy, "write-policy", "", "write the policy file to `FILE` (a new file)")
 	fl.BoolVar(&f.json, "json", false, "print the examples as JSON")
@@ -117,25 +110,9 @@ func runExamples(cmd *cobra.Command, st Streams, f *examplesFlags) error {
 }
 
 func examplesOfStore(cmd *cobra.Command, f *examplesFlags, q client.MetricsQuery) ([]quality.Example, error) {
-	tenant := f.tenant
-	if tenant == "" {
-		tenant = "default"
-	}
-	if !store.ValidTenant(tenant) {
-		return nil, usageErr(fmt.Errorf("--tenant %q: want lower-case letters, digits, - and _", tenant))
-	}
-	w, err := storeWindow(q, time.Now())
+	s, tenant, w, err := f.localStore(cmd, q)
 	if err != nil {
 		return nil, err
-	}
-	if path := sqlitePath(f.store); path != "" {
-		if _, err := os.Stat(path); err != nil {
-			return nil, usageErr(fmt.Errorf("--store %s: %w", f.store, err))
-		}
-	}
-	s, err := store.Open(cmd.Context(), f.store, store.Options{})
-	if err != nil {
-		return nil, &exitError{code: exitUnavailable, err: err}
 	}
 	defer s.Close()
 	exs, err := quality.Examples(cmd.Context(), s, tenant, w, f.perClass)

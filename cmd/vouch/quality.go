@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/client"
@@ -66,17 +67,51 @@ dates (2026-11-01, midnight UTC); --until defaults to now, --since to --window
 		RunE: func(cmd *cobra.Command, _ []string) error { return runMetrics(cmd, st, &f) },
 	}
 	fl := cmd.Flags()
+	f.addWindow(fl)
+	fl.StringVar(&f.kind, "kind", "", "only verifications of the checkpoint `KIND`")
+	fl.StringVar(&f.executorModel, "executor-model", "", "only verifications of outputs by `MODEL`")
+	fl.StringVar(&f.criticality, "criticality", "", "only verifications of tasks of `CRITICALITY`")
+	fl.BoolVar(&f.json, "json", false, "print the metrics as JSON")
+	return cmd
+}
+
+// addWindow adds the flags that name where the verifications come from
+// (a server, or a store and tenant) and the window's span.
+func (f *metricsFlags) addWindow(fl *pflag.FlagSet) {
 	f.add(fl)
 	fl.StringVar(&f.store, "store", "", "read a store's `DSN` directly instead of a server")
 	fl.StringVar(&f.tenant, "tenant", "", "with --store: the `TENANT` (default \"default\")")
 	fl.StringVar(&f.since, "since", "", "the window's start `TIME` (RFC 3339 or YYYY-MM-DD)")
 	fl.StringVar(&f.until, "until", "", "the window's end `TIME` (default now)")
 	fl.DurationVar(&f.window, "window", 0, "the window's `SPAN` back from --until (default 720h)")
-	fl.StringVar(&f.kind, "kind", "", "only verifications of the checkpoint `KIND`")
-	fl.StringVar(&f.executorModel, "executor-model", "", "only verifications of outputs by `MODEL`")
-	fl.StringVar(&f.criticality, "criticality", "", "only verifications of tasks of `CRITICALITY`")
-	fl.BoolVar(&f.json, "json", false, "print the metrics as JSON")
-	return cmd
+}
+
+// localStore opens the store of --store for the window q selects, in the
+// tenant of --tenant (default "default"). A SQLite file that does not
+// exist is a usage error, not a new empty store; a store that cannot be
+// opened exits 3. The caller closes the store.
+func (f *metricsFlags) localStore(cmd *cobra.Command, q client.MetricsQuery) (store.Store, string, store.Window, error) {
+	tenant := f.tenant
+	if tenant == "" {
+		tenant = "default"
+	}
+	if !store.ValidTenant(tenant) {
+		return nil, "", store.Window{}, usageErr(fmt.Errorf("--tenant %q: want lower-case letters, digits, - and _", tenant))
+	}
+	w, err := storeWindow(q, time.Now())
+	if err != nil {
+		return nil, "", w, err
+	}
+	if path := sqlitePath(f.store); path != "" {
+		if _, err := os.Stat(path); err != nil {
+			return nil, "", w, usageErr(fmt.Errorf("--store %s: %w", f.store, err))
+		}
+	}
+	s, err := store.Open(cmd.Context(), f.store, store.Options{})
+	if err != nil {
+		return nil, "", w, &exitError{code: exitUnavailable, err: err}
+	}
+	return s, tenant, w, nil
 }
 
 // parseTime reads a time flag: RFC 3339, or a date at midnight UTC.
@@ -151,19 +186,13 @@ func runMetrics(cmd *cobra.Command, st Streams, f *metricsFlags) error {
 		if f.server != "" {
 			return usageErr(errors.New("give --server or --store, not both"))
 		}
-		tenant := f.tenant
-		if tenant == "" {
-			tenant = "default"
-		}
-		if !store.ValidTenant(tenant) {
-			return usageErr(fmt.Errorf("--tenant %q: want lower-case letters, digits, - and _", tenant))
-		}
-		w, err := storeWindow(q, time.Now())
+		s, tenant, w, err := f.localStore(cmd, q)
 		if err != nil {
 			return err
 		}
-		if m, err = metricsOfStore(cmd, f.store, tenant, w); err != nil {
-			return err
+		defer s.Close()
+		if m, err = quality.FromStore(ctx, s, tenant, w); err != nil {
+			return &exitError{code: exitUnavailable, err: err}
 		}
 	} else {
 		if f.tenant != "" {
@@ -182,27 +211,6 @@ func runMetrics(cmd *cobra.Command, st Streams, f *metricsFlags) error {
 	}
 	renderMetrics(st.Out, m)
 	return nil
-}
-
-// metricsOfStore computes the metrics of a store's window as the server
-// does. A SQLite file that does not exist is a usage error, not a new
-// empty store.
-func metricsOfStore(cmd *cobra.Command, dsn, tenant string, w store.Window) (*quality.Metrics, error) {
-	if path := sqlitePath(dsn); path != "" {
-		if _, err := os.Stat(path); err != nil {
-			return nil, usageErr(fmt.Errorf("--store %s: %w", dsn, err))
-		}
-	}
-	s, err := store.Open(cmd.Context(), dsn, store.Options{})
-	if err != nil {
-		return nil, &exitError{code: exitUnavailable, err: err}
-	}
-	defer s.Close()
-	m, err := quality.FromStore(cmd.Context(), s, tenant, w)
-	if err != nil {
-		return nil, &exitError{code: exitUnavailable, err: err}
-	}
-	return m, nil
 }
 
 // sqlitePath returns the file a SQLite DSN names (sqlite:PATH, file:PATH
