@@ -711,6 +711,11 @@ func (s *sqlStore) scanWindow(ctx context.Context, c conn, tenant string, w Wind
 	return rs.Err()
 }
 
+// sampleCols are the columns Scan reads: what calibration needs to decide
+// a verdict again, and no more (a month of verifications is read whole).
+const sampleCols = `v.seq, v.id, v.attempt, v.kind, v.verdict, v.verdict_row, v.score, v.confidence,
+	v.dims, v.must_undecided, v.injection, v.created_at`
+
 // Scan implements [Store.Scan].
 func (s *sqlStore) Scan(ctx context.Context, tenant string, w Window, fn func(*Verification) error) error {
 	const op = "store: scan"
@@ -720,7 +725,30 @@ func (s *sqlStore) Scan(ctx context.Context, tenant string, w Window, fn func(*V
 	if err := checkWindow(w); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}
-	if err := s.scanWindow(ctx, s.eng.reader(), tenant, w, w.Since, w.Until, fn); err != nil {
+	var q strings.Builder
+	q.WriteString(`SELECT ` + sampleCols + ` FROM verification_logs v WHERE v.tenant = ?`)
+	args := s.windowWhere(&q, []any{tenant}, w, "v.created_at", w.Since, w.Until)
+	rs, err := s.eng.reader().query(ctx, q.String(), args...)
+	if err != nil {
+		return s.fail(op, err)
+	}
+	defer rs.Close()
+	var v Verification
+	for rs.Next() {
+		var dims string
+		v = Verification{Tenant: tenant}
+		if err := rs.Scan(&v.Seq, &v.ID, &v.Attempt, &v.Kind, &v.Verdict, &v.VerdictRow, &v.Score,
+			&v.Confidence, &dims, &v.MustUndecided, &v.Injection, utcTime{&v.CreatedAt}); err != nil {
+			return s.fail(op, err)
+		}
+		if err := scanFeatures(&v, dims, ""); err != nil {
+			return s.fail(op, err)
+		}
+		if err := fn(&v); err != nil {
+			return err
+		}
+	}
+	if err := rs.Err(); err != nil {
 		return s.fail(op, err)
 	}
 	return nil

@@ -77,8 +77,9 @@ type Store interface {
 	// failure codes by frequency.
 	Tally(ctx context.Context, tenant string, w Window) (*WindowTally, error)
 	// Scan calls fn with each of the tenant's verifications in the
-	// window, with the columns calibration reads (not Result, Request,
-	// Goal or the ids of task and interaction); it stops at fn's first
+	// window, with only the fields calibration reads filled in (Seq,
+	// Tenant, ID, Attempt, Kind, Verdict, VerdictRow, Score, Confidence,
+	// Dims, MustUndecided, Injection, CreatedAt); it stops at fn's first
 	// error and returns it. fn must not keep the Verification.
 	Scan(ctx context.Context, tenant string, w Window, fn func(*Verification) error) error
 	// Alerts returns the state of the tenant's alerts, by name.
