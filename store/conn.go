@@ -192,6 +192,10 @@ type dialect struct {
 	// rather scan a looked-up table by a filter's index than look it up
 	// by its key); nothing for PostgreSQL, whose planner has statistics.
 	noIndex string
+	// forUpdate locks the rows a SELECT reads until the transaction ends:
+	// " FOR UPDATE" for PostgreSQL; nothing for SQLite, whose one writer
+	// runs one write transaction at a time.
+	forUpdate string
 }
 
 // sqliteTime is the layout of SQLite timestamps: UTC, microseconds, one
@@ -202,7 +206,7 @@ var (
 	sqliteDialect = dialect{name: "sqlite", scanCreatedAt: "+created_at", noIndex: "+", ts: func(t time.Time) any {
 		return t.UTC().Format(sqliteTime)
 	}}
-	postgresDialect = dialect{name: "postgres", scanCreatedAt: "created_at", ts: func(t time.Time) any {
+	postgresDialect = dialect{name: "postgres", scanCreatedAt: "created_at", forUpdate: " FOR UPDATE", ts: func(t time.Time) any {
 		return t.UTC().Truncate(time.Microsecond)
 	}}
 )

@@ -950,24 +950,26 @@ func (s *sqlStore) SetAlert(ctx context.Context, a *Alert, ev func(*Alert) Event
 	next.UpdatedAt = now
 	var changed bool
 	err := s.eng.write(ctx, func(ctx context.Context, tx conn) error {
+		// A new alert starts as not firing; the row is then read locked,
+		// so that two evaluations at once (a timer and a request, or two
+		// servers) raise one change, not two.
+		if _, err := tx.exec(ctx, `INSERT INTO alerts (tenant, name, severity, firing, threshold, since,
+			updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tenant, name) DO NOTHING`,
+			a.Tenant, a.Name, a.Severity, false, a.Threshold, s.d.ts(now), s.d.ts(now)); err != nil {
+			return err
+		}
 		var (
 			firing bool
 			since  time.Time
 		)
-		err := tx.queryRow(ctx, `SELECT firing, since FROM alerts WHERE tenant = ? AND name = ?`,
-			a.Tenant, a.Name).Scan(&firing, utcTime{&since})
-		switch {
-		case errors.Is(err, sql.ErrNoRows):
-			changed = a.Firing
-			next.Since = now
-		case err != nil:
+		if err := tx.queryRow(ctx, `SELECT firing, since FROM alerts WHERE tenant = ? AND name = ?`+s.d.forUpdate,
+			a.Tenant, a.Name).Scan(&firing, utcTime{&since}); err != nil {
 			return err
-		default:
-			changed = firing != a.Firing
-			next.Since = since
-			if changed {
-				next.Since = now
-			}
+		}
+		changed = firing != a.Firing
+		next.Since = since
+		if changed {
+			next.Since = now
 		}
 		if _, err := tx.exec(ctx, `INSERT INTO alerts (tenant, name, severity, firing, value,
 			threshold, labels, message, since, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)

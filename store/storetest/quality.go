@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sort"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -376,6 +378,28 @@ func testAlerts(t *testing.T, h *harness) {
 		Threshold: 0.6, Labels: 40, Message: "m", Since: at(3).Truncate(time.Microsecond), UpdatedAt: at(3).Truncate(time.Microsecond)}}, got)
 	if other, err := h.s.Alerts(ctx, "other"); err != nil || len(other) != 0 {
 		t.Errorf("another tenant's alerts: %v, %v", other, err)
+	}
+
+	// Evaluations at once raise a change once.
+	var (
+		wg      sync.WaitGroup
+		changes atomic.Int32
+	)
+	for range 8 {
+		wg.Go(func() {
+			a := store.Alert{Tenant: "race", Name: "retrySuccess", Severity: "medium", Firing: true, Threshold: 0.5, UpdatedAt: at(5)}
+			changed, err := h.s.SetAlert(ctx, &a, ev)
+			if err != nil {
+				t.Error(err)
+			}
+			if changed {
+				changes.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	if evs, _ := h.s.Events(ctx, "race", 0, 10); changes.Load() != 1 || len(evs) != 1 {
+		t.Errorf("8 evaluations at once: %d changes, %d events; want 1 and 1", changes.Load(), len(evs))
 	}
 }
 
