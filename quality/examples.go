@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/internal/fence"
 	"github.com/vouchgate/vouch/store"
 )
 
@@ -21,8 +21,8 @@ const (
 	ClassBad        = "bad"        // the reviewer's fail: score 0
 )
 
-// maxExampleOutput caps an example's output (the judge's prompt quotes
-// at most 800 characters of it).
+// maxExampleOutput caps an example's output in bytes (the judge's
+// prompt quotes at most 800 of it).
 const maxExampleOutput = 800
 
 // Example is a few-shot example made from an overridden verification:
@@ -68,7 +68,7 @@ func Examples(ctx context.Context, st store.Store, tenant string, w store.Window
 		}
 		taken[class]++
 		out = append(out, Example{
-			JudgeExample: vouch.JudgeExample{Output: output, Criterion: criterion, Score: score, Reason: capRunes(l.Note, 400)},
+			JudgeExample: vouch.JudgeExample{Output: output, Criterion: criterion, Score: score, Reason: fence.Clean(l.Note, 400)},
 			Class:        class, Verification: fmt.Sprintf("%s/%d", v.ID, v.Attempt),
 		})
 	}
@@ -123,16 +123,7 @@ func exampleText(request []byte) (output, criterion string, ok bool) {
 	if output == "" || criterion == "" {
 		return "", "", false
 	}
-	return capRunes(output, maxExampleOutput), capRunes(criterion, 400), true
-}
-
-// capRunes cuts s to at most n runes, marking the cut.
-func capRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n-1]) + "…"
+	return fence.Clean(output, maxExampleOutput), fence.Clean(criterion, 400), true
 }
 
 // ExamplesPatch writes examples as a policy file that sets
@@ -140,6 +131,9 @@ func capRunes(s string, n int) string {
 // YAML), so that no text from an agent's output can break the file's
 // structure.
 func ExamplesPatch(examples []Example) ([]byte, error) {
+	if len(examples) == 0 {
+		return nil, fmt.Errorf("%w: no override with a reason in the window", ErrNothingSuggested)
+	}
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# Few-shot examples for the judge, made from %d reviewers' overrides.\n", len(examples))
 	b.WriteString("# Review them before applying: the outputs are agents' text.\njudge:\n  examples:\n")
@@ -149,10 +143,6 @@ func ExamplesPatch(examples []Example) ([]byte, error) {
 			return nil, err
 		}
 		fmt.Fprintf(&b, "    # %s, from %q\n    - %s\n", ex.Class, ex.Verification, line)
-	}
-	if len(examples) == 0 {
-		b.Reset()
-		return nil, fmt.Errorf("%w: no override with a reason in the window", ErrNothingSuggested)
 	}
 	return b.Bytes(), nil
 }
