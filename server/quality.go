@@ -246,7 +246,7 @@ func (s *Server) evaluateAlerts(ctx context.Context, tenant string) ([]quality.S
 		st := &statuses[i]
 		a := &store.Alert{Tenant: tenant, Name: st.Name, Severity: st.Severity, Firing: st.Firing,
 			Value: st.Value, Threshold: st.Threshold, Labels: int(st.Labels), Message: st.Message, UpdatedAt: s.now()}
-		changed, err := s.st.SetAlert(ctx, a, func(a *store.Alert) store.Event {
+		changed, err := s.st.SetAlert(ctx, a, func(a *store.Alert) (store.Event, error) {
 			st.Since = a.Since
 			typ := event.AlertResolved
 			if a.Firing {
@@ -255,9 +255,9 @@ func (s *Server) evaluateAlerts(ctx context.Context, tenant string) ([]quality.S
 			ev := withData(event.Event{Tenant: tenant, Time: a.UpdatedAt}, typ, st)
 			raw, err := encodeEvent(ev)
 			if err != nil {
-				raw = []byte(`{}`)
+				return store.Event{}, fmt.Errorf("encoding the %s event: %w", typ, err)
 			}
-			return store.Event{Tenant: tenant, Type: string(typ), Data: raw, CreatedAt: a.UpdatedAt}
+			return store.Event{Tenant: tenant, Type: string(typ), Data: raw, CreatedAt: a.UpdatedAt}, nil
 		})
 		if err != nil {
 			return nil, err

@@ -937,7 +937,7 @@ func (s *sqlStore) Alerts(ctx context.Context, tenant string) ([]Alert, error) {
 }
 
 // SetAlert implements [Store.SetAlert].
-func (s *sqlStore) SetAlert(ctx context.Context, a *Alert, ev func(*Alert) Event) (bool, error) {
+func (s *sqlStore) SetAlert(ctx context.Context, a *Alert, ev func(*Alert) (Event, error)) (bool, error) {
 	const op = "store: set alert"
 	if err := s.check(); err != nil {
 		return false, fmt.Errorf("%s: %w", op, err)
@@ -984,7 +984,11 @@ func (s *sqlStore) SetAlert(ctx context.Context, a *Alert, ev func(*Alert) Event
 		if !changed || ev == nil {
 			return nil
 		}
-		evs, err := s.prepareEvents([]Event{ev(&next)}, next.Tenant)
+		e, err := ev(&next)
+		if err != nil {
+			return err
+		}
+		evs, err := s.prepareEvents([]Event{e}, next.Tenant)
 		if err != nil {
 			return err
 		}

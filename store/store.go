@@ -86,8 +86,8 @@ type Store interface {
 	Alerts(ctx context.Context, tenant string) ([]Alert, error)
 	// SetAlert writes an alert's state; when it starts or stops firing
 	// it also writes the event ev returns, in the same transaction, and
-	// returns true. It fills in Since and UpdatedAt.
-	SetAlert(ctx context.Context, a *Alert, ev func(*Alert) Event) (changed bool, err error)
+	// returns true; an error from ev undoes the write. It fills in Since and UpdatedAt.
+	SetAlert(ctx context.Context, a *Alert, ev func(*Alert) (Event, error)) (changed bool, err error)
 	// Tenants returns the tenants with verifications since the given
 	// time.
 	Tenants(ctx context.Context, since time.Time) ([]string, error)

@@ -336,8 +336,8 @@ func testLabels(t *testing.T, h *harness) {
 
 func testAlerts(t *testing.T, h *harness) {
 	ctx := t.Context()
-	ev := func(a *store.Alert) store.Event {
-		return store.Event{Type: "alert", Data: []byte(fmt.Sprintf(`{"name":%q,"firing":%t}`, a.Name, a.Firing))}
+	ev := func(a *store.Alert) (store.Event, error) {
+		return store.Event{Type: "alert", Data: []byte(fmt.Sprintf(`{"name":%q,"firing":%t}`, a.Name, a.Firing))}, nil
 	}
 	set := func(firing bool, value float64, when int) (bool, store.Alert) {
 		t.Helper()
