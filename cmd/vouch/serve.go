@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"os"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -14,6 +16,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/spf13/cobra"
 
+	"github.com/vouchgate/vouch/internal/demo"
 	"github.com/vouchgate/vouch/server"
 	"github.com/vouchgate/vouch/store"
 )
@@ -25,12 +28,15 @@ type serveFlags struct {
 	config   string
 	policies []string
 	noCache  bool
+	demo     bool
+	demoN    int
+	demoSeed uint64
 }
 
 func newServeCmd(st Streams) *cobra.Command {
 	var f serveFlags
 	cmd := &cobra.Command{
-		Use:   "serve [--addr HOST:PORT] [--store DSN] [--config FILE]",
+		Use:   "serve [--addr HOST:PORT] [--store DSN | --demo] [--config FILE]",
 		Short: "Serve the verification API, keeping every verification in a durable log",
 		Long: `Serve the verification API over HTTP (described at /openapi.json) and keep
 every verification, its report and its request in a log: a SQLite file
@@ -50,7 +56,14 @@ The judge is configured as for 'vouch verify' (the policies' judge settings or
 VOUCH_JUDGE, with OPENAI_* and ANTHROPIC_* for the clients). Logs are JSON
 lines on standard error unless it is a terminal (VOUCH_LOG_LEVEL: debug, info,
 warn, error). Traces go to OTEL_EXPORTER_OTLP_ENDPOINT over OTLP/HTTP when it
-is set. SIGINT or SIGTERM drains the requests in flight, then stops.`,
+is set. SIGINT or SIGTERM drains the requests in flight, then stops.
+
+With --demo the server serves a month of demonstration data instead of a
+store: a temporary SQLite store (removed when the server stops) is filled
+with --demo-n verifications of sample requests, made by this server's own
+engine on a clock stepped through the last 30 days, then reviewed and given
+outcomes. It needs no key and listens on loopback only; --store and a
+config's keys do not apply.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runServe(cmd, st, &f) },
 	}
@@ -60,6 +73,9 @@ is set. SIGINT or SIGTERM drains the requests in flight, then stops.`,
 	fl.StringVar(&f.config, "config", "", "read settings from `FILE` (YAML)")
 	fl.StringArrayVar(&f.policies, "policy", nil, "a policy `FILE` layered after the config's policies (repeatable)")
 	fl.BoolVar(&f.noCache, "no-cache", false, "neither read nor write the judge's answer cache")
+	fl.BoolVar(&f.demo, "demo", false, "serve a temporary store filled with a month of demonstration data")
+	fl.IntVar(&f.demoN, "demo-n", demo.DefaultN, "with --demo, how many verifications to make (`N`)")
+	fl.Uint64Var(&f.demoSeed, "demo-seed", 1, "with --demo, the `SEED` of the data: the same seed gives the same data")
 	return cmd
 }
 
@@ -80,6 +96,23 @@ func runServe(cmd *cobra.Command, st Streams, f *serveFlags) error {
 	}
 	if f.store != "" {
 		cfg.Store = f.store
+	}
+	if f.demo && f.store != "" {
+		return usageErr(errors.New("--demo serves a temporary store of its own: give --demo or --store, not both"))
+	}
+	if !f.demo && (cmd.Flags().Changed("demo-n") || cmd.Flags().Changed("demo-seed")) {
+		return usageErr(errors.New("--demo-n and --demo-seed go with --demo"))
+	}
+	if f.demo && (f.demoN < 1 || f.demoN > 100_000) {
+		return usageErr(fmt.Errorf("--demo-n %d: want 1 to 100000", f.demoN))
+	}
+	if f.demo {
+		dir, err := os.MkdirTemp("", "vouch-demo-")
+		if err != nil {
+			return &exitError{code: exitNotOK, err: err}
+		}
+		defer os.RemoveAll(dir)
+		cfg.Store = filepath.Join(dir, "demo.db")
 	}
 	cfg.Policies = append(cfg.Policies, f.policies...)
 	if err := cfg.Validate(); err != nil {
@@ -106,6 +139,17 @@ func runServe(cmd *cobra.Command, st Streams, f *serveFlags) error {
 	if err != nil {
 		return &exitError{code: exitNotOK, err: err}
 	}
+	var seeded demo.Summary
+	if f.demo {
+		fmt.Fprintf(st.Err, "vouch serve: making %d demonstration verifications...\n", f.demoN)
+		start := time.Now()
+		if seeded, err = demo.Seed(ctx, s, demo.Options{N: f.demoN, Seed: f.demoSeed}); err != nil {
+			s.Close()
+			return &exitError{code: exitNotOK, err: err}
+		}
+		log.Info("demo data", "verifications", seeded.Verifications, "overrides", seeded.Overrides,
+			"outcomes", seeded.Outcomes, "took", time.Since(start).Round(time.Millisecond).String())
+	}
 	opts := server.Options{Config: cfg, Store: s, Policy: &pol, Logger: log}
 	if j != nil {
 		opts.Judge = j
@@ -121,6 +165,9 @@ func runServe(cmd *cobra.Command, st Streams, f *serveFlags) error {
 		return &exitError{code: exitNotOK, err: fmt.Errorf("cannot listen on %s: %w", cfg.Addr, err)}
 	}
 	fmt.Fprintf(st.Err, "vouch serve: listening on http://%s (store %s)\n", ln.Addr(), displayDSN(cfg.Store))
+	if f.demo {
+		fmt.Fprintf(st.Err, "demo data: %d verifications in %s; open http://%s/\n", seeded.Verifications, filepath.Dir(cfg.Store), ln.Addr())
+	}
 	if err := srv.Run(ctx, ln); err != nil {
 		return &exitError{code: exitNotOK, err: err}
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -190,5 +191,109 @@ func TestKeysCommands(t *testing.T) {
 	defer st.Close()
 	if n, err := st.ActiveKeys(context.Background()); err != nil || n != 0 {
 		t.Errorf("active keys after revoke: %d %v", n, err)
+	}
+}
+
+func TestServeDemoFlags(t *testing.T) {
+	dir := t.TempDir()
+	run := func(args ...string) (int, string) {
+		var out, errb bytes.Buffer
+		code := Main(context.Background(), args, Streams{In: strings.NewReader(""), Out: &out, Err: &errb,
+			Getenv: func(k string) string {
+				if k == "TMPDIR" {
+					return dir
+				}
+				return ""
+			}})
+		return code, errb.String()
+	}
+	dsn := filepath.Join(dir, "x.db")
+	if code, errs := run("serve", "--demo", "--store", dsn); code != 2 || !strings.Contains(errs, "--demo or --store, not both") {
+		t.Errorf("--demo --store: %d %s", code, errs)
+	}
+	if _, err := os.Stat(dsn); !os.IsNotExist(err) {
+		t.Errorf("--demo --store touched the store: %v", err)
+	}
+	if code, errs := run("serve", "--demo-n", "5"); code != 2 || !strings.Contains(errs, "go with --demo") {
+		t.Errorf("--demo-n alone: %d %s", code, errs)
+	}
+	if code, errs := run("serve", "--demo", "--demo-n", "0"); code != 2 || !strings.Contains(errs, "--demo-n 0") {
+		t.Errorf("--demo-n 0: %d %s", code, errs)
+	}
+}
+
+// TestServeDemo runs `vouch serve --demo`: it fills a temporary store,
+// says where and what URL to open, serves the data, and removes the store
+// when it stops.
+func TestServeDemo(t *testing.T) {
+	tmp := t.TempDir()
+	bin := filepath.Join(t.TempDir(), "vouch")
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(self, bin); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--demo", "--demo-n", "80")
+	cmd.Env = append(os.Environ(), "VOUCH_CACHE=off", "TMPDIR="+tmp)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	})
+	var url, dir string
+	sc := bufio.NewScanner(stderr)
+	for url == "" && sc.Scan() {
+		line := sc.Text()
+		if rest, ok := strings.CutPrefix(line, "demo data: "); ok {
+			var n int
+			if _, err := fmt.Sscanf(rest, "%d verifications in %s", &n, &dir); err != nil || n != 80 {
+				t.Fatalf("demo line %q: %v", line, err)
+			}
+			dir = strings.TrimSuffix(dir, ";")
+			_, url, _ = strings.Cut(rest, "open ")
+		}
+	}
+	if url == "" {
+		t.Fatalf("vouch serve --demo ended without saying where to look: %v", sc.Err())
+	}
+	go io.Copy(io.Discard, stderr)
+	if !strings.HasPrefix(dir, tmp) || !strings.HasPrefix(url, "http://127.0.0.1:") || !strings.HasSuffix(url, "/") {
+		t.Errorf("demo in %q, at %q", dir, url)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "demo.db")); err != nil {
+		t.Errorf("the demo store: %v", err)
+	}
+	res, err := http.Get(url + "v1/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		Verifications int64 `json:"verifications"`
+		Labels        struct {
+			Labelled int64 `json:"labelled"`
+		} `json:"labels"`
+	}
+	err = json.NewDecoder(res.Body).Decode(&m)
+	res.Body.Close()
+	if err != nil || res.StatusCode != 200 || m.Verifications != 80 || m.Labels.Labelled == 0 {
+		t.Errorf("metrics: %d %+v %v", res.StatusCode, m, err)
+	}
+
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("vouch serve --demo after SIGINT: %v", err)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("the demo's directory is left after the server stopped: %v", err)
 	}
 }
