@@ -74,6 +74,12 @@ var funcs = template.FuncMap{
 		}
 		return "$" + strconv.FormatFloat(v, 'f', 2, 64)
 	},
+	// vurl is the detail page of a verification's attempt.
+	"vurl": verificationURL,
+	// evidence lists a check's evidence, sorted, values as text.
+	"evidence": evidenceList,
+	// overridePath is where a verification's override form posts.
+	"overridePath": overridePath,
 	// yesno says a bool in words.
 	"yesno": func(b bool) string {
 		if b {

@@ -23,6 +23,9 @@ type route struct {
 func (h *Handler) routes() []route {
 	return []route{
 		{"GET /{$}", store.ScopeRead, h.handleHome},
+		{"GET /verifications", store.ScopeRead, h.handleList},
+		{"GET /verifications/{id}", store.ScopeRead, h.handleDetail},
+		{"POST /verifications/{id}/override", store.ScopeReview, h.handleOverride},
 		{"GET /login", "", h.handleLoginPage},
 		{"POST /login", "", h.handleLogin},
 		{"POST /logout", "", h.handleLogout},

@@ -5,11 +5,12 @@
   // The live list: a region marked data-live refreshes (through htmx)
   // when the server says the tenant's log changed.
   function live() {
-    var el = document.querySelector("[data-live]");
-    if (!el || !window.EventSource) return;
+    if (!document.querySelector("[data-live]") || !window.EventSource) return;
     var es = new EventSource("/ui/events");
     es.addEventListener("changed", function () {
-      if (window.htmx) window.htmx.trigger(el, "vouch:changed");
+      // Looked up each time: a swap replaces the element.
+      var el = document.querySelector("[data-live]");
+      if (el && window.htmx) window.htmx.trigger(el, "vouch:changed");
     });
     window.addEventListener("pagehide", function () { es.close(); });
   }
