@@ -282,6 +282,7 @@ func TestEscapesAgentText(t *testing.T) {
 	pages := map[string]string{
 		"list":   "/verifications",
 		"detail": "/verifications/" + url.PathEscape(`x"><script>alert(1)</script>`),
+		"review": "/review",
 	}
 	for name, path := range pages {
 		res := e.get(path, nil)
