@@ -2,10 +2,13 @@ package server
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"io"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -144,4 +147,30 @@ func dashboardGet(t *testing.T, e *testEnv, path string, cookies []*http.Cookie)
 		t.Fatalf("GET %s: %d", path, res.StatusCode)
 	}
 	return string(b)
+}
+
+// TestDashboardSessionKey checks the session key file: read when set,
+// refused when too short to sign with.
+func TestDashboardSessionKey(t *testing.T) {
+	dir := t.TempDir()
+	good, short := filepath.Join(dir, "good.key"), filepath.Join(dir, "short.key")
+	if err := os.WriteFile(good, bytes.Repeat([]byte("k"), 32), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(short, []byte("too short"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(t.Context(), filepath.Join(dir, "vouch.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for file, ok := range map[string]bool{good: true, short: false, filepath.Join(dir, "missing.key"): false} {
+		cfg := DefaultConfig()
+		cfg.SessionKeyFile = file
+		_, err := New(Options{Config: cfg, Store: st})
+		if (err == nil) != ok {
+			t.Errorf("session key file %s: %v", filepath.Base(file), err)
+		}
+	}
 }
