@@ -48,6 +48,8 @@ func (s *Server) subscribe(tenant string) (<-chan struct{}, func()) {
 // authKeys lends the dashboard the API's key cache.
 type authKeys struct{ a *authenticator }
 
+// Key implements [web.KeySource.Key] from the cache.
 func (k authKeys) Key(ctx context.Context, id string) (*store.Key, error) { return k.a.key(ctx, id) }
 
+// OpenMode implements [web.KeySource.OpenMode] from the cache.
 func (k authKeys) OpenMode(ctx context.Context) (bool, error) { return k.a.openMode(ctx) }

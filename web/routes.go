@@ -20,6 +20,13 @@ type route struct {
 
 // routes is the dashboard's route table, in one place. Every POST route
 // checks a CSRF token before its handler runs.
+//
+// A page is a line here, a handler that reads the store with the tenant
+// of principalOf(r.Context()) and answers with h.render(w, r, status,
+// "name", data), and a template templates/name.html that defines
+// "title" and "content" (its data is a frame: the page's own in .Data,
+// the CSRF token in .CSRF, the principal in .P). Errors go through
+// h.fail and h.storeFailed.
 func (h *Handler) routes() []route {
 	return []route{
 		{"GET /{$}", store.ScopeRead, h.handleHome},
@@ -82,6 +89,9 @@ const maxFormBytes = 64 << 10
 // page it asked for as next; an htmx request is told to go there whole,
 // and a POST or an event stream is refused with 401.
 func (h *Handler) toLogin(w http.ResponseWriter, r *http.Request) {
+	if _, err := r.Cookie(sessionCookie); err == nil {
+		setCookie(w, sessionCookie, "", -1) // expired, revoked or forged
+	}
 	target := "/login?next=" + url.QueryEscape(r.URL.RequestURI())
 	switch {
 	case r.Header.Get("HX-Request") != "":

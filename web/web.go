@@ -155,8 +155,10 @@ const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 
 // storeKeys is a KeySource that asks the store every time.
 type storeKeys struct{ st store.Store }
 
+// Key implements [KeySource.Key].
 func (s storeKeys) Key(ctx context.Context, id string) (*store.Key, error) { return s.st.Key(ctx, id) }
 
+// OpenMode implements [KeySource.OpenMode].
 func (s storeKeys) OpenMode(ctx context.Context) (bool, error) {
 	n, err := s.st.ActiveKeys(ctx)
 	return n == 0, err
