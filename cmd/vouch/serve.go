@@ -23,14 +23,15 @@ import (
 
 // serveFlags are the flags of vouch serve.
 type serveFlags struct {
-	addr     string
-	store    string
-	config   string
-	policies []string
-	noCache  bool
-	demo     bool
-	demoN    int
-	demoSeed uint64
+	addr        string
+	store       string
+	config      string
+	policies    []string
+	noCache     bool
+	noDashboard bool
+	demo        bool
+	demoN       int
+	demoSeed    uint64
 }
 
 func newServeCmd(st Streams) *cobra.Command {
@@ -45,7 +46,8 @@ every verification, its report and its request in a log: a SQLite file
 
 Settings come from the defaults, then --config FILE (YAML: addr, store,
 policies, workspaces, commandWorkspaces, maxRequestBytes, maxBatchBytes,
-storedRequestBytes, retention, maxInFlight, batchWorkers, timeouts), then the
+storedRequestBytes, retention, maxInFlight, batchWorkers, timeouts, alerts,
+dashboard, sessionKeyFile), then the
 environment (VOUCH_ADDR, VOUCH_STORE, VOUCH_MAX_IN_FLIGHT), then flags.
 
 Clients authenticate with API keys (Authorization: Bearer vk_...) made with
@@ -58,12 +60,16 @@ lines on standard error unless it is a terminal (VOUCH_LOG_LEVEL: debug, info,
 warn, error). Traces go to OTEL_EXPORTER_OTLP_ENDPOINT over OTLP/HTTP when it
 is set. SIGINT or SIGTERM drains the requests in flight, then stops.
 
+The web dashboard is served at the same address (/), unless --no-dashboard:
+sign in with an API key that has the read scope (review to override
+verdicts); with no key in the store it is open on loopback.
+
 With --demo the server serves a month of demonstration data instead of a
 store: a temporary SQLite store (removed when the server stops) is filled
 with --demo-n verifications of sample requests, made by this server's own
 engine on a clock stepped through the last 30 days, then reviewed and given
-outcomes. It needs no key and listens on loopback only; --store and a
-config's keys do not apply.`,
+outcomes. It holds no key, so the server listens on loopback only, open;
+--store does not apply.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runServe(cmd, st, &f) },
 	}
@@ -73,6 +79,7 @@ config's keys do not apply.`,
 	fl.StringVar(&f.config, "config", "", "read settings from `FILE` (YAML)")
 	fl.StringArrayVar(&f.policies, "policy", nil, "a policy `FILE` layered after the config's policies (repeatable)")
 	fl.BoolVar(&f.noCache, "no-cache", false, "neither read nor write the judge's answer cache")
+	fl.BoolVar(&f.noDashboard, "no-dashboard", false, "serve the API only, without the web dashboard")
 	fl.BoolVar(&f.demo, "demo", false, "serve a temporary store filled with a month of demonstration data")
 	fl.IntVar(&f.demoN, "demo-n", demo.DefaultN, "with --demo, how many verifications to make (`N`)")
 	fl.Uint64Var(&f.demoSeed, "demo-seed", 1, "with --demo, the `SEED` of the data: the same seed gives the same data")
@@ -115,6 +122,9 @@ func runServe(cmd *cobra.Command, st Streams, f *serveFlags) error {
 		cfg.Store = filepath.Join(dir, "demo.db")
 	}
 	cfg.Policies = append(cfg.Policies, f.policies...)
+	if f.noDashboard {
+		cfg.Dashboard = false
+	}
 	if err := cfg.Validate(); err != nil {
 		return usageErr(err)
 	}
@@ -165,8 +175,15 @@ func runServe(cmd *cobra.Command, st Streams, f *serveFlags) error {
 		return &exitError{code: exitNotOK, err: fmt.Errorf("cannot listen on %s: %w", cfg.Addr, err)}
 	}
 	fmt.Fprintf(st.Err, "vouch serve: listening on http://%s (store %s)\n", ln.Addr(), displayDSN(cfg.Store))
+	if cfg.Dashboard {
+		fmt.Fprintf(st.Err, "vouch serve: dashboard at http://%s/\n", ln.Addr())
+	}
 	if f.demo {
-		fmt.Fprintf(st.Err, "demo data: %d verifications in %s; open http://%s/\n", seeded.Verifications, filepath.Dir(cfg.Store), ln.Addr())
+		open := fmt.Sprintf("open http://%s/", ln.Addr())
+		if !cfg.Dashboard {
+			open = fmt.Sprintf("the API at http://%s/v1/", ln.Addr())
+		}
+		fmt.Fprintf(st.Err, "demo data: %d verifications in %s; %s\n", seeded.Verifications, filepath.Dir(cfg.Store), open)
 	}
 	if err := srv.Run(ctx, ln); err != nil {
 		return &exitError{code: exitNotOK, err: err}
