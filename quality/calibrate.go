@@ -660,6 +660,20 @@ func b2f(b bool) float64 {
 	return 0
 }
 
+// Reliability bins the labelled samples by confidence, 10 bins of 0.1
+// (see [ReliabilityBin]): how often the gate's verdict agreed with the
+// label at each level of confidence. Unlabelled samples are left out. It
+// is [Calibration.Reliability], for those who need no fit.
+func Reliability(samples []Sample) []ReliabilityBin {
+	var labelled []int
+	for i := range samples {
+		if samples[i].Label != nil {
+			labelled = append(labelled, i)
+		}
+	}
+	return reliability(samples, labelled)
+}
+
 // reliability bins the labelled samples by confidence, 10 bins of 0.1.
 func reliability(samples []Sample, labelled []int) []ReliabilityBin {
 	const n = 10

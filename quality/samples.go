@@ -31,3 +31,22 @@ func Samples(ctx context.Context, st store.Store, tenant string, w store.Window)
 	})
 	return out, err
 }
+
+// LabelledSamples returns the samples of the labelled verifications of
+// labels (as [store.Store.Labels] returns them, oldest first), each with
+// its latest label, as [Samples] would give them; in the order of their
+// latest labels. It reads no unlabelled verification.
+func LabelledSamples(labels []store.Labelled) []Sample {
+	latestLabel, _ := latest(labels)
+	out := make([]Sample, 0, len(latestLabel))
+	for i := range labels {
+		l := &labels[i]
+		if latestLabel[ref{l.V.ID, l.V.Attempt}] != l {
+			continue
+		}
+		s := SampleOfRow(&l.V)
+		s.Label = &Label{Good: l.Good, Verdict: l.Verdict}
+		out = append(out, s)
+	}
+	return out
+}
