@@ -59,7 +59,8 @@ type Options struct {
 	Seed uint64
 	// Now is the end of the span; zero means time.Now().
 	Now time.Time
-	// Days is the span, back from Now; 0 means [DefaultDays].
+	// Days is the span: the UTC day of Now and the Days-1 whole days
+	// before it; 0 means [DefaultDays].
 	Days int
 }
 
@@ -188,8 +189,13 @@ func Seed(ctx context.Context, st store.Store, opt Options) (Summary, error) {
 	}
 	sd.h = srv.Handler()
 
+	// From the start of the first of the Days days (UTC; the last is
+	// today) to a little before Now.
 	until := opt.Now.Add(-5 * time.Minute)
-	since := opt.Now.Add(-time.Duration(opt.Days)*24*time.Hour + time.Hour)
+	since := opt.Now.Truncate(24*time.Hour).AddDate(0, 0, -(opt.Days - 1))
+	if !since.Before(until) {
+		since = until.Add(-time.Hour)
+	}
 	slots := sd.slots(opt.N, since, until)
 	if err := sd.verifyAll(slots, opt.Now); err != nil {
 		return sd.sum, err
@@ -310,7 +316,10 @@ func (sd *seeder) verifyAll(slots []time.Time, end time.Time) error {
 			c := cost
 			req.Task.Executor = &vouch.Executor{Provider: e.provider, Model: e.model, Tier: e.tier, CostUSD: &c}
 			if selfReports {
-				sc := math.Round(math.Min(math.Max(q+e.bias+sd.r.NormFloat64()*0.05, 0.05), 1)*100) / 100
+				// Executors rate themselves high whatever their output,
+				// some higher than others.
+				sc := 0.84 + e.bias + 0.15*(q-0.7) + sd.r.NormFloat64()*0.04
+				sc = math.Round(math.Min(math.Max(sc, 0.05), 1)*100) / 100
 				req.Output.SelfAssessment = &vouch.SelfAssessment{Confidence: &sc}
 			} else {
 				req.Output.SelfAssessment = nil

@@ -93,6 +93,13 @@ func TestSeed(t *testing.T) {
 	if len(m.SelfAssessment) < 3 || len(m.FailurePatterns) < 3 {
 		t.Errorf("self-assessment %v, failure patterns %v", m.SelfAssessment, m.FailurePatterns)
 	}
+	lo, hi := 1.0, -1.0
+	for _, b := range m.SelfAssessment {
+		lo, hi = min(lo, b.Bias), max(hi, b.Bias)
+	}
+	if hi-lo < 0.08 {
+		t.Errorf("self-assessment bias from %.2f to %.2f: want the executors to differ", lo, hi)
+	}
 
 	// Calibration over the labels suggests something.
 	samples, err := quality.Samples(ctx, st, server.DefaultTenant, w)

@@ -354,9 +354,9 @@ func TestHBars(t *testing.T) {
 	if len(bars) != 2 {
 		t.Fatalf("%d bars, want 2", len(bars))
 	}
-	// The longest label (15 runes ≈ 102) sets the left edge at 118; the
-	// scale tops at 150 over 118..584.
-	if !near(num(t, bars[0], "x"), 118) || !near(num(t, bars[0], "width"), 372.8) || !near(num(t, bars[1], "width"), 186.4) {
+	// The longest label (14 capitals and an underscore ≈ 121.8) sets the
+	// left edge at 137.8; the scale tops at 150 over 137.8..584.
+	if !near(num(t, bars[0], "x"), 137.8) || !near(num(t, bars[0], "width"), 357) || !near(num(t, bars[1], "width"), 178.5) {
 		t.Errorf("bars: %v / %v", bars[0].attrs, bars[1].attrs)
 	}
 	if bars[0].children[0].text != "UNVERIFIED_FILE: 120 — a file named is nowhere" {

@@ -447,9 +447,29 @@ func (s *svg) legend(x, y float64, items []legendItem) {
 	s.close("g")
 }
 
-// textWidth estimates the width of t at 12 px: SVG text is measured by
-// the browser, so layout works from an average glyph width.
-func textWidth(t string) float64 { return 6.8 * float64(utf8.RuneCountInString(t)) }
+// textWidth estimates the width of t at 12 px in a sans-serif face: SVG
+// text is measured by the browser, so layout works from glyph widths on
+// the wide side (capitals and digits are wider than lower case).
+func textWidth(t string) float64 {
+	w := 0.0
+	for _, r := range t {
+		switch {
+		case r == 'M' || r == 'W' || r == 'm' || r == 'w':
+			w += 10.2
+		case r >= 'A' && r <= 'Z':
+			w += 8.2
+		case r == 'i' || r == 'j' || r == 'l' || r == '.' || r == ',' || r == ':' || r == '\'' || r == '|' || r == ' ':
+			w += 3.6
+		case r >= 'a' && r <= 'z':
+			w += 6.4
+		case r < 0x80:
+			w += 7
+		default:
+			w += 12 // a wide script, or an emoji
+		}
+	}
+	return w
+}
 
 // xAxis writes a linear x axis of f from lo to hi with a tick every step
 // (and vertical grid lines when grid is true).
