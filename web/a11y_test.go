@@ -71,7 +71,8 @@ func TestPagesAccessible(t *testing.T) {
 	e.insert(fixture{id: "a11y", review: true}, fixture{id: "a11y", attempt: 2, review: true, passDocs: true, verdict: "pass"})
 	reviewer, _ := e.key("default", store.ScopeRead, store.ScopeReview)
 	rc := e.login(reviewer)
-	for _, path := range []string{"/verifications", "/verifications/a11y", "/verifications/a11y?attempt=1", "/review", "/verifications?kind=nope"} {
+	for _, path := range []string{"/verifications", "/verifications/a11y", "/verifications/a11y?attempt=1", "/review", "/verifications?kind=nope",
+		"/", "/quality", "/quality?days=13", "/calibration", "/calibration?days=7"} {
 		page := e.get(path, rc).body
 		if strings.Count(page, "<main") != 1 || !strings.Contains(page, `<a class="skip" href="#main">`) || !strings.Contains(page, `<main id="main"`) {
 			t.Errorf("%s: no main landmark with a skip link", path)

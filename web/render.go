@@ -80,6 +80,24 @@ var funcs = template.FuncMap{
 	"evidence": evidenceList,
 	// overridePath is where a verification's override form posts.
 	"overridePath": overridePath,
+	// signed formats a difference with its sign, two decimals.
+	"signed": func(v float64) string {
+		s := strconv.FormatFloat(v, 'f', 2, 64)
+		if v > 0 {
+			return "+" + s
+		}
+		if s == "-0.00" {
+			return "0.00"
+		}
+		return s
+	},
+	// windowArgs is the data of the window selector (partial
+	// _window.html): the page it submits to and the window.
+	"windowArgs": func(action string, w windowForm) map[string]any {
+		return map[string]any{"Action": action, "Window": w}
+	},
+	// patchName is the file name of a calibration's policy patch.
+	"patchName": func() string { return patchFilename },
 	// yesno says a bool in words.
 	"yesno": func(b bool) string {
 		if b {

@@ -29,11 +29,14 @@ type route struct {
 // h.fail and h.storeFailed.
 func (h *Handler) routes() []route {
 	return []route{
-		{"GET /{$}", store.ScopeRead, h.handleHome},
+		{"GET /{$}", store.ScopeRead, h.handleOverview},
 		{"GET /verifications", store.ScopeRead, h.handleList},
 		{"GET /verifications/{id}", store.ScopeRead, h.handleDetail},
 		{"POST /verifications/{id}/override", store.ScopeReview, h.handleOverride},
 		{"GET /review", store.ScopeRead, h.handleReview},
+		{"GET /quality", store.ScopeRead, h.handleQuality},
+		{"GET /calibration", store.ScopeRead, h.handleCalibration},
+		{"GET /calibration/patch", store.ScopeRead, h.handleCalibrationPatch},
 		{"POST /review/accept", store.ScopeReview, h.handleReviewAccept},
 		{"POST /review/override", store.ScopeReview, h.handleReviewOverride},
 		{"GET /login", "", h.handleLoginPage},

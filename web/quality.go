@@ -1,0 +1,134 @@
+package web
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/vouchgate/vouch/quality"
+	"github.com/vouchgate/vouch/store"
+	"github.com/vouchgate/vouch/web/chart"
+)
+
+// qualityData is the quality page's.
+type qualityData struct {
+	Window windowForm
+	// Error says what is wrong with the window asked for (the page is
+	// then a 400, without figures).
+	Error string
+	// M are the metrics of the window, as GET /v1/metrics computes them.
+	M *quality.Metrics
+	// Confidence and Score are the histograms of the verifications.
+	Confidence, Score chart.Histogram
+	// Reliability is the reliability diagram of the labelled
+	// verifications; Labelled counts them.
+	Reliability chart.Reliability
+	Labelled    int
+	// Codes charts the failure patterns; Patterns lists them with their
+	// examples.
+	Codes    chart.HBars
+	Patterns []patternView
+	// Bias charts the executors' self-assessment bias; M.SelfAssessment
+	// lists it.
+	Bias chart.HBars
+}
+
+// patternView is a failure code with links to its latest examples.
+type patternView struct {
+	Code, Meaning string
+	Count         int64
+	Examples      []exampleLink
+}
+
+// exampleLink is a link to one attempt of a verification.
+type exampleLink struct {
+	Text, URL string
+}
+
+// exampleOf links an example of a pattern, "id/attempt" as the metrics
+// give it (an id may hold slashes of its own).
+func exampleOf(ref string) exampleLink {
+	i := strings.LastIndexByte(ref, '/')
+	attempt, err := strconv.Atoi(ref[i+1:])
+	if i < 0 || err != nil || attempt < 1 {
+		// Not id/attempt: the id's latest attempt.
+		return exampleLink{Text: ref, URL: "/verifications/" + url.PathEscape(ref)}
+	}
+	return exampleLink{Text: ref[:i] + " attempt " + ref[i+1:], URL: verificationURL(ref[:i], attempt)}
+}
+
+// handleQuality shows whether the gate is right over a window (7, 30 or
+// 90 days back from now): the confidence and score histograms, the
+// reliability of the confidence against the labels, the failure patterns
+// with examples, and how far each executor model rates itself above what
+// was verified.
+func (h *Handler) handleQuality(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	tenant := principalOf(ctx).Tenant
+	days, problem := parseWindowDays(r.URL.Query())
+	until := h.now().UTC()
+	d := qualityData{Window: windowForm{Days: days, Choices: windowDays, Since: until.Add(-time.Duration(days) * 24 * time.Hour), Until: until}}
+	if problem != "" {
+		d.Error = problem
+		h.render(w, r, http.StatusBadRequest, "quality", d)
+		return
+	}
+	win := store.Window{Since: d.Window.Since, Until: until}
+	var err error
+	if d.M, err = quality.FromStore(ctx, h.st, tenant, win); err != nil {
+		h.storeFailed(w, r, "computing the metrics", err)
+		return
+	}
+	labels, err := h.st.Labels(ctx, tenant, win)
+	if err != nil {
+		h.storeFailed(w, r, "reading the labels", err)
+		return
+	}
+	m := d.M
+	d.Confidence = histogram("confidence", "Confidence of the verifications", "confidence", m.Confidence)
+	d.Score = histogram("score", "Score of the verifications", "score", m.Score)
+
+	samples := quality.LabelledSamples(labels)
+	d.Labelled = len(samples)
+	d.Reliability = chart.Reliability{ID: "reliability", Title: "Reliability of the confidence", XLabel: "confidence",
+		YLabel: "verdict agreed with the label", Empty: "No labelled verifications in this window"}
+	for _, b := range quality.Reliability(samples) {
+		d.Reliability.Points = append(d.Reliability.Points, chart.ReliabilityPoint{Low: b.Low, High: b.High,
+			Predicted: chart.Value(b.MeanConfidence), Observed: chart.Value(b.Accuracy), N: b.Count})
+	}
+
+	d.Codes = chart.HBars{ID: "codes", Title: "Failure codes", XLabel: "verifications that raised it", Category: "code",
+		Tone: chart.ToneBad, Empty: "No failure codes in this window"}
+	for _, p := range m.FailurePatterns {
+		d.Codes.Bars = append(d.Codes.Bars, chart.HBar{Label: p.Code, Value: float64(p.Count), Note: p.Meaning})
+		pv := patternView{Code: p.Code, Meaning: p.Meaning, Count: p.Count}
+		for _, ex := range p.Examples {
+			pv.Examples = append(pv.Examples, exampleOf(ex))
+		}
+		d.Patterns = append(d.Patterns, pv)
+	}
+
+	d.Bias = chart.HBars{ID: "bias", Title: "Self-assessment bias by executor model", XLabel: "self-reported confidence minus verified score",
+		Category: "executor model", Tone: chart.ToneWarn, NegTone: chart.ToneInfo, Neg: "rates itself lower", Pos: "rates itself higher",
+		Empty: "No executor reported its confidence in this window"}
+	for _, b := range m.SelfAssessment {
+		name := b.ExecutorModel
+		if name == "" {
+			name = "(no model named)"
+		}
+		d.Bias.Bars = append(d.Bias.Bars, chart.HBar{Label: name, Value: b.Bias, Note: "over " + chart.Num(float64(b.N)) + " verifications"})
+	}
+	h.render(w, r, http.StatusOK, "quality", d)
+}
+
+// histogram charts ten bins of the metrics.
+func histogram(id, title, x string, bins []quality.Bin) chart.Histogram {
+	c := chart.Histogram{ID: id, Title: title, XLabel: x, YLabel: "verifications", Tone: chart.ToneInfo,
+		Empty: "No verifications in this window"}
+	for _, b := range bins {
+		c.Bins = append(c.Bins, chart.Bin{From: b.From, To: b.To, Count: float64(b.N)})
+	}
+	return c
+}
