@@ -75,9 +75,11 @@ func (h *Handler) handleQuality(w http.ResponseWriter, r *http.Request) {
 		h.render(w, r, http.StatusBadRequest, "quality", d)
 		return
 	}
+	// The metrics as quality.FromStore computes them, from the same reads,
+	// whose labels also make the reliability diagram: one read of them.
 	win := store.Window{Since: d.Window.Since, Until: until}
-	var err error
-	if d.M, err = quality.FromStore(ctx, h.st, tenant, win); err != nil {
+	tally, err := h.st.Tally(ctx, tenant, win)
+	if err != nil {
 		h.storeFailed(w, r, "computing the metrics", err)
 		return
 	}
@@ -86,7 +88,8 @@ func (h *Handler) handleQuality(w http.ResponseWriter, r *http.Request) {
 		h.storeFailed(w, r, "reading the labels", err)
 		return
 	}
-	m := d.M
+	m := quality.Compute(quality.Window{Since: win.Since, Until: win.Until}, tally, labels)
+	d.M = m
 	d.Confidence = histogram("confidence", "Confidence of the verifications", "confidence", m.Confidence)
 	d.Score = histogram("score", "Score of the verifications", "score", m.Score)
 
