@@ -186,12 +186,16 @@ func applyEvents(dst, written []Event, seqs []int64) {
 	}
 }
 
-// insertVerification writes v and adds it to its tally, or finds the
-// stored verification it duplicates.
+// insertVerification writes v and adds it to its tally (in the SQLite
+// writer, at the end of its group transaction), or finds the stored
+// verification it duplicates.
 func (s *sqlStore) insertVerification(ctx context.Context, tx conn, v *Verification) (seq int64, dup *Verification, err error) {
 	seq, dup, err = s.insertRow(ctx, tx, v)
 	if err != nil || dup != nil {
 		return seq, dup, err
+	}
+	if d, ok := tx.(interface{ deferTally(*Verification) bool }); ok && d.deferTally(v) {
+		return seq, nil, nil
 	}
 	return seq, nil, s.addTallies(ctx, tx, v.Tenant, v)
 }
@@ -304,8 +308,7 @@ func (s *sqlStore) Import(ctx context.Context, vs []*Verification) (int, error) 
 	var n int
 	err := s.eng.write(ctx, func(ctx context.Context, tx conn) error {
 		n = 0
-		byTenant := map[string][]*Verification{}
-		var tenants []string
+		var written []*Verification
 		for _, v := range rows {
 			seq, dup, err := s.insertRow(ctx, tx, v)
 			if err != nil {
@@ -316,18 +319,9 @@ func (s *sqlStore) Import(ctx context.Context, vs []*Verification) (int, error) 
 			}
 			v.Seq = seq
 			n++
-			if byTenant[v.Tenant] == nil {
-				tenants = append(tenants, v.Tenant)
-			}
-			byTenant[v.Tenant] = append(byTenant[v.Tenant], v)
+			written = append(written, v)
 		}
-		slices.Sort(tenants)
-		for _, t := range tenants {
-			if err := s.addTallies(ctx, tx, t, byTenant[t]...); err != nil {
-				return err
-			}
-		}
-		return nil
+		return s.addTalliesOf(ctx, tx, written)
 	})
 	if err != nil {
 		return 0, s.fail(op, err)
