@@ -1008,11 +1008,11 @@ func (s *sqlStore) SetAlert(ctx context.Context, a *Alert, ev func(*Alert) (Even
 		if err != nil {
 			return err
 		}
-		evs, err := s.prepareEvents([]Event{e}, next.Tenant)
+		evs, err := s.prepareEvents([]Event{e}, next.Tenant, nil)
 		if err != nil {
 			return err
 		}
-		_, err = s.insertEvents(ctx, tx, evs)
+		_, err = s.insertEvents(ctx, tx, evs, 0)
 		return err
 	})
 	if err != nil {
