@@ -59,6 +59,14 @@ type Config struct {
 	// and how often they are evaluated; keys left out keep their
 	// defaults ([quality.DefaultAlerts]).
 	Alerts quality.AlertConfig `json:"alerts"`
+	// Dashboard serves the web dashboard beside the API (default true;
+	// `dashboard: false` or `vouch serve --no-dashboard` turns it off).
+	Dashboard bool `json:"dashboard"`
+	// SessionKeyFile names a file of at least 32 bytes that signs the
+	// dashboard's session cookies, so that sessions outlive a restart
+	// and servers behind one address share them. Empty: a random key per
+	// process, and sessions end when it does.
+	SessionKeyFile string `json:"sessionKeyFile"`
 }
 
 // Timeouts bound the server's connections; zero fields take the defaults.
@@ -91,6 +99,7 @@ func DefaultConfig() Config {
 		StoredRequestBytes: 256 << 10,
 		MaxInFlight:        256,
 		Alerts:             quality.DefaultAlerts(),
+		Dashboard:          true,
 		Timeouts: Timeouts{
 			ReadHeader: vouch.Duration(5 * time.Second),
 			Read:       vouch.Duration(time.Minute),
@@ -112,11 +121,13 @@ func LoadConfig(path string) (Config, error) {
 	}
 	// Alerts decode over their defaults, so that a file may change one
 	// threshold alone.
-	file := Config{Alerts: c.Alerts}
+	// The dashboard switch too, so that leaving it out keeps it on.
+	file := Config{Alerts: c.Alerts, Dashboard: c.Dashboard}
 	if err := policy.DecodeFile(path, data, &file); err != nil {
 		return c, err
 	}
 	c.Alerts = file.Alerts
+	c.Dashboard = file.Dashboard
 	dir := filepath.Dir(path)
 	rel := func(p string) string {
 		if p == "" || filepath.IsAbs(p) {
@@ -143,6 +154,7 @@ func LoadConfig(path string) (Config, error) {
 		}
 	}
 	c.CommandWorkspaces = file.CommandWorkspaces
+	c.SessionKeyFile = rel(file.SessionKeyFile)
 	setIf(&c.MaxRequestBytes, file.MaxRequestBytes)
 	setIf(&c.MaxBatchBytes, file.MaxBatchBytes)
 	setIf(&c.StoredRequestBytes, file.StoredRequestBytes)

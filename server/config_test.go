@@ -31,6 +31,13 @@ func TestLoadConfig(t *testing.T) {
 	if c.Alerts != quality.DefaultAlerts() {
 		t.Errorf("alerts without an alerts section: %+v, want the defaults", c.Alerts)
 	}
+	if !c.Dashboard || c.SessionKeyFile != "" {
+		t.Errorf("dashboard %v, session key file %q: want on, none", c.Dashboard, c.SessionKeyFile)
+	}
+	os.WriteFile(path, []byte("dashboard: false\nsessionKeyFile: keys/session\n"), 0o644)
+	if c, err = LoadConfig(path); err != nil || c.Dashboard || c.SessionKeyFile != filepath.Join(dir, "keys/session") {
+		t.Errorf("dashboard: false: %v, %v %q", err, c.Dashboard, c.SessionKeyFile)
+	}
 
 	// One alert threshold changed alone keeps every other default.
 	os.WriteFile(path, []byte("alerts: {catchRate: {threshold: 0.8}, taskCostRatio: {off: true}, interval: 5m}\n"), 0o644)

@@ -22,6 +22,10 @@
 // loopback and takes requests without a key as tenant "default" with
 // every scope.
 //
+// Beside the API, unless the configuration turns it off, the server
+// mounts the web dashboard of package web (/, /verifications, /review,
+// /login, /static/...), over the same store, key cache and event hub.
+//
 // A request's workspace is the name of a root the configuration allows,
 // never a path; allow-listed commands run only in the workspaces that opt
 // in. The server bounds what a client can hold: request and batch sizes,

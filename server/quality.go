@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -21,12 +20,8 @@ import (
 	"github.com/vouchgate/vouch/store"
 )
 
-// Bounds of what a person writes beside a verification.
-const (
-	maxReasonRunes   = 4000
-	maxReviewerRunes = 200
-	maxLabelBody     = 64 << 10
-)
+// maxLabelBody bounds the body of an override or an outcome.
+const maxLabelBody = 64 << 10
 
 // decodeBody reads a small JSON body strictly into v: unknown members and
 // trailing data are errors.
@@ -42,18 +37,6 @@ func decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
 		return false
 	}
 	return true
-}
-
-// checkText reports an error unless s is valid UTF-8 of at most max
-// runes.
-func checkText(name, s string, max int) error {
-	if !utf8.ValidString(s) {
-		return fmt.Errorf("%s: not valid UTF-8", name)
-	}
-	if n := utf8.RuneCountInString(s); n > max {
-		return fmt.Errorf("%s: %d characters, at most %d", name, n, max)
-	}
-	return nil
 }
 
 // caller names who is calling, for a label's reviewer or reporter when
@@ -76,26 +59,16 @@ func (s *Server) handleOverride(w http.ResponseWriter, r *http.Request) {
 	if !decodeBody(w, r, &in) {
 		return
 	}
-	switch vouch.Verdict(in.Verdict) {
-	case vouch.VerdictPass, vouch.VerdictRetry, vouch.VerdictFail:
-	default:
-		writeError(w, http.StatusBadRequest, string(vouch.ErrInvalid), fmt.Sprintf("verdict %q: want pass, retry or fail", truncate(in.Verdict, 40)))
-		return
-	}
-	if in.Attempt < 0 {
-		writeError(w, http.StatusBadRequest, string(vouch.ErrInvalid), "attempt: want a positive integer, or none for the latest")
-		return
-	}
-	if err := errors.Join(checkText("reason", in.Reason, maxReasonRunes), checkText("reviewer", in.Reviewer, maxReviewerRunes)); err != nil {
-		writeError(w, http.StatusBadRequest, string(vouch.ErrInvalid), err.Error())
-		return
-	}
-	if in.Reviewer == "" {
-		in.Reviewer = caller(r.Context())
-	}
 	id := r.PathValue("id")
 	o := &store.Override{Tenant: tenantOf(r.Context()), VerificationID: id, Attempt: in.Attempt,
 		Verdict: in.Verdict, Reason: in.Reason, Reviewer: in.Reviewer}
+	if err := o.Check(); err != nil {
+		writeError(w, http.StatusBadRequest, string(vouch.ErrInvalid), err.Error())
+		return
+	}
+	if o.Reviewer == "" {
+		o.Reviewer = caller(r.Context())
+	}
 	err := s.st.AddOverride(r.Context(), o)
 	if errors.Is(err, store.ErrNotFound) {
 		writeError(w, http.StatusNotFound, "not_found", fmt.Sprintf("no verification %q (attempt %d)", truncate(id, 80), in.Attempt))
@@ -128,7 +101,7 @@ func (s *Server) handleOutcome(w http.ResponseWriter, r *http.Request) {
 	if in.Attempt < 0 {
 		problems = append(problems, errors.New("attempt: want a positive integer, or none for the latest"))
 	}
-	problems = append(problems, checkText("detail", in.Detail, maxReasonRunes), checkText("reporter", in.Reporter, maxReviewerRunes))
+	problems = append(problems, store.CheckText("detail", in.Detail, store.MaxReasonRunes), store.CheckText("reporter", in.Reporter, store.MaxReviewerRunes))
 	if err := errors.Join(problems...); err != nil {
 		writeError(w, http.StatusBadRequest, string(vouch.ErrInvalid), err.Error())
 		return

@@ -44,10 +44,17 @@ func (s *Server) routes(reg *prometheus.Registry) http.Handler {
 		}
 		mux.Handle(rt.pattern, s.observe(rt.pattern, h))
 	}
+	if s.web != nil {
+		for _, p := range s.web.Patterns() {
+			mux.Handle(p, s.observe(p, s.web))
+		}
+	}
 	return mux
 }
 
-// routeTable lists the API's routes; openapi.json describes each.
+// routeTable lists the API's routes; openapi.json describes each. The
+// dashboard's pages (package web) are mounted beside them and are not
+// part of the API.
 func (s *Server) routeTable(metricsHandler http.Handler) []route {
 	return []route{
 		{"POST /v1/verify", store.ScopeVerify, true, s.handleVerify},

@@ -20,6 +20,7 @@ import (
 	_ "github.com/vouchgate/vouch/check/all" // every built-in check kind
 	"github.com/vouchgate/vouch/engine"
 	"github.com/vouchgate/vouch/store"
+	"github.com/vouchgate/vouch/web"
 )
 
 // Options are what a [Server] is built from.
@@ -41,6 +42,10 @@ type Options struct {
 	// /metrics serves; nil means a new registry with the Go and process
 	// collectors.
 	Registry *prometheus.Registry
+	// SessionKey signs the dashboard's session cookies (at least 32
+	// bytes); nil means Config.SessionKeyFile's contents, else a random
+	// key per process (sessions then end with it).
+	SessionKey []byte
 }
 
 // Server is the verification service. Make one with [New], serve it with
@@ -58,6 +63,7 @@ type Server struct {
 	batches *batchPool
 	limit   chan struct{}
 	handler http.Handler
+	web     *web.Handler // nil when the dashboard is off
 
 	// engines: with and without the policy's allow-listed commands, and
 	// per verifier model (verify-task).
@@ -118,6 +124,11 @@ func New(opt Options) (*Server, error) {
 		return nil, err
 	}
 	s.batches = newBatchPool(s, cfg.BatchWorkers)
+	if cfg.Dashboard {
+		if s.web, err = s.newDashboard(opt.SessionKey); err != nil {
+			return nil, err
+		}
+	}
 	s.handler = s.routes(reg)
 	return s, nil
 }

@@ -470,11 +470,23 @@ func (s *sqlStore) List(ctx context.Context, tenant string, f Filter) (Page, err
 		q.WriteString(` AND ` + s.d.scanCreatedAt + ` < ?`)
 		args = append(args, s.d.ts(f.Until))
 	}
+	if f.Unreviewed {
+		q.WriteString(` AND NOT EXISTS (SELECT 1 FROM overrides o WHERE o.tenant = verification_logs.tenant
+			AND o.verification_id = verification_logs.id AND o.attempt = verification_logs.attempt)`)
+	}
 	if f.Before > 0 {
 		q.WriteString(` AND seq < ?`)
 		args = append(args, f.Before)
 	}
-	q.WriteString(` ORDER BY seq DESC LIMIT ?`)
+	if f.Oldest && f.After > 0 {
+		q.WriteString(` AND seq > ?`)
+		args = append(args, f.After)
+	}
+	if f.Oldest {
+		q.WriteString(` ORDER BY seq ASC LIMIT ?`)
+	} else {
+		q.WriteString(` ORDER BY seq DESC LIMIT ?`)
+	}
 	args = append(args, limit+1)
 	rs, err := s.eng.reader().query(ctx, q.String(), args...)
 	if err != nil {

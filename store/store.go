@@ -54,7 +54,7 @@ type Store interface {
 	// attempt of that id. Request is filled in.
 	Get(ctx context.Context, tenant, id string, attempt int) (*Verification, error)
 	// List returns the tenant's verifications matching f, newest first
-	// (by Seq), without their Request.
+	// (by Seq; oldest first with f.Oldest), without their Request.
 	List(ctx context.Context, tenant string, f Filter) (Page, error)
 
 	// AddOverride records a person's verdict beside a stored
@@ -225,9 +225,17 @@ type Filter struct {
 	NeedsReview           *bool
 	// Since is inclusive, Until exclusive.
 	Since, Until time.Time
+	// Unreviewed keeps only the verifications no override labels yet
+	// (the review queue, with NeedsReview).
+	Unreviewed bool
 	// Before is a cursor: only rows with Seq < Before (0: from the
 	// newest).
 	Before int64
+	// Oldest lists oldest first (by Seq) instead of newest first; its
+	// cursor is After.
+	Oldest bool
+	// After is the cursor of an Oldest list: only rows with Seq > After.
+	After int64
 	// Limit caps the page (default 50, at most 1000).
 	Limit int
 }
@@ -235,8 +243,8 @@ type Filter struct {
 // Page is one page of a list.
 type Page struct {
 	Items []Verification
-	// Next is the cursor of the next page (its Filter.Before), 0 when
-	// this page is the last.
+	// Next is the cursor of the next page (its Filter.Before; with
+	// Filter.Oldest, its Filter.After), 0 when this page is the last.
 	Next int64
 }
 

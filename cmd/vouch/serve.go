@@ -20,11 +20,12 @@ import (
 
 // serveFlags are the flags of vouch serve.
 type serveFlags struct {
-	addr     string
-	store    string
-	config   string
-	policies []string
-	noCache  bool
+	addr        string
+	store       string
+	config      string
+	policies    []string
+	noCache     bool
+	noDashboard bool
 }
 
 func newServeCmd(st Streams) *cobra.Command {
@@ -39,7 +40,8 @@ every verification, its report and its request in a log: a SQLite file
 
 Settings come from the defaults, then --config FILE (YAML: addr, store,
 policies, workspaces, commandWorkspaces, maxRequestBytes, maxBatchBytes,
-storedRequestBytes, retention, maxInFlight, batchWorkers, timeouts), then the
+storedRequestBytes, retention, maxInFlight, batchWorkers, timeouts, alerts,
+dashboard, sessionKeyFile), then the
 environment (VOUCH_ADDR, VOUCH_STORE, VOUCH_MAX_IN_FLIGHT), then flags.
 
 Clients authenticate with API keys (Authorization: Bearer vk_...) made with
@@ -50,7 +52,11 @@ The judge is configured as for 'vouch verify' (the policies' judge settings or
 VOUCH_JUDGE, with OPENAI_* and ANTHROPIC_* for the clients). Logs are JSON
 lines on standard error unless it is a terminal (VOUCH_LOG_LEVEL: debug, info,
 warn, error). Traces go to OTEL_EXPORTER_OTLP_ENDPOINT over OTLP/HTTP when it
-is set. SIGINT or SIGTERM drains the requests in flight, then stops.`,
+is set. SIGINT or SIGTERM drains the requests in flight, then stops.
+
+The web dashboard is served at the same address (/), unless --no-dashboard:
+sign in with an API key that has the read scope (review to override
+verdicts); with no key in the store it is open on loopback.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runServe(cmd, st, &f) },
 	}
@@ -60,6 +66,7 @@ is set. SIGINT or SIGTERM drains the requests in flight, then stops.`,
 	fl.StringVar(&f.config, "config", "", "read settings from `FILE` (YAML)")
 	fl.StringArrayVar(&f.policies, "policy", nil, "a policy `FILE` layered after the config's policies (repeatable)")
 	fl.BoolVar(&f.noCache, "no-cache", false, "neither read nor write the judge's answer cache")
+	fl.BoolVar(&f.noDashboard, "no-dashboard", false, "serve the API only, without the web dashboard")
 	return cmd
 }
 
@@ -82,6 +89,9 @@ func runServe(cmd *cobra.Command, st Streams, f *serveFlags) error {
 		cfg.Store = f.store
 	}
 	cfg.Policies = append(cfg.Policies, f.policies...)
+	if f.noDashboard {
+		cfg.Dashboard = false
+	}
 	if err := cfg.Validate(); err != nil {
 		return usageErr(err)
 	}
@@ -121,6 +131,9 @@ func runServe(cmd *cobra.Command, st Streams, f *serveFlags) error {
 		return &exitError{code: exitNotOK, err: fmt.Errorf("cannot listen on %s: %w", cfg.Addr, err)}
 	}
 	fmt.Fprintf(st.Err, "vouch serve: listening on http://%s (store %s)\n", ln.Addr(), displayDSN(cfg.Store))
+	if cfg.Dashboard {
+		fmt.Fprintf(st.Err, "vouch serve: dashboard at http://%s/\n", ln.Addr())
+	}
 	if err := srv.Run(ctx, ln); err != nil {
 		return &exitError{code: exitNotOK, err: err}
 	}

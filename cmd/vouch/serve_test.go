@@ -192,3 +192,28 @@ func TestKeysCommands(t *testing.T) {
 		t.Errorf("active keys after revoke: %d %v", n, err)
 	}
 }
+
+// TestServeDashboard checks that vouch serve serves the dashboard beside
+// the API, and the API alone with --no-dashboard.
+func TestServeDashboard(t *testing.T) {
+	for _, tc := range []struct {
+		args   []string
+		status int
+	}{{nil, http.StatusOK}, {[]string{"--no-dashboard"}, http.StatusNotFound}} {
+		dir := t.TempDir()
+		_, url := startServe(t, dir, append([]string{"--store", filepath.Join(dir, "vouch.db")}, tc.args...)...)
+		res, err := http.Get(url + "/static/style.css")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != tc.status {
+			t.Errorf("serve %v: GET /static/style.css: %d, want %d", tc.args, res.StatusCode, tc.status)
+		}
+		if res, err := http.Get(url + "/healthz"); err != nil || res.StatusCode != http.StatusOK {
+			t.Errorf("serve %v: healthz: %v", tc.args, err)
+		} else {
+			res.Body.Close()
+		}
+	}
+}

@@ -49,6 +49,7 @@ func Run(t *testing.T, newDB NewDB) {
 		{"ListLimits", testListLimits},
 		{"ListFilters", testFilters},
 		{"ListTimeRange", testTimeRange},
+		{"ListOldestUnreviewed", testOldestUnreviewed},
 		{"TenantIsolation", testTenantIsolation},
 		{"Overrides", testOverrides},
 		{"Events", testEvents},
@@ -701,6 +702,89 @@ func testFilters(t *testing.T, h *harness) {
 		f := tc.f
 		f.Limit = 1
 		diff(t, "List("+tc.name+") by pages of 1", ids(want), ids(h.listAll(tenant, f)))
+	}
+}
+
+// listOldest pages through a tenant's list oldest first, by pages of
+// limit, and returns every row.
+func (h *harness) listOldest(tenant string, f store.Filter, limit int) []store.Verification {
+	h.t.Helper()
+	f.Oldest, f.Limit, f.After = true, limit, 0
+	var out []store.Verification
+	for range 10000 {
+		p, err := h.s.List(h.t.Context(), tenant, f)
+		if err != nil {
+			h.t.Fatalf("List(%+v): %v", f, err)
+		}
+		out = append(out, p.Items...)
+		if p.Next == 0 {
+			return out
+		}
+		if p.Next != p.Items[len(p.Items)-1].Seq {
+			h.t.Fatalf("Next = %d, want the last row's Seq %d", p.Next, p.Items[len(p.Items)-1].Seq)
+		}
+		f.After = p.Next
+	}
+	h.t.Fatal("List: pages never end")
+	return nil
+}
+
+// testOldestUnreviewed checks the review queue's list: oldest first with
+// an After cursor, and only the verifications no override labels yet
+// (per attempt, per tenant).
+func testOldestUnreviewed(t *testing.T, h *harness) {
+	ctx := t.Context()
+	yes := true
+	var all, review []string
+	for i := range 9 {
+		v := sample(tenant, fmt.Sprintf("q%d", i), 1, at(i))
+		v.NeedsReview = i%3 != 0
+		h.insert(v)
+		all = append(all, fmt.Sprintf("q%d/1", i))
+		if v.NeedsReview {
+			review = append(review, fmt.Sprintf("q%d/1", i))
+		}
+	}
+	// A second attempt of q1, needing review too: its own item.
+	v := sample(tenant, "q1", 2, at(20))
+	v.NeedsReview = true
+	h.insert(v)
+	all = append(all, "q1/2")
+	review = append(review, "q1/2")
+	// Another tenant's rows of the same ids, and its overrides of them,
+	// change nothing here.
+	for i := range 9 {
+		o := sample("other", fmt.Sprintf("q%d", i), 1, at(i))
+		o.NeedsReview = true
+		h.insert(o)
+		if err := h.s.AddOverride(ctx, &store.Override{Tenant: "other", VerificationID: o.ID, Attempt: 1, Verdict: "pass", Reviewer: "x"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	diff(t, "List(oldest)", all, ids(h.listOldest(tenant, store.Filter{}, 4)))
+	diff(t, "List(oldest, needs review, unreviewed)", review, ids(h.listOldest(tenant, store.Filter{NeedsReview: &yes, Unreviewed: true}, 2)))
+
+	// Overriding q1's first attempt takes it out of the queue, not its
+	// second; q4 leaves too.
+	for _, o := range []store.Override{
+		{Tenant: tenant, VerificationID: "q1", Attempt: 1, Verdict: "fail", Reviewer: "ann"},
+		{Tenant: tenant, VerificationID: "q4", Attempt: 1, Verdict: "pass", Reviewer: "ann"},
+	} {
+		if err := h.s.AddOverride(ctx, &o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []string{"q2/1", "q5/1", "q7/1", "q8/1", "q1/2"}
+	diff(t, "List(queue after overrides)", want, ids(h.listOldest(tenant, store.Filter{NeedsReview: &yes, Unreviewed: true}, 2)))
+	diff(t, "List(queue after overrides, one page)", want, ids(h.listOldest(tenant, store.Filter{NeedsReview: &yes, Unreviewed: true}, 100)))
+	// Unreviewed alone, newest first.
+	got := h.listAll(tenant, store.Filter{Unreviewed: true})
+	if len(got) != len(all)-2 || got[0].ID != "q1" || got[0].Attempt != 2 {
+		t.Errorf("List(unreviewed) = %v", ids(got))
+	}
+	// Other tenant: every row overridden, none in its queue.
+	if got := h.listOldest("other", store.Filter{NeedsReview: &yes, Unreviewed: true}, 10); len(got) != 0 {
+		t.Errorf("the other tenant's queue: %v", ids(got))
 	}
 }
 

@@ -1,0 +1,24 @@
+// Package web is the dashboard of `vouch serve`: server-rendered HTML
+// pages over the same store as the API, for the people who look at the
+// verifications and correct them.
+//
+// Pages are html/template templates embedded with go:embed
+// (templates/*.html: layout.html is the frame every page is drawn in,
+// files named _*.html hold partials shared by every page, each other
+// file is a page named after it). Static files (static/: the style sheet,
+// a small script, and htmx vendored as one file) are embedded too. Every
+// page works without JavaScript: links and forms do the work, and htmx
+// and static/vouch.js only enhance (partial swaps, keyboard keys, the
+// live list).
+//
+// Access: a person signs in with an API key of the server; the dashboard
+// keeps a session cookie holding the key's id, an expiry and an HMAC
+// (never the secret), and resolves the key again on every request, so
+// that a revoked key ends its sessions. The read scope looks, the review
+// scope overrides. With no live key in the store (open mode, which the
+// server allows on loopback only) nobody signs in: every page acts as
+// tenant "default" with every scope. Every form carries a CSRF token;
+// every store call passes the session's tenant; agent text is only ever
+// escaped by the templates, never trusted as HTML; pages are served with
+// a Content-Security-Policy that allows no inline script or style.
+package web

@@ -1,0 +1,145 @@
+package web
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/store"
+	"github.com/vouchgate/vouch/wire"
+)
+
+// fixture describes a stored verification for a test; zero fields take
+// the defaults of a retried subtask.
+type fixture struct {
+	tenant, id string
+	attempt    int
+	summary    string
+	verdict    string
+	review     bool
+	model      string
+	kind       string
+	at         time.Time
+	// passDocs makes the doc-comment check pass (a later attempt that
+	// fixed it).
+	passDocs bool
+}
+
+// report builds a realistic report for f: dimensions, a met and an unmet
+// criterion, claims and grounding checks with evidence, mentions, and
+// feedback.
+func (f fixture) report() *vouch.Report {
+	score := 0.55
+	docs := vouch.StatusFail
+	crit := vouch.CriterionUnmet
+	if f.passDocs {
+		score, docs, crit = 0.92, vouch.StatusPass, vouch.CriterionMet
+	}
+	one, quarter := 1.0, 0.25
+	action := vouch.ActionRetry
+	switch f.verdict {
+	case "pass":
+		action = vouch.ActionAccept
+	case "fail":
+		action = vouch.ActionEscalate
+	}
+	ratio := 0.04
+	agreement := 0.9
+	return &vouch.Report{
+		APIVersion: "vouch/v1", ID: f.id, Kind: vouch.Kind(f.kind), Attempt: f.attempt,
+		Verdict: vouch.Verdict(f.verdict), Action: action, VerdictRow: 2,
+		Reason:      "the must-pass check claims.count failed: 4 claimed, 1 found",
+		Score:       &score,
+		Confidence:  0.9,
+		NeedsReview: f.review,
+		Dimensions: map[string]vouch.Dimension{
+			"claims":       {Score: &quarter, State: vouch.StateDecided, Weight: 0.4},
+			"criteria":     {Score: &quarter, State: vouch.StateDecided, Weight: 0.3},
+			"groundedness": {Score: &one, State: vouch.StateDecided, Weight: 0.2},
+			"completeness": {State: vouch.StateUndecided, Weight: 0.1},
+		},
+		Criteria: []vouch.CriterionResult{
+			{ID: "c1", Text: "doc comments on parse, tokenize, format, validate", Must: true, Inferred: true, Status: crit, Score: &quarter, DecidedBy: vouch.DecidedByRule, Reason: "1 of 4 symbols documented"},
+			{ID: "c2", Text: "the answer is clear", Status: vouch.CriterionUndecided, Reason: "no judge configured"},
+		},
+		Checks: []vouch.CheckResult{
+			{Name: "structure", Level: vouch.LevelStructure, Strength: vouch.StrengthStrict, Status: vouch.StatusPass, Confidence: 1, Reason: "the request is valid", Evidence: map[string]any{}},
+			{Name: "claims.count", Level: vouch.LevelClaims, Strength: vouch.StrengthStrict, Status: docs, Confidence: 1,
+				Reason: "4 functions claimed, 1 found", Evidence: map[string]any{"code": "COUNT_MISMATCH", "claimed": 4, "found": 1, "file": "src/parser.ts"}},
+			{Name: "claims.region", Level: vouch.LevelClaims, Strength: vouch.StrengthStrict, Status: docs, Confidence: 1,
+				Reason: "no diff hunk touches lines 40-52", Evidence: map[string]any{"file": "src/parser.ts", "lines": []int{40, 52}}},
+			{Name: "grounding.files", Level: vouch.LevelGrounding, Strength: vouch.StrengthStrict, Status: vouch.StatusPass, Confidence: 1, Reason: "every file mentioned was read", Evidence: map[string]any{"files": 1}},
+		},
+		Mentions: vouch.Mentions{
+			Verified:   []vouch.VerifiedMention{{Text: "src/parser.ts", Kind: vouch.MentionFile, Evidence: map[string]any{"source": "trace", "call": "t1"}}},
+			Unverified: []vouch.UnverifiedMention{{Text: "tokenize", Kind: vouch.MentionSymbol, Sentence: f.summary}},
+		},
+		Gaps:        []string{"tokenize, format and validate have no doc comment"},
+		Issues:      []string{"the claimed count does not hold"},
+		Suggestions: []string{"document tokenize, format and validate"},
+		Warnings:    []vouch.Warning{{Code: "MUST_UNDECIDED", Message: "c2 could not be decided"}},
+		Feedback:    "Previous attempt: COUNT_MISMATCH in src/parser.ts: 4 claimed, 1 found. Add doc comments to tokenize, format, validate.",
+		Judge:       &vouch.JudgeInfo{Models: []string{"openai:gpt-4o"}, Mode: "single", Samples: 1, Agreement: &agreement},
+		Cost:        vouch.Cost{JudgeCalls: 1, CacheMisses: 1, InputTokens: 1200, OutputTokens: 180, USD: 0.0042, TaskCostRatio: &ratio},
+		AnswerChars: len(f.summary),
+		DurationMs:  12.5,
+	}
+}
+
+// verification builds the stored row of f.
+func (f fixture) verification(t testing.TB) *store.Verification {
+	t.Helper()
+	if f.tenant == "" {
+		f.tenant = openTenant
+	}
+	if f.attempt == 0 {
+		f.attempt = 1
+	}
+	if f.summary == "" {
+		f.summary = "Added JSDoc comments to all 4 exported functions in src/parser.ts, including tokenize."
+	}
+	if f.verdict == "" {
+		f.verdict = "retry"
+	}
+	if f.model == "" {
+		f.model = "gpt-4o-mini"
+	}
+	if f.kind == "" {
+		f.kind = "subtask"
+	}
+	if f.at.IsZero() {
+		f.at = epoch
+	}
+	rep := f.report()
+	result, err := wire.MarshalReport(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, err := json.Marshal(map[string]any{
+		"id": f.id, "attempt": f.attempt, "kind": f.kind,
+		"task":   map[string]any{"id": "task-" + f.id, "goal": "Add JSDoc comments to the exported functions of src/parser.ts", "executor": map[string]any{"model": f.model}},
+		"output": map[string]any{"summary": f.summary, "modified": []string{"src/parser.ts"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &store.Verification{
+		Tenant: f.tenant, ID: f.id, Attempt: f.attempt, IdempotencyKey: fmt.Sprintf("%s/%d", f.id, f.attempt),
+		RequestHash: "00", VerificationType: "agent", TaskID: "task-" + f.id, Goal: "Add JSDoc comments to the exported functions of src/parser.ts",
+		Kind: f.kind, Verdict: f.verdict, Action: string(rep.Action), Score: rep.Score, Confidence: rep.Confidence,
+		NeedsReview: f.review, ExecutorModel: f.model, JudgeModels: []string{"openai:gpt-4o"}, CostUSD: 0.0042, DurationMs: 12.5,
+		Result: result, Request: req, RequestBytes: len(req), CreatedAt: f.at, VerdictRow: 2,
+	}
+}
+
+// insert stores the fixtures in order.
+func (e *env) insert(fs ...fixture) {
+	e.t.Helper()
+	for _, f := range fs {
+		if _, err := e.st.Insert(e.t.Context(), f.verification(e.t), nil); err != nil {
+			e.t.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,321 @@
+package web
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/store"
+)
+
+// hostile is agent text that would run as script if it were not
+// escaped.
+const hostile = `Done. <script>alert("x")</script><img src=x onerror=alert(1)> in src/parser.ts, see tokenize.`
+
+// rowIDs returns the ids of the list's rows, in order.
+var rowLink = regexp.MustCompile(`<a class="mono" href="/verifications/([^?"]+)\?attempt=(\d+)">`)
+
+func rowIDs(page string) []string {
+	var out []string
+	for _, m := range rowLink.FindAllStringSubmatch(page, -1) {
+		out = append(out, m[1]+"/"+m[2])
+	}
+	return out
+}
+
+func TestListFiltersAndPages(t *testing.T) {
+	e := newEnv(t)
+	var fs []fixture
+	for i := range 230 {
+		f := fixture{id: fmt.Sprintf("v%03d", i), at: epoch.Add(time.Duration(i) * time.Minute)}
+		switch i % 3 {
+		case 0:
+			f.verdict, f.passDocs = "pass", true
+		case 1:
+			f.verdict, f.review = "fail", true
+		}
+		if i%5 == 0 {
+			f.kind, f.model = "answer", "claude-haiku"
+		}
+		fs = append(fs, f)
+	}
+	e.insert(fs...)
+
+	// Page 1: the 100 newest; Older goes on, and so on to the last.
+	res := e.get("/verifications", nil)
+	if res.status != http.StatusOK {
+		t.Fatalf("list: %d\n%s", res.status, res.body)
+	}
+	got := rowIDs(res.body)
+	if len(got) != 100 || got[0] != "v229/1" || got[99] != "v130/1" {
+		t.Fatalf("page 1: %d rows, %v … %v", len(got), got[:1], got[len(got)-1:])
+	}
+	if !strings.Contains(res.body, "data-live") {
+		t.Error("the first page is not live")
+	}
+	var all []string
+	next := "/verifications"
+	for pages := 0; next != ""; pages++ {
+		if pages > 5 {
+			t.Fatal("pages never end")
+		}
+		res := e.get(next, nil)
+		all = append(all, rowIDs(res.body)...)
+		m := regexp.MustCompile(`href="([^"]+)" rel="next"`).FindStringSubmatch(res.body)
+		next = ""
+		if m != nil {
+			next = strings.ReplaceAll(m[1], "&amp;", "&")
+			if strings.Contains(res.body, "data-live") && pages > 0 {
+				t.Error("a later page is live")
+			}
+		}
+	}
+	if len(all) != 230 || all[229] != "v000/1" {
+		t.Errorf("all pages: %d rows, last %v", len(all), all[len(all)-1])
+	}
+
+	// Filters, alone and together, and the Older link keeps them.
+	for q, want := range map[string]func(i int) bool{
+		"verdict=fail":                    func(i int) bool { return i%3 == 1 },
+		"kind=answer":                     func(i int) bool { return i%5 == 0 },
+		"model=claude-haiku&verdict=pass": func(i int) bool { return i%5 == 0 && i%3 == 0 },
+		"review=yes":                      func(i int) bool { return i%3 == 1 },
+		"review=no&action=accept":         func(i int) bool { return i%3 == 0 },
+		"task=task-v007":                  func(i int) bool { return i == 7 },
+		"since=2026-11-02T11:00&until=2026-11-02T11:10": func(i int) bool { return i >= 60 && i < 70 },
+		"since=2026-11-02T13:00:00Z":                    func(i int) bool { return i >= 180 },
+	} {
+		var wantIDs []string
+		for i := 229; i >= 0; i-- {
+			if want(i) {
+				wantIDs = append(wantIDs, fmt.Sprintf("v%03d/1", i))
+			}
+		}
+		var gotIDs []string
+		next := "/verifications?" + q
+		for next != "" {
+			res := e.get(next, nil)
+			if res.status != http.StatusOK {
+				t.Fatalf("%s: %d", q, res.status)
+			}
+			gotIDs = append(gotIDs, rowIDs(res.body)...)
+			m := regexp.MustCompile(`href="([^"]+)" rel="next"`).FindStringSubmatch(res.body)
+			next = ""
+			if m != nil {
+				next = strings.ReplaceAll(m[1], "&amp;", "&")
+			}
+		}
+		if strings.Join(gotIDs, " ") != strings.Join(wantIDs, " ") {
+			t.Errorf("%s: got %d rows %v, want %d %v", q, len(gotIDs), gotIDs, len(wantIDs), wantIDs)
+		}
+	}
+
+	// The form echoes the filters, selected.
+	res = e.get("/verifications?verdict=fail&model=claude-haiku", nil)
+	if !strings.Contains(res.body, `<option selected>fail</option>`) || !strings.Contains(res.body, `value="claude-haiku"`) {
+		t.Error("the form does not echo the filters")
+	}
+
+	// htmx asks for the table alone.
+	res = e.get("/verifications?verdict=fail", nil, "HX-Request", "true", "HX-Target", "rows")
+	if !strings.HasPrefix(strings.TrimSpace(res.body), `<tbody id="rows"`) || strings.Contains(res.body, "<html") {
+		t.Errorf("rows partial: %.200s", res.body)
+	}
+	res = e.get("/verifications?verdict=fail", nil, "HX-Request", "true", "HX-Target", "results")
+	if !strings.HasPrefix(strings.TrimSpace(res.body), `<div id="results">`) || len(rowIDs(res.body)) != 77 {
+		t.Errorf("results partial: %d rows %.200s", len(rowIDs(res.body)), res.body)
+	}
+}
+
+func TestListBadFilters(t *testing.T) {
+	e := newEnv(t)
+	e.insert(fixture{id: "a"})
+	for _, q := range []string{"kind=nope", "verdict=maybe", "review=perhaps", "since=yesterday", "until=2026-13-01", "before=-3", "before=x",
+		"since=2026-11-02T12:00&until=2026-11-02T11:00"} {
+		res := e.get("/verifications?"+q, nil)
+		if res.status != http.StatusBadRequest || !strings.Contains(res.body, `class="error" role="alert"`) || len(rowIDs(res.body)) != 0 {
+			t.Errorf("%s: %d, want 400 with a message and no rows", q, res.status)
+		}
+	}
+}
+
+func TestDetail(t *testing.T) {
+	e := newEnv(t)
+	e.insert(
+		fixture{id: "task-7", attempt: 1, verdict: "retry"},
+		fixture{id: "task-7", attempt: 2, verdict: "pass", passDocs: true, at: epoch.Add(time.Minute)},
+	)
+	res := e.get("/verifications/task-7", nil)
+	if res.status != http.StatusOK {
+		t.Fatalf("detail: %d\n%s", res.status, res.body)
+	}
+	body := res.body
+	for _, want := range []string{
+		"attempt 2",
+		"Row 2: a must-pass check failed", // the deciding row, in words
+		"the must-pass check claims.count failed",
+		"claims.count", "COUNT_MISMATCH", // a check and its evidence
+		"doc comments on parse, tokenize, format, validate", "(inferred from the task)", "rule", // criteria and who decided
+		"groundedness", "undecided", // dimensions
+		`<mark class="ok" title="verified file">src/parser.ts</mark>`, `<mark class="bad" title="unverified symbol">tokenize</mark>`,
+		"Previous attempt: COUNT_MISMATCH",             // feedback
+		"openai:gpt-4o", "$0.0042", "1200 in, 180 out", // judge and cost
+		"Attempt 1", "Attempt 2", "verdict retry → pass", "score 0.55 → 0.92", "check claims.count: fail → pass", "criterion c1: unmet → met",
+		`action="/verifications/task-7/override"`, // open mode: every scope
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the detail page lacks %q", want)
+		}
+	}
+	// An earlier attempt by ?attempt.
+	res = e.get("/verifications/task-7?attempt=1", nil)
+	if res.status != http.StatusOK || !strings.Contains(res.body, "attempt 1</h1>") {
+		t.Errorf("attempt 1: %d", res.status)
+	}
+	for path, status := range map[string]int{
+		"/verifications/nope":             http.StatusNotFound,
+		"/verifications/task-7?attempt=3": http.StatusNotFound,
+		"/verifications/task-7?attempt=0": http.StatusBadRequest,
+		"/verifications/task-7?attempt=x": http.StatusBadRequest,
+	} {
+		if res := e.get(path, nil); res.status != status {
+			t.Errorf("%s: %d, want %d", path, res.status, status)
+		}
+	}
+}
+
+func TestDetailWithoutRequest(t *testing.T) {
+	e := newEnv(t)
+	v := fixture{id: "big"}.verification(t)
+	v.Request, v.RequestBytes = nil, 900000
+	if _, err := e.st.Insert(t.Context(), v, nil); err != nil {
+		t.Fatal(err)
+	}
+	res := e.get("/verifications/big", nil)
+	if res.status != http.StatusOK || !strings.Contains(res.body, "The request (900000 bytes) was over the server") {
+		t.Errorf("detail without a request: %d", res.status)
+	}
+}
+
+func TestOverride(t *testing.T) {
+	e := newEnv(t)
+	e.insert(fixture{id: "o1", verdict: "retry"})
+	reviewer, _ := e.key("default", store.ScopeRead, store.ScopeReview)
+	reader, _ := e.key("default", store.ScopeRead)
+	rc := e.login(reviewer)
+
+	page := e.get("/verifications/o1", rc)
+	token := csrfOf(t, page.body)
+	form := url.Values{"csrf": {token}, "attempt": {"1"}, "verdict": {"fail"}, "reason": {"the doc comments are <b>missing</b>"}}
+	res := e.do(http.MethodPost, "/verifications/o1/override", form, rc)
+	if res.status != http.StatusSeeOther || res.header.Get("Location") != "/verifications/o1?attempt=1#overrides" {
+		t.Fatalf("override: %d %q\n%s", res.status, res.header.Get("Location"), res.body)
+	}
+	ovs, err := e.st.Overrides(t.Context(), "default", "o1", 1)
+	if err != nil || len(ovs) != 1 || ovs[0].Verdict != "fail" || ovs[0].Reviewer != "key-default-read-review" {
+		t.Fatalf("stored overrides: %+v %v", ovs, err)
+	}
+	page = e.get("/verifications/o1", rc)
+	if !strings.Contains(page.body, "the doc comments are &lt;b&gt;missing&lt;/b&gt;") || !strings.Contains(page.body, "key-default-read-review") {
+		t.Error("the detail page does not show the override")
+	}
+
+	// Bad input: the page again, with the problem, 400; nothing stored.
+	for _, bad := range []url.Values{
+		{"csrf": {token}, "attempt": {"1"}, "verdict": {"maybe"}},
+		{"csrf": {token}, "attempt": {"1"}, "verdict": {"pass"}, "reason": {strings.Repeat("x", store.MaxReasonRunes+1)}},
+	} {
+		res := e.do(http.MethodPost, "/verifications/o1/override", bad, rc)
+		if res.status != http.StatusBadRequest || !strings.Contains(res.body, `role="alert"`) {
+			t.Errorf("bad override %.40v: %d", bad["verdict"], res.status)
+		}
+	}
+	for _, bad := range []url.Values{
+		{"csrf": {token}, "attempt": {"x"}, "verdict": {"pass"}},
+	} {
+		if res := e.do(http.MethodPost, "/verifications/o1/override", bad, rc); res.status != http.StatusBadRequest {
+			t.Errorf("bad attempt: %d", res.status)
+		}
+	}
+	if res := e.do(http.MethodPost, "/verifications/nope/override", url.Values{"csrf": {token}, "verdict": {"pass"}}, rc); res.status != http.StatusNotFound {
+		t.Errorf("override of nothing: %d", res.status)
+	}
+
+	// CSRF: no token, a wrong one, another session's.
+	for name, tok := range map[string]string{"none": "", "wrong": "abc", "other session": e.h.sign("csrf", "another")} {
+		f := url.Values{"attempt": {"1"}, "verdict": {"pass"}}
+		if tok != "" {
+			f.Set("csrf", tok)
+		}
+		if res := e.do(http.MethodPost, "/verifications/o1/override", f, rc); res.status != http.StatusForbidden {
+			t.Errorf("CSRF %s: %d", name, res.status)
+		}
+	}
+	// The header htmx sends is as good as the field.
+	if res := e.do(http.MethodPost, "/verifications/o1/override", url.Values{"attempt": {"1"}, "verdict": {"pass"}}, rc, "X-CSRF-Token", token); res.status != http.StatusSeeOther {
+		t.Errorf("CSRF header: %d", res.status)
+	}
+
+	// A read key looks but cannot override: no form, and 403.
+	rd := e.login(reader)
+	page = e.get("/verifications/o1", rd)
+	if strings.Contains(page.body, `action="/verifications/o1/override"`) || !strings.Contains(page.body, "lacks the review scope") {
+		t.Error("a read key is shown the override form")
+	}
+	res = e.do(http.MethodPost, "/verifications/o1/override", url.Values{"csrf": {csrfOf(t, page.body)}, "attempt": {"1"}, "verdict": {"pass"}}, rd)
+	if res.status != http.StatusForbidden || !strings.Contains(res.body, "review scope") {
+		t.Errorf("override with a read key: %d", res.status)
+	}
+	if ovs, _ := e.st.Overrides(t.Context(), "default", "o1", 1); len(ovs) != 2 {
+		t.Errorf("%d overrides stored, want 2", len(ovs))
+	}
+}
+
+func TestEscapesAgentText(t *testing.T) {
+	e := newEnv(t)
+	e.insert(fixture{id: `x"><script>alert(1)</script>`, summary: hostile, review: true, model: "<script>m</script>"})
+	pages := map[string]string{
+		"list":   "/verifications",
+		"detail": "/verifications/" + url.PathEscape(`x"><script>alert(1)</script>`),
+		"review": "/review",
+	}
+	for name, path := range pages {
+		res := e.get(path, nil)
+		if res.status != http.StatusOK {
+			t.Fatalf("%s: %d", name, res.status)
+		}
+		if strings.Contains(res.body, "<script>") || strings.Contains(res.body, "<img src=x") {
+			t.Errorf("%s: raw agent markup in the page", name)
+		}
+		if !strings.Contains(res.body, "&lt;script&gt;") {
+			t.Errorf("%s: the escaped text is missing", name)
+		}
+	}
+}
+
+func TestHighlight(t *testing.T) {
+	m := vouch.Mentions{
+		Verified:   []vouch.VerifiedMention{{Text: "parser.ts", Kind: "file"}, {Text: "src/parser.ts", Kind: "file"}, {Text: "", Kind: "file"}},
+		Unverified: []vouch.UnverifiedMention{{Text: "tokenize", Kind: "symbol"}, {Text: "parse", Kind: "symbol"}},
+	}
+	segs := highlight("In src/parser.ts, tokenize and parse; tokenize again.", m)
+	var b strings.Builder
+	for _, s := range segs {
+		if s.Mark != "" {
+			fmt.Fprintf(&b, "[%s:%s]", s.Mark, s.Text)
+		} else {
+			b.WriteString(s.Text)
+		}
+	}
+	// "parse" inside "src/parser.ts" cuts a word; the longer file
+	// mention is marked whole.
+	want := "In [ok:src/parser.ts], [bad:tokenize] and [bad:parse]; [bad:tokenize] again."
+	if b.String() != want {
+		t.Errorf("highlight:\n got %s\nwant %s", b.String(), want)
+	}
+}
