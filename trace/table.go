@@ -135,7 +135,8 @@ func NewTable(extra map[string]string) *Table {
 //  5. the namespaces: "shell:*" runs commands; "fs:*" and "code:*" go by
 //     their suffix ("fs:write" writes, "fs:glob" lists, "code:grep"
 //     searches), fs:* reading and code:* searching when the suffix says
-//     nothing else;
+//     nothing else; "web:*" fetches a page, but for a search
+//     ("web:search");
 //  6. [OpPlugin].
 //
 // An empty name has no op: Op returns "". Op does not allocate.
@@ -242,6 +243,13 @@ func namespaceOp(tool string) (Op, bool) {
 		return suffixOp(suffix, OpRead), true
 	case strings.EqualFold(ns, "code"):
 		return suffixOp(suffix, OpSearch), true
+	case strings.EqualFold(ns, "web"):
+		// web:search searches; anything else (fetch, get, open, browse)
+		// fetches a page.
+		if suffixOp(suffix, OpFetch) == OpSearch {
+			return OpSearch, true
+		}
+		return OpFetch, true
 	}
 	return "", false
 }
