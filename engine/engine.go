@@ -179,6 +179,11 @@ func (e *Engine) Analyzers(k vouch.Kind) []string {
 // Policy returns the engine's policy (before any request's tightening).
 func (e *Engine) Policy() vouch.Policy { return e.policy }
 
+// CallsOut reports whether a verification by e may reach beyond the
+// process: ask a judge, or run a program the policy allows. Verifying a
+// request again then costs more than looking up an earlier answer.
+func (e *Engine) CallsOut() bool { return e.judge != nil || len(e.policy.Commands.Allow) > 0 }
+
 // VerifyBytes decodes a request (JSON or YAML, see package wire) and
 // verifies it. Invalid input gives an error naming its path, never a report.
 func (e *Engine) VerifyBytes(ctx context.Context, data []byte) (*vouch.Report, error) {

@@ -45,6 +45,8 @@ func (s *Server) subscribe(tenant string) (<-chan struct{}, func()) {
 	}
 }
 
+var _ web.KeySource = authKeys{}
+
 // authKeys lends the dashboard the API's key cache.
 type authKeys struct{ a *authenticator }
 

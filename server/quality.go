@@ -226,7 +226,7 @@ func (s *Server) evaluateAlerts(ctx context.Context, tenant string) ([]quality.S
 				typ = event.AlertFiring
 			}
 			ev := withData(event.Event{Tenant: tenant, Time: a.UpdatedAt}, typ, st)
-			raw, err := encodeEvent(ev)
+			raw, _, err := encodeEvent(ev)
 			if err != nil {
 				return store.Event{}, fmt.Errorf("encoding the %s event: %w", typ, err)
 			}

@@ -108,7 +108,7 @@ func (s *Server) observe(name string, h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		ctx := otel.GetTextMapPropagator().Extract(r.Context(), propagation.HeaderCarrier(r.Header))
-		ctx, span := tracer.Start(ctx, r.Method+" "+name, trace.WithSpanKind(trace.SpanKindServer))
+		ctx, span := tracer.Start(ctx, name, trace.WithSpanKind(trace.SpanKindServer))
 		defer span.End()
 		sw := &statusWriter{ResponseWriter: w}
 		h.ServeHTTP(sw, r.WithContext(ctx))

@@ -69,11 +69,16 @@ func (s *Server) verifyStored(w http.ResponseWriter, r *http.Request, header str
 	tenant := tenantOf(r.Context())
 	key := idempotencyKey(header, req)
 	hash := hashBody(body)
-	if v, err := s.st.ByKey(r.Context(), tenant, key); err == nil {
-		return s.replay(w, v, hash)
-	} else if !errors.Is(err, store.ErrNotFound) {
-		s.writeStoreError(w, "looking up the idempotency key", err)
-		return storedResult{}, false
+	// A replay is found before verifying when verifying calls out (a
+	// judge, a program); otherwise verifying costs less than the lookup,
+	// and the insert finds the replay just as well.
+	if eng.CallsOut() {
+		if v, err := s.st.ByKey(r.Context(), tenant, key); err == nil {
+			return s.replay(w, v, hash)
+		} else if !errors.Is(err, store.ErrNotFound) {
+			s.writeStoreError(w, "looking up the idempotency key", err)
+			return storedResult{}, false
+		}
 	}
 	rep, err := s.verify(r.Context(), eng, req)
 	if err != nil {
@@ -243,11 +248,16 @@ func (s *Server) events(tenant string, now time.Time, req *vouch.Request, rep *v
 	}
 	out := make([]store.Event, len(list))
 	for i := range list {
-		raw, err := encodeEvent(list[i])
+		raw, at, err := encodeEvent(list[i])
 		if err != nil {
 			return nil, fmt.Errorf("encoding the %s event: %w", list[i].Type, err)
 		}
 		out[i] = store.Event{Tenant: tenant, Type: string(list[i].Type), Data: raw, CreatedAt: now}
+		if list[i].Type == event.VerificationComplete {
+			// Its data begins with the report: the store keeps that
+			// once, in the verification's row.
+			out[i].ReportAt = at + len(`{"report":`)
+		}
 	}
 	return out, nil
 }
@@ -256,23 +266,25 @@ func (s *Server) events(tenant string, now time.Time, req *vouch.Request, rep *v
 // is already JSON (a json.RawMessage) as it is: data is the event's last
 // member, so the envelope is encoded with null data and the data put in
 // its place, sparing encoding/json's validation of a report it just
-// received from the report encoder.
-func encodeEvent(ev event.Event) ([]byte, error) {
+// received from the report encoder. at is the data's offset in the
+// encoding (0 when it was encoded whole).
+func encodeEvent(ev event.Event) (b []byte, at int, err error) {
 	raw, ok := ev.Data.(json.RawMessage)
 	if !ok {
-		return json.Marshal(&ev)
+		b, err = json.Marshal(&ev)
+		return b, 0, err
 	}
 	ev.Data = nil
-	b, err := json.Marshal(&ev)
-	if err != nil {
-		return nil, err
+	if b, err = json.Marshal(&ev); err != nil {
+		return nil, 0, err
 	}
 	const tail = `"data":null}`
 	if !bytes.HasSuffix(b, []byte(tail)) {
-		return nil, fmt.Errorf("event envelope does not end with its data")
+		return nil, 0, fmt.Errorf("event envelope does not end with its data")
 	}
-	b = append(b[:len(b)-len("null}")], raw...)
-	return append(b, '}'), nil
+	at = len(b) - len("null}")
+	b = append(b[:at], raw...)
+	return append(b, '}'), at, nil
 }
 
 func withData(base event.Event, t event.Type, data any) event.Event {

@@ -1,8 +1,10 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -63,5 +65,47 @@ func TestVerifyTaskJudged(t *testing.T) {
 	rules := decode[api.TaskResult](t, e.do("POST", "/verify-task", "", []byte(`{"task_description":"y","success_criteria":["z"],"task_output":"y"}`)).body)
 	if rules.CriteriaScores[0].Met != nil || rules.TokensUsed != 0 {
 		t.Errorf("rules mode asked the judge: %+v", rules)
+	}
+}
+
+// TestReplayWithJudgeAsksOnce: when verifying calls out to a judge, a
+// replay is answered from the log before verifying, so the judge is
+// asked once however often the request comes.
+func TestReplayWithJudgeAsksOnce(t *testing.T) {
+	var calls atomic.Int64
+	llm := fake.NewServer(fake.WithResponder(fake.Scored(0.9)), fake.WithObserver(func(fake.Request) { calls.Add(1) }))
+	t.Cleanup(llm.Close)
+	j, err := judge.New(judge.Options{Providers: []judge.Provider{openai.New(openai.Options{BaseURL: llm.URL() + "/v1", APIKey: "k"})},
+		Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(t.Context(), filepath.Join(t.TempDir(), "v.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	pol := vouch.DefaultPolicy()
+	pol.Judge.Models = []string{"openai:gpt-4o"}
+	pol.Judge.Cache = false
+	srv, err := New(Options{Config: DefaultConfig(), Store: st, Policy: &pol, Judge: j})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &testEnv{t: t, srv: srv, store: st}
+	e.http = newHTTPTest(t, srv)
+
+	body := []byte(`{"id":"judged","kind":"answer","task":{"goal":"Explain tides","criteria":[{"id":"c1","text":"names the moon's pull"}]},"output":{"summary":"The moon's gravity pulls the oceans into two bulges."}}`)
+	first := e.do("POST", "/v1/verify", "", body)
+	asked := calls.Load()
+	if first.status != 200 || asked == 0 {
+		t.Fatalf("first: %d, %d judge calls: %s", first.status, asked, first.body)
+	}
+	again := e.do("POST", "/v1/verify", "", body)
+	if again.status != 200 || again.header.Get("Idempotent-Replayed") != "true" || !bytes.Equal(again.body, first.body) {
+		t.Fatalf("replay: %d replayed=%q same=%v", again.status, again.header.Get("Idempotent-Replayed"), bytes.Equal(again.body, first.body))
+	}
+	if n := calls.Load(); n != asked {
+		t.Errorf("the replay asked the judge again: %d calls, then %d", asked, n)
 	}
 }

@@ -45,23 +45,88 @@ type sqlQuerier interface {
 
 // sqlConn adapts database/sql (the SQLite engine). In the writer's
 // transactions, tx and stmts are set: the statements prepared once on
-// the writer's connection are used instead of parsing them again.
+// the writer's connection are used instead of parsing them again. On the
+// read pool, cache is set: each query is prepared once and kept.
 type sqlConn struct {
 	q     sqlQuerier
 	tx    *sql.Tx
 	stmts map[string]*sql.Stmt
+	cache *stmtCache
+	// tally, in the writer's group transactions, collects the inserted
+	// verifications whose tallies the group adds at its end.
+	tally *[]*Verification
+}
+
+// deferTally leaves v's tallies to the end of the group transaction,
+// and reports whether it did: false outside one.
+func (c sqlConn) deferTally(v *Verification) bool {
+	if c.tally == nil {
+		return false
+	}
+	*c.tally = append(*c.tally, v)
+	return true
 }
 
 // querier returns what runs q: a prepared statement if there is one.
 func (c sqlConn) querier(ctx context.Context, q string) (stmtQuerier, bool) {
 	if c.tx == nil {
-		return nil, false
+		if c.cache == nil {
+			return nil, false
+		}
+		return c.cache.get(ctx, q)
 	}
 	st, ok := c.stmts[q]
 	if !ok {
 		return nil, false
 	}
 	return c.tx.StmtContext(ctx, st), true
+}
+
+// maxCachedStmts bounds a stmtCache: the store's queries are a fixed set
+// and the filter combinations of its lists, far fewer than this.
+const maxCachedStmts = 512
+
+// stmtCache keeps the prepared statements of a pool by their SQL, so
+// that a query is parsed once per connection rather than on every call
+// (database/sql prepares a pool's statement on each connection as it is
+// first used there). Past maxCachedStmts, queries run unprepared.
+type stmtCache struct {
+	db *sql.DB
+	mu sync.Mutex
+	m  map[string]*sql.Stmt
+}
+
+func newStmtCache(db *sql.DB) *stmtCache {
+	return &stmtCache{db: db, m: map[string]*sql.Stmt{}}
+}
+
+// get returns q prepared, or false when it cannot be prepared here (the
+// caller then runs it unprepared, and reports any error in q itself).
+func (c *stmtCache) get(ctx context.Context, q string) (stmtQuerier, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if st, ok := c.m[q]; ok {
+		return st, true
+	}
+	if c.m == nil || len(c.m) >= maxCachedStmts {
+		return nil, false
+	}
+	st, err := c.db.PrepareContext(ctx, q)
+	if err != nil {
+		return nil, false
+	}
+	c.m[q] = st
+	return st, true
+}
+
+// close closes the cached statements; later gets run unprepared.
+func (c *stmtCache) close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, st := range c.m {
+		st.Close()
+	}
+	c.m = nil
 }
 
 // stmtQuerier is a *sql.Stmt.

@@ -295,6 +295,26 @@ var (
 			THEN excluded.example_at ELSE metric_codes.example_at END`
 )
 
+// addTalliesOf adds inserted verifications of any tenants to their
+// tallies, tenant by tenant in name order.
+func (s *sqlStore) addTalliesOf(ctx context.Context, tx conn, vs []*Verification) error {
+	byTenant := map[string][]*Verification{}
+	var tenants []string
+	for _, v := range vs {
+		if byTenant[v.Tenant] == nil {
+			tenants = append(tenants, v.Tenant)
+		}
+		byTenant[v.Tenant] = append(byTenant[v.Tenant], v)
+	}
+	slices.Sort(tenants)
+	for _, t := range tenants {
+		if err := s.addTallies(ctx, tx, t, byTenant[t]...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // addTallies adds inserted verifications (all of one tenant) to the
 // tallies and codes of their hours and days, in tx. Rows are written in
 // key order, so that concurrent transactions lock them in one order.
@@ -988,11 +1008,11 @@ func (s *sqlStore) SetAlert(ctx context.Context, a *Alert, ev func(*Alert) (Even
 		if err != nil {
 			return err
 		}
-		evs, err := s.prepareEvents([]Event{e}, next.Tenant)
+		evs, err := s.prepareEvents([]Event{e}, next.Tenant, nil)
 		if err != nil {
 			return err
 		}
-		_, err = s.insertEvents(ctx, tx, evs)
+		_, err = s.insertEvents(ctx, tx, evs, 0)
 		return err
 	})
 	if err != nil {

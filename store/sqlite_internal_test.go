@@ -213,3 +213,72 @@ func TestCloseDrains(t *testing.T) {
 		t.Errorf("after reopening: %d rows, %v; want %d", len(p.Items), err, n)
 	}
 }
+
+// TestGroupCommitTallies shows that a group's verifications are added to
+// the tallies at the end of its transaction, and that a write failing
+// after its insert takes its verification out of them.
+func TestGroupCommitTallies(t *testing.T) {
+	const n = 12
+	ctx := t.Context()
+	queued := make(chan struct{}, n)
+	gate := make(chan struct{})
+	var once sync.Once
+	s, e := openGated(t, filepath.Join(t.TempDir(), "t.db"), sqliteHooks{
+		queued: func() { queued <- struct{}{} },
+		taken:  func() { once.Do(func() { <-gate }) },
+	})
+	before := e.commits.Load()
+	errFailed := errors.New("failed after its insert")
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			v := testVerification("acme", fmt.Sprintf("v%d", i), 1)
+			v.Codes = []string{"CODE"}
+			if i%3 != 2 {
+				_, errs[i] = s.Insert(ctx, v, nil)
+				return
+			}
+			// Every third write inserts, then fails: its savepoint is
+			// rolled back, its row and its tally with it.
+			nv, err := s.prepareVerification(v)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			errs[i] = e.write(ctx, func(ctx context.Context, tx conn) error {
+				if _, _, err := s.insertVerification(ctx, tx, nv); err != nil {
+					return err
+				}
+				return errFailed
+			})
+		})
+	}
+	for range n {
+		<-queued
+	}
+	close(gate)
+	wg.Wait()
+	if commits := e.commits.Load() - before; commits != 1 {
+		t.Errorf("%d writes took %d transactions, want 1", n, commits)
+	}
+	for i, err := range errs {
+		if want := i%3 == 2; errors.Is(err, errFailed) != want || (!want && err != nil) {
+			t.Errorf("write %d: %v", i, err)
+		}
+	}
+	wt, err := s.Tally(ctx, "acme", Window{Since: t0.Add(-48 * time.Hour), Until: t0.Add(48 * time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got, codes int64
+	for _, g := range wt.Groups {
+		got += g.Tally.N
+	}
+	for _, c := range wt.Codes {
+		codes += c.N
+	}
+	if want := int64(n - n/3); got != want || codes != want {
+		t.Errorf("tallies count %d verifications and %d codes, want %d of each", got, codes, want)
+	}
+}

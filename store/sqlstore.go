@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -82,7 +83,7 @@ const insertVerificationSQL = `INSERT INTO verification_logs (tenant, id, attemp
 	?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 	ON CONFLICT DO NOTHING RETURNING seq`
 
-const insertEventSQL = `INSERT INTO events (tenant, type, data, created_at) VALUES (?, ?, ?, ?) RETURNING seq`
+const insertEventSQL = `INSERT INTO events (tenant, type, data, created_at, report_at, report_seq) VALUES (?, ?, ?, ?, ?, ?) RETURNING seq`
 
 func (s *sqlStore) check() error {
 	if s.closed.Load() {
@@ -158,9 +159,24 @@ func (s *sqlStore) verificationArgs(v *Verification) ([]any, error) {
 
 // prepareEvents checks events and returns the rows to write: copies with
 // their tenant (tenant when empty, if tenant is given) and time filled in.
-func (s *sqlStore) prepareEvents(events []Event, tenant string) ([]Event, error) {
+//
+// result is the Result of the verification written with the events, nil
+// for none: an event's ReportAt must locate it in its Data, and the copy
+// returned holds Data without it.
+func (s *sqlStore) prepareEvents(events []Event, tenant string, result []byte) ([]Event, error) {
 	out := make([]Event, len(events))
 	for i, e := range events {
+		if e.ReportAt != 0 {
+			at := e.ReportAt
+			if result == nil {
+				return nil, fmt.Errorf("event %d: a report offset, but no verification is written with it", i)
+			}
+			if at < 0 || at+len(result) > len(e.Data) || !bytes.Equal(e.Data[at:at+len(result)], result) {
+				return nil, fmt.Errorf("event %d: the verification's report is not at offset %d of its data", i, at)
+			}
+			data := make([]byte, 0, len(e.Data)-len(result))
+			e.Data = append(append(data, e.Data[:at]...), e.Data[at+len(result):]...)
+		}
 		if e.Tenant == "" {
 			e.Tenant = tenant
 		}
@@ -186,12 +202,16 @@ func applyEvents(dst, written []Event, seqs []int64) {
 	}
 }
 
-// insertVerification writes v and adds it to its tally, or finds the
-// stored verification it duplicates.
+// insertVerification writes v and adds it to its tally (in the SQLite
+// writer, at the end of its group transaction), or finds the stored
+// verification it duplicates.
 func (s *sqlStore) insertVerification(ctx context.Context, tx conn, v *Verification) (seq int64, dup *Verification, err error) {
 	seq, dup, err = s.insertRow(ctx, tx, v)
 	if err != nil || dup != nil {
 		return seq, dup, err
+	}
+	if d, ok := tx.(interface{ deferTally(*Verification) bool }); ok && d.deferTally(v) {
+		return seq, nil, nil
 	}
 	return seq, nil, s.addTallies(ctx, tx, v.Tenant, v)
 }
@@ -225,8 +245,10 @@ func (s *sqlStore) insertRow(ctx context.Context, tx conn, v *Verification) (seq
 }
 
 // insertEvents writes events (prepared) as the last statements of a
-// transaction and returns their Seqs.
-func (s *sqlStore) insertEvents(ctx context.Context, tx conn, events []Event) ([]int64, error) {
+// transaction and returns their Seqs; reportSeq is the row of the
+// verification written with them (0 for none), whose report those with a
+// ReportAt refer to.
+func (s *sqlStore) insertEvents(ctx context.Context, tx conn, events []Event, reportSeq int64) ([]int64, error) {
 	if len(events) == 0 {
 		return nil, nil
 	}
@@ -239,8 +261,12 @@ func (s *sqlStore) insertEvents(ctx context.Context, tx conn, events []Event) ([
 	}
 	seqs := make([]int64, len(events))
 	for i, e := range events {
+		var at, ref any // NULL: no report
+		if e.ReportAt != 0 {
+			at, ref = e.ReportAt, reportSeq
+		}
 		err := tx.queryRow(ctx, insertEventSQL,
-			e.Tenant, e.Type, string(e.Data), s.d.ts(e.CreatedAt)).Scan(&seqs[i])
+			e.Tenant, e.Type, string(e.Data), s.d.ts(e.CreatedAt), at, ref).Scan(&seqs[i])
 		if err != nil {
 			return nil, fmt.Errorf("event %d: %w", i, err)
 		}
@@ -258,7 +284,7 @@ func (s *sqlStore) Insert(ctx context.Context, v *Verification, events []Event) 
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)
 	}
-	evs, err := s.prepareEvents(events, nv.Tenant)
+	evs, err := s.prepareEvents(events, nv.Tenant, nv.Result)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)
 	}
@@ -273,7 +299,7 @@ func (s *sqlStore) Insert(ctx context.Context, v *Verification, events []Event) 
 		if err != nil || dup != nil {
 			return err
 		}
-		seqs, err = s.insertEvents(ctx, tx, evs)
+		seqs, err = s.insertEvents(ctx, tx, evs, seq)
 		return err
 	})
 	if err != nil {
@@ -304,8 +330,7 @@ func (s *sqlStore) Import(ctx context.Context, vs []*Verification) (int, error) 
 	var n int
 	err := s.eng.write(ctx, func(ctx context.Context, tx conn) error {
 		n = 0
-		byTenant := map[string][]*Verification{}
-		var tenants []string
+		var written []*Verification
 		for _, v := range rows {
 			seq, dup, err := s.insertRow(ctx, tx, v)
 			if err != nil {
@@ -316,18 +341,9 @@ func (s *sqlStore) Import(ctx context.Context, vs []*Verification) (int, error) 
 			}
 			v.Seq = seq
 			n++
-			if byTenant[v.Tenant] == nil {
-				tenants = append(tenants, v.Tenant)
-			}
-			byTenant[v.Tenant] = append(byTenant[v.Tenant], v)
+			written = append(written, v)
 		}
-		slices.Sort(tenants)
-		for _, t := range tenants {
-			if err := s.addTallies(ctx, tx, t, byTenant[t]...); err != nil {
-				return err
-			}
-		}
-		return nil
+		return s.addTalliesOf(ctx, tx, written)
 	})
 	if err != nil {
 		return 0, s.fail(op, err)
@@ -600,14 +616,14 @@ func (s *sqlStore) AppendEvents(ctx context.Context, events []Event) error {
 	if len(events) == 0 {
 		return nil
 	}
-	evs, err := s.prepareEvents(events, "")
+	evs, err := s.prepareEvents(events, "", nil)
 	if err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}
 	var seqs []int64
 	err = s.eng.write(ctx, func(ctx context.Context, tx conn) error {
 		var err error
-		seqs, err = s.insertEvents(ctx, tx, evs)
+		seqs, err = s.insertEvents(ctx, tx, evs, 0)
 		return err
 	})
 	if err != nil {
@@ -626,17 +642,32 @@ func (s *sqlStore) Events(ctx context.Context, tenant string, after int64, limit
 	if limit <= 0 {
 		limit = defaultEventLimit
 	}
-	rs, err := s.eng.reader().query(ctx, `SELECT seq, tenant, type, data, created_at FROM events
-		WHERE tenant = ? AND seq > ? ORDER BY seq LIMIT ?`, tenant, after, limit)
+	rs, err := s.eng.reader().query(ctx, `SELECT e.seq, e.tenant, e.type, e.data, e.created_at, e.report_at, v.result
+		FROM events e LEFT JOIN verification_logs v ON v.seq = e.report_seq
+		WHERE e.tenant = ? AND e.seq > ? ORDER BY e.seq LIMIT ?`, tenant, after, limit)
 	if err != nil {
 		return nil, s.fail(op, err)
 	}
 	defer rs.Close()
 	var out []Event
 	for rs.Next() {
-		var e Event
-		if err := rs.Scan(&e.Seq, &e.Tenant, &e.Type, &e.Data, utcTime{&e.CreatedAt}); err != nil {
+		var (
+			e      Event
+			at     sql.NullInt64
+			report []byte
+		)
+		if err := rs.Scan(&e.Seq, &e.Tenant, &e.Type, &e.Data, utcTime{&e.CreatedAt}, &at, &report); err != nil {
 			return nil, s.fail(op, err)
+		}
+		if at.Valid {
+			// The report back in place; a verification pruned before its
+			// event reads as null.
+			if report == nil {
+				report = []byte("null")
+			}
+			i := min(max(int(at.Int64), 0), len(e.Data))
+			data := make([]byte, 0, len(e.Data)+len(report))
+			e.Data = append(append(append(data, e.Data[:i]...), report...), e.Data[i:]...)
 		}
 		out = append(out, e)
 	}
@@ -778,7 +809,7 @@ func (s *sqlStore) CompleteItem(ctx context.Context, tenant, batchID string, ind
 		if nv, err = s.prepareVerification(&withTenant); err != nil {
 			return fmt.Errorf("%s: %w", op, err)
 		}
-		if evs, err = s.prepareEvents(events, tenant); err != nil {
+		if evs, err = s.prepareEvents(events, tenant, nv.Result); err != nil {
 			return fmt.Errorf("%s: %w", op, err)
 		}
 	} else if len(errJSON) == 0 {
@@ -840,7 +871,7 @@ func (s *sqlStore) CompleteItem(ctx context.Context, tenant, batchID string, ind
 			return err
 		}
 		if v != nil && dup == nil {
-			if seqs, err = s.insertEvents(ctx, tx, evs); err != nil {
+			if seqs, err = s.insertEvents(ctx, tx, evs, seq); err != nil {
 				return err
 			}
 		}

@@ -260,10 +260,16 @@ type Override struct {
 // Event is one stored event: the event's JSON as streamed, and its
 // store-assigned sequence number (the SSE id, for Last-Event-ID).
 type Event struct {
-	Seq       int64
-	Tenant    string
-	Type      string
-	Data      []byte
+	Seq    int64
+	Tenant string
+	Type   string
+	Data   []byte
+	// ReportAt, in an event written with a verification (Insert,
+	// CompleteItem), says that Data holds the verification's Result at
+	// this byte offset; the store then keeps the report once, in the
+	// verification's row, and puts it back in place when the event is
+	// read. 0: Data is stored as it is. Events returns it as 0.
+	ReportAt  int
 	CreatedAt time.Time
 }
 

@@ -70,15 +70,15 @@ func (h *Handler) handleList(w http.ResponseWriter, r *http.Request) {
 		d.Rows = page.Items
 		base := filterQuery(d.Form)
 		if page.Next > 0 {
-			older := base
+			older := filterQuery(d.Form)
 			older.Set("before", strconv.FormatInt(page.Next, 10))
-			d.Older = "/verifications?" + older.Encode()
+			d.Older = listURL(older)
 		}
 		if f.Before > 0 {
-			d.Newest = "/verifications?" + base.Encode()
+			d.Newest = listURL(base)
 		} else {
 			d.Live = true
-			d.LiveURL = "/verifications?" + base.Encode()
+			d.LiveURL = listURL(base)
 		}
 	}
 	switch {
@@ -91,6 +91,14 @@ func (h *Handler) handleList(w http.ResponseWriter, r *http.Request) {
 	default:
 		h.render(w, r, status, "verifications", d)
 	}
+}
+
+// listURL is the list's URL with a query.
+func listURL(q url.Values) string {
+	if len(q) == 0 {
+		return "/verifications"
+	}
+	return "/verifications?" + q.Encode()
 }
 
 // filterQuery is the query of a list's filters, without the cursor and

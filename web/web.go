@@ -152,6 +152,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // elsewhere, and no framing.
 const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 
+// Interface guards.
+var (
+	_ http.Handler = (*Handler)(nil)
+	_ KeySource    = storeKeys{}
+)
+
 // storeKeys is a KeySource that asks the store every time.
 type storeKeys struct{ st store.Store }
 

@@ -53,6 +53,7 @@ func Run(t *testing.T, newDB NewDB) {
 		{"TenantIsolation", testTenantIsolation},
 		{"Overrides", testOverrides},
 		{"Events", testEvents},
+		{"EventReports", testEventReports},
 		{"Batches", testBatches},
 		{"BatchBornDone", testBatchBornDone},
 		{"LargeBatch", testLargeBatch},
@@ -1016,6 +1017,61 @@ func testEvents(t *testing.T, h *harness) {
 	}
 	if err := h.s.AppendEvents(ctx, []store.Event{{Type: "no tenant", Data: []byte(`{}`)}}); err == nil {
 		t.Error("AppendEvents(an event without a tenant) succeeded")
+	}
+}
+
+// testEventReports: an event written with a verification may hold its
+// report (ReportAt); it reads back whole, from Events, whether written by
+// Insert or by CompleteItem, and an offset that does not locate the
+// report is refused.
+func testEventReports(t *testing.T, h *harness) {
+	ctx := t.Context()
+	withReport := func(v *store.Verification, typ string) store.Event {
+		data := append(append([]byte(`{"type":"`+typ+`","data":{"report":`), v.Result...), `,"more":true}}`...)
+		return store.Event{Tenant: v.Tenant, Type: typ, Data: data, ReportAt: len(`{"type":"` + typ + `","data":{"report":`), CreatedAt: v.CreatedAt}
+	}
+	v := sample(tenant, "r", 1, at(1))
+	complete := withReport(v, "complete")
+	wantData := string(complete.Data)
+	plain := event(tenant, "retry", 1)
+	h.insert(v, complete, plain)
+
+	b := &store.Batch{Tenant: tenant, ID: "rb", CreatedAt: at(2)}
+	if err := h.s.CreateBatch(ctx, b, []store.BatchItem{{Request: []byte(`{}`)}}); err != nil {
+		t.Fatalf("CreateBatch: %v", err)
+	}
+	bv := sample(tenant, "rb-0", 1, at(2))
+	bv.Result = []byte(`{"id":"rb-0","verdict":"fail"}`)
+	batchEvent := withReport(bv, "complete")
+	wantBatch := string(batchEvent.Data)
+	if err := h.s.CompleteItem(ctx, tenant, "rb", 0, bv, []store.Event{batchEvent}, nil); err != nil {
+		t.Fatalf("CompleteItem: %v", err)
+	}
+	got, err := h.s.Events(ctx, tenant, 0, 100)
+	if err != nil {
+		t.Fatalf("Events: %v", err)
+	}
+	if len(got) != 3 {
+		t.Fatalf("Events = %d events, want 3", len(got))
+	}
+	for i, want := range []string{wantData, string(plain.Data), wantBatch} {
+		if string(got[i].Data) != want || got[i].ReportAt != 0 {
+			t.Errorf("event %d = %s (ReportAt %d), want %s", i, got[i].Data, got[i].ReportAt, want)
+		}
+	}
+
+	bad := withReport(sample(tenant, "bad", 1, at(3)), "complete")
+	bad.ReportAt++
+	if _, err := h.s.Insert(ctx, sample(tenant, "bad", 1, at(3)), []store.Event{bad}); err == nil {
+		t.Error("Insert with a ReportAt that misses the report succeeded")
+	}
+	if _, err := h.s.Get(ctx, tenant, "bad", 1); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("the refused insert was stored: %v", err)
+	}
+	lone := event(tenant, "lone", 4)
+	lone.ReportAt = 1
+	if err := h.s.AppendEvents(ctx, []store.Event{lone}); err == nil {
+		t.Error("AppendEvents with a ReportAt and no verification succeeded")
 	}
 }
 
