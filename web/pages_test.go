@@ -126,9 +126,14 @@ func TestListFiltersAndPages(t *testing.T) {
 	if !strings.HasPrefix(strings.TrimSpace(res.body), `<tbody id="rows"`) || strings.Contains(res.body, "<html") {
 		t.Errorf("rows partial: %.200s", res.body)
 	}
-	res = e.get("/verifications?verdict=fail", nil, "HX-Request", "true", "HX-Target", "results")
+	// The filter form sends every field, empty ones too; the address
+	// htmx pushes is the filters' alone.
+	res = e.get("/verifications?kind=&verdict=fail&action=&model=&review=&task=&since=&until=", nil, "HX-Request", "true", "HX-Target", "results")
 	if !strings.HasPrefix(strings.TrimSpace(res.body), `<div id="results">`) || len(rowIDs(res.body)) != 77 {
 		t.Errorf("results partial: %d rows %.200s", len(rowIDs(res.body)), res.body)
+	}
+	if got := res.header.Get("HX-Push-Url"); got != "/verifications?verdict=fail" {
+		t.Errorf("the results partial pushes %q", got)
 	}
 }
 
