@@ -203,6 +203,9 @@ func TestBrowserLogin(t *testing.T) {
 	if got := b.Text("p.error"); !strings.Contains(got, "not an API key") {
 		t.Errorf("a bad key says %q", got)
 	}
+	if low := lowContrast(b, t); len(low) > 0 {
+		t.Errorf("text the sign-in page draws below 4.5:1: %q", low)
+	}
 	// The refusal is the page's own answer, which the browser logs as a
 	// failed load; nothing else went wrong.
 	errs := b.Errors()
@@ -336,6 +339,9 @@ func TestBrowserFilter(t *testing.T) {
 	if got := len(listRows(b, t)); got != 9 {
 		t.Fatalf("the list shows %d rows, want 9", got)
 	}
+	if low := lowContrast(b, t); len(low) > 0 {
+		t.Errorf("text the list draws below 4.5:1: %q", low)
+	}
 
 	// With scripts: htmx sends the form, swaps the results in place and
 	// pushes the filtered URL; the page is not loaded again.
@@ -451,6 +457,9 @@ func TestBrowserDetail(t *testing.T) {
 	if got := b.Text("pre.output"); !strings.HasPrefix(got, "Added JSDoc comments to all 4 exported functions") {
 		t.Errorf("the output reads %q", got)
 	}
+	if low := lowContrast(b, t); len(low) > 0 {
+		t.Errorf("text the page draws below 4.5:1: %q", low)
+	}
 	// A read key sees no override form.
 	if n := eval[int](b, t, `document.querySelectorAll("form.override").length`); n != 0 {
 		t.Errorf("a read key is shown %d override forms", n)
@@ -532,6 +541,9 @@ func TestBrowserOverride(t *testing.T) {
 		if !regexp.MustCompile(`(^|\D)` + strconv.FormatInt(after.Overridden, 10) + `(\D|$)`).MatchString(got) {
 			t.Errorf("#reviews-overrides says %q, want the override count %d", got, after.Overridden)
 		}
+		if low := lowContrast(b, t); len(low) > 0 {
+			t.Errorf("text the quality page draws below 4.5:1: %q", low)
+		}
 		if errs := b.Errors(); len(errs) > 0 {
 			t.Errorf("the quality page reported errors: %q", errs)
 		}
@@ -568,6 +580,9 @@ func TestBrowserReviewKeys(t *testing.T) {
 	signedIn(b, t, s, reviewer, "/review")
 	if got := strings.Join(queueItems(b, t), " "); got != "q1 q2 q3 q4" {
 		t.Fatalf("the queue: %s, want q1 q2 q3 q4 (oldest first, only those needing review)", got)
+	}
+	if low := lowContrast(b, t); len(low) > 0 {
+		t.Errorf("text the queue draws below 4.5:1: %q", low)
 	}
 	// The first item has the focus; j moves it down, k up.
 	if item, _ := focused(b, t); item != "q1" {
@@ -759,4 +774,30 @@ func TestBrowserLiveList(t *testing.T) {
 	}
 	b.NoDialogs()
 	b.NoErrors()
+}
+
+// lowContrast returns the visible text of the page whose colour has a
+// contrast of less than 4.5:1 (WCAG AA) with the background it is drawn
+// on, each as "text: ratio"; the style sheet's own test reads its colours
+// one by one, the browser sees what inheritance makes of them.
+func lowContrast(b *browsertest.Browser, t *testing.T) []string {
+	t.Helper()
+	return eval[[]string](b, t, `(() => {
+		const rgba = s => { const m = s.match(/[\d.]+/g).map(Number); return m.length === 3 ? [...m, 1] : m; };
+		const lum = ([r, g, b]) => { const f = c => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+			return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+		const background = el => {
+			for (; el; el = el.parentElement) { const c = rgba(getComputedStyle(el).backgroundColor); if (c[3] > 0) return c; }
+			return [255, 255, 255, 1];
+		};
+		const out = [];
+		for (const el of document.body.querySelectorAll("*")) {
+			const text = Array.from(el.childNodes).filter(n => n.nodeType === 3).map(n => n.textContent).join("").trim();
+			if (!text || !el.checkVisibility() || el.getClientRects().length === 0) continue;
+			const fg = lum(rgba(getComputedStyle(el).color)), bg = lum(background(el));
+			const ratio = (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05);
+			if (ratio < 4.5) out.push(el.tagName.toLowerCase() + " " + JSON.stringify(text.slice(0, 40)) + ": " + ratio.toFixed(2));
+		}
+		return out;
+	})()`)
 }
