@@ -330,7 +330,7 @@ func TestDurationFormat(t *testing.T) {
 	for _, tc := range []struct {
 		v    float64
 		want string
-	}{{0, "0.00 ms"}, {0.42, "0.42 ms"}, {3.25, "3.2 ms"}, {12.5, "12 ms"}, {1834.6, "1835 ms"}} {
+	}{{0, "—"}, {0.004, "0.00 ms"}, {0.42, "0.42 ms"}, {3.25, "3.2 ms"}, {12.5, "12 ms"}, {1834.6, "1835 ms"}} {
 		if got := ms(tc.v); got != tc.want {
 			t.Errorf("ms(%v) = %q, want %q", tc.v, got, tc.want)
 		}

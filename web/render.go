@@ -75,9 +75,13 @@ var funcs = template.FuncMap{
 		return "$" + strconv.FormatFloat(v, 'f', 2, 64)
 	},
 	// ms formats a duration in milliseconds, with the decimals that a
-	// short one needs to be more than 0.
+	// short one needs to be more than 0; 0 is a dash: no clock measures a
+	// verification as taking no time, but a stepped one (the demo data's)
+	// does.
 	"ms": func(v float64) string {
 		switch {
+		case v <= 0:
+			return "—"
 		case v < 1:
 			return strconv.FormatFloat(v, 'f', 2, 64) + " ms"
 		case v < 10:
