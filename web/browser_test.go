@@ -536,7 +536,10 @@ func TestBrowserOverride(t *testing.T) {
 		if status := load(b, t, chromedp.Navigate(s.url+"/quality")); status != http.StatusOK {
 			t.Fatalf("GET /quality: %d", status)
 		}
-		b.Do(chromedp.WaitVisible(chromedp.CSS("#reviews-overrides")))
+		// b's own helpers fail b's test, the parent: this one's are used.
+		if err := chromedp.Do(b.Context(), chromedp.WaitVisible(chromedp.CSS("#reviews-overrides"))); err != nil {
+			t.Fatalf("no #reviews-overrides on /quality: %v", err)
+		}
 		got := eval[string](b, t, `document.getElementById("reviews-overrides").textContent`)
 		if !regexp.MustCompile(`(^|\D)` + strconv.FormatInt(after.Overridden, 10) + `(\D|$)`).MatchString(got) {
 			t.Errorf("#reviews-overrides says %q, want the override count %d", got, after.Overridden)
@@ -546,6 +549,9 @@ func TestBrowserOverride(t *testing.T) {
 		}
 		if errs := b.Errors(); len(errs) > 0 {
 			t.Errorf("the quality page reported errors: %q", errs)
+		}
+		if d := b.Dialogs(); len(d) > 0 {
+			t.Errorf("the quality page opened dialogs: %q", d)
 		}
 	})
 }
