@@ -392,6 +392,23 @@ func TestBrowserFilter(t *testing.T) {
 		t.Errorf("back: the form shows kind %q", got)
 	}
 
+	// A filter the list refuses says why, in place.
+	b.Do(chromedp.SetValue(chromedp.CSS("#f-since"), "2026-11-02T12:00"),
+		chromedp.SetValue(chromedp.CSS("#f-until"), "2026-11-02T11:00"),
+		chromedp.Click(chromedp.CSS("form.filters button[type=submit]")),
+		chromedp.WaitVisible(chromedp.CSS("#results .error")))
+	if got := b.Text("#results .error"); got != "Since must be before until" {
+		t.Errorf("a refused filter says %q", got)
+	}
+	if n := len(listRows(b, t)); n != 0 {
+		t.Errorf("a refused filter shows %d rows", n)
+	}
+	// Its answer is a 400, which the browser logs; nothing else is.
+	if errs := b.Errors(); len(errs) != 1 || !strings.Contains(errs[0], "400") {
+		t.Errorf("errors after a refused filter: %q", errs)
+	}
+	b.Do(chromedp.SetValue(chromedp.CSS("#f-since"), ""), chromedp.SetValue(chromedp.CSS("#f-until"), ""))
+
 	// The address shared or reloaded: the same rows, drawn by the server.
 	b.Navigate(s.url + "/verifications?verdict=fail")
 	if got := listRows(b, t); strings.Join(got, ",") != strings.Join(htmxRows, ",") {
@@ -413,7 +430,9 @@ func TestBrowserFilter(t *testing.T) {
 	if got := listRows(b, t); strings.Join(got, ",") != strings.Join(htmxRows, ",") {
 		t.Errorf("filtered without scripts: %q, want %q", got, htmxRows)
 	}
-	b.NoErrors()
+	if errs := b.Errors(); len(errs) != 1 {
+		t.Errorf("errors: %q, want the refused filter's alone", errs)
+	}
 	b.NoDialogs()
 }
 
