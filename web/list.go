@@ -87,6 +87,9 @@ func (h *Handler) handleList(w http.ResponseWriter, r *http.Request) {
 	case r.Header.Get("HX-Target") == "rows":
 		h.renderPartial(w, r, status, "verifications", "rows", d)
 	case r.Header.Get("HX-Target") == "results":
+		// The filter form's submission: the address htmx pushes is the
+		// filters' own, not the form's every field, empty ones too.
+		w.Header().Set("HX-Push-Url", listURL(filterQuery(d.Form)))
 		h.renderPartial(w, r, status, "verifications", "results", d)
 	default:
 		h.render(w, r, status, "verifications", d)

@@ -126,9 +126,14 @@ func TestListFiltersAndPages(t *testing.T) {
 	if !strings.HasPrefix(strings.TrimSpace(res.body), `<tbody id="rows"`) || strings.Contains(res.body, "<html") {
 		t.Errorf("rows partial: %.200s", res.body)
 	}
-	res = e.get("/verifications?verdict=fail", nil, "HX-Request", "true", "HX-Target", "results")
+	// The filter form sends every field, empty ones too; the address
+	// htmx pushes is the filters' alone.
+	res = e.get("/verifications?kind=&verdict=fail&action=&model=&review=&task=&since=&until=", nil, "HX-Request", "true", "HX-Target", "results")
 	if !strings.HasPrefix(strings.TrimSpace(res.body), `<div id="results">`) || len(rowIDs(res.body)) != 77 {
 		t.Errorf("results partial: %d rows %.200s", len(rowIDs(res.body)), res.body)
+	}
+	if got := res.header.Get("HX-Push-Url"); got != "/verifications?verdict=fail" {
+		t.Errorf("the results partial pushes %q", got)
 	}
 }
 
@@ -317,5 +322,17 @@ func TestHighlight(t *testing.T) {
 	want := "In [ok:src/parser.ts], [bad:tokenize] and [bad:parse]; [bad:tokenize] again."
 	if b.String() != want {
 		t.Errorf("highlight:\n got %s\nwant %s", b.String(), want)
+	}
+}
+
+func TestDurationFormat(t *testing.T) {
+	ms := funcs["ms"].(func(float64) string)
+	for _, tc := range []struct {
+		v    float64
+		want string
+	}{{0, "—"}, {0.004, "0.00 ms"}, {0.42, "0.42 ms"}, {3.25, "3.2 ms"}, {12.5, "12 ms"}, {1834.6, "1835 ms"}} {
+		if got := ms(tc.v); got != tc.want {
+			t.Errorf("ms(%v) = %q, want %q", tc.v, got, tc.want)
+		}
 	}
 }

@@ -74,6 +74,21 @@ var funcs = template.FuncMap{
 		}
 		return "$" + strconv.FormatFloat(v, 'f', 2, 64)
 	},
+	// ms formats a duration in milliseconds, with the decimals that a
+	// short one needs to be more than 0; 0 is a dash: no clock measures a
+	// verification as taking no time, but a stepped one (the demo data's)
+	// does.
+	"ms": func(v float64) string {
+		switch {
+		case v <= 0:
+			return "—"
+		case v < 1:
+			return strconv.FormatFloat(v, 'f', 2, 64) + " ms"
+		case v < 10:
+			return strconv.FormatFloat(v, 'f', 1, 64) + " ms"
+		}
+		return strconv.FormatFloat(v, 'f', 0, 64) + " ms"
+	},
 	// vurl is the detail page of a verification's attempt.
 	"vurl": verificationURL,
 	// evidence lists a check's evidence, sorted, values as text.

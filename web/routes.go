@@ -90,7 +90,8 @@ const maxFormBytes = 64 << 10
 
 // toLogin sends a request without a session to the sign-in page, with the
 // page it asked for as next; an htmx request is told to go there whole,
-// and a POST or an event stream is refused with 401.
+// with the page it was made from as next, and a POST or an event stream
+// is refused with 401.
 func (h *Handler) toLogin(w http.ResponseWriter, r *http.Request) {
 	if _, err := r.Cookie(sessionCookie); err == nil {
 		setCookie(w, sessionCookie, "", -1) // expired, revoked or forged
@@ -98,7 +99,7 @@ func (h *Handler) toLogin(w http.ResponseWriter, r *http.Request) {
 	target := "/login?next=" + url.QueryEscape(r.URL.RequestURI())
 	switch {
 	case r.Header.Get("HX-Request") != "":
-		w.Header().Set("HX-Redirect", "/login")
+		w.Header().Set("HX-Redirect", "/login?next="+url.QueryEscape(htmxPage(r)))
 		w.WriteHeader(http.StatusUnauthorized)
 	case r.Method != http.MethodGet && r.Method != http.MethodHead,
 		r.Header.Get("Accept") == "text/event-stream":
@@ -106,4 +107,14 @@ func (h *Handler) toLogin(w http.ResponseWriter, r *http.Request) {
 	default:
 		http.Redirect(w, r, target, http.StatusSeeOther)
 	}
+}
+
+// htmxPage is the path and query of the page an htmx request was made
+// from (its HX-Current-URL), when that page is on this site; else "/".
+func htmxPage(r *http.Request) string {
+	u, err := url.Parse(r.Header.Get("HX-Current-URL"))
+	if err != nil || u.Host != r.Host {
+		return "/"
+	}
+	return localPath(u.RequestURI())
 }

@@ -32,9 +32,9 @@ var (
 
 const tenant = "default"
 
-// site is a dashboard over st, seen at viewedAt, with the alerts of the
+// statsSite is a dashboard over st, seen at viewedAt, with the alerts of the
 // metrics rules evaluated as the server does.
-type site struct {
+type statsSite struct {
 	t   *testing.T
 	st  store.Store
 	url string
@@ -62,7 +62,7 @@ func alertsOf(st store.Store) func(ctx context.Context, tenant string) ([]qualit
 	}
 }
 
-func newSite(t *testing.T, st store.Store) *site {
+func newStatsSite(t *testing.T, st store.Store) *statsSite {
 	t.Helper()
 	h, err := web.New(web.Options{Store: st, Now: func() time.Time { return viewedAt }, Alerts: alertsOf(st)})
 	if err != nil {
@@ -70,18 +70,18 @@ func newSite(t *testing.T, st store.Store) *site {
 	}
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
-	return &site{t: t, st: st, url: srv.URL}
+	return &statsSite{t: t, st: st, url: srv.URL}
 }
 
 // seeded is a site over a demo store, made once for the tests that only
 // read it.
-func seeded(t *testing.T) *site {
+func seeded(t *testing.T) *statsSite {
 	t.Helper()
 	st := openStore(t)
 	if _, err := demo.Seed(t.Context(), st, demo.Options{N: 400, Seed: 11, Now: seededAt}); err != nil {
 		t.Fatal(err)
 	}
-	return newSite(t, st)
+	return newStatsSite(t, st)
 }
 
 type page struct {
@@ -90,7 +90,7 @@ type page struct {
 	body   string
 }
 
-func (s *site) get(path string) page {
+func (s *statsSite) get(path string) page {
 	s.t.Helper()
 	res, err := http.Get(s.url + path)
 	if err != nil {
@@ -307,7 +307,7 @@ func TestCalibrationPageAndPatch(t *testing.T) {
 }
 
 func TestPagesOfAnEmptyStore(t *testing.T) {
-	s := newSite(t, openStore(t))
+	s := newStatsSite(t, openStore(t))
 	p := s.get("/")
 	if p.status != http.StatusOK {
 		t.Fatalf("GET /: %d\n%s", p.status, p.body)
@@ -371,7 +371,7 @@ func hostileRows(t *testing.T, st store.Store) {
 func TestPagesEscape(t *testing.T) {
 	st := openStore(t)
 	hostileRows(t, st)
-	s := newSite(t, st)
+	s := newStatsSite(t, st)
 	for _, path := range []string{"/", "/quality", "/calibration"} {
 		p := s.get(path)
 		if p.status != http.StatusOK {

@@ -248,6 +248,19 @@ func TestLoginLogout(t *testing.T) {
 		t.Fatalf("signed in, /: %d %q", res.status, res.header.Get("Location"))
 	}
 
+	// An htmx request without a session (it ended while the page was
+	// open) sends the whole page to sign in, and back to where it was.
+	for _, tc := range []struct{ current, want string }{
+		{e.srv.URL + "/verifications?kind=answer", "/login?next=%2Fverifications%3Fkind%3Danswer"},
+		{"http://elsewhere.example/verifications", "/login?next=%2F"},
+		{"", "/login?next=%2F"},
+	} {
+		res := e.get("/verifications?kind=answer&verdict=fail", nil, "HX-Request", "true", "HX-Target", "results", "HX-Current-URL", tc.current)
+		if res.status != http.StatusUnauthorized || res.header.Get("HX-Redirect") != tc.want {
+			t.Errorf("htmx without a session, from %q: %d %q, want 401 %q", tc.current, res.status, res.header.Get("HX-Redirect"), tc.want)
+		}
+	}
+
 	// A tampered cookie is nobody.
 	bad := []*http.Cookie{{Name: sessionCookie, Value: sess.Value[:len(sess.Value)-2] + "xx"}}
 	if res := e.get("/", bad); res.header.Get("Location") != "/login?next=%2F" {

@@ -91,26 +91,25 @@ func find(getenv func(string) string, lookPath func(string) (string, error)) (st
 	return "", nil
 }
 
-// New starts a headless Chromium for t, in a fresh profile, and returns
-// its tab; the browser stops when the test ends. Without Chromium it
-// skips t, or fails it when VOUCH_TEST_BROWSER_REQUIRED is set.
-func New(t testing.TB) *Browser {
-	t.Helper()
-	bin, err := find(os.Getenv, exec.LookPath)
-	if err != nil {
-		t.Fatalf("browsertest: %v", err)
-	}
-	if bin == "" {
-		msg := "browsertest: no Chromium: install Debian's chromium (apt-get install chromium) or set " +
-			EnvChromium + " to a Chromium binary"
-		if os.Getenv(EnvRequired) != "" {
-			t.Fatal(msg + " (" + EnvRequired + " is set, so browser tests may not be skipped)")
-		}
-		t.Skip(msg)
-	}
+// Chromium returns the Chromium binary [New] runs: the one
+// VOUCH_CHROMIUM names, else /usr/bin/chromium, else chromium on the
+// PATH; "" when there is none. A binary VOUCH_CHROMIUM names that cannot
+// run is an error.
+func Chromium() (string, error) { return find(os.Getenv, exec.LookPath) }
+
+// NoChromium says what to do when [Chromium] finds none.
+const NoChromium = "no Chromium: install Debian's chromium (apt-get install chromium) or set " +
+	EnvChromium + " to a Chromium binary"
+
+// AllocatorOptions are the options [New] starts Chromium with: bin,
+// headless, in a fresh profile in userDataDir, a 1280x900 window, and
+// none of the browser's own background traffic (updates, sync, first-run
+// pages). Programs that drive the dashboard outside tests (the README's
+// screenshots) start it the same way.
+func AllocatorOptions(bin, userDataDir string) []chromedp.ExecAllocatorOption {
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(bin),
-		chromedp.UserDataDir(filepath.Join(t.TempDir(), "chromium")),
+		chromedp.UserDataDir(userDataDir),
 		chromedp.WindowSize(1280, 900),
 	}
 	for _, f := range []string{"headless", "no-sandbox", "disable-gpu", "disable-quic", "no-first-run",
@@ -118,7 +117,26 @@ func New(t testing.TB) *Browser {
 		"no-default-browser-check", "disable-extensions", "disable-default-apps"} {
 		opts = append(opts, chromedp.Flag(f, true))
 	}
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	return opts
+}
+
+// New starts a headless Chromium for t, in a fresh profile, and returns
+// its tab; the browser stops when the test ends. Without Chromium it
+// skips t, or fails it when VOUCH_TEST_BROWSER_REQUIRED is set.
+func New(t testing.TB) *Browser {
+	t.Helper()
+	bin, err := Chromium()
+	if err != nil {
+		t.Fatalf("browsertest: %v", err)
+	}
+	if bin == "" {
+		msg := "browsertest: " + NoChromium
+		if os.Getenv(EnvRequired) != "" {
+			t.Fatal(msg + " (" + EnvRequired + " is set, so browser tests may not be skipped)")
+		}
+		t.Skip(msg)
+	}
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), AllocatorOptions(bin, filepath.Join(t.TempDir(), "chromium"))...)
 	tab, cancelTab := chromedp.NewContext(actx)
 	t.Cleanup(func() {
 		cancelTab()

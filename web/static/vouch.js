@@ -3,10 +3,21 @@
   "use strict";
 
   // The live list: a region marked data-live refreshes (through htmx)
-  // when the server says the tenant's log changed.
+  // when the server says the tenant's log changed. The body's
+  // data-stream says whether the stream is open ("open"), or being
+  // opened again after a break ("connecting"); the browser tests wait
+  // on it. The stream is opened once a live region is there: on load,
+  // or after a swap brought one (a filter sent from an older page, which
+  // is not live, brings the newest rows, which are).
+  var es = null;
   function live() {
-    if (!document.querySelector("[data-live]") || !window.EventSource) return;
-    var es = new EventSource("/ui/events");
+    if (es || !window.EventSource || !document.querySelector("[data-live]")) return;
+    es = new EventSource("/ui/events");
+    document.body.dataset.stream = "connecting";
+    es.addEventListener("open", function () { document.body.dataset.stream = "open"; });
+    es.addEventListener("error", function () {
+      document.body.dataset.stream = es.readyState === EventSource.CLOSED ? "closed" : "connecting";
+    });
     es.addEventListener("changed", function () {
       // Looked up each time: a swap replaces the element.
       var el = document.querySelector("[data-live]");
@@ -64,6 +75,7 @@
     });
   }
 
+  document.addEventListener("htmx:afterSettle", live);
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", function () { live(); review(); });
   } else { live(); review(); }

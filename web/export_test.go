@@ -1,0 +1,40 @@
+package web
+
+import (
+	"testing"
+	"time"
+
+	"github.com/vouchgate/vouch/store"
+)
+
+// What the tests of package web_test (which drive the dashboard through
+// a real server, and so cannot be in package web, which the server
+// imports) borrow from this package's own tests.
+
+// Epoch is the time the fixtures are stamped with by default.
+var Epoch = epoch
+
+// Fixture is a stored verification for a test, as [fixture] builds it:
+// zero fields take the defaults of a retried subtask of tenant "default"
+// whose output mentions a file that was read and a symbol that was not.
+type Fixture struct {
+	Tenant, ID string
+	Attempt    int
+	Summary    string
+	Verdict    string
+	Review     bool
+	Model      string
+	Kind       string
+	At         time.Time
+}
+
+// Verification builds the stored row of f.
+func (f Fixture) Verification(t testing.TB) *store.Verification {
+	t.Helper()
+	return fixture{tenant: f.Tenant, id: f.ID, attempt: f.Attempt, summary: f.Summary, verdict: f.Verdict,
+		review: f.Review, model: f.Model, kind: f.Kind, at: f.At}.verification(t)
+}
+
+// AcceptReason is the reason of an override the review queue's accept
+// records.
+const AcceptReason = acceptReason
