@@ -33,6 +33,9 @@ type qualityData struct {
 	// Bias charts the executors' self-assessment bias; M.SelfAssessment
 	// lists it.
 	Bias chart.HBars
+	// Reviews are the reviewers' override rate and their agreement with
+	// the gate.
+	Reviews []figure
 }
 
 // patternView is a failure code with links to its latest examples.
@@ -95,6 +98,7 @@ func (h *Handler) handleQuality(w http.ResponseWriter, r *http.Request) {
 
 	samples := quality.LabelledSamples(labels)
 	d.Labelled = len(samples)
+	d.Reviews = reviewFigures(m.Reviews)
 	d.Reliability = chart.Reliability{ID: "reliability", Title: "Reliability of the confidence", XLabel: "confidence",
 		YLabel: "verdict agreed with the label", Empty: "No labelled verifications in this window"}
 	for _, b := range quality.Reliability(samples) {
@@ -134,4 +138,15 @@ func histogram(id, title, x string, bins []quality.Bin) chart.Histogram {
 		c.Bins = append(c.Bins, chart.Bin{From: b.From, To: b.To, Count: float64(b.N)})
 	}
 	return c
+}
+
+// reviewFigures are the quality page's figures of the reviews: how often
+// a reviewer overrode the gate, and how often one kept its verdict.
+func reviewFigures(r quality.Reviews) []figure {
+	return []figure{
+		rateFigure("Overridden", "Verifications whose verdict a reviewer changed, of all verifications.", r.Rate,
+			func(n, of string) string { return n + " of " + of + " verifications overridden" }, "no verifications yet"),
+		rateFigure("Agreement", "Reviewed verifications whose latest override kept the gate's verdict.", r.Agreement,
+			func(n, of string) string { return n + " of " + of + " reviewed verifications kept their verdict" }, "nothing reviewed yet"),
+	}
 }
