@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -14,6 +15,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/vouchgate/vouch/internal/pgschema"
 )
 
 // serveBench measures `vouch serve`: it starts the server (a separate
@@ -45,6 +48,15 @@ func serveBench(n, conc, rounds int, dsn string) error {
 	store := dsn
 	if store == "" {
 		store = filepath.Join(dir, "vouch.db")
+	} else if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
+		// An empty store of its own: the requests' ids are the same on
+		// every run, so in a store that has them they would be replays.
+		schemaDSN, drop, err := pgschema.Create(context.Background(), dsn, "vouch_bench_serve")
+		if err != nil {
+			return err
+		}
+		defer drop()
+		store = schemaDSN
 	}
 	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--store", store)
 	cmd.Env = append(os.Environ(), "VOUCH_LOG_LEVEL=warn", fmt.Sprintf("VOUCH_MAX_IN_FLIGHT=%d", 4*conc))

@@ -22,7 +22,6 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"os"
 	"path/filepath"
 	"runtime/pprof"
@@ -33,6 +32,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/vouchgate/vouch/internal/pgschema"
 	"github.com/vouchgate/vouch/quality"
 	"github.com/vouchgate/vouch/server"
 	"github.com/vouchgate/vouch/store"
@@ -76,7 +76,7 @@ func run(n, nLabels, days int, dsn string, runs int) error {
 		sizeOf = func() (int64, error) { return dirSize(dir) }
 	} else {
 		engine = "postgres"
-		schemaDSN, drop, err := benchSchema(ctx, dsn)
+		schemaDSN, drop, err := pgschema.Create(ctx, dsn, "vouch_bench")
 		if err != nil {
 			return err
 		}
@@ -380,40 +380,6 @@ func dirSize(dir string) (int64, error) {
 // vouchTables are the store's tables, whose sizes add up to the store's.
 var vouchTables = []string{"alerts", "metric_codes", "metric_tallies", "outcomes", "overrides", "batch_items",
 	"batches", "events", "api_keys", "verification_logs", "schema_migrations"}
-
-// benchSchema creates a schema of the bench's own and returns a DSN whose
-// connections use it, and a function that drops it.
-func benchSchema(ctx context.Context, dsn string) (string, func(), error) {
-	schema := fmt.Sprintf("vouch_bench_%d", os.Getpid())
-	c, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		return "", nil, err
-	}
-	defer c.Close(ctx)
-	if _, err := c.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
-		return "", nil, err
-	}
-	drop := func() {
-		c, err := pgx.Connect(ctx, dsn)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "bench/metrics: dropping", schema+":", err)
-			return
-		}
-		defer c.Close(ctx)
-		if _, err := c.Exec(ctx, "DROP SCHEMA "+schema+" CASCADE"); err != nil {
-			fmt.Fprintln(os.Stderr, "bench/metrics: dropping", schema+":", err)
-		}
-	}
-	u, err := url.Parse(dsn)
-	if err != nil {
-		drop()
-		return "", nil, err
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String(), drop, nil
-}
 
 func analyze(ctx context.Context, dsn string) error {
 	c, err := pgx.Connect(ctx, dsn)
