@@ -16,11 +16,12 @@ import (
 	"github.com/vouchgate/vouch/store"
 )
 
-// TestVerifyTaskJudged runs /verify-task in judge mode against the fake
-// model through the real OpenAI client: the judge decides the sentence
-// criteria, and its tokens and cost are reported.
-func TestVerifyTaskJudged(t *testing.T) {
-	llm := fake.NewServer(fake.WithResponder(fake.Scored(0.9)))
+// newJudgedEnv builds a test server whose judge is the fake model (every
+// item scored 0.9, the judge's cache off) reached through the real
+// OpenAI client, with opts added to the fake's.
+func newJudgedEnv(t *testing.T, opts ...fake.Option) *testEnv {
+	t.Helper()
+	llm := fake.NewServer(append([]fake.Option{fake.WithResponder(fake.Scored(0.9))}, opts...)...)
 	t.Cleanup(llm.Close)
 	j, err := judge.New(judge.Options{Providers: []judge.Provider{openai.New(openai.Options{BaseURL: llm.URL() + "/v1", APIKey: "k"})},
 		Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }})
@@ -41,6 +42,14 @@ func TestVerifyTaskJudged(t *testing.T) {
 	}
 	e := &testEnv{t: t, srv: srv, store: st}
 	e.http = newHTTPTest(t, srv)
+	return e
+}
+
+// TestVerifyTaskJudged runs /verify-task in judge mode against the fake
+// model through the real OpenAI client: the judge decides the sentence
+// criteria, and its tokens and cost are reported.
+func TestVerifyTaskJudged(t *testing.T) {
+	e := newJudgedEnv(t)
 
 	body := `{"task_description":"Write a haiku about the sea","success_criteria":["three lines","mentions waves"],"task_output":"Waves fold into foam\nthe tide keeps its own counsel\nsalt on every stone","scoring_mode":"judge","verifier_model":"openai:gpt-4o"}`
 	res := e.do("POST", "/verify-task", "", []byte(body))
@@ -73,27 +82,7 @@ func TestVerifyTaskJudged(t *testing.T) {
 // asked once however often the request comes.
 func TestReplayWithJudgeAsksOnce(t *testing.T) {
 	var calls atomic.Int64
-	llm := fake.NewServer(fake.WithResponder(fake.Scored(0.9)), fake.WithObserver(func(fake.Request) { calls.Add(1) }))
-	t.Cleanup(llm.Close)
-	j, err := judge.New(judge.Options{Providers: []judge.Provider{openai.New(openai.Options{BaseURL: llm.URL() + "/v1", APIKey: "k"})},
-		Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := store.Open(t.Context(), filepath.Join(t.TempDir(), "v.db"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	pol := vouch.DefaultPolicy()
-	pol.Judge.Models = []string{"openai:gpt-4o"}
-	pol.Judge.Cache = false
-	srv, err := New(Options{Config: DefaultConfig(), Store: st, Policy: &pol, Judge: j})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := &testEnv{t: t, srv: srv, store: st}
-	e.http = newHTTPTest(t, srv)
+	e := newJudgedEnv(t, fake.WithObserver(func(fake.Request) { calls.Add(1) }))
 
 	body := []byte(`{"id":"judged","kind":"answer","task":{"goal":"Explain tides","criteria":[{"id":"c1","text":"names the moon's pull"}]},"output":{"summary":"The moon's gravity pulls the oceans into two bulges."}}`)
 	first := e.do("POST", "/v1/verify", "", body)

@@ -32,7 +32,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
-	"sort"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -474,14 +473,4 @@ func (sd *seeder) label() error {
 		sd.sum.Outcomes++
 	}
 	return nil
-}
-
-// sortedKeys returns a map's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

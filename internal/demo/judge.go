@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/vouchgate/vouch/judge"
+	"github.com/vouchgate/vouch/judge/fake"
 )
 
 // judgeModel is the judge the demo's verifications name: a model no
@@ -42,25 +43,6 @@ func (p *scripted) set(q float64) {
 	p.mu.Unlock()
 }
 
-// toolSchema is the part of the answer tool's schema the scripted model
-// reads: the criterion ids and dimension names it must score.
-type toolSchema struct {
-	Properties struct {
-		Criteria struct {
-			Items struct {
-				Properties struct {
-					ID struct {
-						Enum []string `json:"enum"`
-					} `json:"id"`
-				} `json:"properties"`
-			} `json:"items"`
-		} `json:"criteria"`
-		Dimensions struct {
-			Properties map[string]json.RawMessage `json:"properties"`
-		} `json:"dimensions"`
-	} `json:"properties"`
-}
-
 type item struct {
 	ID        string  `json:"id,omitempty"`
 	Reasoning string  `json:"reasoning"`
@@ -73,9 +55,9 @@ func (p *scripted) Complete(ctx context.Context, c *judge.Call) (*judge.Reply, e
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	var sc toolSchema
-	if err := json.Unmarshal(c.Tool.Schema, &sc); err != nil {
-		return nil, fmt.Errorf("demo judge: the tool's schema: %w", err)
+	ids, dims, ok := fake.SchemaItems(c.Tool.Schema)
+	if !ok {
+		return nil, fmt.Errorf("demo judge: the tool's schema names no criteria and dimensions")
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -108,15 +90,11 @@ func (p *scripted) Complete(ctx context.Context, c *judge.Call) (*judge.Reply, e
 		Confidence   float64         `json:"confidence"`
 	}{Reasoning: "Read the task, the output and the evidence before scoring.", Mentions: []string{}, Verified: []string{},
 		Unverified: []any{}, Criteria: []item{}, Dimensions: map[string]item{}, Gaps: []string{}, Warnings: []string{}}
-	for _, id := range sc.Properties.Criteria.Items.Properties.ID.Enum {
-		if id == "" {
-			continue
-		}
+	for _, id := range ids {
 		s := score()
 		args.Criteria = append(args.Criteria, item{ID: id, Reasoning: "Compared the criterion with the output.", Score: s, Reason: reason(s)})
 	}
-	// Dimensions in a stable order: the schema's object is a map.
-	for _, d := range sortedKeys(sc.Properties.Dimensions.Properties) {
+	for _, d := range dims { // sorted: the schema's object is a map
 		s := score()
 		args.Dimensions[d] = item{Reasoning: "Weighed the output against the task.", Score: s, Reason: reason(s)}
 	}

@@ -15,7 +15,7 @@ import (
 // that schema gets a 400.
 func Scored(score float64) func(*Request) Reply {
 	return func(r *Request) Reply {
-		ids, dims, ok := schemaItems(r.Tool.Schema)
+		ids, dims, ok := SchemaItems(r.Tool.Schema)
 		if !ok {
 			return Reply{Status: 400, ErrorMessage: "fake: the request offers no submit_verification schema to answer"}
 		}
@@ -43,9 +43,10 @@ func Scored(score float64) func(*Request) Reply {
 	}
 }
 
-// schemaItems reads the criterion ids and dimension names a
-// submit_verification schema asks for.
-func schemaItems(schema []byte) (ids, dims []string, ok bool) {
+// SchemaItems reads the criterion ids (in order, empty ones left out) and
+// the dimension names (sorted) a submit_verification schema asks for;
+// false when the schema is not one.
+func SchemaItems(schema []byte) (ids, dims []string, ok bool) {
 	var s struct {
 		Properties struct {
 			Criteria *struct {
