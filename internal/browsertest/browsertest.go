@@ -17,13 +17,16 @@
 // and JavaScript dialogs (alert, confirm, prompt), each accepted at once so
 // that the page goes on, in [Browser.Dialogs]: a test of script injection
 // asserts that none opened. When the test fails, a full-page screenshot is
-// saved in its artifact directory (t.ArtifactDir; keep it with go test
-// -artifacts) and its path logged.
+// saved and its path logged: in the test's artifact directory with go
+// test -artifacts -outputdir DIR, otherwise under the system's temporary
+// directory, in vouch-browsertest/TEST (an artifact directory without
+// -artifacts is removed with the test, and the picture with it).
 package browsertest
 
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -305,8 +308,8 @@ func (b *Browser) NoDialogs() {
 }
 
 // Screenshot saves a full-page PNG of the tab as name.png in the test's
-// artifact directory and returns its path. It has a deadline of its own,
-// so that it works after the test's ran out.
+// screenshot directory (see the package doc) and returns its path. It has
+// a deadline of its own, so that it works after the test's ran out.
 func (b *Browser) Screenshot(name string) (string, error) {
 	ctx, cancel := context.WithTimeout(b.tab, 10*time.Second)
 	defer cancel()
@@ -314,9 +317,30 @@ func (b *Browser) Screenshot(name string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	p := filepath.Join(b.t.ArtifactDir(), name+".png")
+	dir, err := shotDir(b.t)
+	if err != nil {
+		return "", err
+	}
+	p := filepath.Join(dir, name+".png")
 	if err := os.WriteFile(p, png, 0o644); err != nil {
 		return "", err
 	}
 	return p, nil
+}
+
+// shotDir is where a test's screenshots go: its artifact directory when go
+// test keeps those (-artifacts), else a directory of its own under the
+// system's temporary directory, which outlives the test.
+func shotDir(t testing.TB) (string, error) {
+	if f := flag.Lookup("test.artifacts"); f != nil && f.Value.String() == "true" {
+		return t.ArtifactDir(), nil
+	}
+	name := strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r == ' ' || r == ':' {
+			return '_'
+		}
+		return r
+	}, t.Name())
+	dir := filepath.Join(os.TempDir(), "vouch-browsertest", name)
+	return dir, os.MkdirAll(dir, 0o755)
 }

@@ -2,10 +2,12 @@ package browsertest
 
 import (
 	"bytes"
+	"flag"
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -82,6 +84,14 @@ func TestBrowser(t *testing.T) {
 	png, err := os.ReadFile(p)
 	if err != nil || !bytes.HasPrefix(png, []byte("\x89PNG\r\n\x1a\n")) {
 		t.Errorf("screenshot %s: %v", p, err)
+	}
+	// Without -artifacts the picture outlives the test, so it is kept
+	// where the test's own directories are not.
+	if flag.Lookup("test.artifacts").Value.String() != "true" {
+		if kept := filepath.Join(os.TempDir(), "vouch-browsertest"); !strings.HasPrefix(p, kept+string(filepath.Separator)) {
+			t.Errorf("screenshot at %s, want it under %s, which outlives the test", p, kept)
+		}
+		os.Remove(p)
 	}
 }
 
