@@ -149,6 +149,14 @@ type VerdictInputs struct {
 	Gaps int
 }
 
+// Fixed limits of the verdict table (DESIGN.md): below ReformulateBelow a
+// retry is a reformulation; a pass whose completeness is below
+// FollowUpBelow, with gaps, asks for a follow-up.
+const (
+	ReformulateBelow = 0.4
+	FollowUpBelow    = 0.6
+)
+
 // Decide applies the verdict table of DESIGN.md to in for the given attempt
 // (counted from 1) under p, first matching row wins, and returns the
 // verdict, the action and the row (1 to 6). It reads only p's PassAt,
@@ -172,7 +180,7 @@ func Decide(p *vouch.Policy, attempt int, in VerdictInputs) (vouch.Verdict, vouc
 		return vouch.VerdictFail, vouch.ActionEscalate, 3
 	case *in.Score < p.PassAt:
 		a := vouch.ActionRetry
-		if *in.Score < 0.4 {
+		if *in.Score < ReformulateBelow {
 			a = vouch.ActionReformulate
 		}
 		v, a := retryOr(a)
@@ -184,7 +192,7 @@ func Decide(p *vouch.Policy, attempt int, in VerdictInputs) (vouch.Verdict, vouc
 		// verifier is never accepted; a human must look.
 		return vouch.VerdictFail, vouch.ActionEscalate, 6
 	}
-	if in.Completeness != nil && *in.Completeness < 0.6 && in.Gaps > 0 {
+	if in.Completeness != nil && *in.Completeness < FollowUpBelow && in.Gaps > 0 {
 		return vouch.VerdictPass, vouch.ActionFollowUp, 6
 	}
 	return vouch.VerdictPass, vouch.ActionAccept, 6

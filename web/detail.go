@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/engine"
 	"github.com/vouchgate/vouch/store"
 )
 
@@ -96,7 +97,7 @@ func (h *Handler) showDetail(w http.ResponseWriter, r *http.Request, id string, 
 	if err := json.Unmarshal(v.Result, &d.Report); err != nil {
 		d.ReportError = "The stored report could not be read: " + err.Error()
 	}
-	d.Why = h.verdictRow(v.VerdictRow, d.Report.VerdictRow)
+	d.Why = h.verdictRow(v.VerdictRow, d.Report.VerdictRow, vouch.Verdict(v.Verdict))
 	for name, dim := range d.Report.Dimensions {
 		d.Dimensions = append(d.Dimensions, dimensionRow{name, dim})
 	}
@@ -164,7 +165,7 @@ func (d *detailData) readRequest(v *store.Verification) {
 
 // verdictRow says a row of the verdict table in words, with the server's
 // thresholds (a task may set its own).
-func (h *Handler) verdictRow(stored, reported int) string {
+func (h *Handler) verdictRow(stored, reported int, verdict vouch.Verdict) string {
 	row := stored
 	if row == 0 {
 		row = reported
@@ -178,11 +179,14 @@ func (h *Handler) verdictRow(stored, reported int) string {
 	case 3:
 		return fmt.Sprintf("Row 3: the score is below failBelow (%.2f), so it fails and a person must look (escalate).", pol.FailBelow)
 	case 4:
-		return fmt.Sprintf("Row 4: the score is below passAt (%.2f); it is sent back for a retry while attempts remain (reformulated when the score is below 0.4), and fails after.", pol.PassAt)
+		return fmt.Sprintf("Row 4: the score is below passAt (%.2f); it is sent back for a retry while attempts remain (reformulated when the score is below %.1f), and fails after.", pol.PassAt, engine.ReformulateBelow)
 	case 5:
 		return "Row 5: a must-pass criterion was left undecided, so it fails (a must-pass item never passes undecided)."
 	case 6:
-		return "Row 6: no earlier row held, so it passes (with a follow-up when completeness is below 0.6 and gaps remain)."
+		if verdict == vouch.VerdictFail {
+			return "Row 6: no earlier row held, but the output tried to steer its verifier (prompt injection), so it is never accepted: it fails and a person must look (escalate)."
+		}
+		return fmt.Sprintf("Row 6: no earlier row held, so it passes (with a follow-up when completeness is below %.1f and gaps remain).", engine.FollowUpBelow)
 	}
 	return "The report does not say which row of the verdict table decided."
 }
@@ -300,6 +304,12 @@ func changes(a, b *vouch.Report) []string {
 		} else if !ok {
 			out = append(out, fmt.Sprintf("criterion %s new: %s", c.ID, c.Status))
 		}
+		delete(crit, c.ID)
+	}
+	for _, c := range a.Criteria {
+		if _, ok := crit[c.ID]; ok {
+			out = append(out, fmt.Sprintf("criterion %s gone", c.ID))
+		}
 	}
 	if len(out) == 0 {
 		out = []string{"nothing the report decides changed"}
@@ -342,7 +352,8 @@ func (h *Handler) handleOverride(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	form := overrideForm{Verdict: r.PostFormValue("verdict"), Reason: strings.TrimSpace(r.PostFormValue("reason"))}
-	if status, msg := h.override(r, id, attempt, form.Verdict, form.Reason); status != 0 {
+	overridden, status, msg := h.override(r, id, attempt, form.Verdict, form.Reason)
+	if status != 0 {
 		if status == http.StatusNotFound || status == http.StatusServiceUnavailable {
 			h.fail(w, r, status, msg)
 			return
@@ -351,29 +362,30 @@ func (h *Handler) handleOverride(w http.ResponseWriter, r *http.Request) {
 		h.showDetail(w, r, id, attempt, status, form)
 		return
 	}
-	http.Redirect(w, r, verificationURL(id, max(attempt, 1))+"#overrides", http.StatusSeeOther)
+	http.Redirect(w, r, verificationURL(id, overridden)+"#overrides", http.StatusSeeOther)
 }
 
-// override writes an override as the principal; it returns 0, or the
+// override writes an override as the principal; it returns the attempt
+// overridden (the latest when attempt is 0) and a status of 0, or the
 // status and message of what kept it from being written.
-func (h *Handler) override(r *http.Request, id string, attempt int, verdict, reason string) (int, string) {
+func (h *Handler) override(r *http.Request, id string, attempt int, verdict, reason string) (int, int, string) {
 	p := principalOf(r.Context())
 	o := &store.Override{Tenant: p.Tenant, VerificationID: id, Attempt: attempt, Verdict: verdict, Reason: reason, Reviewer: p.Name()}
 	if err := o.Check(); err != nil {
-		return http.StatusBadRequest, err.Error()
+		return 0, http.StatusBadRequest, err.Error()
 	}
 	err := h.st.AddOverride(r.Context(), o)
 	if errors.Is(err, store.ErrNotFound) {
-		return http.StatusNotFound, notFound(id, attempt)
+		return 0, http.StatusNotFound, notFound(id, attempt)
 	}
 	if err != nil {
 		if !errors.Is(err, r.Context().Err()) {
 			h.log.Error("dashboard: store: recording the override", "err", err)
 		}
-		return http.StatusServiceUnavailable, "The store failed while recording the override; nothing was recorded. Try again."
+		return 0, http.StatusServiceUnavailable, "The store failed while recording the override; nothing was recorded. Try again."
 	}
 	h.log.Info("dashboard: override", "tenant", p.Tenant, "id", id, "attempt", o.Attempt, "verdict", verdict, "reviewer", o.Reviewer)
-	return 0, ""
+	return o.Attempt, 0, ""
 }
 
 // kv is one entry of a check's evidence, its value as text.

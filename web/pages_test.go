@@ -225,7 +225,17 @@ func TestOverride(t *testing.T) {
 	if err != nil || len(ovs) != 1 || ovs[0].Verdict != "fail" || ovs[0].Reviewer != "key-default-read-review" {
 		t.Fatalf("stored overrides: %+v %v", ovs, err)
 	}
-	page = e.get("/verifications/o1", rc)
+	// Without an attempt, the latest is overridden, and the answer goes
+	// back to it.
+	e.insert(fixture{id: "o1", attempt: 2, verdict: "pass", passDocs: true})
+	latest := url.Values{"csrf": {token}, "verdict": {"retry"}}
+	if res := e.do(http.MethodPost, "/verifications/o1/override", latest, rc); res.status != http.StatusSeeOther || res.header.Get("Location") != "/verifications/o1?attempt=2#overrides" {
+		t.Fatalf("override of the latest: %d %q\n%s", res.status, res.header.Get("Location"), res.body)
+	}
+	if ovs, err := e.st.Overrides(t.Context(), "default", "o1", 2); err != nil || len(ovs) != 1 || ovs[0].Verdict != "retry" {
+		t.Fatalf("overrides of attempt 2: %+v %v", ovs, err)
+	}
+	page = e.get("/verifications/o1?attempt=1", rc)
 	if !strings.Contains(page.body, "the doc comments are &lt;b&gt;missing&lt;/b&gt;") || !strings.Contains(page.body, "key-default-read-review") {
 		t.Error("the detail page does not show the override")
 	}

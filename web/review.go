@@ -115,7 +115,7 @@ func (h *Handler) handleReviewAccept(w http.ResponseWriter, r *http.Request) {
 		h.storeFailed(w, r, "reading the verification", err)
 		return
 	}
-	if status, msg := h.override(r, id, attempt, v.Verdict, acceptReason); status != 0 {
+	if _, status, msg := h.override(r, id, attempt, v.Verdict, acceptReason); status != 0 {
 		h.fail(w, r, status, msg)
 		return
 	}
@@ -130,7 +130,7 @@ func (h *Handler) handleReviewOverride(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	verdict, reason := r.PostFormValue("verdict"), strings.TrimSpace(r.PostFormValue("reason"))
-	if status, msg := h.override(r, id, attempt, verdict, reason); status != 0 {
+	if _, status, msg := h.override(r, id, attempt, verdict, reason); status != 0 {
 		h.fail(w, r, status, msg)
 		return
 	}
