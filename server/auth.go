@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/vouchgate/vouch/internal/loopback"
 	"github.com/vouchgate/vouch/store"
 )
 
@@ -65,6 +66,10 @@ func newAuthenticator(st store.Store, now func() time.Time) *authenticator {
 var (
 	errNoKey  = errors.New("an API key is required: Authorization: Bearer vk_...")
 	errBadKey = errors.New("the API key is unknown or revoked")
+	// errForeignHost: in open mode, a request without a key that names a
+	// Host other than the loopback (a page elsewhere rebinding its name
+	// to 127.0.0.1) is refused.
+	errForeignHost = errors.New("without API keys the server answers only requests addressed to the loopback (Host localhost or 127.0.0.1); create a key to serve other names")
 )
 
 // authenticate returns the caller of r.
@@ -76,6 +81,9 @@ func (a *authenticator) authenticate(r *http.Request) (principal, error) {
 			return principal{}, err
 		}
 		if open {
+			if !loopback.Host(r.Host) {
+				return principal{}, errForeignHost
+			}
 			return principal{tenant: DefaultTenant}, nil
 		}
 		return principal{}, errNoKey
@@ -159,6 +167,9 @@ func (s *Server) requireScope(scope string, h http.Handler) http.Handler {
 		case errors.Is(err, errNoKey) || errors.Is(err, errBadKey):
 			w.Header().Set("WWW-Authenticate", `Bearer realm="vouch"`)
 			writeError(w, http.StatusUnauthorized, "unauthorized", err.Error())
+			return
+		case errors.Is(err, errForeignHost):
+			writeError(w, http.StatusForbidden, "forbidden", err.Error())
 			return
 		case err != nil:
 			s.writeStoreError(w, "checking the API key", err)

@@ -34,6 +34,14 @@ func testAuthAndScopes(t *testing.T, newEnv envMaker) {
 	if res := e.do("POST", "/v1/verify", "", request("o1", 1, "DONE")); res.status != 200 {
 		t.Fatalf("open mode: %d", res.status)
 	}
+	// ... but only for requests addressed to the loopback: a page
+	// elsewhere that rebinds its name to 127.0.0.1 is refused.
+	if res := e.do("GET", "/v1/verifications/o1", "", nil, "Host", "rebound.example:8080"); res.status != 403 {
+		t.Errorf("open mode, Host rebound.example: %d %s", res.status, res.body)
+	}
+	if res := e.do("GET", "/v1/verifications/o1", "", nil, "Host", "localhost:8080"); res.status != 200 {
+		t.Errorf("open mode, Host localhost: %d %s", res.status, res.body)
+	}
 	verifier, _ := e.key("acme", store.ScopeVerify)
 	reader, readerKey := e.key("acme", store.ScopeRead)
 	admin, _ := e.key("acme", store.ScopeAdmin)

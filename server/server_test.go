@@ -121,6 +121,10 @@ func (e *testEnv) do(method, path, key string, body []byte, header ...string) re
 		req.Header.Set("Authorization", "Bearer "+key)
 	}
 	for i := 0; i+1 < len(header); i += 2 {
+		if header[i] == "Host" {
+			req.Host = header[i+1]
+			continue
+		}
 		req.Header.Set(header[i], header[i+1])
 	}
 	res, err := e.http.Client().Do(req)

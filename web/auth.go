@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vouchgate/vouch/internal/loopback"
 	"github.com/vouchgate/vouch/store"
 )
 
@@ -91,10 +92,17 @@ func (h *Handler) resolve(r *http.Request) (principal, error) {
 		return principal{}, errors.Join(errStore, err)
 	}
 	if open {
+		if !loopback.Host(r.Host) {
+			return principal{}, errForeignHost
+		}
 		return principal{Tenant: openTenant, Open: true}, nil
 	}
 	return principal{}, nil
 }
+
+// errForeignHost: in open mode, a request naming a Host other than the
+// loopback (a page elsewhere rebinding its name to 127.0.0.1) is refused.
+var errForeignHost = errors.New("web: open mode answers only requests addressed to the loopback")
 
 // newSession returns a session cookie's value for a key: its id, the
 // expiry (Unix seconds), a random nonce, and their HMAC.

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/url"
 
@@ -57,6 +58,10 @@ func (h *Handler) wrap(rt route) http.Handler {
 			return
 		}
 		p, err := h.resolve(r)
+		if errors.Is(err, errForeignHost) {
+			h.fail(w, r, http.StatusForbidden, "With no API keys, the dashboard answers only at a loopback address (localhost or 127.0.0.1). Create a key to serve it under another name.")
+			return
+		}
 		if err != nil {
 			h.storeFailed(w, r, "checking the session", err)
 			return

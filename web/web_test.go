@@ -140,6 +140,10 @@ func (e *env) do(method, path string, form url.Values, cookies []*http.Cookie, h
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
 	for i := 0; i+1 < len(header); i += 2 {
+		if header[i] == "Host" {
+			req.Host = header[i+1]
+			continue
+		}
 		req.Header.Set(header[i], header[i+1])
 	}
 	for _, c := range cookies {
@@ -378,6 +382,15 @@ func TestOpenMode(t *testing.T) {
 	}
 	if res := e.get("/login?next=/review", nil); res.status != http.StatusSeeOther || res.header.Get("Location") != "/review" {
 		t.Errorf("open mode /login: %d %q", res.status, res.header.Get("Location"))
+	}
+	// A page elsewhere that rebinds its name to 127.0.0.1 gets nothing.
+	for _, host := range []string{"rebound.example", "rebound.example:8080"} {
+		if res := e.get("/", nil, "Host", host); res.status != http.StatusForbidden || strings.Contains(res.body, "<h1>Overview</h1>") {
+			t.Errorf("open mode, Host %s: %d", host, res.status)
+		}
+	}
+	if res := e.get("/", nil, "Host", "localhost:8080"); res.status != http.StatusOK {
+		t.Errorf("open mode, Host localhost: %d", res.status)
 	}
 	// The first key ends open mode.
 	e.key("acme", store.ScopeRead)

@@ -374,7 +374,9 @@ func (sd *seeder) verify(req *vouch.Request) (*reportSummary, error) {
 
 // post sends a JSON body to the server and decodes its answer into out.
 func (sd *seeder) post(path string, body []byte, want int, out any) error {
-	r := httptest.NewRequestWithContext(sd.ctx, http.MethodPost, path, bytes.NewReader(body))
+	// In process, to a store without keys: addressed to the loopback, as
+	// open mode asks.
+	r := httptest.NewRequestWithContext(sd.ctx, http.MethodPost, "http://localhost"+path, bytes.NewReader(body))
 	r.Header.Set("Content-Type", "application/json")
 	w := httptest.NewRecorder()
 	sd.h.ServeHTTP(w, r)
