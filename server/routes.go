@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -46,7 +47,15 @@ func (s *Server) routes(reg *prometheus.Registry) http.Handler {
 	}
 	if s.web != nil {
 		for _, p := range s.web.Patterns() {
-			mux.Handle(p, s.observe(p, s.web))
+			h := http.Handler(s.web)
+			// Pages read the store as the API does (the overview and
+			// calibration over a whole window), so they count against
+			// the in-flight limit; static files and the long-lived
+			// event stream (bounded by its own cap) do not.
+			if !strings.Contains(p, "/static/") && !strings.HasSuffix(p, "/ui/events") {
+				h = s.limitInFlight(h)
+			}
+			mux.Handle(p, s.observe(p, h))
 		}
 	}
 	return mux

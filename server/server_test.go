@@ -548,6 +548,13 @@ func TestInFlightLimit(t *testing.T) {
 	if res.status != 429 || res.header.Get("Retry-After") == "" {
 		t.Fatalf("second request: %d, Retry-After %q", res.status, res.header.Get("Retry-After"))
 	}
+	// The dashboard's pages count too; its static files do not.
+	if res := e.do("GET", "/calibration", "", nil); res.status != 429 {
+		t.Errorf("a dashboard page past the limit: %d", res.status)
+	}
+	if res := e.do("GET", "/static/style.css", "", nil); res.status != 200 {
+		t.Errorf("a static file past the limit: %d", res.status)
+	}
 	pw.Write([]byte(`{"goal":"g"},"output":{"summary":"DONE"}}`))
 	pw.Close()
 	if code := <-done; code != 200 {
