@@ -69,10 +69,6 @@ func principalOf(ctx context.Context) principal {
 	return p
 }
 
-// errStore marks a failure to resolve who is calling that is the store's,
-// not the caller's.
-var errStore = errors.New("web: the key store failed")
-
 // resolve finds the principal of a request: a valid session of a live
 // key, else open mode, else nobody (a zero principal).
 func (h *Handler) resolve(r *http.Request) (principal, error) {
@@ -80,7 +76,7 @@ func (h *Handler) resolve(r *http.Request) (principal, error) {
 		if id, ok := h.checkSession(c.Value); ok {
 			k, err := h.keys.Key(r.Context(), id)
 			if err != nil && !errors.Is(err, store.ErrNotFound) {
-				return principal{}, errors.Join(errStore, err)
+				return principal{}, err
 			}
 			if k != nil && k.RevokedAt.IsZero() && k.ID == id {
 				return principal{Tenant: k.Tenant, Key: k, session: c.Value}, nil
@@ -89,7 +85,7 @@ func (h *Handler) resolve(r *http.Request) (principal, error) {
 	}
 	open, err := h.keys.OpenMode(r.Context())
 	if err != nil {
-		return principal{}, errors.Join(errStore, err)
+		return principal{}, err
 	}
 	if open {
 		if !loopback.Host(r.Host) {

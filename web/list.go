@@ -85,12 +85,12 @@ func (h *Handler) handleList(w http.ResponseWriter, r *http.Request) {
 	case r.Header.Get("HX-Request") == "" || r.Header.Get("HX-History-Restore-Request") != "":
 		h.render(w, r, status, "verifications", d)
 	case r.Header.Get("HX-Target") == "rows":
-		h.renderPartial(w, r, status, "verifications", "rows", d)
+		h.renderBlock(w, r, status, "verifications", "rows", d)
 	case r.Header.Get("HX-Target") == "results":
 		// The filter form's submission: the address htmx pushes is the
 		// filters' own, not the form's every field, empty ones too.
 		w.Header().Set("HX-Push-Url", listURL(filterQuery(d.Form)))
-		h.renderPartial(w, r, status, "verifications", "results", d)
+		h.renderBlock(w, r, status, "verifications", "results", d)
 	default:
 		h.render(w, r, status, "verifications", d)
 	}

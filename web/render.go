@@ -29,14 +29,18 @@ var staticFS embed.FS
 // that browsers may keep them until they change.
 var staticVersion = func() string {
 	sum := sha256.New()
-	fs.WalkDir(staticFS, "static", func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			b, _ := staticFS.ReadFile(p)
-			sum.Write([]byte(p))
-			sum.Write(b)
+	err := fs.WalkDir(staticFS, "static", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
 		}
-		return nil
+		b, err := staticFS.ReadFile(p)
+		sum.Write([]byte(p))
+		sum.Write(b)
+		return err
 	})
+	if err != nil {
+		panic("web: reading the embedded static files: " + err.Error())
+	}
 	return hex.EncodeToString(sum.Sum(nil))[:12]
 }()
 
@@ -155,16 +159,13 @@ func parsePages() (map[string]*template.Template, error) {
 // frame is what every page's template gets: the page's own data in Data,
 // and what the layout draws around it.
 type frame struct {
-	// Page is the page's template name; Nav the navigation entry it is
-	// under.
-	Page, Nav string
+	// Nav is the navigation entry the page is under.
+	Nav string
 	// P is who is looking.
 	P principal
 	// CSRF is the token every form carries (input csrf; htmx sends it
 	// as X-CSRF-Token).
 	CSRF string
-	// Path is the request's path and query.
-	Path string
 	// Data is the page's.
 	Data any
 }
@@ -184,12 +185,8 @@ func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, pag
 	h.renderBlock(w, r, status, page, "layout.html", data)
 }
 
-// renderPartial draws one named template of a page (a part htmx swaps
-// in) with the same frame data as the whole page.
-func (h *Handler) renderPartial(w http.ResponseWriter, r *http.Request, status int, page, block string, data any) {
-	h.renderBlock(w, r, status, page, block, data)
-}
-
+// renderBlock draws one named template of a page (a part htmx swaps
+// in, or the layout for the whole page) with the frame data.
 func (h *Handler) renderBlock(w http.ResponseWriter, r *http.Request, status int, page, block string, data any) {
 	t := h.pages[page]
 	if t == nil {
@@ -202,7 +199,7 @@ func (h *Handler) renderBlock(w http.ResponseWriter, r *http.Request, status int
 	if nav == "" {
 		nav = page
 	}
-	f := frame{Page: page, Nav: nav, P: p, CSRF: h.csrfToken(w, r, p), Path: r.URL.RequestURI(), Data: data}
+	f := frame{Nav: nav, P: p, CSRF: h.csrfToken(w, r, p), Data: data}
 	buf := bufPool.Get().(*bytes.Buffer)
 	buf.Reset()
 	defer bufPool.Put(buf)

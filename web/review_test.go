@@ -72,8 +72,8 @@ func TestReviewQueue(t *testing.T) {
 		t.Errorf("queue after skipping two: %s, want %s", got, want)
 	}
 	// Nothing written by skipping.
-	if ovs, _ := e.st.Overrides(t.Context(), "default", "r4", 1); len(ovs) != 0 {
-		t.Errorf("skip wrote %v", ovs)
+	if ovs, err := e.st.Overrides(t.Context(), "default", "r4", 1); err != nil || len(ovs) != 0 {
+		t.Errorf("skip wrote %v (%v)", ovs, err)
 	}
 
 	// Bad forms.
@@ -142,8 +142,8 @@ func TestTenantIsolation(t *testing.T) {
 			t.Errorf("globex POST %s: %d, want 404", path, res.status)
 		}
 	}
-	if ovs, _ := e.st.Overrides(t.Context(), "acme", "secret-task", 1); len(ovs) != 0 {
-		t.Errorf("globex overrode acme's verification: %v", ovs)
+	if ovs, err := e.st.Overrides(t.Context(), "acme", "secret-task", 1); err != nil || len(ovs) != 0 {
+		t.Errorf("globex overrode acme's verification: %v (%v)", ovs, err)
 	}
 	// A session's token is no good with another session.
 	acmeToken := csrfOf(t, e.get("/review", ac).body)

@@ -188,7 +188,10 @@ func TestOverviewShowsTheMetrics(t *testing.T) {
 	}
 
 	// The alerts, as the rules evaluate the metrics.
-	statuses, _ := alertsOf(s.st)(t.Context(), tenant)
+	statuses, err := alertsOf(s.st)(t.Context(), tenant)
+	if err != nil || len(statuses) == 0 {
+		t.Fatalf("alerts: %d, %v", len(statuses), err)
+	}
 	for _, a := range statuses {
 		p.has(t, "alert "+a.Name, html.EscapeString(a.Message))
 	}

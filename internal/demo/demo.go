@@ -182,7 +182,9 @@ func Seed(ctx context.Context, st store.Store, opt Options) (Summary, error) {
 	pol.Judge.Models = []string{judgeModel}
 	// Every output is judged afresh, as distinct outputs would be.
 	pol.Judge.Cache = false
-	srv, err := server.New(server.Options{Config: server.DefaultConfig(), Store: st, Policy: &pol, Judge: j, Now: now})
+	cfg := server.DefaultConfig()
+	cfg.Dashboard = false // the seeding server only takes requests
+	srv, err := server.New(server.Options{Config: cfg, Store: st, Policy: &pol, Judge: j, Now: now})
 	if err != nil {
 		return Summary{}, fmt.Errorf("demo: %w", err)
 	}

@@ -170,8 +170,14 @@ func TestSeedDeterministic(t *testing.T) {
 	if cmp.Equal(ra, rc) {
 		t.Error("another seed gave the same data")
 	}
-	la, _ := a.Labels(ctx, server.DefaultTenant, store.Window{Since: now.Add(-31 * 24 * time.Hour), Until: now})
-	lb, _ := b.Labels(ctx, server.DefaultTenant, store.Window{Since: now.Add(-31 * 24 * time.Hour), Until: now})
+	la, err := a.Labels(ctx, server.DefaultTenant, store.Window{Since: now.Add(-31 * 24 * time.Hour), Until: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lb, err := b.Labels(ctx, server.DefaultTenant, store.Window{Since: now.Add(-31 * 24 * time.Hour), Until: now})
+	if err != nil {
+		t.Fatal(err)
+	}
 	label := func(ls []store.Labelled) []string {
 		var out []string
 		for _, l := range ls {
@@ -218,7 +224,10 @@ func TestTemplates(t *testing.T) {
 			t.Errorf("%s needs a workspace or runs commands", tm.file)
 		}
 		if tm.fix != "" {
-			fix, _ := cat.request(cat.byFile[tm.fix])
+			fix, err := cat.request(cat.byFile[tm.fix])
+			if err != nil {
+				t.Fatalf("%s: %v", tm.fix, err)
+			}
 			if fix.Kind != req.Kind || fix.Task.Goal != req.Task.Goal {
 				t.Errorf("%s is mended by %s, another task", tm.file, tm.fix)
 			}
