@@ -32,19 +32,6 @@ func (s *Server) newDashboard(sessionKey []byte) (*web.Handler, error) {
 	})
 }
 
-// subscribe wakes a dashboard page when the tenant's log changes.
-func (s *Server) subscribe(tenant string) (<-chan struct{}, func()) {
-	c := s.hub.subscribe(tenant)
-	if c == nil {
-		return nil, nil
-	}
-	s.metrics.streams.Inc()
-	return c, func() {
-		s.hub.unsubscribe(tenant, c)
-		s.metrics.streams.Dec()
-	}
-}
-
 var _ web.KeySource = authKeys{}
 
 // authKeys lends the dashboard the API's key cache.

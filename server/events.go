@@ -101,15 +101,13 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 		}
 		after = last
 	}
-	wake := s.hub.subscribe(tenant)
+	wake, unsubscribe := s.subscribe(tenant)
 	if wake == nil {
 		w.Header().Set("Retry-After", "10")
 		writeError(w, http.StatusServiceUnavailable, "overloaded", "too many event streams are open")
 		return
 	}
-	defer s.hub.unsubscribe(tenant, wake)
-	s.metrics.streams.Inc()
-	defer s.metrics.streams.Dec()
+	defer unsubscribe()
 
 	rc := http.NewResponseController(w)
 	rc.SetWriteDeadline(time.Time{}) // a stream outlives the write timeout
@@ -154,5 +152,20 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		}
+	}
+}
+
+// subscribe wakes an event stream (the API's, or a dashboard page's) when
+// the tenant's log changes, counting it in the streams gauge; it returns
+// nil when too many are open.
+func (s *Server) subscribe(tenant string) (<-chan struct{}, func()) {
+	c := s.hub.subscribe(tenant)
+	if c == nil {
+		return nil, nil
+	}
+	s.metrics.streams.Inc()
+	return c, func() {
+		s.hub.unsubscribe(tenant, c)
+		s.metrics.streams.Dec()
 	}
 }
