@@ -43,8 +43,9 @@ func (s *Server) handleVerify(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, string(vouch.ErrInvalid), fmt.Sprintf("the Idempotency-Key header is over %d bytes", maxIdempotencyKey))
 		return
 	}
-	res, ok := s.verifyStored(w, r, key, body, req, s.engineFor(req))
-	if !ok {
+	res, err := s.verifyStored(r.Context(), tenantOf(r.Context()), key, body, req, s.engineFor(req))
+	if err != nil {
+		s.writeVerifyError(w, err)
 		return
 	}
 	if res.replayed {
@@ -60,50 +61,93 @@ type storedResult struct {
 	replayed bool
 }
 
+// conflictError is a replay of an idempotency key (or an id and attempt)
+// with another body.
+type conflictError struct {
+	id      string
+	attempt int
+}
+
+func (e *conflictError) Error() string {
+	return fmt.Sprintf("verification %s attempt %d is already stored for another request body under the same idempotency key (or id and attempt); send a new Idempotency-Key, id or attempt", e.id, e.attempt)
+}
+
+// storeError is a failure of the store: nothing was recorded.
+type storeError struct {
+	what string
+	err  error
+}
+
+func (e *storeError) Error() string {
+	return e.what + ": the store failed; nothing was recorded, retry"
+}
+
+func (e *storeError) Unwrap() error { return e.err }
+
+// writeVerifyError answers a failure of verifyStored: a conflicting
+// replay 409, a failed store 503, an internal error 500, else the
+// request's problems, 400 (413).
+func (s *Server) writeVerifyError(w http.ResponseWriter, err error) {
+	var ce *conflictError
+	var se *storeError
+	switch {
+	case errors.As(err, &ce):
+		writeError(w, http.StatusConflict, "idempotency_conflict", ce.Error())
+	case errors.As(err, &se):
+		s.writeStoreError(w, se.what, se.err)
+	case errors.As(err, new(*internalError)):
+		writeError(w, http.StatusInternalServerError, string(vouch.ErrInternal), err.Error())
+	default:
+		writeInputError(w, err)
+	}
+}
+
+// internalError is a failure of the server's own making (encoding what it
+// verified), not of the request's.
+type internalError struct{ err error }
+
+func (e *internalError) Error() string { return e.err.Error() }
+func (e *internalError) Unwrap() error { return e.err }
+
 // verifyStored verifies a decoded request and writes it to the log, or
 // finds it there already: the key (the Idempotency-Key header, or the
 // request's id and attempt) with the same body gives the stored report,
-// with another body a 409. It answers every failure itself and then
-// returns false.
-func (s *Server) verifyStored(w http.ResponseWriter, r *http.Request, header string, body []byte, req *vouch.Request, eng *engine.Engine) (storedResult, bool) {
-	tenant := tenantOf(r.Context())
+// with another body a *conflictError. A failure of the store is a
+// *storeError, a bad request a vouch error.
+func (s *Server) verifyStored(ctx context.Context, tenant, header string, body []byte, req *vouch.Request, eng *engine.Engine) (storedResult, error) {
 	key := idempotencyKey(header, req)
 	hash := hashBody(body)
 	// A replay is found before verifying when verifying calls out (a
 	// judge, a program); otherwise verifying costs less than the lookup,
 	// and the insert finds the replay just as well.
 	if eng.CallsOut() {
-		if v, err := s.st.ByKey(r.Context(), tenant, key); err == nil {
-			return s.replay(w, v, hash)
+		if v, err := s.st.ByKey(ctx, tenant, key); err == nil {
+			return replay(v, hash)
 		} else if !errors.Is(err, store.ErrNotFound) {
-			s.writeStoreError(w, "looking up the idempotency key", err)
-			return storedResult{}, false
+			return storedResult{}, &storeError{"looking up the idempotency key", err}
 		}
 	}
-	rep, err := s.verify(r.Context(), eng, req)
+	rep, err := s.verify(ctx, eng, req)
 	if err != nil {
-		writeInputError(w, err)
-		return storedResult{}, false
+		return storedResult{}, err
 	}
 	row, evs, err := s.record(tenant, key, hash, body, req, rep)
 	if err != nil {
-		writeError(w, http.StatusInternalServerError, string(vouch.ErrInternal), err.Error())
-		return storedResult{}, false
+		return storedResult{}, &internalError{err}
 	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), storeTimeout)
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
 	defer cancel()
-	got, err := s.st.Insert(ctx, row, evs)
+	got, err := s.st.Insert(sctx, row, evs)
 	if errors.Is(err, store.ErrDuplicate) {
 		// A concurrent request with the same key, or the same id and
 		// attempt, was stored first.
-		return s.replay(w, got, hash)
+		return replay(got, hash)
 	}
 	if err != nil {
-		s.writeStoreError(w, "storing the verification", err)
-		return storedResult{}, false
+		return storedResult{}, &storeError{"storing the verification", err}
 	}
 	s.stored(tenant, rep)
-	return storedResult{result: row.Result}, true
+	return storedResult{result: row.Result}, nil
 }
 
 // idempotencyKey is the Idempotency-Key header or, without one, the
@@ -122,14 +166,12 @@ func hashBody(b []byte) string {
 }
 
 // replay gives the stored report when the body is the one stored under
-// the key, and answers 409 when it is another.
-func (s *Server) replay(w http.ResponseWriter, v *store.Verification, hash string) (storedResult, bool) {
+// the key, and a *conflictError when it is another.
+func replay(v *store.Verification, hash string) (storedResult, error) {
 	if v.RequestHash != hash {
-		writeError(w, http.StatusConflict, "idempotency_conflict",
-			fmt.Sprintf("verification %s attempt %d is already stored for another request body under the same idempotency key (or id and attempt); send a new Idempotency-Key, id or attempt", v.ID, v.Attempt))
-		return storedResult{}, false
+		return storedResult{}, &conflictError{id: v.ID, attempt: v.Attempt}
 	}
-	return storedResult{result: v.Result, replayed: true}, true
+	return storedResult{result: v.Result, replayed: true}, nil
 }
 
 // verify runs one verification.

@@ -59,8 +59,9 @@ func (s *Server) handleVerifyTask(w http.ResponseWriter, r *http.Request) {
 		writeInputError(w, err)
 		return
 	}
-	res, ok := s.verifyStored(w, r, r.Header.Get("Idempotency-Key"), canon, req, eng)
-	if !ok {
+	res, err := s.verifyStored(r.Context(), tenantOf(r.Context()), r.Header.Get("Idempotency-Key"), canon, req, eng)
+	if err != nil {
+		s.writeVerifyError(w, err)
 		return
 	}
 	var rep vouch.Report
