@@ -62,6 +62,10 @@ type Config struct {
 	// Dashboard serves the web dashboard beside the API (default true;
 	// `dashboard: false` or `vouch serve --no-dashboard` turns it off).
 	Dashboard bool `json:"dashboard"`
+	// MCP serves the verify tools over the Model Context Protocol
+	// (streamable HTTP) at /mcp, with the API's keys (default true;
+	// `mcp: false` or `vouch serve --no-mcp` turns it off).
+	MCP bool `json:"mcp"`
 	// SessionKeyFile names a file of at least 32 bytes that signs the
 	// dashboard's session cookies, so that sessions outlive a restart
 	// and servers behind one address share them. Empty: a random key per
@@ -100,6 +104,7 @@ func DefaultConfig() Config {
 		MaxInFlight:        256,
 		Alerts:             quality.DefaultAlerts(),
 		Dashboard:          true,
+		MCP:                true,
 		Timeouts: Timeouts{
 			ReadHeader: vouch.Duration(5 * time.Second),
 			Read:       vouch.Duration(time.Minute),
@@ -121,13 +126,15 @@ func LoadConfig(path string) (Config, error) {
 	}
 	// Alerts decode over their defaults, so that a file may change one
 	// threshold alone.
-	// The dashboard switch too, so that leaving it out keeps it on.
-	file := Config{Alerts: c.Alerts, Dashboard: c.Dashboard}
+	// The dashboard and MCP switches too, so that leaving them out keeps
+	// them on.
+	file := Config{Alerts: c.Alerts, Dashboard: c.Dashboard, MCP: c.MCP}
 	if err := policy.DecodeFile(path, data, &file); err != nil {
 		return c, err
 	}
 	c.Alerts = file.Alerts
 	c.Dashboard = file.Dashboard
+	c.MCP = file.MCP
 	dir := filepath.Dir(path)
 	rel := func(p string) string {
 		if p == "" || filepath.IsAbs(p) {

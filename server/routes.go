@@ -45,6 +45,11 @@ func (s *Server) routes(reg *prometheus.Registry) http.Handler {
 		}
 		mux.Handle(rt.pattern, s.observe(rt.pattern, h))
 	}
+	if s.mcp != nil {
+		// Every request is authenticated; its caller picks the tenant
+		// the tools store into.
+		mux.Handle(mcpPath, s.observe(mcpPath, s.limitInFlight(s.requireScope(store.ScopeVerify, s.mcp))))
+	}
 	if s.web != nil {
 		for _, p := range s.web.Patterns() {
 			h := http.Handler(s.web)

@@ -46,6 +46,9 @@ type Options struct {
 	// bytes); nil means Config.SessionKeyFile's contents, else a random
 	// key per process (sessions then end with it).
 	SessionKey []byte
+	// Version is the version the server introduces itself with over
+	// MCP; empty means "dev".
+	Version string
 }
 
 // Server is the verification service. Make one with [New], serve it with
@@ -64,6 +67,8 @@ type Server struct {
 	limit   chan struct{}
 	handler http.Handler
 	web     *web.Handler // nil when the dashboard is off
+	mcp     http.Handler // nil when MCP is off
+	version string
 
 	// engines: with and without the policy's allow-listed commands, and
 	// per verifier model (verify-task).
@@ -91,6 +96,7 @@ func New(opt Options) (*Server, error) {
 		judge:    opt.Judge,
 		limit:    make(chan struct{}, cfg.MaxInFlight),
 		stopping: make(chan struct{}),
+		version:  opt.Version,
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
@@ -126,6 +132,11 @@ func New(opt Options) (*Server, error) {
 	s.batches = newBatchPool(s, cfg.BatchWorkers)
 	if cfg.Dashboard {
 		if s.web, err = s.newDashboard(opt.SessionKey); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.MCP {
+		if s.mcp, err = s.newMCP(); err != nil {
 			return nil, err
 		}
 	}

@@ -29,6 +29,7 @@ type serveFlags struct {
 	policies    []string
 	noCache     bool
 	noDashboard bool
+	noMCP       bool
 	demo        bool
 	demoN       int
 	demoSeed    uint64
@@ -47,7 +48,7 @@ every verification, its report and its request in a log: a SQLite file
 Settings come from the defaults, then --config FILE (YAML: addr, store,
 policies, workspaces, commandWorkspaces, maxRequestBytes, maxBatchBytes,
 storedRequestBytes, retention, maxInFlight, batchWorkers, timeouts, alerts,
-dashboard, sessionKeyFile), then the
+dashboard, sessionKeyFile, mcp), then the
 environment (VOUCH_ADDR, VOUCH_STORE, VOUCH_MAX_IN_FLIGHT), then flags.
 
 Clients authenticate with API keys (Authorization: Bearer vk_...) made with
@@ -63,6 +64,12 @@ is set. SIGINT or SIGTERM drains the requests in flight, then stops.
 The web dashboard is served at the same address (/), unless --no-dashboard:
 sign in with an API key that has the read scope (review to override
 verdicts); with no key in the store it is open on loopback.
+
+The verify tools are served over the Model Context Protocol at /mcp
+(streamable HTTP, stateless), unless --no-mcp: with a key that has the verify
+scope, as for POST /v1/verify; a tool's workspace is the name of one of the
+configured workspaces. Stored reports are resources
+(vouch://verifications/{id}) for a key with the read scope.
 
 With --demo the server serves a month of demonstration data instead of a
 store: a temporary SQLite store (removed when the server stops) is filled
@@ -80,6 +87,7 @@ outcomes. It holds no key, so the server listens on loopback only, open;
 	fl.StringArrayVar(&f.policies, "policy", nil, "a policy `FILE` layered after the config's policies (repeatable)")
 	fl.BoolVar(&f.noCache, "no-cache", false, "neither read nor write the judge's answer cache")
 	fl.BoolVar(&f.noDashboard, "no-dashboard", false, "serve the API only, without the web dashboard")
+	fl.BoolVar(&f.noMCP, "no-mcp", false, "do not serve the verify tools over MCP at /mcp")
 	fl.BoolVar(&f.demo, "demo", false, "serve a temporary store filled with a month of demonstration data")
 	fl.IntVar(&f.demoN, "demo-n", demo.DefaultN, "with --demo, how many verifications to make (`N`)")
 	fl.Uint64Var(&f.demoSeed, "demo-seed", 1, "with --demo, the `SEED` of the data: the same seed gives the same data")
@@ -125,6 +133,9 @@ func runServe(cmd *cobra.Command, st Streams, f *serveFlags) error {
 	if f.noDashboard {
 		cfg.Dashboard = false
 	}
+	if f.noMCP {
+		cfg.MCP = false
+	}
 	if err := cfg.Validate(); err != nil {
 		return usageErr(err)
 	}
@@ -160,7 +171,7 @@ func runServe(cmd *cobra.Command, st Streams, f *serveFlags) error {
 		log.Info("demo data", "verifications", seeded.Verifications, "overrides", seeded.Overrides,
 			"outcomes", seeded.Outcomes, "took", time.Since(start).Round(time.Millisecond).String())
 	}
-	opts := server.Options{Config: cfg, Store: s, Policy: &pol, Logger: log}
+	opts := server.Options{Config: cfg, Store: s, Policy: &pol, Logger: log, Version: version()}
 	if j != nil {
 		opts.Judge = j
 	}
@@ -177,6 +188,9 @@ func runServe(cmd *cobra.Command, st Streams, f *serveFlags) error {
 	fmt.Fprintf(st.Err, "vouch serve: listening on http://%s (store %s)\n", ln.Addr(), displayDSN(cfg.Store))
 	if cfg.Dashboard {
 		fmt.Fprintf(st.Err, "vouch serve: dashboard at http://%s/\n", ln.Addr())
+	}
+	if cfg.MCP {
+		fmt.Fprintf(st.Err, "vouch serve: MCP at http://%s/mcp\n", ln.Addr())
 	}
 	if f.demo {
 		open := fmt.Sprintf("open http://%s/", ln.Addr())
