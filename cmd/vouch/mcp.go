@@ -62,7 +62,9 @@ resources at vouch://verifications/{id}.
 The judge is configured as for vouch verify (the policies, or VOUCH_JUDGE).
 Logs go to standard error; standard output carries the protocol alone.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runMCP(cmd.Context(), st, &f, cmd.Flags().Changed("timeout")) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runMCP(cmd.Context(), st, &f, cmd.Flags().Changed("timeout"))
+		},
 	}
 	fl := cmd.Flags()
 	fl.StringArrayVar(&f.roots, "workspace-root", nil, "allow workspaces under `DIR` (repeatable; default: the current directory)")
