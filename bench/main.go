@@ -77,10 +77,13 @@ func main() {
 	storeDSN := flag.String("store", "", "with -serve, the store DSN (default: a fresh SQLite file; postgres://... for PostgreSQL)")
 	clients := flag.Int("c", 32, "with -serve, requests in flight at once")
 	passes := flag.Int("passes", 5, "with -serve, timed passes over the batch")
+	mcpMode := flag.Bool("mcp", false, "time verify_output of the JSDoc example over MCP (stdio and HTTP) beside vouch verify; -n round trips (default 2000: give -n 200)")
 	loopMode := flag.Bool("loop", false, "run the loop's scripted corpus: retry success, attempts and cost per accepted task, loop overhead")
 	flag.Parse()
 	var err error
-	if *serve {
+	if *mcpMode {
+		err = mcpBench(*n)
+	} else if *serve {
 		err = serveBench(*n, *clients, *passes, *storeDSN)
 	} else if *loopMode {
 		err = loopCorpus(*runs)
