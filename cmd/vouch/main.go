@@ -9,7 +9,8 @@
 //	vouch policy show [--policy FILE]...
 //	vouch policy check FILE...
 //	vouch codes [--json]
-//	vouch serve [--addr HOST:PORT] [--store DSN | --demo [--demo-n N]] [--config FILE] [--no-dashboard]
+//	vouch serve [--addr HOST:PORT] [--store DSN | --demo [--demo-n N]] [--config FILE] [--no-dashboard] [--no-mcp]
+//	vouch mcp [--workspace-root DIR]... [--policy FILE]... [--store DSN [--tenant T]]
 //	vouch keys create|list|revoke --store DSN
 //	vouch review ID --verdict pass|retry|fail [--reason TEXT] [--reviewer NAME] [--attempt N] [--json]
 //	vouch outcome (ID [--attempt N] | --task T [--interaction I]) --good|--bad [--detail TEXT] [--reporter NAME] [--json]
