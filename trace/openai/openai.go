@@ -165,8 +165,8 @@ type container struct {
 // isItem reports whether an object is a message or an item rather than a
 // container.
 func (r *reader) isItem(c *container) bool {
-	if c.Role.Kind() == '"' {
-		return true
+	if k := c.Role.Kind(); k != 0 && k != 'n' {
+		return true // a message, its role read (or refused) by the item's reader
 	}
 	if r.format == Responses {
 		return c.Type != "" && !strings.HasPrefix(c.Type, "response.")

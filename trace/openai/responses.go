@@ -295,8 +295,7 @@ func (r *reader) respItem(v jsontext.Value) error {
 		if k, ok := b.Call(callID, tool, session.Arguments(it.Arguments), ""); ok {
 			switch {
 			case it.Error.Kind() != 0 && it.Error.Kind() != 'n':
-				msg, _ := outputText(it.Error)
-				b.ResultAt(k, agentlog.Quote(msg), session.Failed)
+				b.ResultAt(k, agentlog.Quote(mcpError(it.Error)), session.Failed)
 			case it.Output.Kind() == '"':
 				out, err := str(it.Output)
 				if err != nil {
@@ -499,4 +498,26 @@ func interpreterLogs(v jsontext.Value) ([]byte, error) {
 		}
 	}
 	return agentlog.Quote(strings.Join(parts, "\n")), nil
+}
+
+// mcpError returns the text of an MCP call's error: a string, the text of
+// its content or its message, else its JSON.
+func mcpError(v jsontext.Value) string {
+	if v.Kind() == '"' {
+		s, _ := str(v)
+		return s
+	}
+	var e struct {
+		Message string         `json:"message"`
+		Content jsontext.Value `json:"content"`
+	}
+	if decodeIf(v, &e) == nil {
+		if text, err := session.Text(e.Content, false); err == nil && text != "" {
+			return text
+		}
+		if e.Message != "" {
+			return e.Message
+		}
+	}
+	return string(v)
 }

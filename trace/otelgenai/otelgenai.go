@@ -190,13 +190,15 @@ type event struct {
 // the model returned is an entry too (one with the id of a tool span is the
 // same call), and a tool call response part is the output of the call it
 // names. The messages a span was given are read at its start, those it
-// returned at its end.
+// returned at its end (a call read there has the span's end as its
+// timestamp, until a tool span gives it its own).
 //
 // The claimed output is what the model said: the summary is the text it
 // returned after its last tool call (the same text returned again, by the
 // agent span around it, counts once). The goal is the text of the user
-// messages, each once, joined by blank lines. The executor is the last
-// gen_ai.response.model (else gen_ai.request.model); the metadata holds the
+// messages, each once, joined by blank lines. The executor is the
+// gen_ai.response.model of the last span that has one (else the last
+// gen_ai.request.model); the metadata holds the
 // agent's name (gen_ai.agent.name), the conversation id and the trace id.
 // Commands and commandResults come from the calls, with the exit status
 // the output states, else 0 for a span whose status is Ok.
@@ -325,6 +327,9 @@ type reader struct {
 	b     session.Builder
 	steps []step
 	meta  map[string]any
+	// The last models the spans name, in order of start: a response's
+	// model is the one that ran, a request's the one asked for.
+	responseModel, requestModel string
 }
 
 func (r *reader) at(t uint64, f func() error) {
@@ -350,6 +355,8 @@ func (r *reader) read(spans []span) (*trace.Transcript, error) {
 			return nil, fmt.Errorf("trace: %s: %w", Format, err)
 		}
 	}
+	r.b.Model(r.requestModel)
+	r.b.Model(r.responseModel)
 	return r.b.Finish(Format, r.meta), nil
 }
 
@@ -372,22 +379,20 @@ func (r *reader) span(s *span) {
 		r.meta["conversationId"] = id
 	}
 	op := str(s.attrs, AttrOperationName)
-	model := str(s.attrs, AttrResponseModel)
-	if model == "" {
-		model = str(s.attrs, AttrRequestModel)
-	}
-	if model != "" && op != OperationExecuteTool {
-		r.at(s.end, func() error { r.b.Model(model); return nil })
+	if m := str(s.attrs, AttrResponseModel); m != "" {
+		r.responseModel = m
+	} else if m := str(s.attrs, AttrRequestModel); m != "" {
+		r.requestModel = m
 	}
 	end := s.end
 	if end < s.start {
 		end = s.start
 	}
 	input := func(v any) {
-		r.at(s.start, func() error { return r.messages(where, v, false) })
+		r.at(s.start, func() error { return r.messages(where, v, false, "") })
 	}
 	output := func(v any) {
-		r.at(end, func() error { return r.messages(where, v, true) })
+		r.at(end, func() error { return r.messages(where, v, true, timestamp(end)) })
 	}
 	if v, ok := s.attrs[AttrInputMessages]; ok {
 		input(v)
@@ -472,7 +477,8 @@ func (r *reader) tool(s *span) {
 	ts := timestamp(s.start)
 	k, fresh := r.b.Call(id, name, in, ts)
 	if !fresh {
-		r.b.Fill(k, in, ts)
+		r.b.Fill(k, in, "")
+		r.b.Stamp(k, ts)
 	}
 	f := session.Unflagged
 	switch {
@@ -523,7 +529,7 @@ type genaiPart struct {
 
 // messages reads a list of messages a span was given (output false) or
 // returned (output true): structured, or a JSON string.
-func (r *reader) messages(where string, v any, output bool) error {
+func (r *reader) messages(where string, v any, output bool, ts string) error {
 	var raw []byte
 	switch v := v.(type) {
 	case string:
@@ -556,14 +562,14 @@ func (r *reader) messages(where string, v any, output bool) error {
 		return fmt.Errorf("%s: messages: %w", where, err)
 	}
 	for i := range msgs {
-		if err := r.message(&msgs[i], output); err != nil {
+		if err := r.message(&msgs[i], output, ts); err != nil {
 			return fmt.Errorf("%s: message %d: %w", where, i+1, err)
 		}
 	}
 	return nil
 }
 
-func (r *reader) message(m *genaiMessage, output bool) error {
+func (r *reader) message(m *genaiMessage, output bool, ts string) error {
 	b := &r.b
 	assistant := m.Role == "assistant" || m.Role == "model" || m.Role == "ai"
 	var text []string
@@ -577,8 +583,8 @@ func (r *reader) message(m *genaiMessage, output bool) error {
 	call := func(id, name string, arguments jsontext.Value) {
 		said()
 		args := session.Arguments(arguments)
-		if k, fresh := b.Call(id, name, args, ""); !fresh {
-			b.Fill(k, args, "")
+		if k, fresh := b.Call(id, name, args, ts); !fresh {
+			b.Fill(k, args, ts)
 		}
 	}
 	for _, p := range m.Parts {

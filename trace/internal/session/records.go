@@ -82,11 +82,11 @@ func Records(data []byte) ([]Record, error) {
 }
 
 // skipSpace returns the offset of the first byte at or after off that is
-// not JSON white space.
+// neither JSON white space nor the comma between two elements.
 func skipSpace(data []byte, off int64) int64 {
 	for off < int64(len(data)) {
 		switch data[off] {
-		case ' ', '\t', '\r', '\n':
+		case ' ', '\t', '\r', '\n', ',':
 			off++
 		default:
 			return off

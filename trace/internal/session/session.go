@@ -78,6 +78,13 @@ func (b *Builder) Say(text string) {
 	b.report = append(b.report, text)
 }
 
+// Stamp sets the timestamp of the call at index k, when ts is not empty.
+func (b *Builder) Stamp(k int, ts string) {
+	if k >= 0 && k < len(b.t.Trace) && ts != "" {
+		b.t.Trace[k].Timestamp = ts
+	}
+}
+
 // Fill gives the call at index k the input and timestamp it lacks: a
 // call logged twice, once without them.
 func (b *Builder) Fill(k int, input map[string]any, ts string) {
