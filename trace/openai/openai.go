@@ -82,7 +82,7 @@ var responsesTypes = map[string]bool{
 // like neither.
 func Sniff(data []byte) string {
 	var topChat, topResp, itemChat, itemResp, roles bool
-	session.Scan(data, func(depth int, name string, kind jsontext.Kind, s string) bool {
+	_ = session.Scan(data, func(depth int, name string, kind jsontext.Kind, s string) bool {
 		switch {
 		case depth == 1 && (name == "messages" || name == "choices"):
 			topChat = true

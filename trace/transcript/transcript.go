@@ -93,7 +93,7 @@ func Detect(prefix []byte) (Format, error) {
 	var otel, claude, claudeType, claudeMessage, mswe bool
 	var top []string // the member names of top-level objects, first seen first
 	values := 0
-	session.Scan(prefix, func(depth int, name string, kind jsontext.Kind, s string) bool {
+	scanErr := session.Scan(prefix, func(depth int, name string, kind jsontext.Kind, s string) bool {
 		values++
 		if depth == 1 && name != "" && !slices.Contains(top, name) && len(top) < 12 {
 			top = append(top, name)
@@ -138,17 +138,19 @@ func Detect(prefix []byte) (Format, error) {
 	case openai.Chat:
 		return OpenAIChat, nil
 	}
-	return "", unknown(prefix, values, top)
+	return "", unknown(prefix, values, top, scanErr)
 }
 
 // unknown phrases what Detect saw in a log it cannot place.
-func unknown(prefix []byte, values int, top []string) error {
+func unknown(prefix []byte, values int, top []string, scanErr error) error {
 	head := strings.TrimSpace(strings.TrimPrefix(string(prefix), "\ufeff"))
 	switch {
 	case head == "":
 		return fmt.Errorf("%w: the log is empty", ErrUnknown)
 	case head[0] != '{' && head[0] != '[':
 		return fmt.Errorf("%w: not JSON (it starts %q)", ErrUnknown, trace.Excerpt(head, 40))
+	case scanErr != nil && len(top) == 0:
+		return fmt.Errorf("%w: %v", ErrUnknown, scanErr)
 	case values == 0:
 		return fmt.Errorf("%w: malformed JSON at the start", ErrUnknown)
 	case len(top) == 0:

@@ -202,8 +202,9 @@ func joinLines(parts []string) string {
 // member it is (or "" for an element of a list or a top-level value), its
 // kind, and its text when it is a string. Scan stops when fn returns
 // false or at the first error, so a prefix of a log cut anywhere can be
-// scanned.
-func Scan(data []byte, fn func(depth int, name string, kind jsontext.Kind, s string) bool) {
+// scanned: it returns the error of malformed JSON, placed at its line and
+// column, but not the end of data in the middle of a value.
+func Scan(data []byte, fn func(depth int, name string, kind jsontext.Kind, s string) bool) error {
 	data = bytes.TrimPrefix(data, []byte("\ufeff"))
 	dec := jsontext.NewDecoder(bytes.NewReader(data), agentlog.DecodeOptions)
 	type frame struct {
@@ -214,8 +215,11 @@ func Scan(data []byte, fn func(depth int, name string, kind jsontext.Kind, s str
 	var stack []frame
 	for {
 		tok, err := dec.ReadToken()
+		if err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) {
+			return nil
+		}
 		if err != nil {
-			return
+			return SyntaxError(data, err)
 		}
 		k := tok.Kind()
 		if k == '}' || k == ']' {
@@ -240,7 +244,7 @@ func Scan(data []byte, fn func(depth int, name string, kind jsontext.Kind, s str
 			s = tok.String()
 		}
 		if !fn(len(stack), name, k, s) {
-			return
+			return nil
 		}
 		switch k {
 		case '{':
