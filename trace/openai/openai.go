@@ -119,9 +119,8 @@ func Sniff(data []byte) string {
 type reader struct {
 	b      session.Builder
 	format string // Chat or Responses
-	// item reads one message or item; where names it in errors.
+	// item reads one message or item.
 	item func(v jsontext.Value) error
-	meta map[string]any
 }
 
 // read reads the records of a log.
@@ -144,7 +143,7 @@ func (r *reader) read(data []byte) (*trace.Transcript, error) {
 	if found == 0 {
 		return nil, fmt.Errorf("trace: %s: %w", r.format, trace.ErrNoMessages)
 	}
-	return r.b.Finish(r.format, r.meta), nil
+	return r.b.Finish(r.format, nil), nil
 }
 
 // container is what a read looks for in an object that is not a message

@@ -36,28 +36,34 @@ const MaxBytes = 256 << 20
 // it.
 const Format = "otel-genai"
 
-// The attributes read, as semconv names them (GenAIOperationNameKey...).
+// The attributes read, as semconv names them (GenAIOperationNameKey...),
+// with those of the older conventions and error.type.
 const (
-	AttrOperationName      = "gen_ai.operation.name"
-	AttrToolName           = "gen_ai.tool.name"
-	AttrToolCallID         = "gen_ai.tool.call.id"
-	AttrToolCallArguments  = "gen_ai.tool.call.arguments"
-	AttrToolCallResult     = "gen_ai.tool.call.result"
-	AttrInputMessages      = "gen_ai.input.messages"
-	AttrOutputMessages     = "gen_ai.output.messages"
-	AttrRequestModel       = "gen_ai.request.model"
-	AttrResponseModel      = "gen_ai.response.model"
-	AttrAgentName          = "gen_ai.agent.name"
-	AttrConversationID     = "gen_ai.conversation.id"
-	AttrPrompt             = "gen_ai.prompt"     // before semconv 1.28
-	AttrCompletion         = "gen_ai.completion" // before semconv 1.28
-	AttrEventContent       = "gen_ai.event.content"
-	AttrErrorType          = "error.type"
-	OperationExecuteTool   = "execute_tool"
-	OperationInvokeAgent   = "invoke_agent"
-	statusCodeError        = 2
-	statusCodeOK           = 1
-	operationPrefixExecute = OperationExecuteTool + " "
+	AttrOperationName     = "gen_ai.operation.name"
+	AttrToolName          = "gen_ai.tool.name"
+	AttrToolCallID        = "gen_ai.tool.call.id"
+	AttrToolCallArguments = "gen_ai.tool.call.arguments"
+	AttrToolCallResult    = "gen_ai.tool.call.result"
+	AttrInputMessages     = "gen_ai.input.messages"
+	AttrOutputMessages    = "gen_ai.output.messages"
+	AttrRequestModel      = "gen_ai.request.model"
+	AttrResponseModel     = "gen_ai.response.model"
+	AttrAgentName         = "gen_ai.agent.name"
+	AttrConversationID    = "gen_ai.conversation.id"
+	AttrPrompt            = "gen_ai.prompt"        // before semconv 1.28
+	AttrCompletion        = "gen_ai.completion"    // before semconv 1.28
+	AttrEventContent      = "gen_ai.event.content" // a per-message event's body, as JSON
+	AttrErrorType         = "error.type"
+)
+
+// OperationExecuteTool is the gen_ai.operation.name of a tool execution
+// span.
+const OperationExecuteTool = "execute_tool"
+
+// The span status codes of OTLP.
+const (
+	statusCodeOK    = 1
+	statusCodeError = 2
 )
 
 // The OTLP JSON encoding of spans: an ExportTraceServiceRequest.
@@ -460,7 +466,7 @@ func eventBody(attrs map[string]any, role string) map[string]any {
 func (r *reader) tool(s *span) {
 	name := str(s.attrs, AttrToolName)
 	if name == "" {
-		name = strings.TrimPrefix(s.name, operationPrefixExecute)
+		name = strings.TrimPrefix(s.name, OperationExecuteTool+" ")
 	}
 	id := str(s.attrs, AttrToolCallID)
 	var in map[string]any

@@ -125,3 +125,30 @@ func TestLimited(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDetect runs as a test of its seeds; this package's tests import the
+// engine, whose size makes fuzzing here slow: trace/internal/session
+// fuzzes the scanner Detect is built on.
+func FuzzDetect(f *testing.F) {
+	for _, p := range []string{"testdata/claude-session.jsonl", "../openai/testdata/responses-items.json", "../otelgenai/testdata/events.json"} {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data[:min(len(data), 2000)])
+	}
+	f.Add([]byte(`]]}}{"a":[}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		format, err := Detect(data)
+		if (err == nil) == (format == "") {
+			t.Fatalf("Detect: %q, %v", format, err)
+		}
+		if err != nil && !errors.Is(err, ErrUnknown) {
+			t.Fatalf("an error that is not ErrUnknown: %v", err)
+		}
+		if err == nil {
+			// Reading may fail, but never panics.
+			_, _ = Reader(format)(bytes.NewReader(data))
+		}
+	})
+}
