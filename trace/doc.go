@@ -15,8 +15,12 @@
 // [Summary.Text] is a compact digest for a judge prompt or a report.
 //
 // The importers, in their own packages, turn native agent logs into vouch
-// requests: trace/claudecode reads a Claude Code session log (JSONL) and
-// trace/miniswe a mini-swe-agent trajectory. Each returns a [Transcript]: the trace, and the output the
-// agent claimed (its last message, the files it created and modified, the
-// commands it ran), from which [Transcript.Request] builds a request.
+// requests: trace/claudecode reads a Claude Code session log (JSONL),
+// trace/miniswe a mini-swe-agent trajectory, trace/openai the messages of
+// OpenAI's Chat Completions API or the items of its Responses API, and
+// trace/otelgenai OpenTelemetry GenAI spans (OTLP JSON); trace/transcript
+// detects which of these a log is and reads it. Each returns a
+// [Transcript]: the trace, and the output the agent claimed (its last
+// message, the tools and commands it used), from which
+// [Transcript.Request] builds a request.
 package trace

@@ -317,7 +317,8 @@ func patchFiles(in map[string]any) []string {
 }
 
 // ExitCode returns the exit status a trace entry's output states, if any:
-// "Exit code N" at the start (Claude Code; "Error: Exit code N" too),
+// "Exit code N" at the start (Claude Code; "Error: Exit code N" too;
+// "Exit code: N", Codex),
 // <returncode>N</returncode> at the start, after an optional
 // <exception>…</exception> (mini-swe-agent), or a numeric exitCode,
 // exit_code, returncode or exitcode member of an output that is a JSON

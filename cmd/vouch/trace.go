@@ -1,11 +1,14 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -14,10 +17,14 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/judge"
 	"github.com/vouchgate/vouch/policy"
 	"github.com/vouchgate/vouch/trace"
 	"github.com/vouchgate/vouch/trace/claudecode"
 	"github.com/vouchgate/vouch/trace/miniswe"
+	"github.com/vouchgate/vouch/trace/openai"
+	"github.com/vouchgate/vouch/trace/otelgenai"
+	"github.com/vouchgate/vouch/trace/transcript"
 	"github.com/vouchgate/vouch/wire"
 )
 
@@ -39,17 +46,23 @@ func newTraceCmd() *cobra.Command {
 
   vouch trace from-claude FILE|-      a Claude Code session log (JSONL) as a request
   vouch trace from-mini-swe FILE|-    a mini-swe-agent trajectory as a request
+  vouch trace from-openai FILE|-      OpenAI Chat Completions messages or Responses
+                                      API items (JSON, JSONL) as a request
+  vouch trace from-otel FILE|-        OpenTelemetry GenAI spans (OTLP JSON) as a request
+  vouch trace from FILE|-             any of these, its format detected
+  vouch trace detect FILE|-           the format of a session log
   vouch trace summary REQUEST|-       the digest of a request's trace
 
-The requests are printed as JSON, ready for vouch verify: the session's tool
-calls as the trace (evidence), its last message as the summary, and the files
-created and modified, the tool calls and commands as the claimed output.`,
+The requests are printed as JSON, ready for vouch verify (or verify a log in
+one step: vouch verify --transcript FILE): the session's tool calls as the
+trace (evidence), its last message as the summary, and the tool calls and
+commands as the claimed output. The formats detect names: ` + formatNames() + `.`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return usageErr(fmt.Errorf("unknown trace subcommand %q: want from-claude, from-mini-swe or summary", args[0]))
+				return usageErr(fmt.Errorf("unknown trace subcommand %q: want %s", args[0], traceSubcommands))
 			}
-			return usageErr(errors.New("trace needs a subcommand: from-claude, from-mini-swe or summary"))
+			return usageErr(fmt.Errorf("trace needs a subcommand: %s", traceSubcommands))
 		},
 	}
 	from := func(use, short string, read func(io.Reader) (*trace.Transcript, error)) *cobra.Command {
@@ -112,9 +125,86 @@ created and modified, the tool calls and commands as the claimed output.`,
 	cmd.AddCommand(
 		from("from-claude", "Print a Claude Code session log (JSONL) as a request", claudecode.Read),
 		from("from-mini-swe", "Print a mini-swe-agent trajectory as a request", miniswe.Read),
+		from("from-openai", "Print OpenAI Chat Completions messages or Responses API items as a request", openai.Read),
+		from("from-otel", "Print OpenTelemetry GenAI spans (OTLP JSON) as a request", otelgenai.Read),
+		from("from", "Print a session log of any known format as a request, its format detected", readTranscript),
+		newTraceDetectCmd(),
 		summary,
 	)
 	return cmd
+}
+
+// traceSubcommands lists the subcommands of vouch trace for its errors.
+const traceSubcommands = "from-claude, from-mini-swe, from-openai, from-otel, from, detect or summary"
+
+// formatNames lists the formats vouch trace detect names.
+func formatNames() string {
+	var names []string
+	for _, f := range transcript.Formats() {
+		names = append(names, string(f))
+	}
+	return strings.Join(names, ", ")
+}
+
+// readTranscript reads a session log of any known format.
+func readTranscript(r io.Reader) (*trace.Transcript, error) {
+	t, _, err := transcript.Read(r)
+	return t, err
+}
+
+func newTraceDetectCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "detect FILE|-",
+		Short: "Print the format of a session log: " + formatNames(),
+		Args:  oneFile("detect"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			data, name, err := readPrefix(cmd, args[0], transcript.DetectBytes)
+			if err != nil {
+				return usageErr(err)
+			}
+			f, err := transcript.Detect(data)
+			if err != nil {
+				return usageErr(fmt.Errorf("%s: %w", name, err))
+			}
+			_, err = fmt.Fprintln(cmd.OutOrStdout(), f)
+			return err
+		},
+	}
+}
+
+// readPrefix reads the first n bytes of a file, or of standard input for
+// "-".
+func readPrefix(cmd *cobra.Command, src string, n int64) ([]byte, string, error) {
+	if src == "-" {
+		data, err := io.ReadAll(io.LimitReader(cmd.InOrStdin(), n))
+		return data, "<stdin>", err
+	}
+	f, err := os.Open(src)
+	if err != nil {
+		return nil, src, openErr(src, err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, n))
+	return data, src, err
+}
+
+// transcriptRequest reads a session log of any known format as a request,
+// completed by the options, as vouch trace from prints it.
+func transcriptRequest(in io.Reader, src, name string, o *fromOptions) ([]byte, error) {
+	var r io.Reader = in
+	if src != "-" {
+		f, err := os.Open(src)
+		if err != nil {
+			return nil, openErr(src, err)
+		}
+		defer f.Close()
+		r = f
+	}
+	t, err := readTranscript(r)
+	if err != nil {
+		return nil, logErr(name, err)
+	}
+	return requestJSON(t, o)
 }
 
 // oneFile checks that a trace subcommand got exactly one file argument.
@@ -149,12 +239,29 @@ func runFrom(cmd *cobra.Command, src string, read func(io.Reader) (*trace.Transc
 	}
 	t, err := read(r)
 	if err != nil {
-		var le *claudecode.LineError
-		if errors.As(err, &le) {
-			return usageErr(&vouch.Error{Code: vouch.ErrSyntax, File: name, Line: le.Line, Message: le.Err.Error()})
-		}
-		return usageErr(fmt.Errorf("%s: %w", name, err))
+		return usageErr(logErr(name, err))
 	}
+	b, err := requestJSON(t, o)
+	if err != nil {
+		return usageErr(err)
+	}
+	_, err = cmd.OutOrStdout().Write(append(b, '\n'))
+	return err
+}
+
+// logErr names the file in an importer's error: its line, for a Claude
+// Code log.
+func logErr(name string, err error) error {
+	var le *claudecode.LineError
+	if errors.As(err, &le) {
+		return &vouch.Error{Code: vouch.ErrSyntax, File: name, Line: le.Line, Message: le.Err.Error()}
+	}
+	return fmt.Errorf("%s: %w", name, err)
+}
+
+// requestJSON builds the request of a transcript, completed by the
+// options, as JSON.
+func requestJSON(t *trace.Transcript, o *fromOptions) ([]byte, error) {
 	req := t.Request()
 	if o.goal != "" {
 		req.Task.Goal = o.goal
@@ -162,15 +269,10 @@ func runFrom(cmd *cobra.Command, src string, read func(io.Reader) (*trace.Transc
 	req.Workspace, req.Base = o.workspace, o.base
 	if o.criteria != "" {
 		if err := addCriteria(req, o.criteria); err != nil {
-			return usageErr(err)
+			return nil, err
 		}
 	}
-	b, err := json.Marshal(req, requestOptions)
-	if err != nil {
-		return &exitError{code: exitInput, err: err}
-	}
-	_, err = cmd.OutOrStdout().Write(append(b, '\n'))
-	return err
+	return json.Marshal(req, requestOptions)
 }
 
 // addCriteria reads a list of criteria (YAML or JSON) into the request,
@@ -233,4 +335,37 @@ func openErr(path string, err error) error {
 		return fmt.Errorf("cannot read %s: %v", path, pe.Err)
 	}
 	return err
+}
+
+// transcriptArgs checks the arguments of vouch verify --transcript LOG:
+// no REQUEST, no batch; --goal and --criteria go with it only.
+func transcriptArgs(cmd *cobra.Command, f *verifyFlags, args []string) error {
+	if f.transcript == "" {
+		if f.from.goal != "" || f.from.criteria != "" {
+			return usageErr(errors.New("--goal and --criteria go with --transcript"))
+		}
+		return nil
+	}
+	switch {
+	case len(args) > 0:
+		return usageErr(errors.New("verify --transcript takes no REQUEST argument"))
+	case f.batch != "" || f.out != "" || cmd.Flags().Changed("concurrency"):
+		return usageErr(errors.New("--transcript verifies one log: not with --batch, --out or --concurrency"))
+	}
+	return nil
+}
+
+// runTranscript verifies a session log: its format detected, read as a
+// request as vouch trace from prints it, then verified as vouch verify
+// verifies a request file. The request is held to --max-request-bytes.
+func runTranscript(ctx context.Context, st Streams, f *verifyFlags, pol *vouch.Policy, j *judge.Judge) error {
+	src, name, dir := f.transcript, f.transcript, filepath.Dir(f.transcript)
+	if src == "-" {
+		name, dir = "<stdin>", "."
+	}
+	data, err := transcriptRequest(st.In, src, name, &f.from)
+	if err != nil {
+		return usageErr(err)
+	}
+	return verifyData(ctx, st, f, pol, j, data, name, dir)
 }

@@ -32,6 +32,10 @@ type verifyFlags struct {
 	maxBytes    int64
 	noCache     bool
 	estimate    bool
+	// transcript is a session log to verify, read as vouch trace from
+	// reads it, completed by from's options.
+	transcript string
+	from       fromOptions
 }
 
 func newVerifyCmd(st Streams) *cobra.Command {
@@ -43,6 +47,11 @@ func newVerifyCmd(st Streams) *cobra.Command {
 the report: readable by default, JSON with --json. With --batch, verify every
 line of a JSONL file and write one report per line to --out, in input order; a
 bad line becomes {"line": N, "error": {...}} and the batch goes on.
+
+--transcript LOG verifies an agent's session log in place of a REQUEST: its
+format detected and read as vouch trace from reads it (Claude Code,
+mini-swe-agent, OpenAI chat or Responses, OpenTelemetry GenAI spans), with
+--goal and --criteria completing the request it makes.
 
 --workspace names the agent's workspace. Without it, a workspace named in a
 request (relative to the request file's directory) is used only when it lies
@@ -69,6 +78,9 @@ Exit codes: 0 pass; 1 retry or fail; 2 bad input or usage. With --batch: 2 if
 any line was bad, else 1 if any report was not a pass, else 0. With --estimate:
 0 unless the input is bad.`,
 		Args: func(cmd *cobra.Command, args []string) error {
+			if err := transcriptArgs(cmd, &f, args); err != nil || f.transcript != "" {
+				return err
+			}
 			if f.estimate && f.batch != "" {
 				return usageErr(errors.New("--estimate takes one REQUEST, not --batch"))
 			}
@@ -106,6 +118,9 @@ any line was bad, else 1 if any report was not a pass, else 0. With --estimate:
 			if f.batch != "" {
 				return runBatch(cmd.Context(), st, &f, &pol, j)
 			}
+			if f.transcript != "" {
+				return runTranscript(cmd.Context(), st, &f, &pol, j)
+			}
 			return runOne(cmd.Context(), st, &f, &pol, j, args[0])
 		},
 	}
@@ -122,6 +137,9 @@ any line was bad, else 1 if any report was not a pass, else 0. With --estimate:
 	fl.Int64Var(&f.maxBytes, "max-request-bytes", wire.DefaultMaxBytes, "refuse requests over `N` bytes")
 	fl.BoolVar(&f.noCache, "no-cache", false, "neither read nor write the judge's answer cache")
 	fl.BoolVar(&f.estimate, "estimate", false, "print the judge calls, tokens and cost the request would take, calling nothing")
+	fl.StringVar(&f.transcript, "transcript", "", "verify an agent's session `LOG` (its format detected, as vouch trace from reads it) in place of a REQUEST")
+	fl.StringVar(&f.from.goal, "goal", "", "with --transcript, the task's goal `TEXT`, in place of the prompts read from the log")
+	fl.StringVar(&f.from.criteria, "criteria", "", "with --transcript, a YAML or JSON `FILE` holding a list of success criteria")
 	return cmd
 }
 
@@ -190,6 +208,16 @@ func runOne(ctx context.Context, st Streams, f *verifyFlags, pol *vouch.Policy, 
 	if err != nil {
 		return usageErr(err)
 	}
+	name := src
+	if src == "-" {
+		name = "<stdin>"
+	}
+	return verifyData(ctx, st, f, pol, j, data, name, dir)
+}
+
+// verifyData verifies one request, data, read from name in dir.
+func verifyData(ctx context.Context, st Streams, f *verifyFlags, pol *vouch.Policy, j *judge.Judge, data []byte, name, dir string) error {
+	var err error
 	var jv vouch.Judge
 	var rec *judge.Recorder
 	switch {
@@ -202,10 +230,6 @@ func runOne(ctx context.Context, st Streams, f *verifyFlags, pol *vouch.Policy, 
 	eng, err := newEngine(f, pol, jv, dir)
 	if err != nil {
 		return usageErr(err)
-	}
-	name := src
-	if src == "-" {
-		name = "<stdin>"
 	}
 	req, err := wire.DecodeRequest(data, wire.Options{MaxBytes: f.maxBytes, Name: name})
 	if err != nil {

@@ -84,8 +84,13 @@ func AppendDistinct(list []string, seen map[string]bool, s string) []string {
 func TextExitCode(head []byte) (int, bool) {
 	h := bytes.TrimLeft(head, " \t\r\n")
 	h = bytes.TrimPrefix(h, []byte("Error: "))
-	if rest, ok := bytes.CutPrefix(h, []byte("Exit code ")); ok {
-		return LeadingInt(rest)
+	if rest, ok := bytes.CutPrefix(h, []byte("Exit code")); ok {
+		// "Exit code 1" (Claude Code), "Exit code: 1" (Codex).
+		rest = bytes.TrimPrefix(rest, []byte(":"))
+		if len(rest) == 0 || rest[0] != ' ' {
+			return 0, false
+		}
+		return LeadingInt(rest[1:])
 	}
 	if rest, ok := bytes.CutPrefix(h, []byte("<exception>")); ok {
 		// mini-swe-agent puts what went wrong before the status.

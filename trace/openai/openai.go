@@ -1,0 +1,301 @@
+// Package openai imports logs of agents built on the OpenAI APIs as vouch
+// transcripts: the message lists of the Chat Completions API, which most
+// orchestrators log ([ReadChat]), and the input and output items of the
+// Responses API ([ReadResponses]). [Read] tells the two apart.
+//
+// As with the other importers, the tool calls and their results are the
+// evidence (the trace), and what the assistant said is the claim: its
+// last words after its last tool call are the summary. Neither API has an
+// error flag on a tool result: a call is an error when the log adds one
+// (an "is_error": true or "status": "error" member on the result, as some
+// orchestrators do), when a built-in tool item reports a failure, or, for
+// a command, when its output states an exit status other than 0.
+package openai
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/vouchgate/vouch/trace"
+	"github.com/vouchgate/vouch/trace/internal/session"
+)
+
+// MaxBytes bounds a log.
+const MaxBytes = 256 << 20
+
+// The formats, as [Sniff] names them and as a transcript's
+// output.metadata.source gives them.
+const (
+	Chat      = "openai-chat"      // Chat Completions messages
+	Responses = "openai-responses" // Responses API items
+)
+
+// maxDepth bounds the nesting of containers ({"request": {"input": ...}}).
+const maxDepth = 4
+
+// Read reads a log of either API, telling them apart with [Sniff]; a log
+// that looks like neither is read as chat messages.
+func Read(r io.Reader) (*trace.Transcript, error) {
+	data, err := readAll(r)
+	if err != nil {
+		return nil, err
+	}
+	if Sniff(data) == Responses {
+		return readResponses(data)
+	}
+	return readChat(data)
+}
+
+// readAll reads a whole log, up to MaxBytes.
+func readAll(r io.Reader) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, MaxBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("trace: openai: %w", err)
+	}
+	if len(data) > MaxBytes {
+		return nil, fmt.Errorf("trace: openai: log over %d bytes", MaxBytes)
+	}
+	return data, nil
+}
+
+// responsesTypes are item and content types only the Responses API has.
+var responsesTypes = map[string]bool{
+	"function_call": true, "function_call_output": true, "input_text": true, "output_text": true,
+	"reasoning": true, "web_search_call": true, "file_search_call": true, "computer_call": true,
+	"computer_call_output": true, "local_shell_call": true, "local_shell_call_output": true,
+	"shell_call": true, "shell_call_output": true, "apply_patch_call": true, "apply_patch_call_output": true,
+	"custom_tool_call": true, "custom_tool_call_output": true, "mcp_call": true, "mcp_list_tools": true,
+	"code_interpreter_call": true, "image_generation_call": true, "item_reference": true,
+	"response.completed": true, "response.done": true,
+}
+
+// Sniff tells which API's log data (or a prefix of it) looks like: [Chat]
+// for messages with tool_calls or tool_call_id members, a request body with
+// messages or a response with choices; [Responses] for items with a call_id
+// or a type only the Responses API has (function_call, output_text...), a
+// request with input or a response object with output. A plain list of
+// role and content messages is [Chat]. Sniff returns "" when data looks
+// like neither.
+func Sniff(data []byte) string {
+	var topChat, topResp, itemChat, itemResp, roles bool
+	_ = session.Scan(data, func(depth int, name string, kind jsontext.Kind, s string) bool {
+		switch {
+		case depth == 1 && (name == "messages" || name == "choices"):
+			topChat = true
+		case depth == 1 && (name == "input" || name == "output") && (kind == '[' || name == "input" && kind == '"'):
+			topResp = true
+		case name == "object" && kind == '"':
+			topChat = topChat || strings.HasPrefix(s, "chat.completion")
+			topResp = topResp || s == "response"
+		case name == "tool_calls" || name == "tool_call_id":
+			itemChat = true
+		case name == "call_id":
+			itemResp = true
+		case name == "type" && responsesTypes[s]:
+			itemResp = true
+		case name == "role":
+			roles = true
+		}
+		return true
+	})
+	switch {
+	case topResp && !topChat:
+		return Responses
+	case topChat && !topResp:
+		return Chat
+	case itemResp && !itemChat:
+		return Responses
+	case itemChat || topChat || roles:
+		return Chat
+	}
+	return ""
+}
+
+// reader holds the state of one read.
+type reader struct {
+	b      session.Builder
+	format string // Chat or Responses
+	// item reads one message or item.
+	item func(v jsontext.Value) error
+}
+
+// read reads the records of a log.
+func (r *reader) read(data []byte) (*trace.Transcript, error) {
+	recs, err := session.Records(data)
+	if err != nil {
+		return nil, fmt.Errorf("trace: %s: %w", r.format, err)
+	}
+	if len(recs) == 0 {
+		return nil, fmt.Errorf("trace: %s: %w", r.format, trace.ErrNoMessages)
+	}
+	found := 0
+	for _, rec := range recs {
+		n, err := r.record(rec.Value, 0)
+		if err != nil {
+			return nil, fmt.Errorf("trace: %s: line %d: record %d: %w", r.format, rec.Line, rec.Index, err)
+		}
+		found += n
+	}
+	if found == 0 {
+		return nil, fmt.Errorf("trace: %s: %w", r.format, trace.ErrNoMessages)
+	}
+	return r.b.Finish(r.format, nil), nil
+}
+
+// container is what a read looks for in an object that is not a message
+// or an item: a request, a response, or a log entry holding both.
+type container struct {
+	Type     string         `json:"type"`
+	Role     jsontext.Value `json:"role"`
+	Model    string         `json:"model"`
+	ID       string         `json:"id"`
+	Messages jsontext.Value `json:"messages"`
+	Choices  jsontext.Value `json:"choices"`
+	Input    jsontext.Value `json:"input"`
+	Output   jsontext.Value `json:"output"`
+	Request  jsontext.Value `json:"request"`
+	Response jsontext.Value `json:"response"`
+}
+
+// isItem reports whether an object is a message or an item rather than a
+// container.
+func (r *reader) isItem(c *container) bool {
+	if k := c.Role.Kind(); k != 0 && k != 'n' {
+		return true // a message, its role read (or refused) by the item's reader
+	}
+	if r.format == Responses {
+		return c.Type != "" && !strings.HasPrefix(c.Type, "response.")
+	}
+	return false
+}
+
+// record reads one record, a message, an item or a container, and
+// returns how many messages and items it held.
+func (r *reader) record(v jsontext.Value, depth int) (int, error) {
+	if v.Kind() != '{' {
+		if v.Kind() == 'n' {
+			return 0, nil
+		}
+		return 0, fmt.Errorf("want a JSON object, got %s", kindName(v.Kind()))
+	}
+	var c container
+	if err := session.Decode(v, &c); err != nil {
+		return 0, err
+	}
+	if r.isItem(&c) {
+		return 1, r.item(v)
+	}
+	if depth >= maxDepth {
+		return 0, errors.New("containers nested too deep")
+	}
+	n := 0
+	list := func(name string, l jsontext.Value) error {
+		switch l.Kind() {
+		case 0, 'n':
+			return nil
+		case '[':
+		case '"':
+			if r.format == Responses && name == "input" {
+				// A request's input given as a string is a user prompt.
+				var s string
+				if err := session.Decode(l, &s); err != nil {
+					return fmt.Errorf("%s: %w", name, err)
+				}
+				r.b.Prompt(s)
+				n++
+				return nil
+			}
+			fallthrough
+		default:
+			return fmt.Errorf("%s: want a list, got %s", name, kindName(l.Kind()))
+		}
+		var elems []jsontext.Value
+		if err := session.Decode(l, &elems); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		for i, e := range elems {
+			if name == "choices" {
+				if i > 0 {
+					break // other choices were not taken
+				}
+				var ch struct {
+					Message jsontext.Value `json:"message"`
+				}
+				if err := session.Decode(e, &ch); err != nil {
+					return fmt.Errorf("choices[%d]: %w", i, err)
+				}
+				e = ch.Message
+			}
+			m, err := r.record(e, depth+1)
+			if err != nil {
+				return fmt.Errorf("%s[%d]: %w", name, i, err)
+			}
+			n += m
+		}
+		return nil
+	}
+	if r.format == Chat {
+		if err := list("messages", c.Messages); err != nil {
+			return n, err
+		}
+		if err := list("choices", c.Choices); err != nil {
+			return n, err
+		}
+	} else {
+		if err := list("input", c.Input); err != nil {
+			return n, err
+		}
+		if err := list("output", c.Output); err != nil {
+			return n, err
+		}
+	}
+	for _, sub := range []struct {
+		name string
+		v    jsontext.Value
+	}{{"request", c.Request}, {"response", c.Response}} {
+		if sub.v.Kind() != '{' {
+			continue
+		}
+		m, err := r.record(sub.v, depth+1)
+		if err != nil {
+			return n, fmt.Errorf("%s: %w", sub.name, err)
+		}
+		n += m
+	}
+	r.b.Model(c.Model)
+	return n, nil
+}
+
+// kindName names a JSON kind in an error.
+func kindName(k jsontext.Kind) string {
+	switch k {
+	case '{':
+		return "an object"
+	case '[':
+		return "a list"
+	case '"':
+		return "a string"
+	case '0':
+		return "a number"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "nothing"
+}
+
+// flag reads the error flag some orchestrators add to a tool result.
+func flag(isError *bool, status string) session.Flag {
+	switch {
+	case isError != nil && *isError, status == "error", status == "failed":
+		return session.Failed
+	case isError != nil, status == "success":
+		return session.Succeeded
+	}
+	return session.Unflagged
+}
