@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 
 	"github.com/vouchgate/vouch"
@@ -26,18 +27,25 @@ func Within(dir string, roots []string) func(*vouch.Request) (string, error) {
 		if err := engine.WithinRoots(ws, roots); err != nil {
 			return "", err
 		}
-		return ws, nil
+		// The directory checked, not a name a symlink could be swapped
+		// under since.
+		real, err := filepath.EvalSymlinks(ws)
+		if err != nil {
+			return "", &vouch.Error{Code: vouch.ErrInvalid, Path: "workspace", Message: fmt.Sprintf("cannot open workspace %s: %v", ws, err)}
+		}
+		return real, nil
 	}
 }
 
 // Engine returns a [VerifyFunc] that verifies with eng, in process, and
 // keeps nothing.
 func Engine(eng *engine.Engine) VerifyFunc {
-	return func(ctx context.Context, req *vouch.Request, _ []byte) ([]byte, error) {
+	return func(ctx context.Context, req *vouch.Request, _ []byte) (Verified, error) {
 		rep, err := eng.Verify(ctx, req)
 		if err != nil {
-			return nil, err
+			return Verified{}, err
 		}
-		return wire.MarshalReport(rep)
+		b, err := wire.MarshalReport(rep)
+		return Verified{Report: b}, err
 	}
 }

@@ -23,6 +23,7 @@ package mcpserver
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -44,10 +45,18 @@ const resourcePrefix = "vouch://verifications/"
 
 // VerifyFunc verifies one request: the tool's arguments decoded, with the
 // kind the tool names. body is the request as JSON, as it was decoded
-// (what a log stores). It returns the report as JSON. An error that is a
-// [*vouch.Error] or [vouch.Errors] is the request's fault and is shown to
-// the model as such.
-type VerifyFunc func(ctx context.Context, req *vouch.Request, body []byte) ([]byte, error)
+// (what a log stores). An error that is a [*vouch.Error] or [vouch.Errors]
+// is the request's fault and is shown to the model as such.
+type VerifyFunc func(ctx context.Context, req *vouch.Request, body []byte) (Verified, error)
+
+// Verified is what a [VerifyFunc] returns.
+type Verified struct {
+	// Report is the report as JSON.
+	Report []byte
+	// Replayed is true when the report is one stored earlier for the
+	// same id and attempt, not a verification made now.
+	Replayed bool
+}
 
 // ReportFunc returns the stored report of a verification, as JSON, by
 // its id; an error wrapping [ErrNotFound] when there is none.
@@ -166,33 +175,58 @@ func ptr[T any](v T) *T { return &v }
 
 // handler is the tool handler of a kind.
 func (o *Options) handler(kind vouch.Kind) mcp.ToolHandler {
-	return func(ctx context.Context, call *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	return func(ctx context.Context, call *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		// A panic in one verification fails its call, not the server
+		// and every other caller's calls with it.
+		defer func() {
+			if p := recover(); p != nil {
+				o.log().Error("mcp: verification panicked", "tool", call.Params.Name, "panic", fmt.Sprint(p))
+				res, err = toolError(fmt.Errorf("internal error: the verification failed (%v)", p)), nil
+			}
+		}()
 		body, err := requestBody(call.Params.Arguments, kind, o.MaxRequestBytes)
 		if err != nil {
 			return toolError(err), nil
 		}
-		req, err := wire.DecodeRequest(body, wire.Options{MaxBytes: o.MaxRequestBytes + 64, Name: "arguments"})
+		req, err := wire.DecodeRequest(body, wire.Options{MaxBytes: o.MaxRequestBytes + 128, Name: "arguments"})
 		if err != nil {
 			return toolError(err), nil
 		}
-		rep, err := o.Verify(ctx, req, body)
+		v, err := o.Verify(ctx, req, body)
 		if err != nil {
 			return toolError(err), nil
 		}
-		text, err := Summary(rep, o.Report != nil)
+		text, err := Summary(v.Report, o.Report != nil)
 		if err != nil {
 			return toolError(fmt.Errorf("reading the report: %w", err)), nil
 		}
+		if v.Replayed {
+			text = "This is the report stored for this id and attempt earlier; nothing was verified now. To verify the work again, raise attempt.\n" + text
+		}
 		return &mcp.CallToolResult{
 			Content:           []mcp.Content{&mcp.TextContent{Text: text}},
-			StructuredContent: json.RawMessage(rep),
+			StructuredContent: json.RawMessage(v.Report),
 		}, nil
 	}
 }
 
+func (o *Options) log() *slog.Logger {
+	if o.Logger == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return o.Logger
+}
+
 // requestBody turns a tool's arguments into a request of the tool's
-// kind: the arguments object with apiVersion and kind put first. The
-// arguments may not set either themselves.
+// kind: the arguments object with apiVersion and kind put first, and,
+// when the arguments give no id, a random one. The arguments may not set
+// apiVersion or kind themselves.
+//
+// A request without an id would otherwise be named by a hash of its
+// content, and a log keeps one report per id and attempt: the same
+// arguments sent again after the work was fixed would get the report of
+// the work before. A caller that wants a retry tied to its first try
+// gives the id and raises attempt.
 func requestBody(args json.RawMessage, kind vouch.Kind, max int64) ([]byte, error) {
 	args = bytes.TrimSpace(args)
 	if int64(len(args)) > max {
@@ -204,12 +238,18 @@ func requestBody(args json.RawMessage, kind vouch.Kind, max int64) ([]byte, erro
 	if args[0] != '{' {
 		return nil, &vouch.Error{Code: vouch.ErrInvalid, Message: "the arguments must be an object holding the request's fields (task, output, trace, ...)"}
 	}
-	if err := noKindArg(args); err != nil {
+	hasID, err := checkArgNames(args)
+	if err != nil {
 		return nil, err
 	}
 	var b bytes.Buffer
-	b.Grow(len(args) + 48)
+	b.Grow(len(args) + 80)
 	fmt.Fprintf(&b, `{"apiVersion":%q,"kind":%q`, vouch.APIVersion, kind)
+	if !hasID {
+		var r [8]byte
+		rand.Read(r[:])
+		fmt.Fprintf(&b, `,"id":"mcp-%x"`, r)
+	}
 	rest := bytes.TrimSpace(args[1:])
 	if len(rest) > 0 && rest[0] != '}' {
 		b.WriteByte(',')
@@ -218,29 +258,37 @@ func requestBody(args json.RawMessage, kind vouch.Kind, max int64) ([]byte, erro
 	return b.Bytes(), nil
 }
 
-// noKindArg refuses arguments that set the kind or the API version: the
-// tool sets them. Malformed JSON is left for the decoder to report.
-func noKindArg(args []byte) error {
+// checkArgNames refuses arguments that set the kind or the API version
+// (the tool sets them), and reports whether they give a non-empty id.
+// Malformed JSON is left for the decoder to report.
+func checkArgNames(args []byte) (hasID bool, err error) {
 	d := jsontext.NewDecoder(bytes.NewReader(args))
 	if tok, err := d.ReadToken(); err != nil || tok.Kind() != '{' {
-		return nil
+		return false, nil
 	}
 	for d.PeekKind() == '"' {
 		name, err := d.ReadToken()
 		if err != nil {
-			return nil
+			return hasID, nil
 		}
 		switch name.String() {
 		case "kind":
-			return &vouch.Error{Code: vouch.ErrInvalid, Path: "kind", Message: "the tool sets the kind: call verify_output, verify_plan, verify_synthesis, verify_answer or verify_moderation instead of giving kind"}
+			return false, &vouch.Error{Code: vouch.ErrInvalid, Path: "kind", Message: "the tool sets the kind: call verify_output, verify_plan, verify_synthesis, verify_answer or verify_moderation instead of giving kind"}
 		case "apiVersion":
-			return &vouch.Error{Code: vouch.ErrInvalid, Path: "apiVersion", Message: "the tool sets apiVersion; leave it out"}
+			return false, &vouch.Error{Code: vouch.ErrInvalid, Path: "apiVersion", Message: "the tool sets apiVersion; leave it out"}
+		case "id":
+			v, err := d.ReadValue()
+			if err != nil {
+				return hasID, nil
+			}
+			hasID = string(v) != `""` && string(v) != "null"
+			continue
 		}
 		if err := d.SkipValue(); err != nil {
-			return nil
+			return hasID, nil
 		}
 	}
-	return nil
+	return hasID, nil
 }
 
 // toolError is a tool result telling the model what was wrong: each
@@ -287,6 +335,6 @@ func (o *Options) readReport(ctx context.Context, r *mcp.ReadResourceRequest) (*
 // instructions tell the client what the server is for.
 const instructions = `vouch verifies an agent's work against ground truth: the files, git, the parsed code, the tool trace.
 Before telling the user a task is done, call verify_output with the task's goal, the report you are about to give (output.summary),
-and where the work is (workspace) or the tool calls you made (trace). On retry, fix what the feedback names and verify again;
-never reword a claim to get past the check. Use verify_plan, verify_synthesis, verify_answer and verify_moderation for plans,
+and where the work is (workspace) or the tool calls you made (trace). On retry, fix what the feedback names and verify again
+(with the report's id and attempt raised by one); never reword a claim to get past the check. Use verify_plan, verify_synthesis, verify_answer and verify_moderation for plans,
 merged answers, researched answers and discussion summaries.`

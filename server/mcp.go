@@ -1,8 +1,11 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"net/http"
 	"sync"
 
@@ -46,12 +49,42 @@ func (s *Server) newMCP() (http.Handler, error) {
 	if _, err := m.build(mcpCaller{tenant: DefaultTenant, read: true}); err != nil {
 		return nil, err
 	}
-	return mcp.NewStreamableHTTPHandler(m.server, &mcp.StreamableHTTPOptions{
+	max := s.cfg.MaxRequestBytes + 64<<10 // the JSON-RPC envelope around the request
+	h := mcp.NewStreamableHTTPHandler(m.server, &mcp.StreamableHTTPOptions{
 		Stateless:           true,
 		JSONResponse:        true,
 		Logger:              s.log,
-		MaxRequestBodyBytes: s.cfg.MaxRequestBytes + 64<<10, // the JSON-RPC envelope around the request
-	}), nil
+		MaxRequestBodyBytes: max,
+		// The server checks the Host itself where it matters (open
+		// mode answers loopback names only); the SDK's own check would
+		// refuse a reverse proxy's Host on a key-authenticated call.
+		DisableLocalhostProtection: true,
+	})
+	return noBatches(h, max), nil
+}
+
+// noBatches refuses JSON-RPC batches (a body that is a JSON array): each
+// call of a batch runs at once beside the others, so one HTTP request
+// would hold any number of verifications past the in-flight limit.
+func noBatches(h http.Handler, max int64) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			h.ServeHTTP(w, r)
+			return
+		}
+		body, err := readBody(r, max)
+		if err != nil {
+			writeInputError(w, err)
+			return
+		}
+		if b := bytes.TrimLeft(body, " \t\r\n"); len(b) > 0 && b[0] == '[' {
+			writeError(w, http.StatusBadRequest, string(vouch.ErrInvalid), "JSON-RPC batches are not served: send one message per request")
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		r.ContentLength = int64(len(body))
+		h.ServeHTTP(w, r)
+	})
 }
 
 // server returns the MCP server of r's caller.
@@ -79,12 +112,22 @@ func (m *mcpServers) server(r *http.Request) *mcp.Server {
 func (m *mcpServers) build(c mcpCaller) (*mcp.Server, error) {
 	s := m.s
 	o := mcpserver.Options{
-		Verify: func(ctx context.Context, req *vouch.Request, body []byte) ([]byte, error) {
+		Verify: func(ctx context.Context, req *vouch.Request, body []byte) (mcpserver.Verified, error) {
 			res, err := s.verifyStored(ctx, c.tenant, "", body, req, s.engineFor(req))
-			if err != nil {
-				return nil, err
+			var ce *conflictError
+			var se *storeError
+			switch {
+			case errors.As(err, &ce):
+				return mcpserver.Verified{}, fmt.Errorf("verification %s attempt %d is already stored for other arguments: raise attempt, or give another id", ce.id, ce.attempt)
+			case errors.As(err, &se):
+				s.log.Error("store: "+se.what, "err", se.err)
+			case errors.As(err, new(*internalError)):
+				s.log.Error("mcp: verification", "err", err)
 			}
-			return res.result, nil
+			if err != nil {
+				return mcpserver.Verified{}, err
+			}
+			return mcpserver.Verified{Report: res.result, Replayed: res.replayed}, nil
 		},
 		Workspace:       "The name of one of the server's workspaces (" + s.workspaceNames() + "), never a path.",
 		MaxRequestBytes: s.cfg.MaxRequestBytes,

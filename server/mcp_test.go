@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -115,8 +116,31 @@ func TestMCP(t *testing.T) {
 	}
 	changed["interactionId"] = "other"
 	res3, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "verify_output", Arguments: changed})
-	if err != nil || !res3.IsError || !strings.Contains(toolText(res3), "already stored") {
+	if err != nil || !res3.IsError || !strings.Contains(toolText(res3), "already stored for other arguments: raise attempt") {
 		t.Errorf("a changed request under the same id: %v %s", err, toolText(res3))
+	}
+	if !strings.Contains(toolText(res2), "nothing was verified now") {
+		t.Errorf("a replay does not say so: %s", toolText(res2))
+	}
+	// Without an id, the same arguments are verified afresh each time:
+	// the work may have been fixed in between.
+	delete(args, "id")
+	var ids []string
+	for range 2 {
+		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "verify_output", Arguments: args})
+		if err != nil || res.IsError {
+			t.Fatalf("%v %s", err, toolText(res))
+		}
+		var r struct{ ID string }
+		b, _ := json.Marshal(res.StructuredContent)
+		json.Unmarshal(b, &r)
+		if _, err := e.store.Get(t.Context(), "acme", r.ID, 0); err != nil {
+			t.Errorf("%s not stored: %v", r.ID, err)
+		}
+		ids = append(ids, r.ID)
+	}
+	if ids[0] == ids[1] {
+		t.Errorf("the same arguments without an id got one id: %v", ids)
 	}
 
 	// A workspace is a name, never a path.
@@ -155,5 +179,42 @@ func TestMCPOff(t *testing.T) {
 	e := newEnv(t, func(c *Config) { c.MCP = false; c.Dashboard = false })
 	if r := e.do("POST", "/mcp", "", []byte(`{}`)); r.status != http.StatusNotFound {
 		t.Errorf("status %d", r.status)
+	}
+}
+
+// TestMCPRefusesBatches checks that one HTTP request cannot carry many
+// verifications (a JSON-RPC batch) past the in-flight limit.
+func TestMCPRefusesBatches(t *testing.T) {
+	e := newEnv(t, func(c *Config) { c.MaxInFlight = 1 })
+	call := `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"verify_output","arguments":{"id":"b-%d","task":{},"output":{"summary":"DONE"}}}}`
+	var batch []string
+	for i := range 20 {
+		batch = append(batch, fmt.Sprintf(call, i, i))
+	}
+	r := e.do("POST", "/mcp", "", []byte(" ["+strings.Join(batch, ",")+"]"), "Content-Type", "application/json", "Accept", "application/json, text/event-stream")
+	if r.status != http.StatusBadRequest || !strings.Contains(string(r.body), "batches") {
+		t.Errorf("status %d: %s", r.status, r.body)
+	}
+	page, err := e.store.List(t.Context(), DefaultTenant, store.Filter{Limit: 100})
+	if err != nil || len(page.Items) != 0 {
+		t.Errorf("verified %d of a refused batch (%v)", len(page.Items), err)
+	}
+}
+
+// TestMCPBehindProxy checks that a key-authenticated call with the Host of
+// a reverse proxy in front is served, as the API's are.
+func TestMCPBehindProxy(t *testing.T) {
+	e := newEnv(t, nil)
+	key, _ := e.key("acme", store.ScopeVerify)
+	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`
+	r := e.do("POST", "/mcp", key, []byte(init), "Host", "vouch.example.com", "Content-Type", "application/json", "Accept", "application/json, text/event-stream")
+	if r.status != http.StatusOK || !strings.Contains(string(r.body), `"serverInfo"`) {
+		t.Errorf("status %d: %s", r.status, r.body)
+	}
+	// Without a key, in open mode, a foreign Host is refused (DNS
+	// rebinding).
+	open := newEnv(t, nil)
+	if r := open.do("POST", "/mcp", "", []byte(init), "Host", "evil.example.com", "Content-Type", "application/json", "Accept", "application/json, text/event-stream"); r.status != http.StatusForbidden {
+		t.Errorf("open mode, foreign Host: status %d", r.status)
 	}
 }

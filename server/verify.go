@@ -337,22 +337,23 @@ func withData(base event.Event, t event.Type, data any) event.Event {
 // Record stores a verification made outside a server (by `vouch mcp` over
 // stdio) in st as a server stores its own: the row under the request's id
 // and attempt, with its events, in tenant. It returns the stored report:
-// the one given, or, when the same request was stored before, that one.
-// The same id and attempt stored for another request body is an error.
-func Record(ctx context.Context, st store.Store, tenant string, body []byte, req *vouch.Request, rep *vouch.Report) ([]byte, error) {
+// the one given, or, when the same request was stored before, that one
+// (replayed true). The same id and attempt stored for another request
+// body is an error.
+func Record(ctx context.Context, st store.Store, tenant string, body []byte, req *vouch.Request, rep *vouch.Report) (report []byte, replayed bool, err error) {
 	s := &Server{cfg: DefaultConfig(), now: time.Now}
 	hash := hashBody(body)
 	row, evs, err := s.record(tenant, idempotencyKey("", req), hash, body, req, rep)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	got, err := st.Insert(ctx, row, evs)
 	if errors.Is(err, store.ErrDuplicate) {
 		res, err := replay(got, hash)
-		return res.result, err
+		return res.result, res.replayed, err
 	}
 	if err != nil {
-		return nil, &storeError{"storing the verification", err}
+		return nil, false, &storeError{"storing the verification", err}
 	}
-	return row.Result, nil
+	return row.Result, false, nil
 }

@@ -127,12 +127,13 @@ func runMCP(ctx context.Context, st Streams, f *mcpFlags, timeoutSet bool) error
 			return usageErr(fmt.Errorf("--store: %w", err))
 		}
 		defer s.Close()
-		o.Verify = func(ctx context.Context, req *vouch.Request, body []byte) ([]byte, error) {
+		o.Verify = func(ctx context.Context, req *vouch.Request, body []byte) (mcpserver.Verified, error) {
 			rep, err := eng.Verify(ctx, req)
 			if err != nil {
-				return nil, err
+				return mcpserver.Verified{}, err
 			}
-			return server.Record(ctx, s, f.tenant, body, req, rep)
+			b, replayed, err := server.Record(ctx, s, f.tenant, body, req, rep)
+			return mcpserver.Verified{Report: b, Replayed: replayed}, err
 		}
 		o.Report = func(ctx context.Context, id string) ([]byte, error) {
 			v, err := s.Get(ctx, f.tenant, id, 0)
