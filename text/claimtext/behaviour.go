@@ -2,7 +2,6 @@ package claimtext
 
 import (
 	"strings"
-	"unicode"
 
 	"github.com/vouchgate/vouch/text/lex"
 )
@@ -24,17 +23,14 @@ type BehaviourClaim struct {
 
 // behaviourNouns are the words "no ... change" speaks of when it claims
 // the code does the same.
-var behaviourNouns = map[string]bool{
-	"behaviour": true, "behavior": true, "behavioural": true, "behavioral": true,
-	"functional": true, "functionality": true, "logic": true, "semantic": true, "runtime": true,
-}
+var behaviourNouns = lex.Named("behaviour-nouns").Set()
 
 // sameWords say that behaviour is kept: "behaviour is unchanged".
 var sameWords = map[string]bool{"unchanged": true, "preserved": true, "identical": true, "unaffected": true}
 
 // hedges before the phrase make it no claim: "there should be no
 // behaviour change", "I expect no functional change".
-var hedges = map[string]bool{"expect": true, "expected": true, "hopefully": true, "ideally": true, "intended": true, "aim": true, "meant": true, "supposed": true, "ensure": true, "make": true}
+var hedges = lex.Named("behaviour-hedges").Set()
 
 // unqualifying words after the phrase do not narrow it: "no behaviour
 // change at all".
@@ -115,32 +111,20 @@ type bword struct {
 	stop       bool
 }
 
-// behaviourWords splits a sentence into words (letters, digits,
-// apostrophes; a hyphen joins nothing: "non-functional" is two words) and
-// marks where clauses end.
+// behaviourWords splits a sentence into words (lex.Scan, apostrophes
+// inside words: "doesn't"; a hyphen joins nothing: "non-functional" is two
+// words) and marks where clauses end.
 func behaviourWords(s string) []bword {
 	var out []bword
-	start := -1
-	flush := func(end int) {
-		if start >= 0 {
-			out = append(out, bword{lower: strings.ToLower(s[start:end]), start: start, end: end})
-			start = -1
+	lex.Scan(s, lex.Options{Apostrophes: true}, func(start, end int) {
+		if len(out) > 0 && strings.ContainsAny(s[out[len(out)-1].end:start], ",;:()—–") {
+			out[len(out)-1].stop = true
 		}
+		out = append(out, bword{lower: strings.ToLower(s[start:end]), start: start, end: end})
+	})
+	if len(out) > 0 && strings.ContainsAny(s[out[len(out)-1].end:], ",;:()—–") {
+		out[len(out)-1].stop = true
 	}
-	for i, r := range s {
-		switch {
-		case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' || r == '’':
-			if start < 0 {
-				start = i
-			}
-		default:
-			flush(i)
-			if strings.ContainsRune(",;:()—–", r) && len(out) > 0 {
-				out[len(out)-1].stop = true
-			}
-		}
-	}
-	flush(len(s))
 	return out
 }
 
