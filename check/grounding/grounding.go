@@ -584,8 +584,8 @@ const maxWalk = 50000
 
 type wsKey struct{}
 
-// workspaceFiles indexes the workspace's files by base name, once per
-// verification.
+// workspaceFiles indexes the workspace's files by base name, and its
+// directories by base name and a slash, once per verification.
 func (ev *evidence) workspaceFiles() map[string][]string {
 	if ev.ws != nil {
 		return ev.ws
@@ -603,6 +603,9 @@ func (ev *evidence) workspaceFiles() map[string][]string {
 			if d.IsDir() {
 				if p != "." && skipDirs[d.Name()] {
 					return fs.SkipDir
+				}
+				if p != "." {
+					out[d.Name()+"/"] = append(out[d.Name()+"/"], p)
 				}
 				return nil
 			}
@@ -709,10 +712,35 @@ func (ev *evidence) pkg(norm string) verdict {
 	if where, ok := ps.has(norm); ok {
 		return verdict{found: true, where: where}
 	}
+	if where := ev.localPackage(norm); where != "" {
+		return verdict{found: true, where: where}
+	}
 	if len(ev.manifests) > 0 {
 		return verdict{refuted: true, where: "not in " + strings.Join(ev.manifests, ", ")}
 	}
 	return verdict{}
+}
+
+// localPackage returns where the workspace holds a package of its own by
+// the name norm (a Go package's directory, a Python package's directory or
+// module file, by the last element of the name), or "": such a package is
+// in no dependency manifest.
+func (ev *evidence) localPackage(norm string) string {
+	if ev.s.Workspace == nil {
+		return ""
+	}
+	last := norm[strings.LastIndexAny(norm, "/.")+1:]
+	if last == "" {
+		return ""
+	}
+	files := ev.workspaceFiles()
+	if ps := files[last+"/"]; len(ps) > 0 {
+		return "workspace: " + ps[0]
+	}
+	if ps := files[last+".py"]; len(ps) > 0 {
+		return "workspace: " + ps[0]
+	}
+	return ""
 }
 
 // packages builds the set of packages the evidence shows: the workspace's
