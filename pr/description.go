@@ -5,16 +5,42 @@ import (
 	"strings"
 )
 
-// uncheckedItem matches a task-list item left unchecked: "- [ ] Tests pass".
-var uncheckedItem = regexp.MustCompile(`^\s*(?:[-*+]|\d{1,4}[.)])\s+\[ \]\s`)
+var (
+	// uncheckedItem matches a task-list item left unchecked: "- [ ] Tests
+	// pass".
+	uncheckedItem = regexp.MustCompile(`^\s*(?:[-*+]|\d{1,4}[.)])\s+\[ \]\s`)
+	// mdLink matches a Markdown link or image, its text in group 1.
+	mdLink = regexp.MustCompile(`!?\[([^\[\]]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"]*")?\)`)
+	// linkDef matches a reference link's definition line.
+	linkDef = regexp.MustCompile(`^\s{0,3}\[[^\]]+\]:\s*\S+.*$`)
+	// bareURL matches an autolink or a bare web address.
+	bareURL = regexp.MustCompile(`<(?:https?|ftp)://[^>\s]*>|\b(?:https?|ftp)://[^\s<>()\[\]]+|\bwww\.[A-Za-z0-9-]+\.[^\s<>()\[\]]+`)
+)
 
-// Claimed returns what a pull request's description claims: the text as
-// it shows once rendered, without its HTML comments (a template's hidden
-// instructions, "<!-- make sure all tests pass -->") and without the
-// task-list items left unchecked ("- [ ] All tests pass" is a box the
-// author did not tick, not a claim). An HTML comment left open hides the
-// rest of the text, as it does when rendered. Fenced code blocks are kept
-// as they are.
+// links removes the links of a line of prose: a Markdown link keeps its
+// text, a bare address goes.
+func links(line string) string {
+	if !strings.Contains(line, "://") && !strings.Contains(line, "](") && !strings.Contains(line, "www.") {
+		return line
+	}
+	line = mdLink.ReplaceAllString(line, "$1")
+	return bareURL.ReplaceAllStringFunc(line, func(u string) string {
+		// Punctuation that ends a sentence ends the address too, as
+		// when it is rendered: "see https://x.example/a." keeps its ".".
+		return u[len(strings.TrimRight(u, ".,:;!?'\"*_~")):]
+	})
+}
+
+// Claimed returns what a pull request's description claims about its
+// changes: the text as it shows once rendered, without its HTML comments
+// (a template's hidden instructions, "<!-- make sure all tests pass -->"),
+// without the task-list items left unchecked ("- [ ] All tests pass" is a
+// box the author did not tick, not a claim), and without its links (a
+// Markdown link keeps its text; bare addresses and reference definitions
+// go): a link to an issue, a design or a CI run is a reference, which
+// neither the diff nor a test run can show, not a claim about the changes.
+// An HTML comment left open hides the rest of the text, as it does when
+// rendered. Fenced code blocks are kept as they are.
 func Claimed(description string) string {
 	var b strings.Builder
 	inFence, inComment := false, false
@@ -57,9 +83,10 @@ func Claimed(description string) string {
 			rest, inComment = rest[i+4:], true
 		}
 		out := kept.String()
-		if uncheckedItem.MatchString(out) {
+		if uncheckedItem.MatchString(out) || linkDef.MatchString(strings.TrimRight(out, "\r\n")) {
 			continue
 		}
+		out = links(out)
 		if strings.TrimSpace(out) == "" && strings.TrimSpace(line) != "" {
 			// A line that held only a comment goes, blank line and all.
 			continue

@@ -32,6 +32,7 @@ func TestMarkdown(t *testing.T) {
 func TestMarkdownHostile(t *testing.T) {
 	r := prRepo(t)
 	desc := "- Updated `<img src=x onerror=alert(1)>.go` and `README.md` for @everyone, see [the fix](https://evil.example/x) and www.evil.example, mail a@b.example, fixes #1\n" +
+		"- Updated `README.md` for @everyone and a@b.example, fixes #1 <img src=x onerror=alert(1)>\n" +
 		"- Updated `notes | injected | row.md`\n" +
 		"```\n</details><script>alert(1)</script>\n```\n" +
 		"- Updated ```` `x` ```` docs"

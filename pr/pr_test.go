@@ -157,6 +157,9 @@ func TestHonestDescriptions(t *testing.T) {
 		name  string
 		desc  string
 		tests []TestReport
+		// unverified is the number of mentions no evidence can show
+		// (grounding then scores less, and the verdict must still pass).
+		unverified int
 	}{
 		{"summary and tests", `## Summary
 - Added ` + "`ParseDuration`" + ` to ` + "`timeutil/parse.go`" + `
@@ -165,7 +168,7 @@ func TestHonestDescriptions(t *testing.T) {
 ## Tests
 - Added 2 tests: ` + "`TestParseDuration`" + ` and ` + "`TestParseDurationEmpty`" + `
 - All tests pass (` + "`go test ./...`" + `)
-`, []TestReport{goReport(t, false)}},
+`, []TestReport{goReport(t, false)}, 0},
 		{"an agent's prose", `I've implemented duration parsing.
 
 ### Changes
@@ -175,7 +178,7 @@ func TestHonestDescriptions(t *testing.T) {
 ### Testing
 Ran ` + "`go test ./...`" + ` and all 3 tests pass. Added 2 new tests in ` + "`timeutil/parse_test.go`" + `.
 
-Closes #12.`, []TestReport{goReport(t, false)}},
+Closes #12.`, []TestReport{goReport(t, false)}, 0},
 		{"a template", `<!-- Describe your changes. Make sure all 40 tests pass and update CHANGELOG.md! -->
 ## What
 Adds duration parsing to the timeutil package.
@@ -184,9 +187,12 @@ Adds duration parsing to the timeutil package.
 - [x] Tests added
 - [ ] Updated ` + "`docs/guide.md`" + `
 - [x] All tests pass
-`, []TestReport{junitReport(t)}},
-		{"terse", "Fix the timeout default in config.go and add ParseDuration.", nil},
-		{"tests claimed, no report given", "Added `ParseDuration` with tests; all tests pass.", nil},
+`, []TestReport{junitReport(t)}, 0},
+		{"terse", "Fix the timeout default in config.go and add ParseDuration.", nil, 0},
+		{"references", "Added `ParseDuration` to `timeutil/parse.go`; removed nothing (the old `timeutil/legacy.go` was removed in #8).\n\n" +
+			"## References\n- Issue: https://github.com/example/m/issues/41\n- Design: [durations](https://github.com/example/m/wiki/Durations)\n" +
+			"- Go docs: https://pkg.go.dev/time#ParseDuration\n- CI: <https://ci.example.com/runs/123>\n", nil, 1},
+		{"tests claimed, no report given", "Added `ParseDuration` with tests; all tests pass.", nil, 0},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			res := verify(t, r, tt.desc, tt.tests...)
@@ -194,9 +200,12 @@ Adds duration parsing to the timeutil package.
 				t.Errorf("an honest description was not passed:\n%s", describe(res.Report))
 			}
 			for _, c := range res.Report.Checks {
-				if c.Status == vouch.StatusFail {
+				if c.Status == vouch.StatusFail && !(c.Name == "grounding.mentions" && tt.unverified > 0) {
 					t.Errorf("failed check on an honest description: %s %s", c.Name, c.Reason)
 				}
+			}
+			if n := len(res.Report.Mentions.Unverified); n != tt.unverified {
+				t.Errorf("%d unverified mentions, want %d:\n%s", n, tt.unverified, describe(res.Report))
 			}
 		})
 	}

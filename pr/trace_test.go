@@ -88,6 +88,9 @@ func TestClaimed(t *testing.T) {
 		{"Fixed it.\n<!-- never closed\nAll tests pass.\n", "Fixed it.\n"},
 		{"- [x] Tests added\n- [ ] All tests pass\n* [ ] Docs\n1. [ ] Changelog\n", "- [x] Tests added\n"},
 		{"```\n<!-- kept in code -->\n- [ ] kept\n```\n", "```\n<!-- kept in code -->\n- [ ] kept\n```\n"},
+		{"Fixes https://github.com/o/r/issues/1, see [the design](https://example.com/d(1)) and <https://x.example/y>.\n", "Fixes , see the design and .\n"},
+		{"See [docs][1] and www.example.com/a.\n\n[1]: https://example.com/docs\n", "See [docs][1] and .\n\n"},
+		{"![screenshot](shot.png \"title\") Updated `a.go`.\n", "screenshot Updated `a.go`.\n"},
 	} {
 		if got := Claimed(tt.in); got != tt.want {
 			t.Errorf("Claimed(%q) = %q, want %q", tt.in, got, tt.want)

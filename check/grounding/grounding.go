@@ -84,6 +84,12 @@ func (analyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Findings
 				// yet, so nothing it names is refuted.
 				v.refuted = false
 			}
+			if v.refuted && m.Kind == vouch.MentionFile && deletes(doc, m) {
+				// "Removed the old legacy.go": a file said to be gone is
+				// missing as said (claims.files and claims.git hold what
+				// the output claims of it); unverified, not refuted.
+				v.refuted = false
+			}
 			out.add(m, doc, v)
 		}
 	}
@@ -117,6 +123,24 @@ func creates(doc *mention.Doc, m *mention.Mention) bool {
 	}
 	sentence := strings.ToLower(doc.Sentences[m.Sentence].Text)
 	for _, w := range creationWords {
+		if support.ContainsWord(sentence, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// deleteVerbs say a statement's object was removed.
+var deleteVerbs = lex.Named("delete-verbs").Words()
+
+// deletes reports whether m's sentence says something was removed ("removed
+// the old legacy.go", "dropped config.yaml").
+func deletes(doc *mention.Doc, m *mention.Mention) bool {
+	if m.Sentence < 0 || m.Sentence >= len(doc.Sentences) {
+		return false
+	}
+	sentence := strings.ToLower(doc.Sentences[m.Sentence].Text)
+	for _, w := range deleteVerbs {
 		if support.ContainsWord(sentence, w) {
 			return true
 		}
