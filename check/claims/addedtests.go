@@ -3,6 +3,7 @@ package claims
 import (
 	"context"
 	"fmt"
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -84,6 +85,10 @@ type addedCount struct {
 	tables []string
 }
 
+// inlineTests are the extensions of languages whose tests may live in any
+// source file, not only in test files.
+var inlineTests = map[string]bool{".rs": true, ".zig": true, ".d": true, ".ex": true, ".exs": true}
+
 // tableMarks, in a line a change adds to a test file, mean one test
 // function may hold several tests.
 var tableMarks = regexp.MustCompile(`\bt\.Run\(|\brange\b|\[\]struct\s*\{|parametrize|subTest\(|\bit\(|\btest\(|\.each\b|\bcases\b|\btests\s*:?=|\bexamples\b`)
@@ -97,7 +102,15 @@ func countTests(ctx context.Context, s *vouch.Subject, ch *git.Changes) addedCou
 	var files, atBase []string
 	for _, p := range ch.Paths() {
 		fc := ch.Files[p]
-		if fc.Status == git.Deleted || !isTestPath(p) || isDocPath(p) || strings.Contains(p, "/testdata/") || strings.HasPrefix(p, "testdata/") {
+		if fc.Status == git.Deleted || isDocPath(p) || strings.Contains(p, "/testdata/") || strings.HasPrefix(p, "testdata/") {
+			continue
+		}
+		if !isTestPath(p) {
+			if inlineTests[strings.ToLower(path.Ext(p))] {
+				// Rust's #[test] functions, Zig's and D's test blocks,
+				// Elixir's doctests live beside the code.
+				tc.uncountable = append(tc.uncountable, p)
+			}
 			continue
 		}
 		lang, _, ok := code.ForPath(p)

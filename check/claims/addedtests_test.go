@@ -112,6 +112,8 @@ func TestAddedTests(t *testing.T) {
 			map[string]wantCheck{"claims.count": {vouch.StatusUndecided, "TestAdd changed"}}},
 		{"Python", map[string]string{"tests/test_calc.py": "def test_add():\n    assert 1 + 1 == 2\n\n\nclass TestSub:\n    def test_sub(self):\n        assert 2 - 1 == 1\n"}, "Added 3 tests.",
 			map[string]wantCheck{"claims.count": {vouch.StatusFail, "add 2 test functions"}}},
+		{"tests beside the code", map[string]string{"calc_test.go": oneMore, "src/lib.rs": "#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() {}\n}\n"}, "Added 3 tests.",
+			map[string]wantCheck{"claims.count": {vouch.StatusUndecided, "src/lib.rs cannot be counted"}}},
 		{"tests written as calls", map[string]string{"web/calc.test.js": "test('adds', () => {});\n"}, "Added 3 tests.",
 			map[string]wantCheck{"claims.count": {vouch.StatusUndecided, "cannot be counted"}}},
 	})
