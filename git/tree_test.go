@@ -240,3 +240,24 @@ func listTree(t *testing.T, dir string) []string {
 	}
 	return out
 }
+
+// TestCheckoutFromLinkedWorktree checks a checkout made from a linked
+// worktree, whose objects are in the main repository.
+func TestCheckoutFromLinkedWorktree(t *testing.T) {
+	r := newRepo(t)
+	r.write("a.txt", "a\n")
+	r.commit("base")
+	wt := filepath.Join(t.TempDir(), "wt")
+	r.git("worktree", "add", "-q", "-b", "side", wt)
+	side := &repo{t: t, dir: wt}
+	side.write("b.txt", "b\n")
+	head := side.commit("side")
+	tree, err := Checkout(context.Background(), wt, head)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tree.Close()
+	if b, err := os.ReadFile(filepath.Join(tree.Dir, "b.txt")); err != nil || string(b) != "b\n" {
+		t.Errorf("b.txt = %q, %v", b, err)
+	}
+}

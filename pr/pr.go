@@ -88,7 +88,15 @@ type Options struct {
 	Judge vouch.Judge
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Timeout bounds the whole of Verify: resolving the refs, the
+	// checkout and the verification; 0 means DefaultTimeout. What is
+	// unchecked when it runs out during the verification stays
+	// undecided; before it, Verify fails.
+	Timeout time.Duration
 }
+
+// DefaultTimeout is the bound of a Verify whose Options name none.
+const DefaultTimeout = 5 * time.Minute
 
 // TestReport is one test report, parsed (see testreport.Parse), with the
 // name it was given by (a file name), for messages.
@@ -126,7 +134,7 @@ func Verify(ctx context.Context, opts Options) (*Result, error) {
 		return nil, &vouch.Error{Code: vouch.ErrTooLarge, Path: "description",
 			Message: fmt.Sprintf("the description is %d bytes, over the limit of %d", len(opts.Description), MaxDescriptionBytes)}
 	}
-	desc := Claimed(opts.Description)
+	desc := Claimed(strings.ToValidUTF8(strings.ReplaceAll(opts.Description, "\x00", ""), "\uFFFD"))
 	if strings.TrimSpace(desc) == "" {
 		return nil, &vouch.Error{Code: vouch.ErrMissing, Path: "description", Message: "the description claims nothing (it is empty, or only comments and unticked boxes): there is nothing to verify"}
 	}
@@ -134,6 +142,12 @@ func Verify(ctx context.Context, opts Options) (*Result, error) {
 	if repo == "" {
 		repo = "."
 	}
+	timeout := opts.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
 	if opts.Base == "" {
 		return nil, &vouch.Error{Code: vouch.ErrMissing, Path: "base", Message: "no base: name the branch or commit the pull request goes into"}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/vouchgate/vouch"
 	_ "github.com/vouchgate/vouch/check/all"
+	"github.com/vouchgate/vouch/code/treesitter"
 	"github.com/vouchgate/vouch/internal/testws"
 	"github.com/vouchgate/vouch/pr/testreport"
 )
@@ -372,5 +373,65 @@ func TestUnrelatedHistories(t *testing.T) {
 	_, err := Verify(context.Background(), Options{Repo: r.Dir, Base: "main", Head: "other", Description: "Added things."})
 	if err == nil || !strings.Contains(err.Error(), "no common ancestor") {
 		t.Errorf("unrelated histories: %v", err)
+	}
+}
+
+// TestPythonPullRequest checks a Python pull request with a pytest JUnit
+// report: the honest description passes; one that claims more tests and
+// no behaviour change is sent back. In a build without the Python parser
+// (no cgo) those two checks stay undecided rather than fail.
+func TestPythonPullRequest(t *testing.T) {
+	r := testws.NewRepo(t)
+	r.Write(map[string]string{
+		"timeutil.py":            "\"\"\"Time helpers.\"\"\"\n\n\ndef parse(s):\n    \"\"\"Length of s.\"\"\"\n    return len(s)\n",
+		"tests/test_timeutil.py": "from timeutil import parse\n\n\ndef test_parse():\n    assert parse(\"ab\") == 2\n",
+	})
+	r.Commit("base")
+	r.Git("checkout", "-q", "-b", "feature")
+	r.Write(map[string]string{
+		"timeutil.py": "\"\"\"Time helpers.\"\"\"\n\n\ndef parse(s):\n    \"\"\"Length of s.\"\"\"\n    return len(s)\n\n\ndef parse_duration(s):\n    \"\"\"Twice the length of s.\"\"\"\n    return 2 * len(s)\n",
+		"tests/test_timeutil.py": "from timeutil import parse, parse_duration\n\n\ndef test_parse():\n    assert parse(\"ab\") == 2\n\n\n" +
+			"def test_parse_duration():\n    assert parse_duration(\"ab\") == 4\n\n\ndef test_parse_duration_empty():\n    assert parse_duration(\"\") == 0\n",
+	})
+	r.Commit("parse_duration")
+	rep, err := testreport.Parse([]byte(`<?xml version="1.0" encoding="utf-8"?><testsuites><testsuite name="pytest" errors="0" failures="0" skipped="0" tests="3">
+<testcase classname="tests.test_timeutil" name="test_parse" time="0.001"/>
+<testcase classname="tests.test_timeutil" name="test_parse_duration" time="0.001"/>
+<testcase classname="tests.test_timeutil" name="test_parse_duration_empty" time="0.001"/></testsuite></testsuites>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	report := TestReport{Name: "junit.xml", Report: rep}
+	run := func(desc string) *vouch.Report {
+		t.Helper()
+		res, err := Verify(context.Background(), Options{Repo: r.Dir, Base: "main", Head: "feature", Description: desc, Tests: []TestReport{report}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Report
+	}
+	honest := run("## Summary\n- Added `parse_duration` to `timeutil.py`\n- Added 2 tests in `tests/test_timeutil.py`\n\nAll 3 tests pass (`pytest`).")
+	if honest.Verdict != vouch.VerdictPass {
+		t.Errorf("the honest description was sent back:\n%s", describe(honest))
+	}
+	lie := run("Added `parse_duration` and 4 tests. All tests pass. No behaviour change.")
+	if treesitter.Available && lie.Verdict == vouch.VerdictPass {
+		t.Errorf("a description that claims more than its diff passed:\n%s", describe(lie))
+	}
+	beh, count := find(lie, "claims.behaviour"), (*vouch.CheckResult)(nil)
+	for i := range lie.Checks {
+		if lie.Checks[i].Name == "claims.count" {
+			count = &lie.Checks[i]
+		}
+	}
+	if beh == nil || count == nil {
+		t.Fatalf("no behaviour or count check:\n%s", describe(lie))
+	}
+	want := vouch.StatusFail
+	if !treesitter.Available {
+		want = vouch.StatusUndecided
+	}
+	if beh.Status != want || count.Status != want {
+		t.Errorf("behaviour %s, count %s; want %s:\n%s", beh.Status, count.Status, want, describe(lie))
 	}
 }

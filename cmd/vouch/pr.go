@@ -70,7 +70,7 @@ commit, a base and head without a merge base, an unreadable test report).`,
 	fl.StringArrayVar(&f.tests, "tests", nil, "a test report `FILE` of a run on the head: JUnit XML or go test -json (repeatable)")
 	fl.StringVar(&f.format, "format", "text", "the output `FORMAT`: text, json or markdown")
 	fl.StringArrayVar(&f.policies, "policy", nil, "a policy `FILE` (YAML); repeat to layer, later wins")
-	fl.DurationVar(&f.timeout, "timeout", 5*time.Minute, "give up after `D`, the checkout and the verification together; what is unchecked then stays undecided")
+	fl.DurationVar(&f.timeout, "timeout", pr.DefaultTimeout, "give up after `D`, the checkout and the verification together; what is unchecked then stays undecided")
 	fl.BoolVar(&f.noCache, "no-cache", false, "neither read nor write the judge's answer cache")
 	return cmd
 }
@@ -120,9 +120,7 @@ func runPR(ctx context.Context, st Streams, cmd *cobra.Command, f *prFlags) erro
 	if base == "" {
 		base = defaultBase
 	}
-	ctx, cancel := context.WithTimeout(ctx, f.timeout)
-	defer cancel()
-	opts := pr.Options{Repo: f.repo, Base: base, Head: f.head, Description: string(desc), Tests: tests, Policy: &pol}
+	opts := pr.Options{Repo: f.repo, Base: base, Head: f.head, Description: string(desc), Tests: tests, Policy: &pol, Timeout: f.timeout}
 	if j != nil {
 		opts.Judge = j
 	}
