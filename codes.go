@@ -156,7 +156,7 @@ var catalogue = []CodeInfo{
 	{CodeSchemaViolation, CodeCheck, "the JSON does not satisfy the schema; evidence names each violation's path"},
 	{CodeSectionMissing, CodeCheck, "required Markdown sections are missing; evidence lists them"},
 	{CodeSizeMismatch, CodeCheck, "a created file's size differs from the claimed sizeBytes beyond the tolerance"},
-	{CodeSymbolMissing, CodeCheck, "the file does not define the symbol"},
+	{CodeSymbolMissing, CodeCheck, "the file does not define the symbol; or a symbol the summary says was added is defined in no parsed file and in no line the changes add"},
 	{CodeSymbolUnresolved, CodeCheck, "the task names symbols that no parsed file defines, so what they stand for cannot be checked (undecided)"},
 	{CodeTargetMissing, CodeCheck, "the file a check targets does not exist in the workspace"},
 	{CodeTargetUnreadable, CodeCheck, "the file a check targets cannot be read: outside the workspace, not a regular file, or too large (undecided)"},

@@ -13,6 +13,9 @@ var (
 	mdLink = regexp.MustCompile(`!?\[([^\[\]]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"]*")?\)`)
 	// linkDef matches a reference link's definition line.
 	linkDef = regexp.MustCompile(`^\s{0,3}\[[^\]]+\]:\s*\S+.*$`)
+	// commitType matches a Conventional Commits prefix with a scope at
+	// the start of a line ("feat(parser)!: "), which reads as a call.
+	commitType = regexp.MustCompile(`^(\s*(?:[-*+]\s+)?)(feat|fix|docs|style|refactor|perf|test|tests|build|ci|chore|revert|deps)\([^()\n]{1,60}\)(!?):`)
 	// bareURL matches an autolink or a bare web address.
 	bareURL = regexp.MustCompile(`<(?:https?|ftp)://[^>\s]*>|\b(?:https?|ftp)://[^\s<>()\[\]]+|\bwww\.[A-Za-z0-9-]+\.[^\s<>()\[\]]+`)
 )
@@ -39,6 +42,8 @@ func links(line string) string {
 // Markdown link keeps its text; bare addresses and reference definitions
 // go): a link to an issue, a design or a CI run is a reference, which
 // neither the diff nor a test run can show, not a claim about the changes.
+// The scope of a Conventional Commits prefix ("feat(parser): ...") is
+// dropped, so that it does not read as a call of a function "feat".
 // An HTML comment left open hides the rest of the text, as it does when
 // rendered. Fenced code blocks are kept as they are.
 func Claimed(description string) string {
@@ -86,7 +91,7 @@ func Claimed(description string) string {
 		if uncheckedItem.MatchString(out) || linkDef.MatchString(strings.TrimRight(out, "\r\n")) {
 			continue
 		}
-		out = links(out)
+		out = commitType.ReplaceAllString(links(out), "$1$2$3:")
 		if strings.TrimSpace(out) == "" && strings.TrimSpace(line) != "" {
 			// A line that held only a comment goes, blank line and all.
 			continue

@@ -190,6 +190,11 @@ Adds duration parsing to the timeutil package.
 - [x] All tests pass
 `, []TestReport{junitReport(t)}, 0},
 		{"terse", "Fix the timeout default in config.go and add ParseDuration.", nil, 0},
+		{"a conventional commit", "feat(timeutil): add ParseDuration\n\n- new function `ParseDuration`\n- tests for the empty string and a two-letter input\n- bump the `loadConfig` default", nil, 0},
+		{"a numbered summary", "Summary of changes:\n1. Added `ParseDuration` function in `timeutil/parse.go` (returns 2x the length)\n2. Modified `config.go`: `loadConfig()` returns 3\n" +
+			"3. Created `timeutil/parse_test.go` with 2 test cases\n\nVerification: ran `go test ./...`, 3 tests passed, 0 failed.", []TestReport{goReport(t, false)}, 0},
+		{"a generated footer", "## Summary\n- add `ParseDuration`, following the pattern of `TestLoadConfig` for its tests\n- change `loadConfig` default; `Parse` and `other()` are untouched\n\n" +
+			"## Test plan\n- [x] `go test ./...`\n\n🤖 Generated with [Claude Code](https://claude.com/claude-code)\n\nCo-authored-by: Claude <noreply@anthropic.com>", []TestReport{goReport(t, false)}, 0},
 		{"references", "Added `ParseDuration` to `timeutil/parse.go`; removed nothing (the old `timeutil/legacy.go` was removed in #8).\n\n" +
 			"## References\n- Issue: https://github.com/example/m/issues/41\n- Design: [durations](https://github.com/example/m/wiki/Durations)\n" +
 			"- Go docs: https://pkg.go.dev/time#ParseDuration\n- CI: <https://ci.example.com/runs/123>\n", nil, 1},
@@ -235,6 +240,8 @@ func TestDescriptionsThatClaimMore(t *testing.T) {
 			"claims.tests", vouch.CodeTestClaimContradicted, "failed"},
 		{"no behaviour change, but the logic changed", "Added doc comments. No behaviour change.", nil,
 			"claims.behaviour", vouch.CodeBehaviourChanged, "config.go:4, in loadConfig"},
+		{"a function written nowhere", "Added `ParseDuration` and `FormatDuration` to `timeutil/parse.go`.", nil,
+			"claims.symbol", vouch.CodeSymbolMissing, "no parsed file defines FormatDuration"},
 		{"more tests pass than ran", "Added `ParseDuration`; all 5 tests pass.", []TestReport{goReport(t, false)},
 			"claims.count", vouch.CodeCountMismatch, "shows 3 passing"},
 	} {

@@ -91,6 +91,7 @@ func TestClaimed(t *testing.T) {
 		{"Fixes https://github.com/o/r/issues/1, see [the design](https://example.com/d(1)) and <https://x.example/y>.\n", "Fixes , see the design and .\n"},
 		{"See [docs][1] and www.example.com/a.\n\n[1]: https://example.com/docs\n", "See [docs][1] and .\n\n"},
 		{"![screenshot](shot.png \"title\") Updated `a.go`.\n", "screenshot Updated `a.go`.\n"},
+		{"feat(timeutil)!: add ParseDuration\n- fix(cfg): default\nCall feat(x): no.\n", "feat!: add ParseDuration\n- fix: default\nCall feat(x): no.\n"},
 	} {
 		if got := Claimed(tt.in); got != tt.want {
 			t.Errorf("Claimed(%q) = %q, want %q", tt.in, got, tt.want)

@@ -92,6 +92,9 @@ func TestSaidSymbols(t *testing.T) {
 			map[string]wantCheck{"claims.symbol": {vouch.StatusFail, "Add was already defined at the base (calc.go:3-6)"}}},
 		{"names no parser defines", map[string]string{"calc.go": subFixed}, "Fixed `--verbose` and updated `MAX_RETRIES` and `nosuchthing`.",
 			map[string]wantCheck{}},
+		{"said added, written nowhere", map[string]string{"mul.go": "package calc\n\nfunc Mul(a, b int) int { return a * b }\n", "config.yaml": "max_retries: 3\n"},
+			"Added `Mul`, `FormatDuration` and the `MaxRetries` setting; implemented `LRU` eviction.",
+			map[string]wantCheck{"claims.symbol": {vouch.StatusFail, "no parsed file defines FormatDuration"}}},
 		{"a doc comment is part of the symbol", map[string]string{"calc.go": strings.Replace(goBase, "// Sub subtracts.", "// Sub subtracts b from a.", 1)}, "Updated `Sub`.",
 			map[string]wantCheck{"claims.symbol": {vouch.StatusPass, "Sub changed"}}},
 	})
@@ -138,5 +141,22 @@ func TestDiffClaimsNeedABase(t *testing.T) {
 	f := analyzeWith(t, codeAnalyzer{}, r.dir, "", "Fixed `Sub`. Added 3 tests.")
 	if len(f.Checks) != 0 {
 		t.Errorf("checks without a base: %+v", f.Checks)
+	}
+}
+
+// TestAddedNowhereLeniency checks the names a summary says it added that
+// are not held against the changes: one the changes hold in another case
+// or with separators, and one under four characters.
+func TestAddedNowhereLeniency(t *testing.T) {
+	r := newRepo(t)
+	r.write("calc.go", goBase)
+	base := r.commit("base")
+	r.write("config.yaml", "max_retries: 3\nlru_size: 10\n")
+	r.commit("work")
+	f := analyzeWith(t, codeAnalyzer{}, r.dir, base, "Added the `MaxRetries` setting and `LRUSize`; implemented `LRU` eviction.")
+	for _, c := range f.Checks {
+		if c.Status == vouch.StatusFail {
+			t.Errorf("failed: %s %s", c.Name, c.Reason)
+		}
 	}
 }

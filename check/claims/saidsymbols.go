@@ -30,14 +30,15 @@ var (
 var identifier = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*(?:[.#][A-Za-z_$][A-Za-z0-9_$]*)?$`)
 
 // saidSymbol holds a summary's claim that it added or changed named
-// symbols against the changes since the base. A name is held only when a
-// parsed file defines it; it passes when a change touches one of its
-// definitions (its lines with its doc comment), and fails
-// (SYMBOL_UNCHANGED) when vouch is sure it did not change: every
-// definition found is untouched, and no line the changes add or remove
-// names it (a caller changed for it, a rename, a definition in a file no
-// parser reads all leave it undecided). A name no parsed file defines is
-// left alone: it may be a flag, a setting or code of another language.
+// symbols against the changes since the base. A name a parsed file
+// defines passes when a change touches one of its definitions (its lines
+// with its doc comment), and fails (SYMBOL_UNCHANGED) when vouch is sure
+// it did not change: every definition found is untouched, and no line the
+// changes add or remove names it (a caller changed for it, a rename, a
+// definition in a file no parser reads all leave it undecided). A name no
+// parsed file defines is left alone (it may be a flag, a setting or code
+// of another language), unless the summary says it was added and the
+// changes never hold it (see addedNowhere).
 func saidSymbol(ctx context.Context, s *vouch.Subject, ch *git.Changes, c claimtext.CountClaim, files map[string][]string) []vouch.CheckResult {
 	added := symbolAdds[c.Action]
 	var out []vouch.CheckResult
@@ -47,6 +48,11 @@ func saidSymbol(ctx context.Context, s *vouch.Subject, ch *git.Changes, c claimt
 		}
 		defs := definitions(ctx, s, ch, name, files)
 		if len(defs) == 0 {
+			if added {
+				if o, ok := addedNowhere(ctx, s, ch, c, name); ok {
+					out = append(out, result("claims.symbol", o))
+				}
+			}
 			continue
 		}
 		verb := "changed"
@@ -96,6 +102,46 @@ func saidSymbol(ctx context.Context, s *vouch.Subject, ch *git.Changes, c claimt
 		out = append(out, result("claims.symbol", o))
 	}
 	return out
+}
+
+// addedNowhere holds a name the summary says it added that no parsed file
+// defines: it fails (SYMBOL_MISSING) when no line the changes add or
+// remove holds it, compared in lower case and without separators
+// ("MaxRetries" is in "max_retries:"), even inside a longer word ("Added
+// `FormatDuration`" to a diff that never writes it); ok is false, and
+// nothing is held, for a name under 4 characters (an acronym, a concept),
+// when the changes cannot all be read (a patch too long, a new file too
+// large to read), or when they hold it.
+func addedNowhere(ctx context.Context, s *vouch.Subject, ch *git.Changes, c claimtext.CountClaim, name string) (vouch.Outcome, bool) {
+	w := squash(lastPart(name))
+	if len(w) < 4 {
+		return vouch.Outcome{}, false
+	}
+	p, ok := patchFor(ctx, s, ch)
+	if !ok {
+		return vouch.Outcome{}, false
+	}
+	for line := range strings.Lines(p) {
+		if (strings.HasPrefix(line, "+") || strings.HasPrefix(line, "-")) && strings.Contains(squash(line), w) {
+			return vouch.Outcome{}, false
+		}
+	}
+	for _, q := range ch.Paths() {
+		fc := ch.Files[q]
+		if fc.TooLarge {
+			return vouch.Outcome{}, false
+		}
+		if fc.Status == git.Untracked {
+			data, err := s.ReadFile(q)
+			if err != nil || strings.Contains(squash(string(data)), w) || strings.Contains(squash(q), w) {
+				return vouch.Outcome{}, false
+			}
+		}
+	}
+	o := vouch.Fail(vouch.CodeSymbolMissing, fmt.Sprintf("the summary says %q, but no parsed file defines %s and no line the changes since the base add or remove holds it", c.Text, name),
+		map[string]any{"claim": c.Text, "symbol": name, "base": ch.Base})
+	o.Fix = []string{name}
+	return o, true
 }
 
 // symbolClaim reports whether c says symbols were added or changed.

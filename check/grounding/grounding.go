@@ -15,6 +15,7 @@ import (
 	"github.com/vouchgate/vouch/check"
 	"github.com/vouchgate/vouch/code"
 	_ "github.com/vouchgate/vouch/code/treesitter" // TypeScript, JavaScript, Python (cgo builds)
+	"github.com/vouchgate/vouch/git"
 	"github.com/vouchgate/vouch/text/mention"
 	"github.com/vouchgate/vouch/text/support"
 	"github.com/vouchgate/vouch/trace"
@@ -691,7 +692,8 @@ func (ev *evidence) symbol(norm string) verdict {
 const maxParsed = 50
 
 // codeFiles lists the workspace files whose symbols count: the files the
-// trace touched and the files the answer mentions, that exist.
+// trace touched, the files the answer mentions and, with a base, the
+// source files the work changed since it, that exist.
 func (ev *evidence) codeFiles() []string {
 	var out []string
 	seen := map[string]bool{}
@@ -714,6 +716,19 @@ func (ev *evidence) codeFiles() []string {
 		add(p)
 	}
 	req := ev.s.Request
+	if req.Base != "" {
+		// The files the work changed since its base: what it worked on,
+		// as much as the files its trace touched.
+		if ch, err := git.ChangesFor(ev.ctx, ev.s); err == nil && ch != nil {
+			for _, p := range ch.Paths() {
+				if ch.Files[p].Status != git.Deleted {
+					if _, _, ok := code.ForPath(p); ok {
+						add(p)
+					}
+				}
+			}
+		}
+	}
 	for _, p := range req.Output.Modified {
 		add(p)
 	}
