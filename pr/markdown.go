@@ -47,9 +47,9 @@ func (r *Result) Markdown(w io.Writer) error {
 	if rep.Reason != "" {
 		fmt.Fprintf(&b, "%s\n\n", mdText(rep.Reason))
 	}
-	fmt.Fprintf(&b, "The description was checked against the diff from `%s` (the merge base) to `%s`: %d files changed", short(r.MergeBase), short(r.Head), len(r.Files))
+	fmt.Fprintf(&b, "The description was checked against the diff from `%s` (the merge base) to `%s`: %s changed", short(r.MergeBase), short(r.Head), plural(len(r.Files), "file"))
 	if runs := len(r.Request.Trace); runs > 0 {
-		fmt.Fprintf(&b, ", and %d test runs", runs)
+		fmt.Fprintf(&b, ", and %s", plural(runs, "test run"))
 	}
 	b.WriteString(".\n\n")
 
@@ -96,7 +96,7 @@ func (r *Result) Markdown(w io.Writer) error {
 		b.WriteString("\n")
 	}
 	if u := rep.Mentions.Unverified; len(u) > 0 {
-		fmt.Fprintf(&b, "<details><summary>%d mentions found in no evidence</summary>\n\n", len(u))
+		fmt.Fprintf(&b, "<details><summary>%s found in no evidence</summary>\n\n", plural(len(u), "mention"))
 		for i, m := range u {
 			if i == maxRows {
 				fmt.Fprintf(&b, "- … and %d more\n", len(u)-maxRows)
@@ -197,6 +197,15 @@ func fenced(s string) string {
 	fence := strings.Repeat("`", max(3, longest+1))
 	s = strings.TrimRight(s, "\n")
 	return fence + "\n" + s + "\n" + fence + "\n"
+}
+
+// plural writes n and noun, with an "s" unless n is 1: "1 file", "3
+// files".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // short abbreviates a commit hash.

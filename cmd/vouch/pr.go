@@ -95,13 +95,13 @@ func runPR(ctx context.Context, st Streams, cmd *cobra.Command, f *prFlags) erro
 		desc, err = readLimited(f.description, pr.MaxDescriptionBytes)
 	}
 	if err != nil {
-		return usageErr(err)
+		return usageErr(fmt.Errorf("--description: %w", err))
 	}
 	var tests []pr.TestReport
 	for _, name := range f.tests {
 		data, err := readLimited(name, testreport.MaxBytes)
 		if err != nil {
-			return usageErr(err)
+			return usageErr(fmt.Errorf("--tests: %w", err))
 		}
 		rep, err := testreport.Parse(data)
 		if err != nil {
@@ -142,14 +142,22 @@ func runPR(ctx context.Context, st Streams, cmd *cobra.Command, f *prFlags) erro
 			return &exitError{code: exitInput, err: err}
 		}
 	default:
-		fmt.Fprintf(st.Out, "pull request %s..%s: merge base %s, head %s, %d files changed, %d test runs\n\n",
-			base, f.head, shortHash(res.MergeBase), shortHash(res.Head), len(res.Files), len(res.Request.Trace))
+		fmt.Fprintf(st.Out, "pull request %s..%s: merge base %s, head %s, %s changed, %s\n\n",
+			base, f.head, shortHash(res.MergeBase), shortHash(res.Head), plural(len(res.Files), "file"), plural(len(res.Request.Trace), "test run"))
 		render(st.Out, res.Report, st.color(st.Out))
 	}
 	if res.Report.Verdict != vouch.VerdictPass {
 		return &exitError{code: exitNotOK}
 	}
 	return nil
+}
+
+// plural writes n and noun, with an "s" unless n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // shortHash abbreviates a commit hash for a person.
