@@ -20,8 +20,11 @@ const maxMessageLines = 12
 // TraceEntries turns test reports into the trace of a verification: one
 // run of each runner, as an agent's call of the shell would show it. The
 // go test -json reports together are one run of "go test" (on their
-// packages, or ./... for more than 8), the JUnit reports one run of
-// "junit" on their files. A run's output starts with "Exit code N", 1 when
+// packages, or ./... for more than 8 or for a name that is no import
+// path), the JUnit reports one run of "junit" on their files. Each
+// argument is one word with no character a shell reads and none starts
+// with "-", so that a policy that lets vouch run "go test" again runs no
+// flag a report made up. A run's output starts with "Exit code N", 1 when
 // any report of it failed (a failed case, or a problem outside the
 // cases), and goes on with a digest of its outcomes: go test -v's "---
 // PASS: TestX" lines (subtests indented), or, for JUnit and for Go runs
@@ -84,7 +87,11 @@ func goCommand(runs []TestReport) string {
 		return "go test ./..."
 	}
 	for i, p := range pkgs {
-		pkgs[i] = argWord(p)
+		if pkgs[i] = argWord(p); strings.HasPrefix(pkgs[i], "-") {
+			// No import path starts with "-": a name that would read as
+			// a flag if the policy let vouch run the command again.
+			return "go test ./..."
+		}
 	}
 	return "go test " + strings.Join(pkgs, " ")
 }
@@ -93,7 +100,7 @@ func junitCommand(runs []TestReport) string {
 	var names []string
 	for i, r := range runs {
 		n := argWord(path.Base(strings.ReplaceAll(r.Name, "\\", "/")))
-		if n == "" || n == "." || n == "/" {
+		if n == "" || n == "." || n == "/" || strings.HasPrefix(n, "-") {
 			n = fmt.Sprintf("report-%d.xml", i+1)
 		}
 		names = append(names, n)

@@ -62,6 +62,25 @@ func TestTraceEntriesHostile(t *testing.T) {
 	}
 }
 
+// TestTraceEntriesNoFlags checks that a package or report name cannot
+// become a flag of the command a policy may let vouch run again.
+func TestTraceEntriesNoFlags(t *testing.T) {
+	rep, err := testreport.Parse([]byte(`{"Action":"pass","Package":"-exec=/tmp/evil","Test":"TestA"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := TraceEntries([]TestReport{{Name: "r.json", Report: rep}})[0].Input["command"]; got != "go test ./..." {
+		t.Errorf("command = %q", got)
+	}
+	j, err := testreport.Parse([]byte(`<testsuite name="s"><testcase name="a"/></testsuite>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := TraceEntries([]TestReport{{Name: "-o=x.xml", Report: j}})[0].Input["command"]; got != "junit report-1.xml" {
+		t.Errorf("command = %q", got)
+	}
+}
+
 // TestTraceEntriesLarge checks that a Go run too large to list says how
 // many passed in a line the count checks read.
 func TestTraceEntriesLarge(t *testing.T) {
