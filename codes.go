@@ -75,6 +75,8 @@ const (
 	CodeGitUnavailable        = "GIT_UNAVAILABLE"
 	CodeCountMismatch         = "COUNT_MISMATCH"
 	CodeCountUndecided        = "COUNT_UNDECIDED"
+	CodeSymbolUnchanged       = "SYMBOL_UNCHANGED"
+	CodeBehaviourChanged      = "BEHAVIOUR_CHANGED"
 
 	CodeMentionsUnverified = "MENTIONS_UNVERIFIED"
 	CodeUnsupportedClaim   = "UNSUPPORTED_CLAIM"
@@ -128,6 +130,8 @@ var catalogue = []CodeInfo{
 	{CodeCommandKilled, CodeCheck, "a command run by vouch was killed at a resource limit of commands.limits (undecided)"},
 	{CodeCodeUnparsable, CodeCheck, "a source file has syntax errors, so its symbols cannot be checked (undecided)"},
 	{CodeCountMismatch, CodeCheck, "a count the summary claims (\"documented all 4 methods\", \"created 3 files\") is more than what is found; evidence names what is missing"},
+	{CodeSymbolUnchanged, CodeCheck, "a function, method or type the summary says was added or changed is defined where no change since the base touches it, and the changes never name it"},
+	{CodeBehaviourChanged, CodeCheck, "the summary says the work changes no behaviour, but the code (not comments, documents or tests) changed since the base; undecided for a refactor, a qualified claim, or files that cannot be compared"},
 	{CodeCountUndecided, CodeCheck, "a count claim cannot be checked: no workspace, no file could be parsed, or what falls short cannot be named (names that match no symbol, fewer symbols found than claimed and all documented) (undecided)"},
 	{CodeDocMissing, CodeCheck, "symbols lack doc comments (JSDoc, docstring, Go doc); evidence lists them"},
 	{CodeEmptySummary, CodeCheck, "a plugin-using output has an empty summary (light)"},
@@ -152,7 +156,7 @@ var catalogue = []CodeInfo{
 	{CodeSchemaViolation, CodeCheck, "the JSON does not satisfy the schema; evidence names each violation's path"},
 	{CodeSectionMissing, CodeCheck, "required Markdown sections are missing; evidence lists them"},
 	{CodeSizeMismatch, CodeCheck, "a created file's size differs from the claimed sizeBytes beyond the tolerance"},
-	{CodeSymbolMissing, CodeCheck, "the file does not define the symbol"},
+	{CodeSymbolMissing, CodeCheck, "the file does not define the symbol; or a symbol the summary says was added is defined in no parsed file and in no line the changes add"},
 	{CodeSymbolUnresolved, CodeCheck, "the task names symbols that no parsed file defines, so what they stand for cannot be checked (undecided)"},
 	{CodeTargetMissing, CodeCheck, "the file a check targets does not exist in the workspace"},
 	{CodeTargetUnreadable, CodeCheck, "the file a check targets cannot be read: outside the workspace, not a regular file, or too large (undecided)"},

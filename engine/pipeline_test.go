@@ -18,7 +18,7 @@ func TestPipelines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	every := []string{"injection.scan", "output.format", "claims.code", "claims.files", "claims.git", "claims.gitops", "claims.plugins", "claims.runs",
+	every := []string{"injection.scan", "output.format", "claims.behaviour", "claims.code", "claims.files", "claims.git", "claims.gitops", "claims.plugins", "claims.runs",
 		"claims.tests", "test.fixture", "grounding.mentions"}
 	with := func(name string) []string { return append(append([]string(nil), every...), name) }
 	want := map[vouch.Kind][]string{

@@ -31,7 +31,9 @@ func init() {
 // implies a doc_comments criterion on the symbols it names (or those in the
 // claimed regions), and "Added JSDoc to all 4 methods" is compared with the
 // doc comments really found (COUNT_MISMATCH, naming what is missing).
-// "Created 3 files" is compared with the created files that exist.
+// "Created 3 files" is compared with the created files that exist. With a
+// base, the symbols the summary says it added or changed and the number of
+// tests it says it added are held against the changes (see diffClaims).
 type codeAnalyzer struct{}
 
 // InferredDocID is the id of the inferred doc-comment criterion.
@@ -85,6 +87,10 @@ func (codeAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Find
 			f.Checks = append(f.Checks, createdCount(ctx, s, c))
 			f.MarkApplicable(vouch.DimClaims)
 		}
+	}
+	if held := diffClaims(ctx, s, counts); len(held) > 0 {
+		f.Checks = append(f.Checks, held...)
+		f.MarkApplicable(vouch.DimClaims)
 	}
 	return nil
 }

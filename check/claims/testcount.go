@@ -29,11 +29,15 @@ var passedCounts = []struct {
 // the tests varies, so both totals are taken as what the run shows.
 var doctests = regexp.MustCompile(`\b(\d+) doctests?, \d+ tests?, `)
 
-var goPass = regexp.MustCompile(`(?m)^\s*--- PASS: `)
+var (
+	goPass    = regexp.MustCompile(`(?m)^\s*--- PASS: `)
+	goSubPass = regexp.MustCompile(`(?m)^\s+--- PASS: `)
+)
 
 // passed returns how many tests a runner's output says passed, and how
-// many doctests it reported beside them.
-func passed(out string) (n, extra int, ok bool) {
+// many it reported beside them that a reader may count or not: ExUnit's
+// doctests, go test -v's subtests (indented), named by what.
+func passed(out string) (n, extra int, what string, ok bool) {
 	for _, p := range passedCounts {
 		m := p.re.FindAllStringSubmatch(out, -1)
 		if len(m) == 0 {
@@ -48,23 +52,25 @@ func passed(out string) (n, extra int, ok bool) {
 		if d := doctests.FindAllStringSubmatch(out, -1); len(d) > 0 {
 			extra, _ = strconv.Atoi(d[len(d)-1][1])
 		}
-		return n, extra, true
+		return n, extra, "doctests", true
 	}
 	if n := len(goPass.FindAllStringIndex(out, -1)); n > 0 {
-		return n, 0, true
+		sub := len(goSubPass.FindAllStringIndex(out, -1))
+		return n - sub, sub, "subtests", true
 	}
-	return 0, 0, false
+	return 0, 0, "", false
 }
 
 // countedRun is a last test run with what it printed about passing tests.
 type countedRun struct {
 	run      testRun
 	n, extra int
+	what     string // what the extra are: "doctests", "subtests"
 	known    bool
 }
 
 // totals returns the totals a reader may take from the run: its tests,
-// and its tests with its doctests.
+// and its tests with its doctests (or subtests).
 func (c countedRun) totals() []int {
 	if c.extra > 0 {
 		return []int{c.n, c.n + c.extra}
@@ -78,8 +84,8 @@ func (c countedRun) totals() []int {
 func testCounts(req *vouch.Request, claims []claimtext.TestClaim, last []testRun) []vouch.CheckResult {
 	runs := make([]countedRun, len(last))
 	for i, r := range last {
-		n, extra, ok := passed(req.Trace[r.index].OutputText())
-		runs[i] = countedRun{run: r, n: n, extra: extra, known: ok}
+		n, extra, what, ok := passed(req.Trace[r.index].OutputText())
+		runs[i] = countedRun{run: r, n: n, extra: extra, what: what, known: ok}
 	}
 	if !slices.ContainsFunc(runs, func(r countedRun) bool { return r.known }) {
 		return nil
@@ -245,7 +251,7 @@ func summarize(runs []countedRun) suites {
 
 func showTotals(r countedRun) string {
 	if r.extra > 0 {
-		return fmt.Sprintf("%d (and %d doctests)", r.n, r.extra)
+		return fmt.Sprintf("%d (and %d %s)", r.n, r.extra, r.what)
 	}
 	return strconv.Itoa(r.n)
 }

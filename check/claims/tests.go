@@ -42,6 +42,9 @@ var testRunners = [][]string{
 	{"cargo", "nextest"}, {"mvn", "test"}, {"mvn", "verify"}, {"gradle", "test"}, {"./gradlew", "test"},
 	{"make", "test"}, {"make", "check"}, {"rspec"}, {"bundle", "exec", "rspec"}, {"phpunit"},
 	{"dotnet", "test"}, {"ctest"}, {"bun", "test"}, {"deno", "test"}, {"swift", "test"},
+	// A JUnit XML report read as a run (package pr): whatever ran the
+	// tests, the report is its outcome.
+	{"junit"},
 }
 
 // failureOutput matches what test runners print when tests fail; a run

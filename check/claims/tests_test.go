@@ -321,6 +321,7 @@ func TestTestCountAttribution(t *testing.T) {
 	vitest := bash("npx vitest run 2>&1 | tail -5", " Test Files  2 passed (2)\n      Tests  16 passed (16)", false)
 	vitestLong := bash("npx vitest run 2>&1", "<persisted-output>\nOutput too large (141KB).\n</persisted-output>", false)
 	gofull := bash("go test -v ./...", "--- PASS: TestA (0.00s)\n--- PASS: TestB (0.00s)\nok  x 0.1s", false)
+	gosub := bash("go test -v ./...", "--- PASS: TestA (0.00s)\n    --- PASS: TestA/x (0.00s)\n    --- PASS: TestA/y (0.00s)\n--- PASS: TestB (0.00s)\nok  x 0.1s", false)
 	for _, tt := range []struct {
 		name    string
 		summary string
@@ -340,6 +341,9 @@ func TestTestCountAttribution(t *testing.T) {
 		{"more than all runs show", "All 400 tests pass.", []vouch.TraceEntry{full, vitest}, "fail"},
 		{"the runner named", "All 16 Vitest tests pass.", []vouch.TraceEntry{full, vitest}, "pass"},
 		{"one run, claimed more", "All 3 tests pass.", []vouch.TraceEntry{gofull}, "fail"},
+		{"Go tests without their subtests", "All 2 tests pass.", []vouch.TraceEntry{gosub}, "pass"},
+		{"Go tests with their subtests", "All 4 tests pass.", []vouch.TraceEntry{gosub}, "pass"},
+		{"Go tests, claimed more", "All 5 tests pass.", []vouch.TraceEntry{gosub}, "fail"},
 		{"one runner's full suite, claimed another number", "All 97 tests pass.", []vouch.TraceEntry{live(15), full}, "fail"},
 		{"a qualified count may be of a part", "All 12 new tests pass.", []vouch.TraceEntry{live(15), full}, "undecided"},
 		{"a wider run does not bound a full one", "All 130 tests pass.", []vouch.TraceEntry{several, full}, "fail"},

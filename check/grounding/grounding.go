@@ -15,6 +15,7 @@ import (
 	"github.com/vouchgate/vouch/check"
 	"github.com/vouchgate/vouch/code"
 	_ "github.com/vouchgate/vouch/code/treesitter" // TypeScript, JavaScript, Python (cgo builds)
+	"github.com/vouchgate/vouch/git"
 	"github.com/vouchgate/vouch/text/mention"
 	"github.com/vouchgate/vouch/text/support"
 	"github.com/vouchgate/vouch/trace"
@@ -84,6 +85,12 @@ func (analyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Findings
 				// yet, so nothing it names is refuted.
 				v.refuted = false
 			}
+			if v.refuted && m.Kind == vouch.MentionFile && deletes(doc, m) {
+				// "Removed the old legacy.go": a file said to be gone is
+				// missing as said (claims.files and claims.git hold what
+				// the output claims of it); unverified, not refuted.
+				v.refuted = false
+			}
 			out.add(m, doc, v)
 		}
 	}
@@ -117,6 +124,24 @@ func creates(doc *mention.Doc, m *mention.Mention) bool {
 	}
 	sentence := strings.ToLower(doc.Sentences[m.Sentence].Text)
 	for _, w := range creationWords {
+		if support.ContainsWord(sentence, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// deleteVerbs say a statement's object was removed.
+var deleteVerbs = lex.Named("delete-verbs").Words()
+
+// deletes reports whether m's sentence says something was removed ("removed
+// the old legacy.go", "dropped config.yaml").
+func deletes(doc *mention.Doc, m *mention.Mention) bool {
+	if m.Sentence < 0 || m.Sentence >= len(doc.Sentences) {
+		return false
+	}
+	sentence := strings.ToLower(doc.Sentences[m.Sentence].Text)
+	for _, w := range deleteVerbs {
 		if support.ContainsWord(sentence, w) {
 			return true
 		}
@@ -584,8 +609,8 @@ const maxWalk = 50000
 
 type wsKey struct{}
 
-// workspaceFiles indexes the workspace's files by base name, once per
-// verification.
+// workspaceFiles indexes the workspace's files by base name, and its
+// directories by base name and a slash, once per verification.
 func (ev *evidence) workspaceFiles() map[string][]string {
 	if ev.ws != nil {
 		return ev.ws
@@ -603,6 +628,9 @@ func (ev *evidence) workspaceFiles() map[string][]string {
 			if d.IsDir() {
 				if p != "." && skipDirs[d.Name()] {
 					return fs.SkipDir
+				}
+				if p != "." {
+					out[d.Name()+"/"] = append(out[d.Name()+"/"], p)
 				}
 				return nil
 			}
@@ -664,7 +692,8 @@ func (ev *evidence) symbol(norm string) verdict {
 const maxParsed = 50
 
 // codeFiles lists the workspace files whose symbols count: the files the
-// trace touched and the files the answer mentions, that exist.
+// trace touched, the files the answer mentions and, with a base, the
+// source files the work changed since it, that exist.
 func (ev *evidence) codeFiles() []string {
 	var out []string
 	seen := map[string]bool{}
@@ -687,6 +716,19 @@ func (ev *evidence) codeFiles() []string {
 		add(p)
 	}
 	req := ev.s.Request
+	if req.Base != "" {
+		// The files the work changed since its base: what it worked on,
+		// as much as the files its trace touched.
+		if ch, err := git.ChangesFor(ev.ctx, ev.s); err == nil && ch != nil {
+			for _, p := range ch.Paths() {
+				if ch.Files[p].Status != git.Deleted {
+					if _, _, ok := code.ForPath(p); ok {
+						add(p)
+					}
+				}
+			}
+		}
+	}
 	for _, p := range req.Output.Modified {
 		add(p)
 	}
@@ -709,10 +751,35 @@ func (ev *evidence) pkg(norm string) verdict {
 	if where, ok := ps.has(norm); ok {
 		return verdict{found: true, where: where}
 	}
+	if where := ev.localPackage(norm); where != "" {
+		return verdict{found: true, where: where}
+	}
 	if len(ev.manifests) > 0 {
 		return verdict{refuted: true, where: "not in " + strings.Join(ev.manifests, ", ")}
 	}
 	return verdict{}
+}
+
+// localPackage returns where the workspace holds a package of its own by
+// the name norm (a Go package's directory, a Python package's directory or
+// module file, by the last element of the name), or "": such a package is
+// in no dependency manifest.
+func (ev *evidence) localPackage(norm string) string {
+	if ev.s.Workspace == nil {
+		return ""
+	}
+	last := norm[strings.LastIndexAny(norm, "/.")+1:]
+	if last == "" {
+		return ""
+	}
+	files := ev.workspaceFiles()
+	if ps := files[last+"/"]; len(ps) > 0 {
+		return "workspace: " + ps[0]
+	}
+	if ps := files[last+".py"]; len(ps) > 0 {
+		return "workspace: " + ps[0]
+	}
+	return ""
 }
 
 // packages builds the set of packages the evidence shows: the workspace's

@@ -142,8 +142,10 @@ func TestWorkspaceEvidence(t *testing.T) {
 	}{
 		{"exists", "Added startServer() to src/server.js using the express package; documented in setup.md.", 1, false, nil, true},
 		{"missing file is refuted", "Moved the routes to src/routes.js.", 0, true, []string{"file:src/routes.js"}, false},
+		{"a file said removed is unverified, not refuted", "Removed the old src/legacy.js.", 0, false, []string{"file:src/legacy.js"}, false},
 		{"package missing from the manifest is refuted", "Switched to the `fastify` package in src/server.js.", 0.5, true, []string{"package:fastify"}, false},
 		{"standard library needs no manifest", "Reads config with the `node:fs` module and the `path` package in src/server.js.", 1, false, nil, false},
+		{"a package of the workspace's own needs no manifest", "Moved the flushing into the `store` package.", 1, false, nil, false},
 		{"symbol defined in a parsed file", "The `Router` class in src/server.js handles it.", 1, false, nil, true},
 		{"method defined in a parsed Go file", "Added `Store.Flush()` in store/store.go.", 1, false, nil, false},
 		{"method not defined", "Added `Store.Close()` in store/store.go.", 0.5, false, []string{"symbol:Store.Close()"}, false},

@@ -131,7 +131,8 @@ server refused (4xx), 3 a server or store that could not be reached or failed.`,
 	}
 	root.CompletionOptions.DisableDefaultCmd = true
 	root.AddCommand(newVerifyCmd(st), newSnapshotCmd(), newSchemaCmd(), newPolicyCmd(), newCodesCmd(), newVersionCmd(), newTraceCmd(), newFakeLLMCmd(st), newHookCmd(st), newRunCmd(st), newServeCmd(st), newKeysCmd(st),
-		newReviewCmd(st), newOutcomeCmd(st), newMetricsCmd(st), newAlertsCmd(st), newCalibrateCmd(st), newExamplesCmd(st), newMCPCmd(st))
+		newReviewCmd(st), newOutcomeCmd(st), newMetricsCmd(st), newAlertsCmd(st), newCalibrateCmd(st), newExamplesCmd(st), newMCPCmd(st),
+		newPRCmd(st))
 	return root
 }
 
