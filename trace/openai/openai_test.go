@@ -269,7 +269,8 @@ func TestReadHostile(t *testing.T) {
 			}},
 		{"duplicate ids", `[{"role":"assistant","tool_calls":[{"id":"a","type":"function","function":{"name":"f","arguments":"{\"n\":1}"}},{"id":"a","type":"function","function":{"name":"g","arguments":"{\"n\":2}"}}]},{"role":"tool","tool_call_id":"a","content":"first"},{"role":"tool","tool_call_id":"a","content":"second"}]`,
 			func(t *testing.T, tr *trace.Transcript) {
-				if len(tr.Trace) != 1 || tr.Trace[0].Tool != "f" || tr.Trace[0].OutputText() != "first" {
+				// Two calls: ids need be unique only within a response.
+				if len(tr.Trace) != 2 || tr.Trace[0].Tool != "f" || tr.Trace[0].OutputText() != "first" || tr.Trace[1].OutputText() != "second" {
 					t.Errorf("trace %+v", tr.Trace)
 				}
 			}},
@@ -362,4 +363,125 @@ func FuzzRead(f *testing.F) {
 			}
 		}
 	})
+}
+
+// turns writes a conversation as an orchestrator logs it turn by turn:
+// each line the request, holding the whole conversation so far, and the
+// response that followed it.
+func turns(t *testing.T, request, response string, convo []any, responses []int) string {
+	t.Helper()
+	var b strings.Builder
+	for _, n := range responses {
+		line := map[string]any{request: convo[:n]}
+		if response == "choices" {
+			line["choices"] = []any{map[string]any{"index": 0, "message": convo[n]}}
+		} else {
+			line[response] = []any{convo[n]}
+		}
+		data, err := json.Marshal(line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(data)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func decodeAll(t *testing.T, msgs ...string) []any {
+	t.Helper()
+	out := make([]any, len(msgs))
+	for i, m := range msgs {
+		if err := json.Unmarshal([]byte(m), &out[i]); err != nil {
+			t.Fatalf("%s: %v", m, err)
+		}
+	}
+	return out
+}
+
+// TestReadTurnByTurn: a log written one turn a line, each line's request
+// holding the conversation so far, reads as the conversation written
+// once: what the assistant said before its calls is not said again after
+// them, and a call without an id (the legacy function_call) is not
+// repeated.
+func TestReadTurnByTurn(t *testing.T) {
+	chat := decodeAll(t,
+		`{"role":"system","content":"You are a coding agent."}`,
+		`{"role":"user","content":"Fix the lexer bug."}`,
+		`{"role":"assistant","content":"It probably comes from src/lexer.py.","tool_calls":[{"id":"call_0","type":"function","function":{"name":"bash","arguments":"{\"command\":\"pytest\"}"}}]}`,
+		`{"role":"tool","tool_call_id":"call_0","content":"<returncode>0</returncode>\n<output>\n3 passed\n</output>"}`,
+		`{"role":"assistant","content":null,"function_call":{"name":"read_file","arguments":"{\"path\":\"README\"}"}}`,
+		`{"role":"function","name":"read_file","content":"hello"}`,
+		`{"role":"assistant","content":"pytest passes."}`,
+	)
+	items := decodeAll(t,
+		`{"type":"message","role":"user","content":[{"type":"input_text","text":"Fix the lexer bug."}]}`,
+		`{"type":"message","role":"assistant","content":[{"type":"output_text","text":"It probably comes from src/lexer.py."}]}`,
+		`{"type":"function_call","call_id":"call_0","name":"bash","arguments":"{\"command\":\"pytest\"}"}`,
+		`{"type":"function_call_output","call_id":"call_0","output":"<returncode>0</returncode>\n<output>\n3 passed\n</output>"}`,
+		`{"type":"message","role":"assistant","content":[{"type":"output_text","text":"pytest passes."}]}`,
+	)
+	for _, tt := range []struct {
+		name  string
+		log   string
+		calls int
+	}{
+		{"chat", turns(t, "messages", "choices", chat, []int{2, 4, 6}), 2},
+		{"responses", turns(t, "input", "output", items, []int{1, 2, 4}), 1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			tr, err := Read(strings.NewReader(tt.log))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tr.Output.Summary != "pytest passes." {
+				t.Errorf("summary %q, want the last words only", tr.Output.Summary)
+			}
+			if len(tr.Trace) != tt.calls || tr.Trace[0].OutputText() == "" {
+				t.Errorf("%d entries, want %d: %+v", len(tr.Trace), tt.calls, tr.Trace)
+			}
+			if tr.Goal != "Fix the lexer bug." {
+				t.Errorf("goal %q", tr.Goal)
+			}
+		})
+	}
+}
+
+// TestReadRepeatedIDs: ids unique only within one response: a call whose
+// id an earlier response used is a new call, and its result is its own.
+func TestReadRepeatedIDs(t *testing.T) {
+	convo := decodeAll(t,
+		`{"role":"user","content":"Test it."}`,
+		`{"role":"assistant","content":null,"tool_calls":[{"id":"call_0","type":"function","function":{"name":"bash","arguments":"{\"command\":\"make build\"}"}}]}`,
+		`{"role":"tool","tool_call_id":"call_0","content":"Exit code 0"}`,
+		`{"role":"assistant","content":null,"tool_calls":[{"id":"call_0","type":"function","function":{"name":"bash","arguments":"{\"command\":\"make test\"}"}}]}`,
+		`{"role":"tool","tool_call_id":"call_0","content":"Exit code 2\nFAIL"}`,
+		`{"role":"assistant","content":"All tests pass."}`,
+	)
+	for name, log := range map[string]string{
+		"list":         string(mustMarshal(t, convo)),
+		"turn by turn": turns(t, "messages", "choices", convo, []int{1, 3, 5}),
+	} {
+		t.Run(name, func(t *testing.T) {
+			tr, err := ReadChat(strings.NewReader(log))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(tr.Trace) != 2 || tr.Trace[1].Input["command"] != "make test" || tr.Trace[1].OutputText() != "Exit code 2\nFAIL" || !tr.Trace[1].IsError {
+				t.Fatalf("trace %+v", tr.Trace)
+			}
+			if got := exits(tr); !slices.Equal(got, []int{0, 2}) {
+				t.Errorf("exit codes %v", got)
+			}
+		})
+	}
+}
+
+func mustMarshal(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -107,6 +107,10 @@ type respItem struct {
 // the exit status the output states, else 0 for a result flagged as a
 // success.
 //
+// As with [ReadChat], a request's items that repeat, in order, the start
+// of the conversation already read (system and developer messages and
+// reasoning aside) are not read again.
+//
 // A log that is not valid JSON, truncated included, or in which an item
 // has members of the wrong type, is an error naming the line and the
 // record. A log without any item gives [trace.ErrNoMessages].
@@ -119,7 +123,7 @@ func ReadResponses(r io.Reader) (*trace.Transcript, error) {
 }
 
 func readResponses(data []byte) (*trace.Transcript, error) {
-	rd := &reader{format: Responses}
+	rd := &reader{format: Responses, key: respKey}
 	rd.item = rd.respItem
 	return rd.read(data)
 }
@@ -147,13 +151,13 @@ func (r *reader) respItem(v jsontext.Value) error {
 			b.Say(text)
 		}
 	case "function_call":
-		b.Call(callID, it.Name, session.Arguments(it.Arguments), "")
+		b.Add(callID, it.Name, session.Arguments(it.Arguments), "")
 	case "custom_tool_call":
 		in, err := str(it.Input)
 		if err != nil {
 			return fmt.Errorf("input: %w", err)
 		}
-		b.Call(callID, it.Name, map[string]any{"input": in}, "")
+		b.Add(callID, it.Name, map[string]any{"input": in}, "")
 	case "function_call_output", "custom_tool_call_output", "computer_call_output", "apply_patch_call_output":
 		out, err := outputText(it.Output)
 		if err != nil {
@@ -177,7 +181,7 @@ func (r *reader) respItem(v jsontext.Value) error {
 		if a.WorkingDirectory != "" {
 			in["workdir"] = a.WorkingDirectory
 		}
-		b.Call(callID, ToolLocalShell, in, "")
+		b.Add(callID, ToolLocalShell, in, "")
 	case "local_shell_call_output":
 		out, err := str(it.Output)
 		if err != nil {
@@ -205,7 +209,7 @@ func (r *reader) respItem(v jsontext.Value) error {
 			in["command"] = strings.Join(cmds, "\n")
 			in["commands"] = toAny(cmds)
 		}
-		b.Call(callID, ToolShell, in, "")
+		b.Add(callID, ToolShell, in, "")
 	case "shell_call_output":
 		text, failed, err := shellOutput(it.Output)
 		if err != nil {
@@ -229,7 +233,7 @@ func (r *reader) respItem(v jsontext.Value) error {
 		if op.Diff != "" {
 			in["diff"] = op.Diff
 		}
-		b.Call(callID, ToolApplyPatch, in, "")
+		b.Add(callID, ToolApplyPatch, in, "")
 	case "web_search_call":
 		var a struct {
 			Type    string         `json:"type"`
@@ -260,49 +264,44 @@ func (r *reader) respItem(v jsontext.Value) error {
 				in["queries"] = toAny(qs)
 			}
 		}
-		if k, ok := b.Call(callID, tool, in, ""); ok {
-			r.hosted(k, it.Status, a.Sources)
-		}
+		k := b.Add(callID, tool, in, "")
+		r.hosted(k, it.Status, a.Sources)
 	case "file_search_call":
 		in := map[string]any{}
 		if qs, ok := stringList(it.Queries); ok && len(qs) > 0 {
 			in["query"] = qs[0]
 			in["queries"] = toAny(qs)
 		}
-		if k, ok := b.Call(callID, ToolFileSearch, in, ""); ok {
-			r.hosted(k, it.Status, it.Results)
-		}
+		k := b.Add(callID, ToolFileSearch, in, "")
+		r.hosted(k, it.Status, it.Results)
 	case "computer_call":
 		in := map[string]any{}
 		if it.Action.Kind() == '{' {
 			in = session.Arguments(it.Action)
 		}
-		b.Call(callID, ToolComputer, in, "")
+		b.Add(callID, ToolComputer, in, "")
 	case "code_interpreter_call":
-		if k, ok := b.Call(callID, ToolCodeInterpreter, map[string]any{"code": it.Code}, ""); ok {
-			logs, err := interpreterLogs(it.Outputs)
-			if err != nil {
-				return fmt.Errorf("outputs: %w", err)
-			}
-			r.hosted(k, it.Status, logs)
+		k := b.Add(callID, ToolCodeInterpreter, map[string]any{"code": it.Code}, "")
+		logs, err := interpreterLogs(it.Outputs)
+		if err != nil {
+			return fmt.Errorf("outputs: %w", err)
 		}
+		r.hosted(k, it.Status, logs)
 	case "image_generation_call":
-		if k, ok := b.Call(callID, ToolImageGeneration, nil, ""); ok {
-			r.hosted(k, it.Status, []byte(`"[image]"`))
-		}
+		k := b.Add(callID, ToolImageGeneration, nil, "")
+		r.hosted(k, it.Status, []byte(`"[image]"`))
 	case "mcp_call":
 		tool := "mcp__" + it.ServerLabel + "__" + it.Name
-		if k, ok := b.Call(callID, tool, session.Arguments(it.Arguments), ""); ok {
-			switch {
-			case it.Error.Kind() != 0 && it.Error.Kind() != 'n':
-				b.ResultAt(k, agentlog.Quote(mcpError(it.Error)), session.Failed)
-			case it.Output.Kind() == '"':
-				out, err := str(it.Output)
-				if err != nil {
-					return fmt.Errorf("output: %w", err)
-				}
-				b.ResultAt(k, agentlog.Quote(out), flag(it.IsError, it.Status))
+		k := b.Add(callID, tool, session.Arguments(it.Arguments), "")
+		switch {
+		case it.Error.Kind() != 0 && it.Error.Kind() != 'n':
+			b.ResultAt(k, agentlog.Quote(mcpError(it.Error)), session.Failed)
+		case it.Output.Kind() == '"':
+			out, err := str(it.Output)
+			if err != nil {
+				return fmt.Errorf("output: %w", err)
 			}
+			b.ResultAt(k, agentlog.Quote(out), flag(it.IsError, it.Status))
 		}
 	default:
 		switch {
@@ -317,7 +316,7 @@ func (r *reader) respItem(v jsontext.Value) error {
 			if name == "" {
 				name = strings.TrimSuffix(it.Type, "_call")
 			}
-			b.Call(callID, name, session.Arguments(it.Arguments), "")
+			b.Add(callID, name, session.Arguments(it.Arguments), "")
 		}
 	}
 	return nil
@@ -520,4 +519,34 @@ func mcpError(v jsontext.Value) string {
 		}
 	}
 	return string(v)
+}
+
+// respKey returns what an item says, for [reader.line]: its type, role,
+// text, call id, name, arguments and the members of its action or output,
+// whatever members a log adds or leaves out (an output item sent back as
+// input may lose its id or status). System and developer messages and
+// reasoning are skipped.
+func respKey(v jsontext.Value) (string, bool, error) {
+	var it respItem
+	if err := session.Decode(v, &it); err != nil {
+		return "", false, err
+	}
+	if it.Type == "" {
+		it.Type = "message"
+	}
+	switch {
+	case it.Type == "reasoning", it.Type == "message" && (it.Role == "system" || it.Role == "developer"):
+		return "", true, nil
+	}
+	text, err := session.Text(it.Content, true)
+	if err != nil {
+		return "", false, fmt.Errorf("content: %w", err)
+	}
+	id := it.CallID
+	if id == "" && it.Type != "message" {
+		id = it.ID
+	}
+	return key([]any{it.Type, it.Role, text, id, it.Name, session.Arguments(it.Arguments),
+		anyJSON(it.Input), anyJSON(it.Output), anyJSON(it.Action), anyJSON(it.Operation), it.Code,
+		anyJSON(it.Queries), anyJSON(it.Error), it.ServerLabel}), false, nil
 }
