@@ -485,3 +485,44 @@ func mustMarshal(t *testing.T, v any) []byte {
 	}
 	return b
 }
+
+// TestReadShellCommands: a shell_call running several commands gives one
+// entry a command, each with its own output and status, so that a
+// failing command is not hidden by the one after it.
+func TestReadShellCommands(t *testing.T) {
+	call := `{"type":"shell_call","call_id":"sh_1","action":{"commands":["npm test","git status --short"]}}`
+	for _, tt := range []struct {
+		name, output string
+		commands     []string
+		exits        []int
+	}{
+		{"one output a command",
+			`[{"stdout":"1 failing\n","stderr":"","outcome":{"type":"exit","exit_code":1}},{"stdout":"","stderr":"","outcome":{"type":"exit","exit_code":0}}]`,
+			[]string{"npm test", "git status --short"}, []int{1, 0}},
+		{"outputs not one a command",
+			`[{"stdout":"1 failing\n","outcome":{"type":"exit","exit_code":1}},{"stdout":"x","outcome":{"type":"exit","exit_code":0}},{"stdout":"y","outcome":{"type":"exit","exit_code":0}}]`,
+			[]string{"npm test", "git status --short"}, []int{-1, 1}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			log := `[` + call + `,{"type":"shell_call_output","call_id":"sh_1","output":` + tt.output + `},` +
+				`{"type":"message","role":"assistant","content":[{"type":"output_text","text":"All tests pass."}]}]`
+			tr, err := ReadResponses(strings.NewReader(log))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := tr.Output.Commands; !slices.Equal(got, tt.commands) {
+				t.Errorf("commands %q, want %q", got, tt.commands)
+			}
+			if got := exits(tr); !slices.Equal(got, tt.exits) {
+				t.Errorf("exit codes %v, want %v", got, tt.exits)
+			}
+			failed := false
+			for _, e := range tr.Trace {
+				failed = failed || e.IsError
+			}
+			if !failed {
+				t.Errorf("no entry failed: %+v", tr.Trace)
+			}
+		})
+	}
+}

@@ -3,6 +3,7 @@ package openai
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/go-json-experiment/json"
@@ -79,7 +80,8 @@ type respItem struct {
 //   - local_shell_call: a [ToolLocalShell] call whose input's "command" is
 //     the argv (a shell's -c script taken out of "sh -c SCRIPT"), its
 //     local_shell_call_output the output; shell_call: a [ToolShell] call
-//     of its commands, answered by shell_call_output. An output that states
+//     a command (with ids CALLID#1, CALLID#2... when it runs several),
+//     answered by shell_call_output, one output a command. An output that states
 //     an exit status becomes <returncode>N</returncode> and
 //     <output>…</output>, so the status is evidence; a status other than
 //     0, or a timeout, is an error;
@@ -204,22 +206,57 @@ func (r *reader) respItem(v jsontext.Value) error {
 		if err := decodeIf(it.Action, &a); err != nil {
 			return fmt.Errorf("action: %w", err)
 		}
-		in := map[string]any{}
-		if cmds, ok := stringList(a.Commands); ok {
-			in["command"] = strings.Join(cmds, "\n")
-			in["commands"] = toAny(cmds)
+		cmds, _ := stringList(a.Commands)
+		if len(cmds) <= 1 {
+			in := map[string]any{}
+			if len(cmds) == 1 {
+				in["command"] = cmds[0]
+				in["commands"] = toAny(cmds)
+			}
+			b.Add(callID, ToolShell, in, "")
+			break
 		}
-		b.Add(callID, ToolShell, in, "")
+		// Each command its own entry, with its own output and status.
+		for i, c := range cmds {
+			b.Add(shellID(callID, i), ToolShell, map[string]any{"command": c}, "")
+		}
 	case "shell_call_output":
-		text, failed, err := shellOutput(it.Output)
+		outs, err := shellOutput(it.Output)
 		if err != nil {
 			return fmt.Errorf("output: %w", err)
 		}
 		f := flag(it.IsError, it.Status)
-		if failed {
-			f = session.Failed
+		if !b.Known(shellID(it.CallID, 0)) {
+			// One command, or outputs that are not one a command: all of
+			// them its result, failed when any failed.
+			o := joinShell(outs)
+			if o.failed {
+				f = session.Failed
+			}
+			b.Result(it.CallID, agentlog.Quote(o.text), f)
+			break
 		}
-		b.Result(it.CallID, agentlog.Quote(text), f)
+		n := 0
+		for b.Known(shellID(it.CallID, n)) {
+			n++
+		}
+		if len(outs) != n {
+			// Not one output a command: all of them the last command's
+			// result, failed when any failed.
+			o := joinShell(outs)
+			if o.failed {
+				f = session.Failed
+			}
+			b.Result(shellID(it.CallID, n-1), agentlog.Quote(o.text), f)
+			break
+		}
+		for i := range n {
+			o, fi := outs[i], f
+			if o.failed {
+				fi = session.Failed
+			}
+			b.Result(shellID(it.CallID, i), agentlog.Quote(o.text), fi)
+		}
 	case "apply_patch_call":
 		var op struct {
 			Type string `json:"type"`
@@ -432,14 +469,27 @@ func shellQuote(w string) string {
 	return "'" + strings.ReplaceAll(w, "'", `'"'"'`) + "'"
 }
 
+// shellID is the id of the command at index i of a shell_call that
+// runs several: CALLID#1, CALLID#2...
+func shellID(callID string, i int) string {
+	return callID + "#" + strconv.Itoa(i+1)
+}
+
+// shellRun is the output of one command of a shell_call.
+type shellRun struct {
+	text   string
+	failed bool // a status other than 0, or a timeout
+	code   *int
+}
+
 // shellOutput reads a shell_call_output's output: a list of chunks
-// {stdout, stderr, outcome: {type: exit, exit_code} | {type: timeout}}.
-// The status is that of the last chunk that has one; it reports whether it
-// is not 0 or the command timed out.
-func shellOutput(v jsontext.Value) (string, bool, error) {
+// {stdout, stderr, outcome: {type: exit, exit_code} | {type: timeout}},
+// one a command, each with its own status. Output that is not a list is
+// one command's, without a status.
+func shellOutput(v jsontext.Value) ([]shellRun, error) {
 	if v.Kind() != '[' {
 		s, err := outputText(v)
-		return s, false, err
+		return []shellRun{{text: s}}, err
 	}
 	var chunks []struct {
 		Stdout  string `json:"stdout"`
@@ -450,28 +500,53 @@ func shellOutput(v jsontext.Value) (string, bool, error) {
 		} `json:"outcome"`
 	}
 	if err := session.Decode(v, &chunks); err != nil {
-		return "", false, err
+		return nil, err
 	}
+	var out []shellRun
+	for _, c := range chunks {
+		body := c.Stdout + c.Stderr
+		switch c.Outcome.Type {
+		case "exit":
+			if code := c.Outcome.ExitCode; code != nil {
+				out = append(out, shellRun{session.Format(*code, body), *code != 0, code})
+				continue
+			}
+		case "timeout":
+			out = append(out, shellRun{text: body + "\n(timed out)", failed: true})
+			continue
+		}
+		out = append(out, shellRun{text: body})
+	}
+	return out, nil
+}
+
+// joinShell joins the outputs of a shell_call's commands into one: its
+// status the first that is not 0 (or a timeout), else the last stated.
+func joinShell(runs []shellRun) shellRun {
 	var body strings.Builder
 	var code *int
 	timeout := false
-	for _, c := range chunks {
-		body.WriteString(c.Stdout)
-		body.WriteString(c.Stderr)
-		switch c.Outcome.Type {
-		case "exit":
-			code = c.Outcome.ExitCode
-		case "timeout":
+	for _, r := range runs {
+		text := r.text
+		if r.code != nil {
+			// The body without the status's markup, the status kept apart.
+			text = strings.TrimSuffix(strings.TrimPrefix(text, "<returncode>"+strconv.Itoa(*r.code)+"</returncode>\n<output>\n"), "</output>")
+			if code == nil || *code == 0 {
+				code = r.code
+			}
+		} else if r.failed {
 			timeout = true
+			text = strings.TrimSuffix(text, "\n(timed out)")
 		}
+		body.WriteString(text)
 	}
 	switch {
 	case timeout:
-		return body.String() + "\n(timed out)", true, nil
+		return shellRun{text: body.String() + "\n(timed out)", failed: true}
 	case code != nil:
-		return session.Format(*code, body.String()), *code != 0, nil
+		return shellRun{session.Format(*code, body.String()), *code != 0, code}
 	}
-	return body.String(), false, nil
+	return shellRun{text: body.String()}
 }
 
 // interpreterLogs returns a code interpreter's outputs as text: its logs,
