@@ -196,8 +196,12 @@ func (r *reader) line(v jsontext.Value) (int, error) {
 	for _, e := range l.next {
 		conv = append(conv, e.key)
 	}
-	// The common start of the conversation read and this one.
+	// The common start of the conversation read and this one: all that
+	// was read, for a record that only continues it.
 	p := 0
+	if !l.hasReq {
+		p = len(r.conv)
+	}
 	for p < len(conv) && p < len(r.conv) && conv[p] == r.conv[p] {
 		p++
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -522,6 +523,27 @@ func TestReadShellCommands(t *testing.T) {
 			}
 			if !failed {
 				t.Errorf("no entry failed: %+v", tr.Trace)
+			}
+		})
+	}
+}
+
+// BenchmarkRead reads logs of 1 and 8 MiB, one item a line: the time a
+// byte (see MB/s) stays the same as the log grows.
+func BenchmarkRead(b *testing.B) {
+	for _, size := range []int{1 << 20, 8 << 20} {
+		var log []byte
+		for i := 0; len(log) < size; i++ {
+			log = fmt.Appendf(log, `{"type":"function_call","call_id":"c%d","name":"bash","arguments":"{\"command\":\"make test\"}"}`+"\n", i)
+			log = fmt.Appendf(log, `{"type":"function_call_output","call_id":"c%d","output":"<returncode>0</returncode>\n<output>\nok\n</output>"}`+"\n", i)
+			log = fmt.Appendf(log, `{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Step %d done."}]}`+"\n", i)
+		}
+		b.Run(fmt.Sprintf("%dMiB", size>>20), func(b *testing.B) {
+			b.SetBytes(int64(len(log)))
+			for b.Loop() {
+				if _, err := Read(bytes.NewReader(log)); err != nil {
+					b.Fatal(err)
+				}
 			}
 		})
 	}
