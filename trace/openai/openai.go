@@ -29,6 +29,9 @@ import (
 // MaxBytes bounds a log.
 const MaxBytes = 256 << 20
 
+// sniffBytes is how much of a log [Read] looks at to tell the APIs apart.
+const sniffBytes = 1 << 20
+
 // The formats, as [Sniff] names them and as a transcript's
 // output.metadata.source gives them.
 const (
@@ -39,14 +42,14 @@ const (
 // maxDepth bounds the nesting of containers ({"request": {"input": ...}}).
 const maxDepth = 4
 
-// Read reads a log of either API, telling them apart with [Sniff]; a log
-// that looks like neither is read as chat messages.
+// Read reads a log of either API, telling them apart with [Sniff] on its
+// first MiB; a log that looks like neither is read as chat messages.
 func Read(r io.Reader) (*trace.Transcript, error) {
 	data, err := readAll(r)
 	if err != nil {
 		return nil, err
 	}
-	if Sniff(data) == Responses {
+	if Sniff(data[:min(len(data), sniffBytes)]) == Responses {
 		return readResponses(data)
 	}
 	return readChat(data)

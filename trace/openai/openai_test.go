@@ -359,8 +359,19 @@ func FuzzRead(f *testing.F) {
 					t.Fatalf("invalid output JSON %q", e.Output)
 				}
 			}
-			if !bytes.Equal([]byte(tr.Request().Output.Summary), []byte(tr.Output.Summary)) {
-				t.Fatal("request lost the summary")
+			seen := map[string]bool{}
+			var tools []string
+			for _, e := range tr.Trace {
+				if e.IsError && e.Output == nil {
+					t.Fatalf("an error without an output: %+v", e)
+				}
+				if !seen[e.Tool] {
+					seen[e.Tool] = true
+					tools = append(tools, e.Tool)
+				}
+			}
+			if !slices.Equal(tr.Output.ToolCalls, tools) {
+				t.Fatalf("toolCalls %q, want the trace's tools %q", tr.Output.ToolCalls, tools)
 			}
 		}
 	})
