@@ -59,10 +59,16 @@ type chatFunction struct {
 // result of the call its tool_call_id names: its content (a string, or the
 // text of its parts joined by newlines) is the output. A call without a
 // tool message keeps no output; a result for an unknown call, or a second
-// result for a call, is ignored, and so is a call whose id came before
-// (the same message logged again, as when each line of a log holds the
-// whole conversation so far). The legacy function_call, and a function
-// message answering it by name, are read the same way.
+// result for a call, is ignored. Ids need be unique only within a
+// response: a call whose id an earlier call had is a new call, and a
+// result goes to the latest call of its id without one. The legacy
+// function_call, and a function message answering it by name, are read
+// the same way.
+//
+// When each line of a log holds a request with the whole conversation so
+// far, the messages of a request that repeat, in order, the start of the
+// conversation already read (system messages aside) are not read again:
+// only those that follow them are, then the response's.
 //
 // The claimed output is what the assistant said: the summary is the
 // content of the assistant messages after its last tool call, joined by
@@ -85,7 +91,7 @@ func ReadChat(r io.Reader) (*trace.Transcript, error) {
 }
 
 func readChat(data []byte) (*trace.Transcript, error) {
-	rd := &reader{format: Chat}
+	rd := &reader{format: Chat, key: chatKey}
 	rd.item = rd.chatMessage
 	return rd.read(data)
 }
@@ -120,15 +126,6 @@ func (r *reader) chatMessage(v jsontext.Value) error {
 }
 
 func (r *reader) chatAssistant(m *chatMessage) error {
-	if len(m.ToolCalls) > 0 {
-		dup := true
-		for _, c := range m.ToolCalls {
-			dup = dup && r.b.Known(c.ID)
-		}
-		if dup {
-			return nil // the same message logged again
-		}
-	}
 	text, err := session.Text(m.Content, false)
 	if err != nil {
 		return fmt.Errorf("content: %w", err)
@@ -139,13 +136,43 @@ func (r *reader) chatAssistant(m *chatMessage) error {
 	r.b.Say(text)
 	for _, c := range m.ToolCalls {
 		if c.Type == "custom" {
-			r.b.Call(c.ID, c.Custom.Name, map[string]any{"input": c.Custom.Input}, "")
+			r.b.Add(c.ID, c.Custom.Name, map[string]any{"input": c.Custom.Input}, "")
 			continue
 		}
-		r.b.Call(c.ID, c.Function.Name, session.Arguments(c.Function.Arguments), "")
+		r.b.Add(c.ID, c.Function.Name, session.Arguments(c.Function.Arguments), "")
 	}
 	if f := m.FunctionCall; f != nil && f.Name != "" {
-		r.b.Call("", f.Name, session.Arguments(f.Arguments), "")
+		r.b.Add("", f.Name, session.Arguments(f.Arguments), "")
 	}
 	return nil
+}
+
+// chatKey returns what a message says, for [reader.line]: its role,
+// content, tool calls and the call it answers, whatever members a log adds
+// or leaves out (an assistant message sent back in the next request may
+// lose its null members). System and developer messages are skipped.
+func chatKey(v jsontext.Value) (string, bool, error) {
+	var m chatMessage
+	if err := session.Decode(v, &m); err != nil {
+		return "", false, err
+	}
+	switch m.Role {
+	case "system", "developer":
+		return "", true, nil
+	}
+	text, err := session.Text(m.Content, true)
+	if err != nil {
+		return "", false, fmt.Errorf("content: %w", err)
+	}
+	k := struct {
+		Role, Text, Refusal, Name, ToolCallID string
+		Calls                                 []any
+	}{m.Role, text, m.Refusal, m.Name, m.ToolCallID, nil}
+	for _, c := range m.ToolCalls {
+		k.Calls = append(k.Calls, []any{c.ID, c.Type, c.Function.Name, session.Arguments(c.Function.Arguments), c.Custom.Name, c.Custom.Input})
+	}
+	if f := m.FunctionCall; f != nil {
+		k.Calls = append(k.Calls, []any{f.Name, session.Arguments(f.Arguments)})
+	}
+	return key(k), false, nil
 }

@@ -18,14 +18,19 @@ import (
 	"io"
 	"strings"
 
+	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/vouchgate/vouch/trace"
+	"github.com/vouchgate/vouch/trace/internal/agentlog"
 	"github.com/vouchgate/vouch/trace/internal/session"
 )
 
 // MaxBytes bounds a log.
 const MaxBytes = 256 << 20
+
+// sniffBytes is how much of a log [Read] looks at to tell the APIs apart.
+const sniffBytes = 1 << 20
 
 // The formats, as [Sniff] names them and as a transcript's
 // output.metadata.source gives them.
@@ -37,14 +42,14 @@ const (
 // maxDepth bounds the nesting of containers ({"request": {"input": ...}}).
 const maxDepth = 4
 
-// Read reads a log of either API, telling them apart with [Sniff]; a log
-// that looks like neither is read as chat messages.
+// Read reads a log of either API, telling them apart with [Sniff] on its
+// first MiB; a log that looks like neither is read as chat messages.
 func Read(r io.Reader) (*trace.Transcript, error) {
 	data, err := readAll(r)
 	if err != nil {
 		return nil, err
 	}
-	if Sniff(data) == Responses {
+	if Sniff(data[:min(len(data), sniffBytes)]) == Responses {
 		return readResponses(data)
 	}
 	return readChat(data)
@@ -121,6 +126,32 @@ type reader struct {
 	format string // Chat or Responses
 	// item reads one message or item.
 	item func(v jsontext.Value) error
+	// key returns what a message or an item says, as a string equal for
+	// the same message logged twice; skip is set for one whose reading
+	// changes nothing (a system message, reasoning), left out of the
+	// conversation.
+	key func(v jsontext.Value) (k string, skip bool, err error)
+	// conv is the conversation read so far: the keys of its messages or
+	// items, in order.
+	conv []string
+}
+
+// elem is a message or an item of a record, read once the record is.
+type elem struct {
+	key  string
+	v    jsontext.Value
+	path string // where it is in the record, for errors
+	text string // a prompt given as a request's input string
+}
+
+// line holds the messages or items of one record: those of a request
+// (the conversation so far) and those that follow it (a response's, or
+// a message or item alone).
+type line struct {
+	request []elem
+	hasReq  bool
+	next    []elem
+	n       int // messages and items found
 }
 
 // read reads the records of a log.
@@ -134,7 +165,7 @@ func (r *reader) read(data []byte) (*trace.Transcript, error) {
 	}
 	found := 0
 	for _, rec := range recs {
-		n, err := r.record(rec.Value, 0)
+		n, err := r.line(rec.Value)
 		if err != nil {
 			return nil, fmt.Errorf("trace: %s: line %d: record %d: %w", r.format, rec.Line, rec.Index, err)
 		}
@@ -144,6 +175,56 @@ func (r *reader) read(data []byte) (*trace.Transcript, error) {
 		return nil, fmt.Errorf("trace: %s: %w", r.format, trace.ErrNoMessages)
 	}
 	return r.b.Finish(r.format, nil), nil
+}
+
+// line reads one record. A request's messages or items are the whole
+// conversation so far, as when each line of a log holds a request and
+// its response: the part of them that repeats, in order, the start of the
+// conversation already read is not read again, only what follows. The
+// messages or items of a response, and those alone on a line, continue
+// the conversation.
+func (r *reader) line(v jsontext.Value) (int, error) {
+	var l line
+	if err := r.record(v, 0, &l, false, ""); err != nil {
+		return 0, err
+	}
+	conv := r.conv
+	if l.hasReq {
+		conv = make([]string, 0, len(l.request)+len(l.next))
+		for _, e := range l.request {
+			conv = append(conv, e.key)
+		}
+	}
+	all := append(l.request[:len(l.request):len(l.request)], l.next...)
+	for _, e := range l.next {
+		conv = append(conv, e.key)
+	}
+	// The common start of the conversation read and this one: all that
+	// was read, for a record that only continues it.
+	p := 0
+	if !l.hasReq {
+		p = len(r.conv)
+	}
+	for p < len(conv) && p < len(r.conv) && conv[p] == r.conv[p] {
+		p++
+	}
+	first := p - (len(conv) - len(all)) // the first element of the record not read
+	if p < len(conv) {
+		r.conv = conv
+	}
+	for _, e := range all[max(first, 0):] {
+		if e.v == nil {
+			r.b.Prompt(e.text)
+			continue
+		}
+		if err := r.item(e.v); err != nil {
+			if e.path != "" {
+				return 0, fmt.Errorf("%s: %w", e.path, err)
+			}
+			return 0, err
+		}
+	}
+	return l.n, nil
 }
 
 // container is what a read looks for in an object that is not a message
@@ -173,28 +254,41 @@ func (r *reader) isItem(c *container) bool {
 	return false
 }
 
-// record reads one record, a message, an item or a container, and
-// returns how many messages and items it held.
-func (r *reader) record(v jsontext.Value, depth int) (int, error) {
+// record gathers the messages and items of a record, a message, an item
+// or a container, into l: into its request when req is set.
+func (r *reader) record(v jsontext.Value, depth int, l *line, req bool, path string) error {
 	if v.Kind() != '{' {
 		if v.Kind() == 'n' {
-			return 0, nil
+			return nil
 		}
-		return 0, fmt.Errorf("want a JSON object, got %s", kindName(v.Kind()))
+		return fmt.Errorf("want a JSON object, got %s", kindName(v.Kind()))
 	}
 	var c container
 	if err := session.Decode(v, &c); err != nil {
-		return 0, err
+		return err
 	}
 	if r.isItem(&c) {
-		return 1, r.item(v)
+		l.n++
+		k, skip, err := r.key(v)
+		if err != nil {
+			return err
+		}
+		if !skip {
+			e := elem{key: k, v: v, path: path}
+			if req {
+				l.request = append(l.request, e)
+			} else {
+				l.next = append(l.next, e)
+			}
+		}
+		return nil
 	}
 	if depth >= maxDepth {
-		return 0, errors.New("containers nested too deep")
+		return errors.New("containers nested too deep")
 	}
-	n := 0
-	list := func(name string, l jsontext.Value) error {
-		switch l.Kind() {
+	list := func(name string, lv jsontext.Value) error {
+		req := name == "messages" || name == "input"
+		switch lv.Kind() {
 		case 0, 'n':
 			return nil
 		case '[':
@@ -202,20 +296,24 @@ func (r *reader) record(v jsontext.Value, depth int) (int, error) {
 			if r.format == Responses && name == "input" {
 				// A request's input given as a string is a user prompt.
 				var s string
-				if err := session.Decode(l, &s); err != nil {
+				if err := session.Decode(lv, &s); err != nil {
 					return fmt.Errorf("%s: %w", name, err)
 				}
-				r.b.Prompt(s)
-				n++
+				l.n++
+				l.hasReq = true
+				l.request = append(l.request, elem{key: "prompt\x00" + s, text: s})
 				return nil
 			}
 			fallthrough
 		default:
-			return fmt.Errorf("%s: want a list, got %s", name, kindName(l.Kind()))
+			return fmt.Errorf("%s: want a list, got %s", name, kindName(lv.Kind()))
 		}
 		var elems []jsontext.Value
-		if err := session.Decode(l, &elems); err != nil {
+		if err := session.Decode(lv, &elems); err != nil {
 			return fmt.Errorf("%s: %w", name, err)
+		}
+		if req {
+			l.hasReq = true
 		}
 		for i, e := range elems {
 			if name == "choices" {
@@ -230,27 +328,29 @@ func (r *reader) record(v jsontext.Value, depth int) (int, error) {
 				}
 				e = ch.Message
 			}
-			m, err := r.record(e, depth+1)
-			if err != nil {
+			where := fmt.Sprintf("%s[%d]", name, i)
+			if path != "" {
+				where = path + ": " + where
+			}
+			if err := r.record(e, depth+1, l, req, where); err != nil {
 				return fmt.Errorf("%s[%d]: %w", name, i, err)
 			}
-			n += m
 		}
 		return nil
 	}
 	if r.format == Chat {
 		if err := list("messages", c.Messages); err != nil {
-			return n, err
+			return err
 		}
 		if err := list("choices", c.Choices); err != nil {
-			return n, err
+			return err
 		}
 	} else {
 		if err := list("input", c.Input); err != nil {
-			return n, err
+			return err
 		}
 		if err := list("output", c.Output); err != nil {
-			return n, err
+			return err
 		}
 	}
 	for _, sub := range []struct {
@@ -260,14 +360,16 @@ func (r *reader) record(v jsontext.Value, depth int) (int, error) {
 		if sub.v.Kind() != '{' {
 			continue
 		}
-		m, err := r.record(sub.v, depth+1)
-		if err != nil {
-			return n, fmt.Errorf("%s: %w", sub.name, err)
+		where := sub.name
+		if path != "" {
+			where = path + ": " + where
 		}
-		n += m
+		if err := r.record(sub.v, depth+1, l, false, where); err != nil {
+			return fmt.Errorf("%s: %w", sub.name, err)
+		}
 	}
 	r.b.Model(c.Model)
-	return n, nil
+	return nil
 }
 
 // kindName names a JSON kind in an error.
@@ -298,4 +400,22 @@ func flag(isError *bool, status string) session.Flag {
 		return session.Succeeded
 	}
 	return session.Unflagged
+}
+
+// key encodes a message's or an item's key.
+func key(v any) string {
+	b, _ := json.Marshal(v, json.Deterministic(true))
+	return string(b)
+}
+
+// anyJSON decodes JSON for a key, nil when it does not decode.
+func anyJSON(v jsontext.Value) any {
+	if len(v) == 0 {
+		return nil
+	}
+	var x any
+	if json.Unmarshal(v, &x, agentlog.DecodeOptions) != nil {
+		return string(v)
+	}
+	return x
 }

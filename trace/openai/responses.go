@@ -3,6 +3,7 @@ package openai
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/go-json-experiment/json"
@@ -79,7 +80,8 @@ type respItem struct {
 //   - local_shell_call: a [ToolLocalShell] call whose input's "command" is
 //     the argv (a shell's -c script taken out of "sh -c SCRIPT"), its
 //     local_shell_call_output the output; shell_call: a [ToolShell] call
-//     of its commands, answered by shell_call_output. An output that states
+//     a command (with ids CALLID#1, CALLID#2... when it runs several),
+//     answered by shell_call_output, one output a command. An output that states
 //     an exit status becomes <returncode>N</returncode> and
 //     <output>…</output>, so the status is evidence; a status other than
 //     0, or a timeout, is an error;
@@ -107,6 +109,10 @@ type respItem struct {
 // the exit status the output states, else 0 for a result flagged as a
 // success.
 //
+// As with [ReadChat], a request's items that repeat, in order, the start
+// of the conversation already read (system and developer messages and
+// reasoning aside) are not read again.
+//
 // A log that is not valid JSON, truncated included, or in which an item
 // has members of the wrong type, is an error naming the line and the
 // record. A log without any item gives [trace.ErrNoMessages].
@@ -119,7 +125,7 @@ func ReadResponses(r io.Reader) (*trace.Transcript, error) {
 }
 
 func readResponses(data []byte) (*trace.Transcript, error) {
-	rd := &reader{format: Responses}
+	rd := &reader{format: Responses, key: respKey}
 	rd.item = rd.respItem
 	return rd.read(data)
 }
@@ -147,13 +153,13 @@ func (r *reader) respItem(v jsontext.Value) error {
 			b.Say(text)
 		}
 	case "function_call":
-		b.Call(callID, it.Name, session.Arguments(it.Arguments), "")
+		b.Add(callID, it.Name, session.Arguments(it.Arguments), "")
 	case "custom_tool_call":
 		in, err := str(it.Input)
 		if err != nil {
 			return fmt.Errorf("input: %w", err)
 		}
-		b.Call(callID, it.Name, map[string]any{"input": in}, "")
+		b.Add(callID, it.Name, map[string]any{"input": in}, "")
 	case "function_call_output", "custom_tool_call_output", "computer_call_output", "apply_patch_call_output":
 		out, err := outputText(it.Output)
 		if err != nil {
@@ -177,7 +183,7 @@ func (r *reader) respItem(v jsontext.Value) error {
 		if a.WorkingDirectory != "" {
 			in["workdir"] = a.WorkingDirectory
 		}
-		b.Call(callID, ToolLocalShell, in, "")
+		b.Add(callID, ToolLocalShell, in, "")
 	case "local_shell_call_output":
 		out, err := str(it.Output)
 		if err != nil {
@@ -200,22 +206,57 @@ func (r *reader) respItem(v jsontext.Value) error {
 		if err := decodeIf(it.Action, &a); err != nil {
 			return fmt.Errorf("action: %w", err)
 		}
-		in := map[string]any{}
-		if cmds, ok := stringList(a.Commands); ok {
-			in["command"] = strings.Join(cmds, "\n")
-			in["commands"] = toAny(cmds)
+		cmds, _ := stringList(a.Commands)
+		if len(cmds) <= 1 {
+			in := map[string]any{}
+			if len(cmds) == 1 {
+				in["command"] = cmds[0]
+				in["commands"] = toAny(cmds)
+			}
+			b.Add(callID, ToolShell, in, "")
+			break
 		}
-		b.Call(callID, ToolShell, in, "")
+		// Each command its own entry, with its own output and status.
+		for i, c := range cmds {
+			b.Add(shellID(callID, i), ToolShell, map[string]any{"command": c}, "")
+		}
 	case "shell_call_output":
-		text, failed, err := shellOutput(it.Output)
+		outs, err := shellOutput(it.Output)
 		if err != nil {
 			return fmt.Errorf("output: %w", err)
 		}
 		f := flag(it.IsError, it.Status)
-		if failed {
-			f = session.Failed
+		if !b.Known(shellID(it.CallID, 0)) {
+			// One command, or outputs that are not one a command: all of
+			// them its result, failed when any failed.
+			o := joinShell(outs)
+			if o.failed {
+				f = session.Failed
+			}
+			b.Result(it.CallID, agentlog.Quote(o.text), f)
+			break
 		}
-		b.Result(it.CallID, agentlog.Quote(text), f)
+		n := 0
+		for b.Known(shellID(it.CallID, n)) {
+			n++
+		}
+		if len(outs) != n {
+			// Not one output a command: all of them the last command's
+			// result, failed when any failed.
+			o := joinShell(outs)
+			if o.failed {
+				f = session.Failed
+			}
+			b.Result(shellID(it.CallID, n-1), agentlog.Quote(o.text), f)
+			break
+		}
+		for i := range n {
+			o, fi := outs[i], f
+			if o.failed {
+				fi = session.Failed
+			}
+			b.Result(shellID(it.CallID, i), agentlog.Quote(o.text), fi)
+		}
 	case "apply_patch_call":
 		var op struct {
 			Type string `json:"type"`
@@ -229,7 +270,7 @@ func (r *reader) respItem(v jsontext.Value) error {
 		if op.Diff != "" {
 			in["diff"] = op.Diff
 		}
-		b.Call(callID, ToolApplyPatch, in, "")
+		b.Add(callID, ToolApplyPatch, in, "")
 	case "web_search_call":
 		var a struct {
 			Type    string         `json:"type"`
@@ -260,49 +301,44 @@ func (r *reader) respItem(v jsontext.Value) error {
 				in["queries"] = toAny(qs)
 			}
 		}
-		if k, ok := b.Call(callID, tool, in, ""); ok {
-			r.hosted(k, it.Status, a.Sources)
-		}
+		k := b.Add(callID, tool, in, "")
+		r.hosted(k, it.Status, a.Sources)
 	case "file_search_call":
 		in := map[string]any{}
 		if qs, ok := stringList(it.Queries); ok && len(qs) > 0 {
 			in["query"] = qs[0]
 			in["queries"] = toAny(qs)
 		}
-		if k, ok := b.Call(callID, ToolFileSearch, in, ""); ok {
-			r.hosted(k, it.Status, it.Results)
-		}
+		k := b.Add(callID, ToolFileSearch, in, "")
+		r.hosted(k, it.Status, it.Results)
 	case "computer_call":
 		in := map[string]any{}
 		if it.Action.Kind() == '{' {
 			in = session.Arguments(it.Action)
 		}
-		b.Call(callID, ToolComputer, in, "")
+		b.Add(callID, ToolComputer, in, "")
 	case "code_interpreter_call":
-		if k, ok := b.Call(callID, ToolCodeInterpreter, map[string]any{"code": it.Code}, ""); ok {
-			logs, err := interpreterLogs(it.Outputs)
-			if err != nil {
-				return fmt.Errorf("outputs: %w", err)
-			}
-			r.hosted(k, it.Status, logs)
+		k := b.Add(callID, ToolCodeInterpreter, map[string]any{"code": it.Code}, "")
+		logs, err := interpreterLogs(it.Outputs)
+		if err != nil {
+			return fmt.Errorf("outputs: %w", err)
 		}
+		r.hosted(k, it.Status, logs)
 	case "image_generation_call":
-		if k, ok := b.Call(callID, ToolImageGeneration, nil, ""); ok {
-			r.hosted(k, it.Status, []byte(`"[image]"`))
-		}
+		k := b.Add(callID, ToolImageGeneration, nil, "")
+		r.hosted(k, it.Status, []byte(`"[image]"`))
 	case "mcp_call":
 		tool := "mcp__" + it.ServerLabel + "__" + it.Name
-		if k, ok := b.Call(callID, tool, session.Arguments(it.Arguments), ""); ok {
-			switch {
-			case it.Error.Kind() != 0 && it.Error.Kind() != 'n':
-				b.ResultAt(k, agentlog.Quote(mcpError(it.Error)), session.Failed)
-			case it.Output.Kind() == '"':
-				out, err := str(it.Output)
-				if err != nil {
-					return fmt.Errorf("output: %w", err)
-				}
-				b.ResultAt(k, agentlog.Quote(out), flag(it.IsError, it.Status))
+		k := b.Add(callID, tool, session.Arguments(it.Arguments), "")
+		switch {
+		case it.Error.Kind() != 0 && it.Error.Kind() != 'n':
+			b.ResultAt(k, agentlog.Quote(mcpError(it.Error)), session.Failed)
+		case it.Output.Kind() == '"':
+			out, err := str(it.Output)
+			if err != nil {
+				return fmt.Errorf("output: %w", err)
 			}
+			b.ResultAt(k, agentlog.Quote(out), flag(it.IsError, it.Status))
 		}
 	default:
 		switch {
@@ -317,7 +353,7 @@ func (r *reader) respItem(v jsontext.Value) error {
 			if name == "" {
 				name = strings.TrimSuffix(it.Type, "_call")
 			}
-			b.Call(callID, name, session.Arguments(it.Arguments), "")
+			b.Add(callID, name, session.Arguments(it.Arguments), "")
 		}
 	}
 	return nil
@@ -433,14 +469,27 @@ func shellQuote(w string) string {
 	return "'" + strings.ReplaceAll(w, "'", `'"'"'`) + "'"
 }
 
+// shellID is the id of the command at index i of a shell_call that
+// runs several: CALLID#1, CALLID#2...
+func shellID(callID string, i int) string {
+	return callID + "#" + strconv.Itoa(i+1)
+}
+
+// shellRun is the output of one command of a shell_call.
+type shellRun struct {
+	text   string
+	failed bool // a status other than 0, or a timeout
+	code   *int
+}
+
 // shellOutput reads a shell_call_output's output: a list of chunks
-// {stdout, stderr, outcome: {type: exit, exit_code} | {type: timeout}}.
-// The status is that of the last chunk that has one; it reports whether it
-// is not 0 or the command timed out.
-func shellOutput(v jsontext.Value) (string, bool, error) {
+// {stdout, stderr, outcome: {type: exit, exit_code} | {type: timeout}},
+// one a command, each with its own status. Output that is not a list is
+// one command's, without a status.
+func shellOutput(v jsontext.Value) ([]shellRun, error) {
 	if v.Kind() != '[' {
 		s, err := outputText(v)
-		return s, false, err
+		return []shellRun{{text: s}}, err
 	}
 	var chunks []struct {
 		Stdout  string `json:"stdout"`
@@ -451,28 +500,53 @@ func shellOutput(v jsontext.Value) (string, bool, error) {
 		} `json:"outcome"`
 	}
 	if err := session.Decode(v, &chunks); err != nil {
-		return "", false, err
+		return nil, err
 	}
+	var out []shellRun
+	for _, c := range chunks {
+		body := c.Stdout + c.Stderr
+		switch c.Outcome.Type {
+		case "exit":
+			if code := c.Outcome.ExitCode; code != nil {
+				out = append(out, shellRun{session.Format(*code, body), *code != 0, code})
+				continue
+			}
+		case "timeout":
+			out = append(out, shellRun{text: body + "\n(timed out)", failed: true})
+			continue
+		}
+		out = append(out, shellRun{text: body})
+	}
+	return out, nil
+}
+
+// joinShell joins the outputs of a shell_call's commands into one: its
+// status the first that is not 0 (or a timeout), else the last stated.
+func joinShell(runs []shellRun) shellRun {
 	var body strings.Builder
 	var code *int
 	timeout := false
-	for _, c := range chunks {
-		body.WriteString(c.Stdout)
-		body.WriteString(c.Stderr)
-		switch c.Outcome.Type {
-		case "exit":
-			code = c.Outcome.ExitCode
-		case "timeout":
+	for _, r := range runs {
+		text := r.text
+		if r.code != nil {
+			// The body without the status's markup, the status kept apart.
+			text = strings.TrimSuffix(strings.TrimPrefix(text, "<returncode>"+strconv.Itoa(*r.code)+"</returncode>\n<output>\n"), "</output>")
+			if code == nil || *code == 0 {
+				code = r.code
+			}
+		} else if r.failed {
 			timeout = true
+			text = strings.TrimSuffix(text, "\n(timed out)")
 		}
+		body.WriteString(text)
 	}
 	switch {
 	case timeout:
-		return body.String() + "\n(timed out)", true, nil
+		return shellRun{text: body.String() + "\n(timed out)", failed: true}
 	case code != nil:
-		return session.Format(*code, body.String()), *code != 0, nil
+		return shellRun{session.Format(*code, body.String()), *code != 0, code}
 	}
-	return body.String(), false, nil
+	return shellRun{text: body.String()}
 }
 
 // interpreterLogs returns a code interpreter's outputs as text: its logs,
@@ -520,4 +594,34 @@ func mcpError(v jsontext.Value) string {
 		}
 	}
 	return string(v)
+}
+
+// respKey returns what an item says, for [reader.line]: its type, role,
+// text, call id, name, arguments and the members of its action or output,
+// whatever members a log adds or leaves out (an output item sent back as
+// input may lose its id or status). System and developer messages and
+// reasoning are skipped.
+func respKey(v jsontext.Value) (string, bool, error) {
+	var it respItem
+	if err := session.Decode(v, &it); err != nil {
+		return "", false, err
+	}
+	if it.Type == "" {
+		it.Type = "message"
+	}
+	switch {
+	case it.Type == "reasoning", it.Type == "message" && (it.Role == "system" || it.Role == "developer"):
+		return "", true, nil
+	}
+	text, err := session.Text(it.Content, true)
+	if err != nil {
+		return "", false, fmt.Errorf("content: %w", err)
+	}
+	id := it.CallID
+	if id == "" && it.Type != "message" {
+		id = it.ID
+	}
+	return key([]any{it.Type, it.Role, text, id, it.Name, session.Arguments(it.Arguments),
+		anyJSON(it.Input), anyJSON(it.Output), anyJSON(it.Action), anyJSON(it.Operation), it.Code,
+		anyJSON(it.Queries), anyJSON(it.Error), it.ServerLabel}), false, nil
 }

@@ -194,7 +194,9 @@ type event struct {
 // gen_ai.choice; their body as attributes or a JSON gen_ai.event.content)
 // or on gen_ai.prompt and gen_ai.completion, hold the rest: a tool call part
 // the model returned is an entry too (one with the id of a tool span is the
-// same call), and a tool call response part is the output of the call it
+// same call; a tool span without an id executes the oldest call of its
+// tool, with its arguments when both have them, that has no result yet),
+// and a tool call response part is the output of the call it
 // names. The messages a span was given are read at its start, those it
 // returned at its end (a call read there has the span's end as its
 // timestamp, until a tool span gives it its own).
@@ -481,7 +483,18 @@ func (r *reader) tool(s *span) {
 		in = map[string]any{session.RawKey: string(b)}
 	}
 	ts := timestamp(s.start)
-	k, fresh := r.b.Call(id, name, in, ts)
+	var k int
+	fresh := true
+	if id == "" {
+		// A span without the call's id executes the oldest call of the
+		// tool (with the same arguments, when both have them) that has
+		// no result yet: the call a chat span's output asked for.
+		k, fresh = r.b.PendingMatch(name, in)
+		fresh = !fresh
+	}
+	if fresh {
+		k, fresh = r.b.Call(id, name, in, ts)
+	}
 	if !fresh {
 		r.b.Fill(k, in, "")
 		r.b.Stamp(k, ts)

@@ -3,6 +3,7 @@ package otelgenai
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -225,4 +226,49 @@ func FuzzRead(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestReadToolSpanWithoutID: a tool span that does not name the call it
+// executes is the oldest call of its tool (with its arguments) that a chat
+// span asked for and has no result yet, not a second call.
+func TestReadToolSpanWithoutID(t *testing.T) {
+	calls := `[{"role":"assistant","parts":[` +
+		`{"type":"tool_call","id":"call_1","name":"bash","arguments":{"command":"pytest tests"}},` +
+		`{"type":"tool_call","id":"call_2","name":"bash","arguments":{"command":"pytest other"}}]}]`
+	quoted, _ := json.Marshal(calls)
+	chat := `{"name":"chat","startTimeUnixNano":"100","endTimeUnixNano":"110","attributes":[` +
+		`{"key":"gen_ai.operation.name","value":{"stringValue":"chat"}},` +
+		`{"key":"gen_ai.output.messages","value":{"stringValue":` + string(quoted) + `}}]}`
+	result := func(s string) string {
+		q, _ := json.Marshal(s)
+		return `,{"key":"gen_ai.tool.call.result","value":{"stringValue":` + string(q) + `}}`
+	}
+	log := doc(chat,
+		toolSpan("120", "", "bash", `"{\"command\":\"pytest other\"}"`, result("<returncode>1</returncode>\n<output>\nFAILED\n</output>")),
+		toolSpan("130", "", "bash", `""`, result("<returncode>0</returncode>\n<output>\nok\n</output>")),
+	)
+	tr, err := Read(strings.NewReader(log))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Trace) != 2 {
+		t.Fatalf("%d entries, want 2: %+v", len(tr.Trace), tr.Trace)
+	}
+	if e := tr.Trace[0]; e.ID != "call_1" || !strings.Contains(e.OutputText(), "ok") || e.IsError {
+		t.Errorf("call_1: %+v", e)
+	}
+	if e := tr.Trace[1]; e.ID != "call_2" || !strings.Contains(e.OutputText(), "FAILED") || !e.IsError {
+		t.Errorf("call_2: %+v", e)
+	}
+	var exits []string
+	for _, c := range tr.Output.Artifacts.CommandResults {
+		if c.ExitCode == nil {
+			exits = append(exits, c.Command+" none")
+		} else {
+			exits = append(exits, fmt.Sprintf("%s %d", c.Command, *c.ExitCode))
+		}
+	}
+	if want := []string{"pytest tests 0", "pytest other 1"}; !slices.Equal(exits, want) {
+		t.Errorf("command results %q, want %q", exits, want)
+	}
 }

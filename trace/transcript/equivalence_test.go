@@ -83,7 +83,14 @@ func responsesLog(tr *trace.Transcript) []byte {
 // call, whose output message holds the tool call, followed by the tool's
 // execution span; then a last chat span with the summary. The spans are
 // listed last first, so the importer has to order them.
-func otelLog(tr *trace.Transcript) []byte {
+func otelLog(tr *trace.Transcript) []byte { return otelSpans(tr, true) }
+
+// otelLogNoIDs writes the spans as otelLog does, but the tool spans do not
+// name the call they execute (gen_ai.tool.call.id is recommended, not
+// required).
+func otelLogNoIDs(tr *trace.Transcript) []byte { return otelSpans(tr, false) }
+
+func otelSpans(tr *trace.Transcript, ids bool) []byte {
 	str := func(k, v string) any { return map[string]any{"key": k, "value": map[string]any{"stringValue": v}} }
 	msgs := func(role string, parts ...any) string {
 		return string(mustJSON([]any{map[string]any{"role": role, "parts": parts}}))
@@ -115,7 +122,10 @@ func otelLog(tr *trace.Transcript) []byte {
 			str("gen_ai.operation.name", "chat"), str("gen_ai.response.model", model(tr)),
 			str("gen_ai.output.messages", msgs("assistant", map[string]any{"type": "tool_call", "id": e.ID, "name": e.Tool, "arguments": input})))
 		attrs := []any{str("gen_ai.operation.name", "execute_tool"), str("gen_ai.tool.name", e.Tool),
-			str("gen_ai.tool.call.id", e.ID), str("gen_ai.tool.call.arguments", arguments(e.Input))}
+			str("gen_ai.tool.call.arguments", arguments(e.Input))}
+		if ids {
+			attrs = append(attrs, str("gen_ai.tool.call.id", e.ID))
+		}
 		status := 0
 		if e.Output != nil {
 			attrs = append(attrs, str("gen_ai.tool.call.result", e.OutputText()))
@@ -138,6 +148,79 @@ func otelLog(tr *trace.Transcript) []byte {
 		"resource":   map[string]any{"attributes": []any{str("service.name", "agent")}},
 		"scopeSpans": []any{map[string]any{"scope": map[string]any{"name": "test"}, "spans": spans}},
 	}}})
+}
+
+// chatTurns writes the session as an orchestrator logs Chat Completions
+// turn by turn: a line a response, holding the request (the whole
+// conversation so far) and the message returned. The assistant says a
+// few words before each call; the tool messages carry no error flag, as
+// the API has none; call ids are unique only within a response (call_0
+// each time), or, with legacy set, the calls are the legacy function_call
+// answered by function messages, without ids.
+func chatTurns(tr *trace.Transcript, legacy bool) []byte {
+	conv := []any{
+		map[string]any{"role": "system", "content": "You are a coding agent."},
+		map[string]any{"role": "user", "content": tr.Goal},
+	}
+	var turns []int
+	for i, e := range tr.Trace {
+		turns = append(turns, len(conv))
+		say := fmt.Sprintf("Step %d: I will use %s.", i+1, e.Tool)
+		if legacy {
+			conv = append(conv, map[string]any{"role": "assistant", "content": say,
+				"function_call": map[string]any{"name": e.Tool, "arguments": arguments(e.Input)}})
+		} else {
+			conv = append(conv, map[string]any{"role": "assistant", "content": say, "tool_calls": []any{
+				map[string]any{"id": "call_0", "type": "function", "function": map[string]any{"name": e.Tool, "arguments": arguments(e.Input)}},
+			}})
+		}
+		if e.Output != nil {
+			if legacy {
+				conv = append(conv, map[string]any{"role": "function", "name": e.Tool, "content": e.OutputText()})
+			} else {
+				conv = append(conv, map[string]any{"role": "tool", "tool_call_id": "call_0", "content": e.OutputText()})
+			}
+		}
+	}
+	turns = append(turns, len(conv))
+	conv = append(conv, map[string]any{"role": "assistant", "content": tr.Output.Summary})
+	var out []byte
+	for _, n := range turns {
+		out = append(append(out, mustJSON(map[string]any{
+			"model":    model(tr),
+			"messages": conv[:n],
+			"choices":  []any{map[string]any{"index": 0, "finish_reason": "stop", "message": conv[n]}},
+		})...), '\n')
+	}
+	return out
+}
+
+// responsesTurns writes the session as an orchestrator logs the Responses
+// API turn by turn: a line a response, holding the request's input (all
+// the items so far) and the response's output (a message with a few words,
+// then the call). The outputs carry no error flag.
+func responsesTurns(tr *trace.Transcript) []byte {
+	msg := func(role, typ, text string) any {
+		return map[string]any{"type": "message", "role": role, "content": []any{map[string]any{"type": typ, "text": text}}}
+	}
+	items := []any{msg("user", "input_text", tr.Goal)}
+	var out []byte
+	line := func(output ...any) {
+		out = append(append(out, mustJSON(map[string]any{
+			"model": model(tr), "input": slices.Clone(items),
+			"output": output,
+		})...), '\n')
+		items = append(items, output...)
+	}
+	for i, e := range tr.Trace {
+		line(msg("assistant", "output_text", fmt.Sprintf("Step %d: I will use %s.", i+1, e.Tool)),
+			map[string]any{"type": "function_call", "id": "fc_" + e.ID, "call_id": e.ID, "name": e.Tool, "arguments": arguments(e.Input), "status": "completed"})
+		if e.Output != nil {
+			items = append(items, map[string]any{"type": "function_call_output", "call_id": e.ID, "output": e.OutputText()})
+		}
+	}
+	line(msg("assistant", "output_text", tr.Output.Summary))
+	return out
 }
 
 func arguments(in map[string]any) string {
@@ -192,15 +275,29 @@ func TestEquivalence(t *testing.T) {
 			t.Fatalf("%s: %v", path, err)
 		}
 		want := verify(t, eng, orig)
+		unflagged := degrade(orig)
+		wantUnflagged := verify(t, eng, unflagged)
 		for _, tt := range []struct {
+			name   string
 			format transcript.Format
 			write  func(*trace.Transcript) []byte
+			// flags: the log carries the error flags (an is_error member,
+			// a span's status); ids: the calls' own ids.
+			flags, ids bool
 		}{
-			{transcript.OpenAIChat, chatLog},
-			{transcript.OpenAIResponses, responsesLog},
-			{transcript.OTelGenAI, otelLog},
+			{"", transcript.OpenAIChat, chatLog, true, true},
+			{"", transcript.OpenAIResponses, responsesLog, true, true},
+			{"", transcript.OTelGenAI, otelLog, true, true},
+			{"turns", transcript.OpenAIChat, func(tr *trace.Transcript) []byte { return chatTurns(tr, false) }, false, false},
+			{"turns-legacy", transcript.OpenAIChat, func(tr *trace.Transcript) []byte { return chatTurns(tr, true) }, false, false},
+			{"turns", transcript.OpenAIResponses, responsesTurns, false, true},
+			{"no-call-ids", transcript.OTelGenAI, otelLogNoIDs, true, true},
 		} {
-			t.Run(filepath.Base(path)+"/"+string(tt.format), func(t *testing.T) {
+			name := string(tt.format)
+			if tt.name != "" {
+				name += "-" + tt.name
+			}
+			t.Run(filepath.Base(path)+"/"+name, func(t *testing.T) {
 				log := tt.write(orig)
 				f, err := transcript.Detect(log)
 				if err != nil || f != tt.format {
@@ -210,24 +307,57 @@ func TestEquivalence(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				same(t, orig, got, tt.format == transcript.OTelGenAI)
-				if rep := verify(t, eng, got); !cmp.Equal(rep, want) {
-					t.Errorf("the verification differs (-claude +%s):\n%s", tt.format, cmp.Diff(want, rep))
+				ref, rep := orig, want
+				if !tt.flags {
+					// The documented difference: without an error flag, a
+					// failed call is an error only when it is a command
+					// whose output states a status other than 0, and a
+					// command's status is the one its output states.
+					ref, rep = unflagged, wantUnflagged
+				}
+				same(t, ref, got, tt.format == transcript.OTelGenAI, tt.ids)
+				if got := verify(t, eng, got); !cmp.Equal(got, rep) {
+					t.Errorf("the verification differs (-claude +%s):\n%s", name, cmp.Diff(rep, got))
 				}
 			})
 		}
 	}
 }
 
+// degrade returns the transcript as a log without error flags gives it:
+// a call is an error only when it is a command whose output states a
+// status other than 0, and a command's status is only what its output
+// states.
+func degrade(orig *trace.Transcript) *trace.Transcript {
+	d := *orig
+	d.Trace = slices.Clone(orig.Trace)
+	for i := range d.Trace {
+		e := &d.Trace[i]
+		code, ok := trace.ExitCode(e)
+		e.IsError = e.IsError && trace.Builtin().CallOp(e.Tool, e.Input) == trace.OpExec && ok && code != 0
+	}
+	if orig.Output.Artifacts != nil {
+		a := *orig.Output.Artifacts
+		a.CommandResults = nil
+		for _, c := range trace.Summarize(d.Trace, nil).Commands {
+			if c.Command != "" {
+				a.CommandResults = append(a.CommandResults, vouch.CommandResult{Command: c.Command, ExitCode: c.ExitCode})
+			}
+		}
+		d.Output.Artifacts = &a
+	}
+	return &d
+}
+
 // same holds a transcript read back against the original.
-func same(t *testing.T, orig, got *trace.Transcript, timestamps bool) {
+func same(t *testing.T, orig, got *trace.Transcript, timestamps, ids bool) {
 	t.Helper()
 	if len(got.Trace) != len(orig.Trace) {
 		t.Fatalf("%d entries, want %d", len(got.Trace), len(orig.Trace))
 	}
 	for i := range orig.Trace {
 		o, g := &orig.Trace[i], &got.Trace[i]
-		if o.ID != g.ID || o.Tool != g.Tool || o.IsError != g.IsError || (o.Output == nil) != (g.Output == nil) || o.OutputText() != g.OutputText() {
+		if (ids && o.ID != g.ID) || o.Tool != g.Tool || o.IsError != g.IsError || (o.Output == nil) != (g.Output == nil) || o.OutputText() != g.OutputText() {
 			t.Errorf("entry %d: %s %s error %v output %.80q; want %s %s error %v output %.80q",
 				i, g.ID, g.Tool, g.IsError, g.OutputText(), o.ID, o.Tool, o.IsError, o.OutputText())
 		}

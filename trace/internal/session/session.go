@@ -8,6 +8,7 @@
 package session
 
 import (
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -45,8 +46,12 @@ const Unnamed = "unnamed"
 // ready to use.
 type Builder struct {
 	t       trace.Transcript
-	byID    map[string]int
-	ok      []bool // per entry: the log said the call succeeded
+	byID    map[string][]int // the calls of each id, in order
+	byTool  map[string][]int // the calls of each tool that may lack a result, in order
+	ok      []bool           // per entry: the log said the call succeeded
+	batch   []int            // per entry: the run of calls made together it is in
+	runs    int              // runs of calls so far
+	inRun   bool             // the last event was a call
 	report  []string
 	prompts []string
 	seen    map[string]bool
@@ -75,6 +80,7 @@ func (b *Builder) Say(text string) {
 	if text == "" || (len(b.report) > 0 && b.report[len(b.report)-1] == text) {
 		return
 	}
+	b.inRun = false
 	b.report = append(b.report, text)
 }
 
@@ -110,33 +116,50 @@ func (b *Builder) Model(name string) {
 
 // Known reports whether a call with the given id was recorded.
 func (b *Builder) Known(id string) bool {
-	_, ok := b.byID[id]
-	return id != "" && ok
+	return id != "" && len(b.byID[id]) > 0
 }
 
 // Call records a tool call and returns its index in the trace. A call
 // whose id was recorded before is the same call logged again: Call
-// returns its index and false, and changes nothing. A new call ends the
-// assistant's report: what it says next is a new one. A call without a
-// tool name is named [Unnamed].
+// returns the index of the latest call of that id and false, and changes
+// nothing. A new call ends the assistant's report: what it says next is a
+// new one. A call without a tool name is named [Unnamed].
 func (b *Builder) Call(id, tool string, input map[string]any, ts string) (int, bool) {
+	if ks := b.byID[id]; id != "" && len(ks) > 0 {
+		b.calls++
+		return ks[len(ks)-1], false
+	}
+	return b.Add(id, tool, input, ts), true
+}
+
+// Add records a tool call, as [Builder.Call] does, even when a call with
+// the same id was recorded before: for a log whose ids are unique only
+// within one response, and which repeats no call. A result for that id
+// goes to the latest of its calls that has none.
+func (b *Builder) Add(id, tool string, input map[string]any, ts string) int {
 	b.calls++
 	if strings.TrimSpace(tool) == "" {
 		tool = Unnamed
 	}
+	k := len(b.t.Trace)
 	if id != "" {
-		if k, dup := b.byID[id]; dup {
-			return k, false
-		}
 		if b.byID == nil {
-			b.byID = make(map[string]int)
+			b.byID = make(map[string][]int)
 		}
-		b.byID[id] = len(b.t.Trace)
+		b.byID[id] = append(b.byID[id], k)
+	}
+	if b.byTool == nil {
+		b.byTool = make(map[string][]int)
+	}
+	b.byTool[tool] = append(b.byTool[tool], k)
+	if !b.inRun {
+		b.runs, b.inRun = b.runs+1, true
 	}
 	b.report = b.report[:0]
 	b.t.Trace = append(b.t.Trace, vouch.TraceEntry{ID: id, Tool: tool, Input: input, Timestamp: ts})
 	b.ok = append(b.ok, false)
-	return len(b.t.Trace) - 1, true
+	b.batch = append(b.batch, b.runs)
+	return k
 }
 
 // Result gives the call with the given id its output (JSON), unless it
@@ -146,11 +169,33 @@ func (b *Builder) Call(id, tool string, input map[string]any, ts string) (int, b
 // stating its exit status is rewritten as [Observation] says, so that the
 // status is evidence.
 func (b *Builder) Result(id string, out []byte, flag Flag) bool {
-	k, ok := b.byID[id]
-	if id == "" || !ok {
+	if id == "" {
 		return false
 	}
-	return b.ResultAt(k, out, flag)
+	// The calls of an id are those of the latest run of calls (the calls
+	// of one response) that has one without a result; the first of them
+	// without one gets it, results coming in the order of the calls.
+	ks := b.byID[id]
+	at := -1
+	for i := len(ks) - 1; i >= 0; i-- {
+		if !b.answered(ks[i]) {
+			at = i
+			for at > 0 && b.batch[ks[at-1]] == b.batch[ks[i]] && !b.answered(ks[at-1]) {
+				at--
+			}
+			break
+		}
+	}
+	if at < 0 {
+		return false
+	}
+	return b.ResultAt(ks[at], out, flag)
+}
+
+// answered reports whether the call at index k has a result.
+func (b *Builder) answered(k int) bool {
+	e := &b.t.Trace[k]
+	return e.Output != nil || e.IsError
 }
 
 // ResultAt is [Builder.Result] for the call at index k of the trace.
@@ -174,6 +219,7 @@ func (b *Builder) ResultAt(k int, out []byte, flag Flag) bool {
 			}
 		}
 	}
+	b.inRun = false
 	e.Output = out
 	switch flag {
 	case Failed:
@@ -194,9 +240,25 @@ func (b *Builder) ResultAt(k int, out []byte, flag Flag) bool {
 // result yet, for a log that pairs results by name (the legacy function
 // messages).
 func (b *Builder) Pending(tool string) (int, bool) {
-	for k := range b.t.Trace {
-		e := &b.t.Trace[k]
-		if e.Tool == tool && e.Output == nil && !e.IsError {
+	return b.PendingMatch(tool, nil)
+}
+
+// PendingMatch is [Builder.Pending] for a result that names the call's
+// input too: it returns the oldest call of tool without a result whose
+// input is input, or that has none, or any input when input is empty.
+// Calls answered are forgotten, so that pairing a result costs no more
+// than the calls of tool still waiting for one.
+func (b *Builder) PendingMatch(tool string, input map[string]any) (int, bool) {
+	ks := b.byTool[tool]
+	for len(ks) > 0 && b.answered(ks[0]) {
+		ks = ks[1:]
+	}
+	if b.byTool != nil {
+		b.byTool[tool] = ks
+	}
+	for _, k := range ks {
+		in := b.t.Trace[k].Input
+		if !b.answered(k) && (len(input) == 0 || len(in) == 0 || reflect.DeepEqual(in, input)) {
 			return k, true
 		}
 	}
