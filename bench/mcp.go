@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -101,31 +100,11 @@ func mcpBench(n int) error {
 	if err := os.WriteFile(cfg, fmt.Appendf(nil, "store: %s\nworkspaces:\n  jsdoc: %s\ndashboard: false\n", filepath.Join(dir, "vouch.db"), ex.Dir), 0o644); err != nil {
 		return err
 	}
-	srv := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--config", cfg)
-	srv.Env = append(os.Environ(), "VOUCH_LOG_LEVEL=warn", "VOUCH_JUDGE=")
-	stderr, err := srv.StderrPipe()
+	url, _, stop, err := startServe(bin, io.Discard, []string{"--config", cfg}, "VOUCH_LOG_LEVEL=warn", "VOUCH_JUDGE=")
 	if err != nil {
 		return err
 	}
-	if err := srv.Start(); err != nil {
-		return err
-	}
-	defer func() {
-		srv.Process.Signal(os.Interrupt)
-		srv.Wait()
-	}()
-	url := ""
-	sc := bufio.NewScanner(stderr)
-	for sc.Scan() {
-		if _, rest, ok := strings.Cut(sc.Text(), "listening on "); ok {
-			url, _, _ = strings.Cut(rest, " ")
-			break
-		}
-	}
-	if url == "" {
-		return fmt.Errorf("vouch serve did not start")
-	}
-	go io.Copy(io.Discard, stderr)
+	defer stop()
 	args["workspace"] = "jsdoc"
 	start = time.Now()
 	hs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url + "/mcp", HTTPClient: &http.Client{}}, nil)

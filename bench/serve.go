@@ -58,31 +58,11 @@ func serveBench(n, conc, rounds int, dsn string) error {
 		defer drop()
 		store = schemaDSN
 	}
-	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--store", store)
-	cmd.Env = append(os.Environ(), "VOUCH_LOG_LEVEL=warn", fmt.Sprintf("VOUCH_MAX_IN_FLIGHT=%d", 4*conc))
-	stderr, err := cmd.StderrPipe()
+	url, pid, stop, err := startServe(bin, os.Stderr, []string{"--store", store}, "VOUCH_LOG_LEVEL=warn", fmt.Sprintf("VOUCH_MAX_IN_FLIGHT=%d", 4*conc))
 	if err != nil {
 		return err
 	}
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	defer func() {
-		cmd.Process.Signal(os.Interrupt)
-		cmd.Wait()
-	}()
-	url := ""
-	sc := bufio.NewScanner(stderr)
-	for sc.Scan() {
-		if _, rest, ok := strings.Cut(sc.Text(), "listening on "); ok {
-			url, _, _ = strings.Cut(rest, " ")
-			break
-		}
-	}
-	if url == "" {
-		return fmt.Errorf("vouch serve did not start")
-	}
-	go io.Copy(os.Stderr, stderr)
+	defer stop()
 	kind := "a fresh SQLite file (synchronous=FULL, group commit)"
 	switch {
 	case strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://"):
@@ -153,8 +133,8 @@ func serveBench(n, conc, rounds int, dsn string) error {
 	q := func(p float64) time.Duration { return all[min(len(all)-1, int(p*float64(len(all))))] }
 	fmt.Printf("throughput: %.0f verifications/s (%d in %v)\n", float64(len(all))/wall.Seconds(), len(all), wall.Round(time.Millisecond))
 	fmt.Printf("latency: p50 %v, p99 %v, p99.9 %v, max %v\n", q(.50).Round(time.Microsecond), q(.99).Round(time.Microsecond), q(.999).Round(time.Microsecond), all[len(all)-1].Round(time.Microsecond))
-	if st, err := procStatus(cmd.Process.Pid); err == nil {
-		fmt.Printf("server: peak RSS %s, CPU %s\n", st["VmHWM"], serverCPU(cmd.Process.Pid))
+	if st, err := procStatus(pid); err == nil {
+		fmt.Printf("server: peak RSS %s, CPU %s\n", st["VmHWM"], serverCPU(pid))
 	}
 	return nil
 }
@@ -200,4 +180,37 @@ func serverCPU(pid int) string {
 	ut, _ := strconv.ParseFloat(f[11], 64)
 	st, _ := strconv.ParseFloat(f[12], 64)
 	return fmt.Sprintf("%.1fs user + %.1fs system", ut/100, st/100)
+}
+
+// startServe starts `vouch serve` on a free loopback port with args and
+// env added, and returns its URL (from the line it logs when listening)
+// and process id, and a function that stops it. Its log after that line
+// goes to logs.
+func startServe(bin string, logs io.Writer, args []string, env ...string) (url string, pid int, stop func(), err error) {
+	cmd := exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
+	cmd.Env = append(os.Environ(), env...)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return "", 0, nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return "", 0, nil, err
+	}
+	stop = func() {
+		cmd.Process.Signal(os.Interrupt)
+		cmd.Wait()
+	}
+	sc := bufio.NewScanner(stderr)
+	for sc.Scan() {
+		if _, rest, ok := strings.Cut(sc.Text(), "listening on "); ok {
+			url, _, _ = strings.Cut(rest, " ")
+			break
+		}
+	}
+	if url == "" {
+		stop()
+		return "", 0, nil, fmt.Errorf("vouch serve did not start")
+	}
+	go io.Copy(logs, stderr)
+	return url, cmd.Process.Pid, stop, nil
 }
