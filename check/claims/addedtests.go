@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/check"
@@ -46,7 +47,7 @@ func diffClaims(ctx context.Context, s *vouch.Subject, counts []claimtext.CountC
 				}
 			}
 		}
-		files := symbolFiles(ctx, s, names)
+		files := sync.OnceValue(func() map[string][]string { return symbolFiles(ctx, s, names) })
 		for _, c := range syms {
 			out = append(out, saidSymbol(ctx, s, ch, c, files)...)
 		}

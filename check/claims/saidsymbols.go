@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/vouchgate/vouch"
@@ -39,14 +40,21 @@ var identifier = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*(?:[.#][A-Za-z_$][
 // parsed file defines is left alone (it may be a flag, a setting or code
 // of another language), unless the summary says it was added and the
 // changes never hold it (see addedNowhere).
-func saidSymbol(ctx context.Context, s *vouch.Subject, ch *git.Changes, c claimtext.CountClaim, files map[string][]string) []vouch.CheckResult {
+//
+// The other files are searched (files, a walk of the workspace) only when
+// no definition in a changed file is touched: the usual honest claim is
+// settled by the changed files alone.
+func saidSymbol(ctx context.Context, s *vouch.Subject, ch *git.Changes, c claimtext.CountClaim, files func() map[string][]string) []vouch.CheckResult {
 	added := symbolAdds[c.Action]
 	var out []vouch.CheckResult
 	for _, name := range symbolNames(c) {
 		if ctx.Err() != nil {
 			break
 		}
-		defs := definitions(ctx, s, ch, name, files)
+		defs := definitions(ctx, s, ch, name, nil)
+		if !slices.ContainsFunc(defs, func(d definition) bool { return touched(ch, d) }) {
+			defs = definitions(ctx, s, ch, name, files())
+		}
 		if len(defs) == 0 {
 			if added {
 				if o, ok := addedNowhere(ctx, s, ch, c, name); ok {
@@ -69,7 +77,7 @@ func saidSymbol(ctx context.Context, s *vouch.Subject, ch *git.Changes, c claimt
 			if fc != nil && fc.Status == git.Renamed && !fc.Touches(start, end) {
 				moved = true
 			}
-			if fc != nil && (fc.Touches(start, end) || fc.Status == git.Untracked && fc.TooLarge) {
+			if touched(ch, d) {
 				ev["definition"] = fmt.Sprintf("%s:%d-%d", d.file, start, end)
 				out = append(out, result("claims.symbol", vouch.Pass(fmt.Sprintf("git shows %s %s at %s:%d-%d, as the summary says (%q)", name, verb, d.file, start, end, c.Text), ev)))
 				where = nil
@@ -160,6 +168,17 @@ func symbolNames(c claimtext.CountClaim) []string {
 	return out
 }
 
+// touched reports whether the changes touch a definition (its lines with
+// its doc comment), or may: a new file too large to read.
+func touched(ch *git.Changes, d definition) bool {
+	fc := ch.File(d.file)
+	if fc == nil {
+		return false
+	}
+	start, end := d.sym.Extent()
+	return fc.Touches(start, end) || fc.Status == git.Untracked && fc.TooLarge
+}
+
 // definition is a symbol found in a workspace file.
 type definition struct {
 	file string
@@ -168,8 +187,8 @@ type definition struct {
 
 // definitions returns where name is defined in the workspace: in the
 // files the work changed, else in the other files that hold it as a word
-// (see symbolFiles). A file with syntax errors still gives the symbols it
-// parsed.
+// (see symbolFiles; nil: the changed files alone). A file with syntax
+// errors still gives the symbols it parsed.
 func definitions(ctx context.Context, s *vouch.Subject, ch *git.Changes, name string, files map[string][]string) []definition {
 	var out []definition
 	look := func(p string) {
