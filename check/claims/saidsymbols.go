@@ -125,6 +125,9 @@ func addedNowhere(ctx context.Context, s *vouch.Subject, ch *git.Changes, c clai
 	if len(w) < 4 {
 		return vouch.Outcome{}, false
 	}
+	if inAddedLines(s, ch, func(line string) bool { return strings.Contains(squash(line), w) }) {
+		return vouch.Outcome{}, false
+	}
 	p, ok := patchFor(ctx, s, ch)
 	if !ok {
 		return vouch.Outcome{}, false
@@ -227,11 +230,14 @@ func lastPart(name string) string {
 // name as a word (its last part: "parse" of "Parser.parse"); ok is false
 // when the patch cannot be read.
 func namedInChanges(ctx context.Context, s *vouch.Subject, ch *git.Changes, name string) (named, ok bool) {
+	w := lastPart(name)
+	if inAddedLines(s, ch, func(line string) bool { return hasWord(line, w) }) {
+		return true, true
+	}
 	p, ok := patchFor(ctx, s, ch)
 	if !ok {
 		return false, false
 	}
-	w := lastPart(name)
 	for line := range strings.Lines(p) {
 		if (strings.HasPrefix(line, "+") || strings.HasPrefix(line, "-")) && hasWord(line, w) {
 			return true, true
@@ -247,6 +253,32 @@ func namedInChanges(ctx context.Context, s *vouch.Subject, ch *git.Changes, name
 		}
 	}
 	return false, true
+}
+
+// inAddedLines reports whether match holds for a line the changes added
+// or changed, read from the workspace at the changes' hunks: the lines a
+// patch shows with "+", found without running git again (the patch is
+// read only when they do not settle the question).
+func inAddedLines(s *vouch.Subject, ch *git.Changes, match func(string) bool) bool {
+	for _, p := range ch.Paths() {
+		fc := ch.Files[p]
+		if fc.Status == git.Deleted || fc.Binary {
+			continue
+		}
+		for _, h := range fc.Hunks {
+			if h.Empty() {
+				continue
+			}
+			lines, _, err := s.ReadLines(p, h.Start, h.End)
+			if err != nil {
+				break
+			}
+			if slices.ContainsFunc(lines, match) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // maxPatch bounds the patch read to look for names in the changes.
