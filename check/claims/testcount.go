@@ -31,7 +31,7 @@ var doctests = regexp.MustCompile(`\b(\d+) doctests?, \d+ tests?, `)
 
 var (
 	goPass    = regexp.MustCompile(`(?m)^\s*--- PASS: `)
-	goSubPass = regexp.MustCompile(`(?m)^\s+--- PASS: `)
+	goSubPass = regexp.MustCompile(`(?m)^[ \t]+--- PASS: `)
 )
 
 // passed returns how many tests a runner's output says passed, and how

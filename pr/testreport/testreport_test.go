@@ -266,3 +266,29 @@ func TestParseGoTestRepeated(t *testing.T) {
 		t.Errorf("report = %+v", rep)
 	}
 }
+
+// TestParseGoTestBenchmarks checks that a passing run with benchmarks
+// (go test -json -bench ., which gives a benchmark a run event and no
+// outcome of its own) is a passing run, and a benchmark in a failed
+// package is still a problem.
+func TestParseGoTestBenchmarks(t *testing.T) {
+	stream := `{"Action":"run","Package":"p","Test":"TestA"}
+{"Action":"pass","Package":"p","Test":"TestA"}
+{"Action":"run","Package":"p","Test":"BenchmarkA"}
+{"Action":"output","Package":"p","Test":"BenchmarkA","Output":"BenchmarkA-2 \t 1000\t 1200 ns/op\n"}
+{"Action":"pass","Package":"p"}`
+	rep, err := Parse([]byte(stream))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Failed() || len(rep.Problems) != 0 {
+		t.Errorf("a passing run with a benchmark: Failed %v, Problems %q", rep.Failed(), rep.Problems)
+	}
+	rep, err = Parse([]byte(strings.Replace(stream, `{"Action":"pass","Package":"p"}`, `{"Action":"fail","Package":"p"}`, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Failed() {
+		t.Error("a failed package with a benchmark cut short reads as passed")
+	}
+}
