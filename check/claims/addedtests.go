@@ -84,6 +84,10 @@ type addedCount struct {
 	// parametrised tests or tables of cases, which one function can hold
 	// many of.
 	tables []string
+	// unknown are changed files vouch does not take for test files whose
+	// path says "test" (Django's tests.py, C#'s FooTests.cs, a Go
+	// testutil package): they may hold tests it does not count.
+	unknown []string
 }
 
 // inlineTests are the extensions of languages whose tests may live in any
@@ -107,10 +111,13 @@ func countTests(ctx context.Context, s *vouch.Subject, ch *git.Changes) addedCou
 			continue
 		}
 		if !isTestPath(p) {
-			if inlineTests[strings.ToLower(path.Ext(p))] {
+			switch {
+			case inlineTests[strings.ToLower(path.Ext(p))]:
 				// Rust's #[test] functions, Zig's and D's test blocks,
 				// Elixir's doctests live beside the code.
 				tc.uncountable = append(tc.uncountable, p)
+			case strings.Contains(strings.ToLower(p), "test"):
+				tc.unknown = append(tc.unknown, p)
 			}
 			continue
 		}
@@ -225,7 +232,8 @@ func addsTable(s *vouch.Subject, p string, fc *git.FileChange) bool {
 // (COUNT_MISMATCH) only when they add fewer and vouch sees every test
 // they could have added: every changed test file counted, no existing
 // test function changed, no subtest or table of cases added (each of which
-// may hold several tests); else it is undecided.
+// may hold several tests), no changed file named for tests in a layout it
+// does not know; else it is undecided.
 func addedTests(c claimtext.CountClaim, n int, tc addedCount) vouch.CheckResult {
 	ev := map[string]any{"claim": c.Text, "claimed": n, "found": len(tc.added), "added": nonNil(check.Cap(tc.added, 50))}
 	if len(tc.added) >= n {
@@ -235,6 +243,10 @@ func addedTests(c claimtext.CountClaim, n int, tc addedCount) vouch.CheckResult 
 	if len(tc.uncountable) > 0 {
 		ev["uncounted"] = check.Cap(tc.uncountable, 50)
 		why = append(why, fmt.Sprintf("the tests of %s cannot be counted as functions", check.List(tc.uncountable, 5)))
+	}
+	if len(tc.unknown) > 0 {
+		ev["unknown"] = check.Cap(tc.unknown, 50)
+		why = append(why, fmt.Sprintf("%s may hold tests in a layout vouch does not count", check.List(tc.unknown, 5)))
 	}
 	if len(tc.modified) > 0 {
 		ev["modified"] = check.Cap(tc.modified, 50)

@@ -120,6 +120,10 @@ func TestAddedTests(t *testing.T) {
 			map[string]wantCheck{"claims.count": {vouch.StatusUndecided, "src/lib.rs cannot be counted"}}},
 		{"tests written as calls", map[string]string{"web/calc.test.js": "test('adds', () => {});\n"}, "Added 3 tests.",
 			map[string]wantCheck{"claims.count": {vouch.StatusUndecided, "cannot be counted"}}},
+		{"a test layout vouch does not know (Django)", map[string]string{"app/tests.py": "from django.test import TestCase\n\nclass LoginTests(TestCase):\n    def test_ok(self):\n        pass\n\n    def test_bad(self):\n        pass\n"}, "Added 2 tests for the login view.",
+			map[string]wantCheck{"claims.count": {vouch.StatusUndecided, "app/tests.py may hold tests"}}},
+		{"no test file at all", map[string]string{"calc.go": strings.Replace(goBase, "a + b", "a - b + b + a - a", 1)}, "Added 2 tests.",
+			map[string]wantCheck{"claims.count": {vouch.StatusFail, "add 0 test functions"}}},
 	})
 }
 
