@@ -80,9 +80,11 @@ func TestSaidSymbols(t *testing.T) {
 	runDiffCases(t, []diffCase{
 		{"changed as said", map[string]string{"calc.go": subFixed}, "Fixed `Sub` so it handles overflow.",
 			map[string]wantCheck{"claims.symbol": {vouch.StatusPass, "git shows Sub changed at calc.go:8-11"}}},
-		{"another function changed", map[string]string{"calc.go": strings.Replace(goBase, "return a + b", "return a + b + 0", 1)}, "Fixed `Sub` so it handles overflow.",
+		{"another function changed", map[string]string{"calc.go": strings.Replace(goBase, "return a + b", "return a + b + 0", 1)}, "Updated `Sub` so it handles overflow.",
 			map[string]wantCheck{"claims.symbol": {vouch.StatusFail, "Sub is defined at calc.go:8-11 and no change since the base touches it"}}},
-		{"said changed in an unchanged file", map[string]string{"calc.go": subFixed}, "Refactored `Helper` and fixed `Sub`.",
+		{"a fix in what it calls", map[string]string{"calc.go": strings.Replace(goBase, "return a + b", "return a + b + 0", 1)}, "Fixed `Sub` so it handles overflow.",
+			map[string]wantCheck{"claims.symbol": {vouch.StatusUndecided, "a fix may be made in code it calls"}}},
+		{"said changed in an unchanged file", map[string]string{"calc.go": subFixed}, "Refactored `Helper` and updated `Sub`.",
 			map[string]wantCheck{"claims.symbol": {vouch.StatusFail, "Helper is defined at helper.go:3-4"}}},
 		{"a caller changed", map[string]string{"calc.go": strings.Replace(goBase, "return a - b", "return a - b + Helper() - 1", 1)}, "Updated `Helper`.",
 			map[string]wantCheck{"claims.symbol": {vouch.StatusUndecided, "name it"}}},

@@ -51,9 +51,9 @@ func saidSymbol(ctx context.Context, s *vouch.Subject, ch *git.Changes, c claimt
 		if ctx.Err() != nil {
 			break
 		}
-		defs := definitions(ctx, s, ch, name, nil)
+		defs, unread := definitions(ctx, s, ch, name, nil)
 		if !slices.ContainsFunc(defs, func(d definition) bool { return touched(ch, d) }) {
-			defs = definitions(ctx, s, ch, name, files())
+			defs, unread = definitions(ctx, s, ch, name, files())
 		}
 		if len(defs) == 0 {
 			if added {
@@ -88,13 +88,20 @@ func saidSymbol(ctx context.Context, s *vouch.Subject, ch *git.Changes, c claimt
 			continue
 		}
 		ev["definitions"] = check.Cap(where, 20)
-		if named, ok := namedInChanges(ctx, s, ch, name); !ok || named || moved {
+		// A fix is named by where the fault shows, and may be made in
+		// code the function calls.
+		fix := c.Action == "fix"
+		if named, ok := namedInChanges(ctx, s, ch, name); !ok || named || moved || unread || fix {
 			why := "the changes cannot be read to see whether they name it"
 			switch {
 			case moved:
 				why = "a file defining it was moved, which may be the change meant"
-			case ok:
+			case ok && named:
 				why = "lines the changes add or remove name it (a caller, a rename, or code no parser reads)"
+			case unread:
+				why = "a changed file could not be parsed, and may hold the definition changed"
+			case fix:
+				why = "a fix may be made in code it calls"
 			}
 			o := vouch.Undecided(vouch.CodeSymbolUnchanged, fmt.Sprintf("the summary says %q, and no change touches the definition of %s (%s), but %s", c.Text, name, check.List(where, 5), why))
 			o.Evidence = ev
@@ -192,21 +199,27 @@ type definition struct {
 // files the work changed, else in the other files that hold it as a word
 // (see symbolFiles; nil: the changed files alone). A file with syntax
 // errors still gives the symbols it parsed.
-func definitions(ctx context.Context, s *vouch.Subject, ch *git.Changes, name string, files map[string][]string) []definition {
-	var out []definition
-	look := func(p string) {
-		if f, _ := code.FileFor(ctx, s, p); f != nil {
-			for _, sym := range f.Lookup(name) {
-				out = append(out, definition{p, sym})
-			}
+//
+// unread is true when a changed code file could not be parsed (no parser
+// in this build, a file too large, the parse budget spent): a definition
+// there may be the one the work changed.
+func definitions(ctx context.Context, s *vouch.Subject, ch *git.Changes, name string, files map[string][]string) (out []definition, unread bool) {
+	look := func(p string) bool {
+		f, err := code.FileFor(ctx, s, p)
+		if f == nil || err != nil && len(f.Symbols) == 0 {
+			return false
 		}
+		for _, sym := range f.Lookup(name) {
+			out = append(out, definition{p, sym})
+		}
+		return true
 	}
 	changed := map[string]bool{}
 	for _, p := range ch.Paths() {
 		if fc := ch.Files[p]; fc.Status != git.Deleted {
 			changed[p] = true
-			if _, _, ok := code.ForPath(p); ok {
-				look(p)
+			if _, _, ok := code.ForPath(p); ok && !look(p) {
+				unread = true
 			}
 		}
 	}
@@ -215,7 +228,7 @@ func definitions(ctx context.Context, s *vouch.Subject, ch *git.Changes, name st
 			look(p)
 		}
 	}
-	return out
+	return out, unread
 }
 
 // lastPart returns the member name of "Parser.parse" or "Parser#parse".
