@@ -1,6 +1,7 @@
 package claimtext
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/vouchgate/vouch/text/lex"
@@ -34,7 +35,27 @@ var hedges = lex.Named("behaviour-hedges").Set()
 
 // unqualifying words after the phrase do not narrow it: "no behaviour
 // change at all".
-var unqualifying = map[string]bool{"at": true, "all": true, "whatsoever": true, "intended": true, "here": true}
+var unqualifying = map[string]bool{"at": true, "all": true, "whatsoever": true, "here": true}
+
+// narrowing words before the phrase, anywhere in its sentence, make it
+// speak of the rest of the work only: "Fixes the off-by-one; otherwise no
+// behaviour change", "Apart from the fix, ...", "Other than the new log
+// line, ...", "For existing callers, ...".
+var narrowing = map[string]bool{"otherwise": true, "apart": true, "aside": true, "besides": true, "except": true,
+	"excepting": true, "beyond": true, "other": true, "else": true, "existing": true, "outside": true}
+
+// The word lists BehaviourClaims reads, built once.
+var (
+	bModals  = lex.Named("modals").Set()
+	bConds   = lex.Named("conditionals").Set()
+	bFuture  = lex.Named("future-markers").Set()
+	bIntent  = lex.Named("intent-before").Set()
+	bNegates = lex.Named("negations").Set()
+)
+
+// behaviourStems are in every phrase BehaviourClaims reads: a summary
+// without any holds no claim.
+var behaviourStems = []string{"behavio", "functional", "logic", "semantic", "runtime", "cosmetic"}
 
 // BehaviourClaims returns the claims of an agent's summary that its work
 // keeps the code's behaviour, at most one a sentence, in order. A claim is
@@ -52,14 +73,16 @@ var unqualifying = map[string]bool{"at": true, "all": true, "whatsoever": true, 
 // that no modal, hedge, condition, future marker or intention before it
 // governs ("should be no behaviour change", "if there is no behaviour
 // change", "to make sure behaviour is unchanged"), in a sentence that is
-// not a question. British and American spellings are both read.
+// not a question. British and American spellings are both read. A claim
+// narrowed by what comes after it ("no behaviour change for callers",
+// "... intended") or by a word before it in its sentence ("otherwise",
+// "apart from", "other than", "for existing users") is Qualified.
 func BehaviourClaims(summary string) []BehaviourClaim {
+	if !slices.ContainsFunc(behaviourStems, func(stem string) bool { return containsFold(summary, stem) }) {
+		return nil
+	}
 	it := sentences{m: lexicon(), text: cleanMarkdown(summary)}
-	modal := lex.Named("modals").Set()
-	cond := lex.Named("conditionals").Set()
-	future := lex.Named("future-markers").Set()
-	intent := lex.Named("intent-before").Set()
-	neg := lex.Named("negations").Set()
+	modal, cond, future, intent, neg := bModals, bConds, bFuture, bIntent, bNegates
 	var out []BehaviourClaim
 	for {
 		s, question, ok := it.next()
@@ -88,7 +111,8 @@ func BehaviourClaims(summary string) []BehaviourClaim {
 			continue
 		}
 		c := BehaviourClaim{Text: s[words[lo].start:words[hi-1].end], Sentence: s}
-		if !words[hi-1].stop {
+		c.Qualified = slices.ContainsFunc(words[:lo], func(w bword) bool { return narrowing[w.lower] })
+		if !c.Qualified && !words[hi-1].stop {
 			for _, w := range words[hi:] {
 				if !unqualifying[w.lower] {
 					c.Qualified = true
@@ -211,4 +235,15 @@ func behaviourObject(w func(int) string, i int) int {
 		return i + 1
 	}
 	return 0
+}
+
+// containsFold reports whether s holds the lower-case ASCII sub, in any
+// case.
+func containsFold(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(sub)], sub) {
+			return true
+		}
+	}
+	return false
 }

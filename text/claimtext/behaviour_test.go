@@ -34,6 +34,13 @@ func TestBehaviourClaims(t *testing.T) {
 		{"A non-functional change: comments only.", "non-functional change"},
 		{"**No behaviour change** for existing callers.", "No behaviour change (qualified)"},
 		{"No functional change except the new `--verbose` flag.", "No functional change (qualified)"},
+		{"Fixes the off-by-one in `Last`; otherwise no behaviour change.", "no behaviour change (qualified)"},
+		{"Apart from the fix, no behaviour change.", "no behaviour change (qualified)"},
+		{"Other than the new log line, no functional changes.", "no functional changes (qualified)"},
+		{"For existing users, behaviour is unchanged.", "behaviour is unchanged (qualified)"},
+		{"Besides the timeout fix there are no logic changes.", "no logic changes (qualified)"},
+		{"No behaviour change intended.", "No behaviour change (qualified)"},
+		{"Renamed a variable. No behaviour change.", "No behaviour change"},
 		// No claim.
 		{"There should be no behaviour change.", ""},
 		{"If there is no behaviour change, merge it.", ""},
