@@ -183,17 +183,25 @@ func (goParser) Tokens(ctx context.Context, path string, src []byte) ([]Token, e
 	if importsAt >= 0 {
 		out = slices.Insert(out, importsAt, specs...)
 	}
-	// A semicolon before a closing brace or parenthesis ends nothing: "{
-	// f() }" on one line is "{\n\tf()\n}" on three.
+	return DropLayout(out), nil
+}
+
+// DropLayout drops the tokens layout alone puts in: a semicolon before a
+// closing brace or parenthesis ends nothing ("{ f() }" on one line is
+// "{\n\tf()\n}" on three), and a trailing comma before a closing
+// bracket separates nothing (a call wrapped one argument a line).
+func DropLayout(out []Token) []Token {
 	kept := out[:0]
 	for i, t := range out {
-		if t.Text == ";" && i+1 < len(out) && (out[i+1].Text == "}" || out[i+1].Text == ")") {
+		if (t.Text == ";" || t.Text == ",") && i+1 < len(out) && closing(out[i+1].Text) {
 			continue
 		}
 		kept = append(kept, t)
 	}
-	return kept, nil
+	return kept
 }
+
+func closing(t string) bool { return t == "}" || t == ")" || t == "]" }
 
 // goDirective reports a comment the go command, the compiler or cgo reads.
 func goDirective(c string) bool {

@@ -3,6 +3,7 @@ package code
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -24,6 +25,7 @@ func Print() { fmt.Println("x") }
 		line       int // of the first difference in head, when not same
 	}{
 		{"same", base, true, 0},
+		{"a call wrapped with a trailing comma", strings.Replace(base, `func Print() { fmt.Println("x") }`, "func Print() {\n\tfmt.Println(\n\t\t\"x\",\n\t)\n}", 1), true, 0},
 		{"comments and layout", `// Package a adds.
 package a
 

@@ -130,7 +130,7 @@ func treeTokens(ctx context.Context, g *grammar, path string, src []byte, skip f
 			line := int(n.StartPosition().Row) + 1
 			if n.ChildCount() == 0 {
 				if n.EndByte() > n.StartByte() || n.IsNamed() {
-					out = append(out, code.Token{Text: string(src[n.StartByte():n.EndByte()]), Line: line})
+					out = append(out, code.Token{Text: leafText(n.Kind(), src[n.StartByte():n.EndByte()]), Line: line})
 				}
 			} else {
 				out = append(out, code.Token{Text: "(" + n.Kind(), Line: line})
@@ -145,7 +145,7 @@ func treeTokens(ctx context.Context, g *grammar, path string, src []byte, skip f
 		// Leave the node: close every parent whose last child this was.
 		for !c.GotoNextSibling() {
 			if !c.GotoParent() {
-				return out, ctx.Err()
+				return code.DropLayout(out), ctx.Err()
 			}
 			out = append(out, code.Token{Text: ")", Line: int(c.Node().EndPosition().Row) + 1})
 		}
@@ -153,4 +153,14 @@ func treeTokens(ctx context.Context, g *grammar, path string, src []byte, skip f
 			return nil, err
 		}
 	}
+}
+
+// leafText is a leaf's text as compared: a string's quotes in one style
+// ('a' and "a" are the same string in Python and JavaScript).
+func leafText(kind string, b []byte) string {
+	t := string(b)
+	if kind == "string_start" || kind == "string_end" || strings.Trim(t, `'"`) == "" {
+		return strings.ReplaceAll(t, "'", `"`)
+	}
+	return t
 }

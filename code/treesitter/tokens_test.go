@@ -152,3 +152,16 @@ func TestTokensSyntaxError(t *testing.T) {
 		}
 	}
 }
+
+// TestTokensFormatting checks that what a formatter changes (quote style,
+// a call wrapped with a trailing comma) is not a change of code, and that
+// a one-element tuple still differs from its element.
+func TestTokensFormatting(t *testing.T) {
+	runTokenCases(t, []tokenCase{
+		{"Python quotes", "m.py", "x = f('a', b)\n", "x = f(\"a\", b)\n", true, 0},
+		{"Python trailing comma", "m.py", "x = f('a', b)\n", "x = f(\n    \"a\",\n    b,\n)\n", true, 0},
+		{"Python tuple", "m.py", "x = 1\n", "x = 1,\n", false, 1},
+		{"JavaScript quotes and trailing comma", "m.js", "const x = f('a', [1, 2]);\n", "const x = f(\"a\", [1, 2,],);\n", true, 0},
+		{"JavaScript string changed", "m.js", "const x = f('a');\n", "const x = f('b');\n", false, 1},
+	})
+}
