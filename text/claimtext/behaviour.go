@@ -41,8 +41,7 @@ var unqualifying = map[string]bool{"at": true, "all": true, "whatsoever": true, 
 // speak of the rest of the work only: "Fixes the off-by-one; otherwise no
 // behaviour change", "Apart from the fix, ...", "Other than the new log
 // line, ...", "For existing callers, ...".
-var narrowing = map[string]bool{"otherwise": true, "apart": true, "aside": true, "besides": true, "except": true,
-	"excepting": true, "beyond": true, "other": true, "else": true, "existing": true, "outside": true}
+var narrowing = lex.Named("behaviour-narrowing").Set()
 
 // The word lists BehaviourClaims reads, built once.
 var (
