@@ -73,11 +73,18 @@ func (s *Server) handleCreateBatch(w http.ResponseWriter, r *http.Request) {
 		}
 		items[i] = it
 	}
-	if err := s.st.CreateBatch(r.Context(), b, items); err != nil {
+	if s.jobs != nil {
+		err = s.jobs.createBatch(r.Context(), b, items)
+	} else {
+		err = s.st.CreateBatch(r.Context(), b, items)
+	}
+	if err != nil {
 		s.writeStoreError(w, "storing the batch", err)
 		return
 	}
-	s.batches.added(pending)
+	if s.batches != nil {
+		s.batches.added(pending)
+	}
 	saved, err := s.st.Batch(r.Context(), tenant, b.ID)
 	if err != nil {
 		saved = b
@@ -330,64 +337,108 @@ func (p *batchPool) work(ctx context.Context) {
 	}
 }
 
-// verifyItem verifies one batch item and completes it in the store,
-// reporting whether it did. A panic is the item's error, never the
-// server's end.
-func (p *batchPool) verifyItem(ctx context.Context, it store.BatchItem) bool {
-	s := p.s
-	var row *store.Verification
-	var evs []store.Event
-	var errJSON []byte
-	var rep *vouch.Report
-	func() {
-		defer func() {
-			if r := recover(); r != nil {
-				s.log.Error("batch item panicked", "batch", it.BatchID, "index", it.Index, "panic", r)
-				errJSON = wire.ErrorLine(it.Index+1, &vouch.Error{Code: vouch.ErrInternal, Message: fmt.Sprintf("verification failed: %v", r)})
-			}
-		}()
-		req, err := wire.DecodeRequest(it.Request, wire.Options{MaxBytes: s.cfg.MaxRequestBytes, Name: fmt.Sprintf("line %d", it.Index+1)})
-		if err != nil {
-			errJSON = wire.ErrorLine(it.Index+1, err)
-			return
-		}
-		// As for POST /v1/verify, the request's id and attempt are its
-		// key: one already logged with this body is not verified again,
-		// and one logged with another body is this item's error.
-		key, hash := idempotencyKey("", req), hashBody(it.Request)
-		if v, err := s.st.ByKey(ctx, it.Tenant, key); err == nil {
-			if v.RequestHash != hash {
-				errJSON = wire.ErrorLine(it.Index+1, &vouch.Error{Code: "idempotency_conflict",
-					Message: fmt.Sprintf("verification %s attempt %d is already stored for another request body", v.ID, v.Attempt)})
-			} else {
-				row = v
-			}
-			return
-		}
-		if rep, err = s.verify(ctx, s.engineFor(req), req); err == nil {
-			row, evs, err = s.record(it.Tenant, key, hash, it.Request, req, rep)
-		}
-		if err != nil {
-			errJSON = wire.ErrorLine(it.Index+1, err)
+// itemOutcome is what verifying a batch item came to: a row to store
+// (with its events, and the report when it is new), or the item's error.
+type itemOutcome struct {
+	row    *store.Verification
+	events []store.Event
+	report *vouch.Report
+	err    []byte
+	// panic is set when the verification panicked, or a check crashed
+	// (CHECK_PANICKED): err then says so, and a job queue may try again.
+	panic string
+}
+
+// verifyBatchItem verifies one batch item. A panic is the item's error,
+// never the process's end.
+func (s *Server) verifyBatchItem(ctx context.Context, it store.BatchItem) (out itemOutcome) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.Error("batch item panicked", "batch", it.BatchID, "index", it.Index, "panic", r)
+			out = itemOutcome{panic: fmt.Sprint(r)}
 		}
 	}()
+	req, err := wire.DecodeRequest(it.Request, wire.Options{MaxBytes: s.cfg.MaxRequestBytes, Name: fmt.Sprintf("line %d", it.Index+1)})
+	if err != nil {
+		return itemOutcome{err: wire.ErrorLine(it.Index+1, err)}
+	}
+	// As for POST /v1/verify, the request's id and attempt are its key:
+	// one already logged with this body is not verified again, and one
+	// logged with another body is this item's error.
+	key, hash := idempotencyKey("", req), hashBody(it.Request)
+	if v, err := s.st.ByKey(ctx, it.Tenant, key); err == nil {
+		if v.RequestHash != hash {
+			return itemOutcome{err: wire.ErrorLine(it.Index+1, &vouch.Error{Code: "idempotency_conflict",
+				Message: fmt.Sprintf("verification %s attempt %d is already stored for another request body", v.ID, v.Attempt)})}
+		}
+		return itemOutcome{row: v}
+	}
+	rep, err := s.verify(ctx, s.engineFor(req), req)
+	if err == nil {
+		out.report = rep
+		out.row, out.events, err = s.record(it.Tenant, key, hash, it.Request, req, rep)
+	}
+	if err != nil {
+		return itemOutcome{err: wire.ErrorLine(it.Index+1, err)}
+	}
+	if msg := crashedCheck(rep); msg != "" {
+		out.panic = msg
+	}
+	return out
+}
+
+// crashedCheck returns the message of a check of rep that crashed
+// (CHECK_PANICKED), "" when none did.
+func crashedCheck(rep *vouch.Report) string {
+	for _, c := range rep.Checks {
+		if c.Code == vouch.CodeCheckPanicked {
+			return c.Reason
+		}
+	}
+	return ""
+}
+
+// crashed turns an outcome whose verification crashed into the item's
+// error, after the given number of attempts: a batch item that crashed
+// is not a report (its verdict would rest on a check that never ran) but
+// a failure an operator sees in the batch's counts.
+func (out *itemOutcome) crashed(index, attempts int) {
+	msg := fmt.Sprintf("the verification crashed: %s", out.panic)
+	if attempts > 1 {
+		msg = fmt.Sprintf("the verification crashed on each of %d attempts, the last with: %s", attempts, out.panic)
+	}
+	*out = itemOutcome{panic: out.panic, err: wire.ErrorLine(index+1, &vouch.Error{Code: vouch.ErrInternal, Message: msg})}
+}
+
+// verifyItem verifies one batch item and completes it in the store,
+// reporting whether it did. The pool tries an item once: one that
+// crashed is its error.
+func (p *batchPool) verifyItem(ctx context.Context, it store.BatchItem) bool {
+	s := p.s
+	out := s.verifyBatchItem(ctx, it)
+	if out.panic != "" {
+		out.crashed(it.Index, 1)
+	}
 	if ctx.Err() != nil {
 		return false // cut short by shutdown: the item stays pending
 	}
-	if errJSON != nil {
-		row, evs = nil, nil
-	}
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
 	defer cancel()
-	if err := s.st.CompleteItem(wctx, it.Tenant, it.BatchID, it.Index, row, evs, errJSON); err != nil {
+	if err := s.st.CompleteItem(wctx, it.Tenant, it.BatchID, it.Index, out.row, out.events, out.err); err != nil {
 		s.log.Error("store: completing a batch item", "batch", it.BatchID, "index", it.Index, "err", err)
 		return false // stays pending; the dispatcher's next rescan retries it
 	}
 	p.dequeued()
-	if rep != nil && row != nil {
-		s.stored(it.Tenant, rep)
-	} else {
-		s.hub.notify(it.Tenant)
-	}
+	s.completed(it.Tenant, out)
 	return true
+}
+
+// completed is what follows a batch item's completion: the metrics of a
+// new verification and the wake-up of the event streams.
+func (s *Server) completed(tenant string, out itemOutcome) {
+	if out.report != nil && out.row != nil {
+		s.stored(tenant, out.report)
+	} else {
+		s.hub.notify(tenant)
+	}
 }

@@ -53,6 +53,9 @@ type Config struct {
 	// BatchWorkers is how many batch items are verified at once (default:
 	// the number of CPUs).
 	BatchWorkers int `json:"batchWorkers"`
+	// Queue tunes the job queue that works batches on a PostgreSQL store
+	// (on SQLite, each item is tried once, in the server).
+	Queue QueueConfig `json:"queue"`
 	// Timeouts bound each connection and request.
 	Timeouts Timeouts `json:"timeouts"`
 	// Alerts are the quality alerts' thresholds, the window they watch
@@ -71,6 +74,24 @@ type Config struct {
 	// and servers behind one address share them. Empty: a random key per
 	// process, and sessions end when it does.
 	SessionKeyFile string `json:"sessionKeyFile"`
+}
+
+// QueueConfig tunes the job queue of batches; zero fields take the
+// defaults.
+type QueueConfig struct {
+	// Attempts is how many times a batch item's job is tried before the
+	// item ends as an error (default 5): a verification that crashed, or
+	// whose process died, is tried again.
+	Attempts int `json:"attempts"`
+	// RetryBackoff is the wait before the second try, doubled for each
+	// try after it and capped at five minutes (default 1s).
+	RetryBackoff vouch.Duration `json:"retryBackoff"`
+	// RescueAfter is how long a job may run before it is taken for the
+	// job of a process that died, and tried again elsewhere (default:
+	// the verification timeout plus 70s; at least the verification
+	// timeout plus 11s, the longest a job is let run). A live job taken
+	// for dead costs a second verification, never a second report.
+	RescueAfter vouch.Duration `json:"rescueAfter"`
 }
 
 // Timeouts bound the server's connections; zero fields take the defaults.
@@ -105,6 +126,7 @@ func DefaultConfig() Config {
 		Alerts:             quality.DefaultAlerts(),
 		Dashboard:          true,
 		MCP:                true,
+		Queue:              QueueConfig{Attempts: 5, RetryBackoff: vouch.Duration(time.Second)},
 		Timeouts: Timeouts{
 			ReadHeader: vouch.Duration(5 * time.Second),
 			Read:       vouch.Duration(time.Minute),
@@ -168,6 +190,9 @@ func LoadConfig(path string) (Config, error) {
 	setIf(&c.Retention, file.Retention)
 	setIf(&c.MaxInFlight, file.MaxInFlight)
 	setIf(&c.BatchWorkers, file.BatchWorkers)
+	setIf(&c.Queue.Attempts, file.Queue.Attempts)
+	setIf(&c.Queue.RetryBackoff, file.Queue.RetryBackoff)
+	setIf(&c.Queue.RescueAfter, file.Queue.RescueAfter)
 	t := file.Timeouts
 	setIf(&c.Timeouts.ReadHeader, t.ReadHeader)
 	setIf(&c.Timeouts.Read, t.Read)
@@ -247,6 +272,10 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("config: batchWorkers must not be negative")
 	case c.Retention < 0:
 		return fmt.Errorf("config: retention must not be negative")
+	case c.Queue.Attempts < 1 || c.Queue.Attempts > 100:
+		return fmt.Errorf("config: queue.attempts must be between 1 and 100")
+	case c.Queue.RetryBackoff < 0 || c.Queue.RescueAfter < 0:
+		return fmt.Errorf("config: queue.retryBackoff and queue.rescueAfter must not be negative")
 	}
 	if err := c.Alerts.Check(); err != nil {
 		return fmt.Errorf("config: %w", err)

@@ -49,6 +49,10 @@ type Options struct {
 	// Version is the version the server introduces itself with over
 	// MCP; empty means "dev".
 	Version string
+	// Worker builds the server of a `vouch worker` ([Server.Work]): it
+	// always works the job queue, and announces itself so that servers
+	// leave the jobs to it. It needs a PostgreSQL store.
+	Worker bool
 }
 
 // Server is the verification service. Make one with [New], serve it with
@@ -63,7 +67,8 @@ type Server struct {
 	metrics *metrics
 	hub     *hub
 	auth    *authenticator
-	batches *batchPool
+	batches *batchPool // the in-process pool (SQLite)
+	jobs    *jobQueue  // the job queue (PostgreSQL); nil on SQLite
 	limit   chan struct{}
 	handler http.Handler
 	web     *web.Handler // nil when the dashboard is off
@@ -129,7 +134,15 @@ func New(opt Options) (*Server, error) {
 	if s.plain, err = s.newEngine(plain); err != nil {
 		return nil, err
 	}
-	s.batches = newBatchPool(s, cfg.BatchWorkers)
+	if q, ok := opt.Store.(store.Queue); ok {
+		if s.jobs, err = newJobQueue(s, q, opt.Worker); err != nil {
+			return nil, err
+		}
+	} else if opt.Worker {
+		return nil, errors.New("server: a worker needs a PostgreSQL store, whose job queue it works; on SQLite, vouch serve works batches itself")
+	} else {
+		s.batches = newBatchPool(s, cfg.BatchWorkers)
+	}
 	if cfg.Dashboard {
 		if s.web, err = s.newDashboard(opt.SessionKey); err != nil {
 			return nil, err
@@ -233,7 +246,7 @@ func (s *Server) Run(ctx context.Context, ln net.Listener) error {
 	select {
 	case err := <-errc:
 		cancel()
-		s.batches.wait()
+		s.runner().wait()
 		return fmt.Errorf("server: %w", err)
 	case <-ctx.Done():
 	}
@@ -243,9 +256,9 @@ func (s *Server) Run(ctx context.Context, ln net.Listener) error {
 	shutErr := srv.Shutdown(sctx)
 	// Batch items being verified finish (or, past the deadline, stay
 	// pending and resume at the next start).
-	s.batches.drain(sctx)
+	s.runner().drain(sctx)
 	cancel()
-	s.batches.wait()
+	s.runner().wait()
 	if err := s.st.Close(); err != nil && !errors.Is(err, store.ErrClosed) {
 		return fmt.Errorf("server: closing the store: %w", err)
 	}
@@ -260,11 +273,55 @@ func (s *Server) Run(ctx context.Context, ln net.Listener) error {
 // done: the batch workers (resuming what is pending), the alerts and the
 // retention.
 func (s *Server) background(ctx context.Context) {
-	s.batches.start(ctx)
+	s.runner().start(ctx)
 	go s.watchAlerts(ctx)
 	if s.cfg.Retention > 0 {
 		go s.retain(ctx)
 	}
+}
+
+// batchRunner works batches: the in-process pool, or the job queue.
+type batchRunner interface {
+	start(ctx context.Context)
+	drain(ctx context.Context)
+	wait()
+}
+
+// runner returns what works the server's batches.
+func (s *Server) runner() batchRunner {
+	if s.jobs != nil {
+		return s.jobs
+	}
+	return s.batches
+}
+
+// Work works the batch jobs of the PostgreSQL store until ctx is done,
+// as `vouch worker` does: it serves no requests and runs no alerts or
+// retention, which the servers do. Then it stops taking jobs, lets the
+// ones under way finish within the shutdown timeout (the rest are tried
+// again elsewhere), and closes the store. It needs a server built with
+// Options.Worker.
+func (s *Server) Work(ctx context.Context) error {
+	defer s.st.Close()
+	if s.jobs == nil || !s.jobs.worker {
+		return errors.New("server: Work needs a server built with Options.Worker on a PostgreSQL store")
+	}
+	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancel()
+	s.jobs.start(runCtx)
+	s.log.Info("working batch jobs", "store", redactDSN(s.cfg.Store), "workers", s.jobs.workers)
+	<-ctx.Done()
+	s.log.Info("shutting down: finishing the jobs under way")
+	sctx, scancel := context.WithTimeout(context.Background(), time.Duration(s.cfg.Timeouts.Shutdown))
+	defer scancel()
+	s.jobs.drain(sctx)
+	cancel()
+	s.jobs.wait()
+	if err := s.st.Close(); err != nil && !errors.Is(err, store.ErrClosed) {
+		return fmt.Errorf("server: closing the store: %w", err)
+	}
+	s.log.Info("stopped")
+	return nil
 }
 
 // stop tells long-lived handlers (event streams) to end.

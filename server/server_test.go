@@ -93,7 +93,7 @@ func newHTTPTest(t testing.TB, srv *Server) *httptest.Server {
 		hs.Close()
 		srv.stop()
 		cancel()
-		srv.batches.wait()
+		srv.runner().wait()
 	})
 	return hs
 }
@@ -368,6 +368,7 @@ func (e *testEnv) waitBatch(tenant, key, id string) api.BatchStatus {
 		}
 		select {
 		case <-wake:
+		case <-time.After(50 * time.Millisecond): // polling: another process may work the batch
 		case <-deadline:
 			e.t.Fatalf("batch %s not done: %+v", id, st)
 		}

@@ -696,6 +696,12 @@ func (s *sqlStore) LastEventSeq(ctx context.Context, tenant string) (int64, erro
 // failed (or that has none) is born done. A zero CreatedAt is set to now;
 // b and items get the stored state.
 func (s *sqlStore) CreateBatch(ctx context.Context, b *Batch, items []BatchItem) error {
+	return s.createBatch(ctx, b, items, nil)
+}
+
+// createBatch is CreateBatch whose transaction runs then (when not nil)
+// after the store's own statements: an error from then undoes the batch.
+func (s *sqlStore) createBatch(ctx context.Context, b *Batch, items []BatchItem, then func(ctx context.Context, tx conn) error) error {
 	const op = "store: create batch"
 	if err := s.check(); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
@@ -756,6 +762,9 @@ func (s *sqlStore) CreateBatch(ctx context.Context, b *Batch, items []BatchItem)
 				return err
 			}
 		}
+		if then != nil {
+			return then(ctx, tx)
+		}
 		return nil
 	})
 	if err != nil {
@@ -791,6 +800,13 @@ func (s *sqlStore) Batch(ctx context.Context, tenant, id string) (*Batch, error)
 // when the tenant has no such item; v's tenant, when given, must be the
 // batch's.
 func (s *sqlStore) CompleteItem(ctx context.Context, tenant, batchID string, index int, v *Verification, events []Event, errJSON []byte) error {
+	return s.completeItem(ctx, tenant, batchID, index, v, events, errJSON, nil)
+}
+
+// completeItem is CompleteItem whose transaction runs then (when not nil)
+// last, also when the item was no longer pending: an error from then
+// undoes the completion.
+func (s *sqlStore) completeItem(ctx context.Context, tenant, batchID string, index int, v *Verification, events []Event, errJSON []byte, then func(ctx context.Context, tx conn) error) error {
 	const op = "store: complete batch item"
 	if err := s.check(); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
@@ -841,7 +857,10 @@ func (s *sqlStore) CompleteItem(ctx context.Context, tenant, batchID string, ind
 			if errors.Is(err, sql.ErrNoRows) {
 				return ErrNotFound
 			}
-			return err
+			if err != nil || then == nil {
+				return err
+			}
+			return then(ctx, tx)
 		}
 		done, failed := 1, 0
 		if v != nil {
@@ -872,6 +891,11 @@ func (s *sqlStore) CompleteItem(ctx context.Context, tenant, batchID string, ind
 		}
 		if v != nil && dup == nil {
 			if seqs, err = s.insertEvents(ctx, tx, evs, seq); err != nil {
+				return err
+			}
+		}
+		if then != nil {
+			if err := then(ctx, tx); err != nil {
 				return err
 			}
 		}

@@ -1,0 +1,7 @@
+//go:build vouchfault
+
+package main
+
+// The failure tests build vouch with -tags vouchfault, which adds the
+// check kind "fault" (internal/fault) to fail on purpose.
+import _ "github.com/vouchgate/vouch/internal/fault"

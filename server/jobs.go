@@ -1,0 +1,475 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"log/slog"
+	"math"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/rivertype"
+
+	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/store"
+	"github.com/vouchgate/vouch/wire"
+)
+
+// On a PostgreSQL store, batches are worked through River, a job queue
+// in the same database: creating a batch inserts one job per pending
+// item in the batch's own transaction, and a job completes in the
+// transaction that writes its item's report, so a report row exists
+// exactly once per item however often a job is tried. A job whose
+// worker died is made available again by River's rescuer (after
+// Queue.RescueAfter), and tried by another.
+//
+// `vouch worker` processes work the jobs; a `vouch serve` process works
+// them too while no worker is running, so that one process still
+// completes batches. Workers announce themselves with a shared advisory
+// lock held on a connection of their own, which PostgreSQL releases when
+// the process dies.
+
+// queueName is the River queue of verification jobs.
+const queueName = "vouch_verify"
+
+// itemArgs is a job: verify one item of a batch. The request stays in
+// the item's row; the job only names it.
+type itemArgs struct {
+	Tenant string `json:"tenant"`
+	Batch  string `json:"batch"`
+	Index  int    `json:"index"`
+}
+
+// Kind implements river.JobArgs.
+func (itemArgs) Kind() string { return "vouch.verify_item" }
+
+// presenceGap is how often a server looks for workers, and a worker
+// checks its announcement's connection.
+const presenceGap = 2 * time.Second
+
+// jobQueue works batches through River on a PostgreSQL store.
+type jobQueue struct {
+	s      *Server
+	st     store.Queue
+	driver *riverpgxv5.Driver
+	// inserter inserts jobs; it never works them.
+	inserter *river.Client[pgx.Tx]
+	// worker: this process is a `vouch worker`, which always works jobs
+	// and announces itself; otherwise it works them only while no worker
+	// is announced.
+	worker   bool
+	workers  int
+	presence int64 // the advisory lock key of workers, per schema
+
+	mu      sync.Mutex
+	running *river.Client[pgx.Tx] // the client working jobs, nil when none
+	stopped chan struct{}         // closed when the run loop has ended
+}
+
+func newJobQueue(s *Server, st store.Queue, worker bool) (*jobQueue, error) {
+	q := &jobQueue{s: s, st: st, driver: riverpgxv5.New(st.Pool()), worker: worker, workers: s.cfg.BatchWorkers, stopped: make(chan struct{})}
+	if q.workers <= 0 {
+		q.workers = runtime.GOMAXPROCS(0)
+	}
+	var err error
+	if q.inserter, err = river.NewClient(q.driver, &river.Config{Logger: riverLogger(s.log)}); err != nil {
+		return nil, fmt.Errorf("server: job queue: %w", err)
+	}
+	return q, nil
+}
+
+// riverLogger passes River's warnings and errors to the server's log;
+// its routine messages (leadership, queue polls) are left out.
+func riverLogger(l *slog.Logger) *slog.Logger {
+	return slog.New(levelFloor{l.Handler(), slog.LevelWarn})
+}
+
+// levelFloor drops records below a level.
+type levelFloor struct {
+	slog.Handler
+	min slog.Level
+}
+
+func (h levelFloor) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= h.min && h.Handler.Enabled(ctx, l)
+}
+
+func (h levelFloor) WithAttrs(as []slog.Attr) slog.Handler {
+	return levelFloor{h.Handler.WithAttrs(as), h.min}
+}
+
+func (h levelFloor) WithGroup(name string) slog.Handler {
+	return levelFloor{h.Handler.WithGroup(name), h.min}
+}
+
+// jobMargin is the time a job has beyond its verification's deadline,
+// for reading its item and writing the report.
+const jobMargin = 10 * time.Second
+
+// jobTimeout bounds one job: the verification's own deadline, and the
+// store reads and writes around it. A job taken for dead while it still
+// runs is harmless: the item and the report are written once whichever
+// try commits first.
+func (q *jobQueue) jobTimeout() time.Duration {
+	return time.Duration(q.s.policy.Timeout) + jobMargin
+}
+
+// rescueAfter is how long a job may run before River's rescuer takes it
+// for dead and makes it available again.
+func (q *jobQueue) rescueAfter() time.Duration {
+	if d := time.Duration(q.s.cfg.Queue.RescueAfter); d > 0 {
+		return max(d, q.jobTimeout()+time.Second)
+	}
+	return q.jobTimeout() + time.Minute
+}
+
+// enqueue inserts the jobs of a batch's pending items in the batch's
+// transaction.
+func (q *jobQueue) createBatch(ctx context.Context, b *store.Batch, items []store.BatchItem) error {
+	return q.st.CreateBatchTx(ctx, b, items, func(ctx context.Context, tx pgx.Tx) error {
+		params := make([]river.InsertManyParams, 0, len(items))
+		for i, it := range items {
+			if it.State != store.ItemPending && it.State != "" || it.Error != nil {
+				continue
+			}
+			params = append(params, river.InsertManyParams{
+				Args:       itemArgs{Tenant: b.Tenant, Batch: b.ID, Index: i},
+				InsertOpts: &river.InsertOpts{Queue: queueName, MaxAttempts: q.s.cfg.Queue.Attempts},
+			})
+		}
+		if len(params) == 0 {
+			return nil
+		}
+		_, err := q.inserter.InsertManyFastTx(ctx, tx, params)
+		return err
+	})
+}
+
+// start runs the queue until ctx is done: a worker works jobs at once; a
+// server works them while no worker is announced.
+func (q *jobQueue) start(ctx context.Context) {
+	go func() {
+		defer close(q.stopped)
+		if q.worker {
+			q.announce(ctx)
+		} else {
+			q.follow(ctx)
+		}
+		q.stopWorking(context.WithoutCancel(ctx), true)
+	}()
+}
+
+// drain stops taking jobs and waits until the jobs being worked are done
+// or ctx is done; the rest are cancelled and retried later, elsewhere.
+func (q *jobQueue) drain(ctx context.Context) {
+	q.stopWorking(ctx, false)
+}
+
+// wait waits for the run loop to end (after its context is done).
+func (q *jobQueue) wait() { <-q.stopped }
+
+// startWorking starts a River client working the queue, unless one runs.
+func (q *jobQueue) startWorking(ctx context.Context) error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.running != nil {
+		return nil
+	}
+	workers := river.NewWorkers()
+	if err := river.AddWorkerSafely(workers, &itemWorker{q: q}); err != nil {
+		return err
+	}
+	c, err := river.NewClient(q.driver, &river.Config{
+		Queues:                      map[string]river.QueueConfig{queueName: {MaxWorkers: q.workers}},
+		Workers:                     workers,
+		JobTimeout:                  q.jobTimeout(),
+		RescueStuckJobsAfter:        q.rescueAfter(),
+		MaxAttempts:                 q.s.cfg.Queue.Attempts,
+		RetryPolicy:                 backoff{base: time.Duration(q.s.cfg.Queue.RetryBackoff)},
+		CompletedJobRetentionPeriod: time.Hour,
+		Logger:                      riverLogger(q.s.log),
+		ErrorHandler:                jobErrors{q.s.log},
+	})
+	if err != nil {
+		return fmt.Errorf("job queue: %w", err)
+	}
+	if err := c.Start(context.WithoutCancel(ctx)); err != nil {
+		return fmt.Errorf("job queue: start: %w", err)
+	}
+	q.running = c
+	q.s.log.Info("working batch jobs", "workers", q.workers)
+	return nil
+}
+
+// stopWorking stops the River client working the queue, if one runs:
+// gracefully within ctx, then by cancelling the jobs (hard, at once).
+func (q *jobQueue) stopWorking(ctx context.Context, hard bool) {
+	q.mu.Lock()
+	c := q.running
+	q.running = nil
+	q.mu.Unlock()
+	if c == nil {
+		return
+	}
+	if !hard {
+		if err := c.Stop(ctx); err == nil {
+			return
+		}
+	}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
+	defer cancel()
+	if err := c.StopAndCancel(sctx); err != nil {
+		q.s.log.Error("job queue: stop", "err", err)
+	}
+}
+
+// follow is a server's loop: it works jobs while no worker is announced,
+// and leaves them to the workers while one is.
+func (q *jobQueue) follow(ctx context.Context) {
+	tick := time.NewTicker(presenceGap)
+	defer tick.Stop()
+	for {
+		n, err := q.announced(ctx)
+		switch {
+		case err != nil:
+			if ctx.Err() == nil {
+				q.s.log.Warn("job queue: looking for workers", "err", err)
+			}
+		case n == 0:
+			if err := q.startWorking(ctx); err != nil {
+				q.s.log.Error("job queue", "err", err)
+			}
+			q.sweep(ctx)
+		default:
+			q.mu.Lock()
+			working := q.running != nil
+			q.mu.Unlock()
+			if working {
+				q.s.log.Info("workers are running: leaving batch jobs to them", "workers", n)
+				q.stopWorking(ctx, false)
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+// presenceKey is the advisory lock key of the workers of the store's
+// schema (servers of another schema on the same database are another
+// deployment).
+func (q *jobQueue) presenceKey(ctx context.Context) (int64, error) {
+	if q.presence != 0 {
+		return q.presence, nil
+	}
+	var schema string
+	if err := q.st.Pool().QueryRow(ctx, `SELECT current_schema()`).Scan(&schema); err != nil {
+		return 0, err
+	}
+	q.presence = lockKey("vouch.worker\x00" + schema)
+	return q.presence, nil
+}
+
+// announced counts the workers announced on the store's schema.
+func (q *jobQueue) announced(ctx context.Context) (int, error) {
+	key, err := q.presenceKey(ctx)
+	if err != nil {
+		return 0, err
+	}
+	var n int
+	err = q.st.Pool().QueryRow(ctx, `SELECT count(*) FROM pg_locks
+		WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+			AND classid = $1 AND objid = $2 AND objsubid = 1`,
+		uint32(uint64(key)>>32), uint32(uint64(key))).Scan(&n)
+	return n, err
+}
+
+// announce is a worker's loop: it works jobs, and holds the workers'
+// shared advisory lock on a connection of its own, taking it again
+// after the connection is lost (PostgreSQL restarted).
+func (q *jobQueue) announce(ctx context.Context) {
+	if err := q.startWorking(ctx); err != nil {
+		q.s.log.Error("job queue", "err", err)
+	}
+	tick := time.NewTicker(presenceGap)
+	defer tick.Stop()
+	var held *pgxpool.Conn
+	defer func() {
+		if held != nil {
+			held.Release()
+		}
+	}()
+	for {
+		if held == nil {
+			held = q.hold(ctx)
+		} else if err := held.Ping(ctx); err != nil {
+			held.Conn().Close(context.WithoutCancel(ctx)) // not back to the pool, lock and all
+			held.Release()
+			held = nil
+			continue
+		}
+		q.sweep(ctx)
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+// hold takes the workers' shared advisory lock on a connection of its
+// own; nil when the database cannot be reached now.
+func (q *jobQueue) hold(ctx context.Context) *pgxpool.Conn {
+	key, err := q.presenceKey(ctx)
+	if err != nil {
+		return nil
+	}
+	c, err := q.st.Pool().Acquire(ctx)
+	if err != nil {
+		return nil
+	}
+	if _, err := c.Exec(ctx, `SELECT pg_advisory_lock_shared($1)`, key); err != nil {
+		c.Release()
+		return nil
+	}
+	return c
+}
+
+// lockKey maps a name to an advisory lock key.
+func lockKey(name string) int64 {
+	h := fnv.New64a()
+	h.Write([]byte(name))
+	return int64(h.Sum64())
+}
+
+// sweepPage bounds the items one sweep ends.
+const sweepPage = 100
+
+// sweep ends, as errors, the pending items whose job River discarded: it
+// failed on every attempt without completing its item, for one because
+// the process working it died each time (a request that crashes the
+// process, or exhausts its memory), which River's rescuer counts as a
+// failed attempt. Without it such an item would leave its batch running
+// for ever.
+func (q *jobQueue) sweep(ctx context.Context) {
+	rows, err := q.st.Pool().Query(ctx, `SELECT j.args->>'tenant', j.args->>'batch', (j.args->>'index')::int, j.attempt,
+			COALESCE(j.errors[array_length(j.errors, 1)]->>'error', '')
+		FROM river_job j JOIN batch_items i
+			ON i.tenant = j.args->>'tenant' AND i.batch_id = j.args->>'batch' AND i.idx = (j.args->>'index')::int
+		WHERE j.state = 'discarded' AND j.kind = $1 AND i.state = 'pending'
+		LIMIT $2`, itemArgs{}.Kind(), sweepPage)
+	if err != nil {
+		if ctx.Err() == nil {
+			q.s.log.Warn("job queue: looking for discarded jobs", "err", err)
+		}
+		return
+	}
+	type lost struct {
+		a        itemArgs
+		attempts int
+		last     string
+	}
+	var found []lost
+	for rows.Next() {
+		var l lost
+		if err := rows.Scan(&l.a.Tenant, &l.a.Batch, &l.a.Index, &l.attempts, &l.last); err != nil {
+			rows.Close()
+			q.s.log.Warn("job queue: reading discarded jobs", "err", err)
+			return
+		}
+		found = append(found, l)
+	}
+	rows.Close()
+	for _, l := range found {
+		msg := fmt.Sprintf("the verification did not finish in %d attempts (the process working it may have died each time); the last attempt ended with: %s", l.attempts, l.last)
+		errJSON := wire.ErrorLine(l.a.Index+1, &vouch.Error{Code: vouch.ErrInternal, Message: msg})
+		if err := q.st.CompleteItem(ctx, l.a.Tenant, l.a.Batch, l.a.Index, nil, nil, errJSON); err != nil {
+			q.s.log.Warn("job queue: ending an item whose job was discarded", "batch", l.a.Batch, "index", l.a.Index, "err", err)
+			continue
+		}
+		q.s.log.Error("batch item failed on every attempt", "batch", l.a.Batch, "index", l.a.Index, "attempts", l.attempts, "last", l.last)
+		q.s.hub.notify(l.a.Tenant)
+	}
+}
+
+// itemWorker works the verification jobs.
+type itemWorker struct {
+	river.WorkerDefaults[itemArgs]
+	q *jobQueue
+}
+
+// Work verifies the job's item and completes both in one transaction. An
+// item no longer pending (completed by an earlier try whose job
+// completion was lost) completes the job alone. A verification that
+// crashed is tried again while attempts remain; at the last, it is the
+// item's error.
+func (w *itemWorker) Work(ctx context.Context, job *river.Job[itemArgs]) error {
+	q, a := w.q, job.Args
+	it, err := q.st.Item(ctx, a.Tenant, a.Batch, a.Index)
+	if errors.Is(err, store.ErrNotFound) || err == nil && it.State != store.ItemPending {
+		return nil // the batch was pruned, or the item is done
+	}
+	if err != nil {
+		return err
+	}
+	out := q.s.verifyBatchItem(ctx, *it)
+	if err := ctx.Err(); err != nil {
+		return err // cut short (shutdown, or the job's timeout): tried again
+	}
+	if out.panic != "" {
+		if job.Attempt < job.MaxAttempts {
+			return fmt.Errorf("the verification crashed: %s", out.panic)
+		}
+		out.crashed(a.Index, job.Attempt)
+	}
+	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
+	defer cancel()
+	err = q.st.CompleteItemTx(wctx, a.Tenant, a.Batch, a.Index, out.row, out.events, out.err, func(ctx context.Context, tx pgx.Tx) error {
+		_, err := river.JobCompleteTx[*riverpgxv5.Driver](ctx, tx, job)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("completing the item: %w", err)
+	}
+	q.s.completed(a.Tenant, out)
+	return nil
+}
+
+// backoff is the retry policy of verification jobs: base, doubled per
+// attempt, capped at five minutes, so that a crash that passes is tried
+// again soon and a poison request ends after its attempts in minutes.
+type backoff struct{ base time.Duration }
+
+// NextRetry implements river.ClientRetryPolicy.
+func (b backoff) NextRetry(job *rivertype.JobRow) time.Time {
+	base := b.base
+	if base <= 0 {
+		base = time.Second
+	}
+	d := time.Duration(float64(base) * math.Pow(2, float64(max(job.Attempt-1, 0))))
+	return time.Now().Add(min(d, 5*time.Minute))
+}
+
+// jobErrors logs the failed tries of jobs.
+type jobErrors struct{ log *slog.Logger }
+
+// HandleError implements river.ErrorHandler.
+func (h jobErrors) HandleError(ctx context.Context, job *rivertype.JobRow, err error) *river.ErrorHandlerResult {
+	h.log.Warn("batch job failed", "job", job.ID, "attempt", job.Attempt, "of", job.MaxAttempts, "err", err)
+	return nil
+}
+
+// HandlePanic implements river.ErrorHandler.
+func (h jobErrors) HandlePanic(ctx context.Context, job *rivertype.JobRow, v any, trace string) *river.ErrorHandlerResult {
+	h.log.Error("batch job panicked", "job", job.ID, "attempt", job.Attempt, "of", job.MaxAttempts, "panic", v)
+	return nil
+}

@@ -1,0 +1,97 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// Queue is what a job queue working batches on a PostgreSQL store needs
+// beyond [Store]: the store's connection pool, a batch item read alone,
+// and batch writes whose transaction also carries the queue's own
+// statements, so that a batch and its jobs, or an item's completion and
+// its job's, commit together or not at all. Only a PostgreSQL store
+// implements it; test with a type assertion.
+type Queue interface {
+	Store
+	// Pool is the store's connection pool, which the store closes.
+	Pool() *pgxpool.Pool
+	// CreateBatchTx is [Store.CreateBatch] whose transaction runs then
+	// after the store's own statements; an error from then undoes the
+	// batch.
+	CreateBatchTx(ctx context.Context, b *Batch, items []BatchItem, then TxFunc) error
+	// CompleteItemTx is [Store.CompleteItem] whose transaction runs then
+	// last, also when the item is no longer pending; an error from then
+	// undoes the completion.
+	CompleteItemTx(ctx context.Context, tenant, batchID string, index int, v *Verification, events []Event, errJSON []byte, then TxFunc) error
+	// Item returns one batch item with its Request; ErrNotFound when the
+	// tenant has no such item (its batch was pruned).
+	Item(ctx context.Context, tenant, batchID string, index int) (*BatchItem, error)
+}
+
+// TxFunc runs inside a write transaction of a PostgreSQL store.
+type TxFunc func(ctx context.Context, tx pgx.Tx) error
+
+// pgStore is the PostgreSQL store: the shared queries, and the queue's
+// transactions.
+type pgStore struct {
+	*sqlStore
+	pg *pgEngine
+}
+
+var _ Queue = (*pgStore)(nil)
+
+// Pool implements [Queue.Pool].
+func (s *pgStore) Pool() *pgxpool.Pool { return s.pg.pool }
+
+// CreateBatchTx implements [Queue.CreateBatchTx].
+func (s *pgStore) CreateBatchTx(ctx context.Context, b *Batch, items []BatchItem, then TxFunc) error {
+	return s.createBatch(ctx, b, items, pgThen(then))
+}
+
+// CompleteItemTx implements [Queue.CompleteItemTx].
+func (s *pgStore) CompleteItemTx(ctx context.Context, tenant, batchID string, index int, v *Verification, events []Event, errJSON []byte, then TxFunc) error {
+	return s.completeItem(ctx, tenant, batchID, index, v, events, errJSON, pgThen(then))
+}
+
+// pgThen adapts a TxFunc to the engine's transaction, a pgx.Tx inside a
+// pgConn.
+func pgThen(then TxFunc) func(ctx context.Context, tx conn) error {
+	if then == nil {
+		return nil
+	}
+	return func(ctx context.Context, c conn) error {
+		tx, ok := c.(pgConn).q.(pgx.Tx)
+		if !ok {
+			return errors.New("store: a queue's statements outside a transaction")
+		}
+		return then(ctx, tx)
+	}
+}
+
+// Item implements [Queue.Item].
+func (s *pgStore) Item(ctx context.Context, tenant, batchID string, index int) (*BatchItem, error) {
+	const op = "store: batch item"
+	if err := s.check(); err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	it := BatchItem{Tenant: tenant, BatchID: batchID, Index: index}
+	var errJSON *string
+	err := s.eng.reader().queryRow(ctx, `SELECT state, request, verification_id, attempt, error FROM batch_items
+		WHERE tenant = ? AND batch_id = ? AND idx = ?`, tenant, batchID, index).
+		Scan(&it.State, &it.Request, &it.VerificationID, &it.Attempt, &errJSON)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = ErrNotFound
+	}
+	if err != nil {
+		return nil, s.fail(op, err)
+	}
+	if errJSON != nil {
+		it.Error = []byte(*errJSON)
+	}
+	return &it, nil
+}
