@@ -51,7 +51,8 @@ type Config struct {
 	// are answered 429 with Retry-After, not queued.
 	MaxInFlight int `json:"maxInFlight"`
 	// BatchWorkers is how many batch items are verified at once (default:
-	// the number of CPUs).
+	// the number of CPUs on SQLite; on PostgreSQL, where a job also waits
+	// on the database, four times that).
 	BatchWorkers int `json:"batchWorkers"`
 	// Queue tunes the job queue that works batches on a PostgreSQL store
 	// (on SQLite, each item is tried once, in the server).

@@ -50,6 +50,10 @@ type itemArgs struct {
 // Kind implements river.JobArgs.
 func (itemArgs) Kind() string { return "vouch.verify_item" }
 
+// fetchCooldown is the least time between two fetches of jobs by one
+// process.
+const fetchCooldown = 5 * time.Millisecond
+
 // presenceGap is how often a server looks for workers, and a worker
 // checks its announcement's connection.
 const presenceGap = 2 * time.Second
@@ -76,7 +80,9 @@ type jobQueue struct {
 func newJobQueue(s *Server, st store.Queue, worker bool) (*jobQueue, error) {
 	q := &jobQueue{s: s, st: st, driver: riverpgxv5.New(st.Pool()), worker: worker, workers: s.cfg.BatchWorkers, stopped: make(chan struct{})}
 	if q.workers <= 0 {
-		q.workers = runtime.GOMAXPROCS(0)
+		// A job waits on the database (its item, its report's commit)
+		// as long as it verifies, so more jobs than CPUs keep them busy.
+		q.workers = 4 * runtime.GOMAXPROCS(0)
 	}
 	var err error
 	if q.inserter, err = river.NewClient(q.driver, &river.Config{Logger: riverLogger(s.log)}); err != nil {
@@ -187,8 +193,11 @@ func (q *jobQueue) startWorking(ctx context.Context) error {
 		return err
 	}
 	c, err := river.NewClient(q.driver, &river.Config{
-		Queues:                      map[string]river.QueueConfig{queueName: {MaxWorkers: q.workers}},
-		Workers:                     workers,
+		Queues:  map[string]river.QueueConfig{queueName: {MaxWorkers: q.workers}},
+		Workers: workers,
+		// River fetches at most this often, up to the free workers; its
+		// default (100ms) would cap a process at ten fetches a second.
+		FetchCooldown:               fetchCooldown,
 		JobTimeout:                  q.jobTimeout(),
 		RescueStuckJobsAfter:        q.rescueAfter(),
 		MaxAttempts:                 q.s.cfg.Queue.Attempts,

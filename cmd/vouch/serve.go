@@ -47,8 +47,8 @@ every verification, its report and its request in a log: a SQLite file
 
 Settings come from the defaults, then --config FILE (YAML: addr, store,
 policies, workspaces, commandWorkspaces, maxRequestBytes, maxBatchBytes,
-storedRequestBytes, retention, maxInFlight, batchWorkers, timeouts, alerts,
-dashboard, sessionKeyFile, mcp), then the
+storedRequestBytes, retention, maxInFlight, batchWorkers, queue, timeouts,
+alerts, dashboard, sessionKeyFile, mcp), then the
 environment (VOUCH_ADDR, VOUCH_STORE, VOUCH_MAX_IN_FLIGHT), then flags.
 
 Clients authenticate with API keys (Authorization: Bearer vk_...) made with
@@ -60,6 +60,11 @@ VOUCH_JUDGE, with OPENAI_* and ANTHROPIC_* for the clients). Logs are JSON
 lines on standard error unless it is a terminal (VOUCH_LOG_LEVEL: debug, info,
 warn, error). Traces go to OTEL_EXPORTER_OTLP_ENDPOINT over OTLP/HTTP when it
 is set. SIGINT or SIGTERM drains the requests in flight, then stops.
+
+Batches (POST /v1/batches) are verified in the background. On SQLite the
+server works them itself. On PostgreSQL they are jobs of a queue in the
+database, worked by 'vouch worker' processes, or by the server while no
+worker runs; any number of servers and workers share one database.
 
 The web dashboard is served at the same address (/), unless --no-dashboard:
 sign in with an API key that has the read scope (review to override

@@ -1,0 +1,127 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/vouchgate/vouch/server"
+	"github.com/vouchgate/vouch/store"
+)
+
+// workerFlags are the flags of vouch worker.
+type workerFlags struct {
+	store    string
+	config   string
+	policies []string
+	workers  int
+	noCache  bool
+}
+
+func newWorkerCmd(st Streams) *cobra.Command {
+	var f workerFlags
+	cmd := &cobra.Command{
+		Use:   "worker --store postgres://... [--config FILE] [--workers N]",
+		Short: "Work the batch jobs of a PostgreSQL store, beside any number of servers",
+		Long: `Work the verification jobs of the batches of a PostgreSQL store: each item of a
+batch posted to any 'vouch serve' on that store is a job, which a worker takes,
+verifies, and completes in the transaction that writes the item's report, so a
+report is written once however often a job is tried. Run any number of
+workers, on any machines that reach the database; while one runs, the servers
+leave the jobs to the workers (with none running, a server works them itself).
+
+A job whose worker died (killed, or its machine lost) is tried again by
+another after queue.rescueAfter; a verification that crashed is tried
+queue.attempts times (default 5), then ends as its item's error.
+
+Settings are those of 'vouch serve' (--config FILE, VOUCH_STORE, --store,
+--policy): a worker verifies as the servers do, with the same policies,
+workspaces and judge, so give it the same configuration. --workers (else
+batchWorkers, else the number of CPUs) is how many jobs it works at once.
+SIGINT or SIGTERM stops taking jobs and lets the ones under way finish (within
+timeouts.shutdown); the rest are tried again by another worker.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runWorker(cmd, st, &f) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.store, "store", "", "the store's `DSN`: postgres://... (else the config's, else VOUCH_STORE)")
+	fl.StringVar(&f.config, "config", "", "read settings from `FILE` (YAML), as vouch serve does")
+	fl.StringArrayVar(&f.policies, "policy", nil, "a policy `FILE` layered after the config's policies (repeatable)")
+	fl.IntVar(&f.workers, "workers", 0, "work `N` jobs at once (default: batchWorkers, else the number of CPUs)")
+	fl.BoolVar(&f.noCache, "no-cache", false, "neither read nor write the judge's answer cache")
+	return cmd
+}
+
+func runWorker(cmd *cobra.Command, st Streams, f *workerFlags) error {
+	ctx := cmd.Context()
+	cfg := server.DefaultConfig()
+	if f.config != "" {
+		var err error
+		if cfg, err = server.LoadConfig(f.config); err != nil {
+			return usageErr(err)
+		}
+	}
+	if err := cfg.ApplyEnv(st.getenv); err != nil {
+		return usageErr(err)
+	}
+	if f.store != "" {
+		cfg.Store = f.store
+	}
+	if f.workers < 0 {
+		return usageErr(fmt.Errorf("--workers %d: want a positive number", f.workers))
+	}
+	if f.workers > 0 {
+		cfg.BatchWorkers = f.workers
+	}
+	if !isPostgresDSN(cfg.Store) {
+		return usageErr(errors.New("vouch worker needs a PostgreSQL store (--store postgres://..., or store in --config, or VOUCH_STORE): batches on SQLite are worked by vouch serve itself"))
+	}
+	cfg.Policies = append(cfg.Policies, f.policies...)
+	if err := cfg.Validate(); err != nil {
+		return usageErr(err)
+	}
+	log, err := newLogger(st)
+	if err != nil {
+		return usageErr(err)
+	}
+	pol, j, err := policyAndJudge(st, cfg.Policies, f.noCache)
+	if err != nil {
+		return usageErr(err)
+	}
+	shutdownTracing, err := server.SetupTracing(ctx, st.getenv, version())
+	if err != nil {
+		return usageErr(err)
+	}
+	defer func() {
+		c, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		shutdownTracing(c)
+	}()
+	s, err := store.Open(ctx, cfg.Store, store.Options{Logger: log})
+	if err != nil {
+		return &exitError{code: exitNotOK, err: err}
+	}
+	opts := server.Options{Config: cfg, Store: s, Policy: &pol, Logger: log, Version: version(), Worker: true}
+	if j != nil {
+		opts.Judge = j
+	}
+	srv, err := server.New(opts)
+	if err != nil {
+		s.Close()
+		return usageErr(err)
+	}
+	fmt.Fprintf(st.Err, "vouch worker: working batch jobs (store %s)\n", displayDSN(cfg.Store))
+	if err := srv.Work(ctx); err != nil {
+		return &exitError{code: exitNotOK, err: err}
+	}
+	return nil
+}
+
+// isPostgresDSN reports whether a DSN names a PostgreSQL store.
+func isPostgresDSN(dsn string) bool {
+	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://")
+}
