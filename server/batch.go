@@ -344,13 +344,17 @@ type itemOutcome struct {
 	events []store.Event
 	report *vouch.Report
 	err    []byte
+	// result is the result of an item of a re-verification batch.
+	result []byte
 	// panic is set when the verification panicked, or a check crashed
-	// (CHECK_PANICKED): err then says so, and a job queue may try again.
+	// (CHECK_PANICKED); a job queue may try again, and crashed makes it
+	// the item's error.
 	panic string
 }
 
-// verifyBatchItem verifies one batch item. A panic is the item's error,
-// never the process's end.
+// verifyBatchItem verifies one batch item: the request it carries, or
+// in a re-verification batch the stored verification it names. A panic
+// is the outcome's, never the process's end.
 func (s *Server) verifyBatchItem(ctx context.Context, it store.BatchItem) (out itemOutcome) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -358,6 +362,14 @@ func (s *Server) verifyBatchItem(ctx context.Context, it store.BatchItem) (out i
 			out = itemOutcome{panic: fmt.Sprint(r)}
 		}
 	}()
+	if it.RefID != "" {
+		return s.reverifyItem(ctx, it)
+	}
+	return s.verifyRequestItem(ctx, it)
+}
+
+// verifyRequestItem verifies the request a batch item carries.
+func (s *Server) verifyRequestItem(ctx context.Context, it store.BatchItem) (out itemOutcome) {
 	req, err := wire.DecodeRequest(it.Request, wire.Options{MaxBytes: s.cfg.MaxRequestBytes, Name: fmt.Sprintf("line %d", it.Index+1)})
 	if err != nil {
 		return itemOutcome{err: wire.ErrorLine(it.Index+1, err)}
@@ -424,13 +436,21 @@ func (p *batchPool) verifyItem(ctx context.Context, it store.BatchItem) bool {
 	}
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
 	defer cancel()
-	if err := s.st.CompleteItem(wctx, it.Tenant, it.BatchID, it.Index, out.row, out.events, out.err); err != nil {
+	if err := out.complete(wctx, s.st, it); err != nil {
 		s.log.Error("store: completing a batch item", "batch", it.BatchID, "index", it.Index, "err", err)
 		return false // stays pending; the dispatcher's next rescan retries it
 	}
 	p.dequeued()
 	s.completed(it.Tenant, out)
 	return true
+}
+
+// complete writes the outcome of an item.
+func (out *itemOutcome) complete(ctx context.Context, st store.Store, it store.BatchItem) error {
+	if out.result != nil {
+		return st.CompleteItemResult(ctx, it.Tenant, it.BatchID, it.Index, out.result)
+	}
+	return st.CompleteItem(ctx, it.Tenant, it.BatchID, it.Index, out.row, out.events, out.err)
 }
 
 // completed is what follows a batch item's completion: the metrics of a

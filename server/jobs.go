@@ -442,10 +442,15 @@ func (w *itemWorker) Work(ctx context.Context, job *river.Job[itemArgs]) error {
 	}
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
 	defer cancel()
-	err = q.st.CompleteItemTx(wctx, a.Tenant, a.Batch, a.Index, out.row, out.events, out.err, func(ctx context.Context, tx pgx.Tx) error {
+	completeJob := func(ctx context.Context, tx pgx.Tx) error {
 		_, err := river.JobCompleteTx[*riverpgxv5.Driver](ctx, tx, job)
 		return err
-	})
+	}
+	if out.result != nil {
+		err = q.st.CompleteItemResultTx(wctx, a.Tenant, a.Batch, a.Index, out.result, completeJob)
+	} else {
+		err = q.st.CompleteItemTx(wctx, a.Tenant, a.Batch, a.Index, out.row, out.events, out.err, completeJob)
+	}
 	if err != nil {
 		return fmt.Errorf("completing the item: %w", err)
 	}

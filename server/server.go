@@ -69,6 +69,8 @@ type Server struct {
 	auth    *authenticator
 	batches *batchPool // the in-process pool (SQLite)
 	jobs    *jobQueue  // the job queue (PostgreSQL); nil on SQLite
+	// reverify caches the engines of re-verification batches.
+	reverify reverifyEngines
 	limit   chan struct{}
 	handler http.Handler
 	web     *web.Handler // nil when the dashboard is off
@@ -295,28 +297,26 @@ func (s *Server) runner() batchRunner {
 	return s.batches
 }
 
-// Work works the batch jobs of the PostgreSQL store until ctx is done,
-// as `vouch worker` does: it serves no requests and runs no alerts or
-// retention, which the servers do. Then it stops taking jobs, lets the
-// ones under way finish within the shutdown timeout (the rest are tried
-// again elsewhere), and closes the store. It needs a server built with
-// Options.Worker.
+// Work works batches until ctx is done, serving no requests and running
+// no alerts or retention (the servers do): as `vouch worker` does, with
+// a server built with Options.Worker on PostgreSQL, or, on SQLite, the
+// pending items of the store's batches, as `vouch reverify` does. Then
+// it stops taking work, lets what is under way finish within the
+// shutdown timeout (the rest stays pending, or is tried again
+// elsewhere), and closes the store.
 func (s *Server) Work(ctx context.Context) error {
 	defer s.st.Close()
-	if s.jobs == nil || !s.jobs.worker {
-		return errors.New("server: Work needs a server built with Options.Worker on a PostgreSQL store")
-	}
+	r := s.runner()
 	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancel()
-	s.jobs.start(runCtx)
-	s.log.Info("working batch jobs", "store", redactDSN(s.cfg.Store), "workers", s.jobs.workers)
+	r.start(runCtx)
 	<-ctx.Done()
-	s.log.Info("shutting down: finishing the jobs under way")
+	s.log.Info("shutting down: finishing the work under way")
 	sctx, scancel := context.WithTimeout(context.Background(), time.Duration(s.cfg.Timeouts.Shutdown))
 	defer scancel()
-	s.jobs.drain(sctx)
+	r.drain(sctx)
 	cancel()
-	s.jobs.wait()
+	r.wait()
 	if err := s.st.Close(); err != nil && !errors.Is(err, store.ErrClosed) {
 		return fmt.Errorf("server: closing the store: %w", err)
 	}

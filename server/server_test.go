@@ -665,6 +665,7 @@ func TestPostgres(t *testing.T) {
 		"TenantIsolation":               testTenantIsolation,
 		"QualityLoop":                   testQualityLoop,
 		"Alerts":                        testAlerts,
+		"Reverify":                      testReverify,
 	} {
 		t.Run(name, func(t *testing.T) { test(t, pgEnv) })
 	}

@@ -28,6 +28,9 @@ type Queue interface {
 	// last, also when the item is no longer pending; an error from then
 	// undoes the completion.
 	CompleteItemTx(ctx context.Context, tenant, batchID string, index int, v *Verification, events []Event, errJSON []byte, then TxFunc) error
+	// CompleteItemResultTx is [Store.CompleteItemResult] whose
+	// transaction runs then last, as CompleteItemTx does.
+	CompleteItemResultTx(ctx context.Context, tenant, batchID string, index int, result []byte, then TxFunc) error
 	// Item returns one batch item with its Request; ErrNotFound when the
 	// tenant has no such item (its batch was pruned).
 	Item(ctx context.Context, tenant, batchID string, index int) (*BatchItem, error)
@@ -55,7 +58,15 @@ func (s *pgStore) CreateBatchTx(ctx context.Context, b *Batch, items []BatchItem
 
 // CompleteItemTx implements [Queue.CompleteItemTx].
 func (s *pgStore) CompleteItemTx(ctx context.Context, tenant, batchID string, index int, v *Verification, events []Event, errJSON []byte, then TxFunc) error {
-	return s.completeItem(ctx, tenant, batchID, index, v, events, errJSON, pgThen(then))
+	return s.completeItem(ctx, tenant, batchID, index, v, events, errJSON, nil, pgThen(then))
+}
+
+// CompleteItemResultTx implements [Queue.CompleteItemResultTx].
+func (s *pgStore) CompleteItemResultTx(ctx context.Context, tenant, batchID string, index int, result []byte, then TxFunc) error {
+	if len(result) == 0 {
+		return errors.New("store: complete batch item: no result")
+	}
+	return s.completeItem(ctx, tenant, batchID, index, nil, nil, nil, result, pgThen(then))
 }
 
 // pgThen adapts a TxFunc to the engine's transaction, a pgx.Tx inside a
@@ -81,9 +92,9 @@ func (s *pgStore) Item(ctx context.Context, tenant, batchID string, index int) (
 	}
 	it := BatchItem{Tenant: tenant, BatchID: batchID, Index: index}
 	var errJSON *string
-	err := s.eng.reader().queryRow(ctx, `SELECT state, request, verification_id, attempt, error FROM batch_items
+	err := s.eng.reader().queryRow(ctx, `SELECT state, request, verification_id, attempt, error, ref_id, ref_attempt FROM batch_items
 		WHERE tenant = ? AND batch_id = ? AND idx = ?`, tenant, batchID, index).
-		Scan(&it.State, &it.Request, &it.VerificationID, &it.Attempt, &errJSON)
+		Scan(&it.State, &it.Request, &it.VerificationID, &it.Attempt, &errJSON, &it.RefID, &it.RefAttempt)
 	if errors.Is(err, sql.ErrNoRows) {
 		err = ErrNotFound
 	}

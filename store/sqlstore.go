@@ -725,29 +725,41 @@ func (s *sqlStore) createBatch(ctx context.Context, b *Batch, items []BatchItem,
 			return fmt.Errorf("%s: item %d: born %q; an item is born pending or failed", op, i, it.State)
 		}
 	}
+	kind := b.Kind
+	switch kind {
+	case "":
+		kind = BatchVerify
+	case BatchVerify, BatchReverify:
+	default:
+		return fmt.Errorf("%s: kind %q: want %s or %s", op, kind, BatchVerify, BatchReverify)
+	}
+	var policy any
+	if b.Policy != nil {
+		policy = string(b.Policy)
+	}
 	created := s.stamp(b.CreatedAt)
 	state, finished := BatchRunning, time.Time{}
 	if failed == len(items) {
 		state, finished = BatchDone, created
 	}
 	err := s.eng.write(ctx, func(ctx context.Context, tx conn) error {
-		_, err := tx.exec(ctx, `INSERT INTO batches (tenant, id, state, total, done, failed, created_at, finished_at)
-			VALUES (?, ?, ?, ?, 0, ?, ?, ?)`,
-			b.Tenant, b.ID, state, len(items), failed, s.d.ts(created), s.d.nullTS(finished))
+		_, err := tx.exec(ctx, `INSERT INTO batches (tenant, id, state, total, done, failed, created_at, finished_at, kind, policy)
+			VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?)`,
+			b.Tenant, b.ID, state, len(items), failed, s.d.ts(created), s.d.nullTS(finished), kind, policy)
 		if err != nil {
 			return err
 		}
-		const cols = 6
+		const cols = 8
 		for start := 0; start < len(items); start += batchInsertRows {
 			end := min(start+batchInsertRows, len(items))
 			var q strings.Builder
-			q.WriteString(`INSERT INTO batch_items (tenant, batch_id, idx, state, request, error) VALUES `)
+			q.WriteString(`INSERT INTO batch_items (tenant, batch_id, idx, state, request, error, ref_id, ref_attempt) VALUES `)
 			args := make([]any, 0, (end-start)*cols)
 			for i := start; i < end; i++ {
 				if i > start {
 					q.WriteString(", ")
 				}
-				q.WriteString("(?, ?, ?, ?, ?, ?)")
+				q.WriteString("(?, ?, ?, ?, ?, ?, ?, ?)")
 				var req any
 				if len(items[i].Request) > 0 {
 					req = items[i].Request
@@ -756,7 +768,7 @@ func (s *sqlStore) createBatch(ctx context.Context, b *Batch, items []BatchItem,
 				if states[i] == ItemError {
 					errJSON = string(items[i].Error)
 				}
-				args = append(args, b.Tenant, b.ID, i, states[i], req, errJSON)
+				args = append(args, b.Tenant, b.ID, i, states[i], req, errJSON, items[i].RefID, items[i].RefAttempt)
 			}
 			if _, err := tx.exec(ctx, q.String(), args...); err != nil {
 				return err
@@ -770,7 +782,7 @@ func (s *sqlStore) createBatch(ctx context.Context, b *Batch, items []BatchItem,
 	if err != nil {
 		return s.fail(op, err)
 	}
-	b.State, b.Total, b.Done, b.Failed, b.CreatedAt, b.FinishedAt = state, len(items), 0, failed, created, finished
+	b.State, b.Total, b.Done, b.Failed, b.CreatedAt, b.FinishedAt, b.Kind = state, len(items), 0, failed, created, finished, kind
 	for i := range items {
 		items[i].Tenant, items[i].BatchID, items[i].Index, items[i].State = b.Tenant, b.ID, i, states[i]
 	}
@@ -784,9 +796,13 @@ func (s *sqlStore) Batch(ctx context.Context, tenant, id string) (*Batch, error)
 		return nil, fmt.Errorf("%s: %w", op, err)
 	}
 	var b Batch
-	err := s.eng.reader().queryRow(ctx, `SELECT tenant, id, state, total, done, failed, created_at, finished_at
+	var policy *string
+	err := s.eng.reader().queryRow(ctx, `SELECT tenant, id, state, total, done, failed, created_at, finished_at, kind, policy
 		FROM batches WHERE tenant = ? AND id = ?`, tenant, id).
-		Scan(&b.Tenant, &b.ID, &b.State, &b.Total, &b.Done, &b.Failed, utcTime{&b.CreatedAt}, utcTime{&b.FinishedAt})
+		Scan(&b.Tenant, &b.ID, &b.State, &b.Total, &b.Done, &b.Failed, utcTime{&b.CreatedAt}, utcTime{&b.FinishedAt}, &b.Kind, &policy)
+	if policy != nil {
+		b.Policy = []byte(*policy)
+	}
 	if errors.Is(err, sql.ErrNoRows) {
 		err = ErrNotFound
 	}
@@ -800,13 +816,25 @@ func (s *sqlStore) Batch(ctx context.Context, tenant, id string) (*Batch, error)
 // when the tenant has no such item; v's tenant, when given, must be the
 // batch's.
 func (s *sqlStore) CompleteItem(ctx context.Context, tenant, batchID string, index int, v *Verification, events []Event, errJSON []byte) error {
-	return s.completeItem(ctx, tenant, batchID, index, v, events, errJSON, nil)
+	if v == nil && len(errJSON) == 0 {
+		return errors.New("store: complete batch item: neither a verification nor an error")
+	}
+	return s.completeItem(ctx, tenant, batchID, index, v, events, errJSON, nil, nil)
 }
 
-// completeItem is CompleteItem whose transaction runs then (when not nil)
-// last, also when the item was no longer pending: an error from then
-// undoes the completion.
-func (s *sqlStore) completeItem(ctx context.Context, tenant, batchID string, index int, v *Verification, events []Event, errJSON []byte, then func(ctx context.Context, tx conn) error) error {
+// CompleteItemResult implements [Store.CompleteItemResult].
+func (s *sqlStore) CompleteItemResult(ctx context.Context, tenant, batchID string, index int, result []byte) error {
+	if len(result) == 0 {
+		return errors.New("store: complete batch item: no result")
+	}
+	return s.completeItem(ctx, tenant, batchID, index, nil, nil, nil, result, nil)
+}
+
+// completeItem ends a pending item with v (and its events), with a
+// re-verification's result, or with errJSON, whichever is given, in that
+// order. Its transaction runs then (when not nil) last, also when the
+// item was no longer pending: an error from then undoes the completion.
+func (s *sqlStore) completeItem(ctx context.Context, tenant, batchID string, index int, v *Verification, events []Event, errJSON, result []byte, then func(ctx context.Context, tx conn) error) error {
 	const op = "store: complete batch item"
 	if err := s.check(); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
@@ -828,8 +856,8 @@ func (s *sqlStore) completeItem(ctx context.Context, tenant, batchID string, ind
 		if evs, err = s.prepareEvents(events, tenant, nv.Result); err != nil {
 			return fmt.Errorf("%s: %w", op, err)
 		}
-	} else if len(errJSON) == 0 {
-		return fmt.Errorf("%s: neither a verification nor an error", op)
+	} else if len(errJSON) == 0 && len(result) == 0 {
+		return fmt.Errorf("%s: neither a verification, a result nor an error", op)
 	}
 	now := s.stamp(time.Time{})
 	var (
@@ -841,7 +869,7 @@ func (s *sqlStore) completeItem(ctx context.Context, tenant, batchID string, ind
 	err = s.eng.write(ctx, func(ctx context.Context, tx conn) error {
 		written, dup = false, nil
 		state := ItemDone
-		if v == nil {
+		if v == nil && result == nil {
 			state = ItemError
 		}
 		// Claim the item: only a pending one can be completed (in
@@ -874,6 +902,11 @@ func (s *sqlStore) completeItem(ctx context.Context, tenant, batchID string, ind
 			}
 			if _, err := tx.exec(ctx, `UPDATE batch_items SET verification_id = ?, attempt = ? WHERE tenant = ? AND batch_id = ? AND idx = ?`,
 				id, attempt, tenant, batchID, index); err != nil {
+				return err
+			}
+		} else if result != nil {
+			if _, err := tx.exec(ctx, `UPDATE batch_items SET result = ? WHERE tenant = ? AND batch_id = ? AND idx = ?`,
+				string(result), tenant, batchID, index); err != nil {
 				return err
 			}
 		} else {
@@ -946,14 +979,14 @@ func (s *sqlStore) PendingItems(ctx context.Context, limit int) ([]BatchItem, er
 		if len(out) >= limit {
 			break
 		}
-		rs, err := c.query(ctx, `SELECT tenant, batch_id, idx, state, request FROM batch_items
+		rs, err := c.query(ctx, `SELECT tenant, batch_id, idx, state, request, ref_id, ref_attempt FROM batch_items
 			WHERE tenant = ? AND batch_id = ? AND state = 'pending' ORDER BY idx LIMIT ?`, b.tenant, b.id, limit-len(out))
 		if err != nil {
 			return nil, s.fail(op, err)
 		}
 		for rs.Next() {
 			var it BatchItem
-			if err := rs.Scan(&it.Tenant, &it.BatchID, &it.Index, &it.State, &it.Request); err != nil {
+			if err := rs.Scan(&it.Tenant, &it.BatchID, &it.Index, &it.State, &it.Request, &it.RefID, &it.RefAttempt); err != nil {
 				rs.Close()
 				return nil, s.fail(op, err)
 			}
@@ -990,7 +1023,7 @@ func (s *sqlStore) BatchResults(ctx context.Context, tenant, id string, fn func(
 	}
 	after := -1
 	for {
-		rs, err := c.query(ctx, `SELECT i.tenant, i.batch_id, i.idx, i.state, i.verification_id, i.attempt, i.error, v.result
+		rs, err := c.query(ctx, `SELECT i.tenant, i.batch_id, i.idx, i.state, i.verification_id, i.attempt, i.error, i.ref_id, i.ref_attempt, i.result, v.result
 			FROM batch_items i LEFT JOIN verification_logs v
 				ON v.tenant = i.tenant AND v.id = i.verification_id AND v.attempt = i.attempt
 			WHERE i.tenant = ? AND i.batch_id = ? AND i.idx > ? ORDER BY i.idx LIMIT ?`,
@@ -1002,7 +1035,7 @@ func (s *sqlStore) BatchResults(ctx context.Context, tenant, id string, fn func(
 		for rs.Next() {
 			var x item
 			if err := rs.Scan(&x.it.Tenant, &x.it.BatchID, &x.it.Index, &x.it.State, &x.it.VerificationID,
-				&x.it.Attempt, &x.it.Error, &x.result); err != nil {
+				&x.it.Attempt, &x.it.Error, &x.it.RefID, &x.it.RefAttempt, &x.it.Result, &x.result); err != nil {
 				rs.Close()
 				return s.fail(op, err)
 			}
@@ -1017,6 +1050,9 @@ func (s *sqlStore) BatchResults(ctx context.Context, tenant, id string, fn func(
 			switch x.it.State {
 			case ItemDone:
 				result = x.result
+				if x.it.Result != nil {
+					result = x.it.Result
+				}
 			case ItemError:
 				result = x.it.Error
 			}

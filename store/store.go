@@ -115,13 +115,19 @@ type Store interface {
 	// when it was the last item. Completing an item that is not pending
 	// does nothing and returns nil, so a retried job cannot count twice.
 	CompleteItem(ctx context.Context, tenant, batchID string, index int, v *Verification, events []Event, errJSON []byte) error
+	// CompleteItemResult ends a pending item of a re-verification batch
+	// with its result (the comparison of its old and new verdicts, as
+	// JSON), updating the batch as CompleteItem does; completing an item
+	// that is not pending does nothing and returns nil.
+	CompleteItemResult(ctx context.Context, tenant, batchID string, index int, result []byte) error
 	// PendingItems returns up to limit pending items across tenants
 	// (Request filled in), oldest batch first, for resuming batches after
 	// a restart.
 	PendingItems(ctx context.Context, limit int) ([]BatchItem, error)
 	// BatchResults calls fn for each item of a batch in index order, with
-	// the item's result: the stored report for a done item, its error
-	// JSON for a failed one, nil for a pending one. It stops at fn's
+	// the item's result: the stored report for a done item (its Result,
+	// in a re-verification batch), its error JSON for a failed one, nil
+	// for a pending one. It stops at fn's
 	// first error and returns it.
 	BatchResults(ctx context.Context, tenant, id string, fn func(it BatchItem, result []byte) error) error
 
@@ -273,6 +279,17 @@ type Event struct {
 	CreatedAt time.Time
 }
 
+// Batch kinds.
+const (
+	// BatchVerify verifies the requests its items carry, writing a
+	// report row for each.
+	BatchVerify = "verify"
+	// BatchReverify verifies stored verifications again under the
+	// batch's policy; each item ends with the comparison of the old and
+	// new verdicts, and the log is left as it is.
+	BatchReverify = "reverify"
+)
+
 // Batch states.
 const (
 	BatchRunning = "running"
@@ -288,6 +305,11 @@ type Batch struct {
 	CreatedAt           time.Time
 	// FinishedAt is zero while the batch runs.
 	FinishedAt time.Time
+	// Kind is BatchVerify ("" on create) or BatchReverify.
+	Kind string
+	// Policy is the resolved policy (JSON) a re-verification batch
+	// verifies under; nil otherwise.
+	Policy []byte
 }
 
 // Batch item states.
@@ -311,6 +333,12 @@ type BatchItem struct {
 	Attempt        int
 	// Error is the error JSON of a failed item.
 	Error []byte
+	// RefID and RefAttempt name the stored verification an item of a
+	// re-verification batch verifies again (it then has no Request).
+	RefID      string
+	RefAttempt int
+	// Result is the result of a done item of a re-verification batch.
+	Result []byte
 }
 
 // Scopes an API key can hold.
