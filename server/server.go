@@ -71,11 +71,11 @@ type Server struct {
 	jobs    *jobQueue  // the job queue (PostgreSQL); nil on SQLite
 	// reverify caches the engines of re-verification batches.
 	reverify reverifyEngines
-	limit   chan struct{}
-	handler http.Handler
-	web     *web.Handler // nil when the dashboard is off
-	mcp     http.Handler // nil when MCP is off
-	version string
+	limit    chan struct{}
+	handler  http.Handler
+	web      *web.Handler // nil when the dashboard is off
+	mcp      http.Handler // nil when MCP is off
+	version  string
 
 	// engines: with and without the policy's allow-listed commands, and
 	// per verifier model (verify-task).

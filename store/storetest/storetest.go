@@ -56,6 +56,7 @@ func Run(t *testing.T, newDB NewDB) {
 		{"EventReports", testEventReports},
 		{"Batches", testBatches},
 		{"BatchBornDone", testBatchBornDone},
+		{"ReverifyBatch", testReverifyBatch},
 		{"LargeBatch", testLargeBatch},
 		{"ConcurrentCompleteItems", testConcurrentComplete},
 		{"PendingItemsOrder", testPendingOrder},
@@ -1107,7 +1108,7 @@ func testBatches(t *testing.T, h *harness) {
 	if err := h.s.CreateBatch(ctx, b, items); err != nil {
 		t.Fatalf("CreateBatch: %v", err)
 	}
-	wantBatch := store.Batch{Tenant: tenant, ID: "b1", State: store.BatchRunning, Total: 5, Failed: 1, CreatedAt: at(0)}
+	wantBatch := store.Batch{Tenant: tenant, ID: "b1", State: store.BatchRunning, Total: 5, Failed: 1, CreatedAt: at(0), Kind: store.BatchVerify}
 	diff(t, "CreateBatch's b", wantBatch, *b)
 	if err := h.s.CreateBatch(ctx, &store.Batch{Tenant: tenant, ID: "b1", CreatedAt: at(1)}, items[:1]); err == nil {
 		t.Error("CreateBatch(an existing id) succeeded")
@@ -1238,6 +1239,51 @@ func testBatches(t *testing.T, h *harness) {
 	isErr(t, "BatchResults(missing)", err, store.ErrNotFound)
 }
 
+// testReverifyBatch: a re-verification batch keeps its kind and policy,
+// its items name stored verifications, and a result completes an item.
+func testReverifyBatch(t *testing.T, h *harness) {
+	ctx := t.Context()
+	b := &store.Batch{Tenant: tenant, ID: "rv", Kind: store.BatchReverify, Policy: []byte(`{"passAt":0.5}`), CreatedAt: at(0)}
+	items := []store.BatchItem{{RefID: "a", RefAttempt: 1}, {RefID: "b", RefAttempt: 2}}
+	if err := h.s.CreateBatch(ctx, b, items); err != nil {
+		t.Fatalf("CreateBatch: %v", err)
+	}
+	got, err := h.s.Batch(ctx, tenant, "rv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := store.Batch{Tenant: tenant, ID: "rv", State: store.BatchRunning, Total: 2, CreatedAt: at(0), Kind: store.BatchReverify, Policy: []byte(`{"passAt":0.5}`)}
+	diff(t, "a re-verification batch", want, *got)
+	pending, err := h.s.PendingItems(ctx, 10)
+	if err != nil || len(pending) != 2 || pending[1].RefID != "b" || pending[1].RefAttempt != 2 || pending[1].Request != nil {
+		t.Fatalf("PendingItems = %+v, %v", pending, err)
+	}
+	if err := h.s.CompleteItemResult(ctx, tenant, "rv", 0, []byte(`{"line":1,"changed":true}`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.s.CompleteItemResult(ctx, tenant, "rv", 0, []byte(`{"again":true}`)); err != nil {
+		t.Errorf("completing a done item again: %v", err)
+	}
+	if err := h.s.CompleteItem(ctx, tenant, "rv", 1, nil, nil, []byte(`{"error":1}`)); err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	err = h.s.BatchResults(ctx, tenant, "rv", func(it store.BatchItem, result []byte) error {
+		lines = append(lines, fmt.Sprintf("%s %s %d %s", it.State, it.RefID, it.RefAttempt, result))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	diff(t, "results", []string{`done a 1 {"line":1,"changed":true}`, `error b 2 {"error":1}`}, lines)
+	if got, _ := h.s.Batch(ctx, tenant, "rv"); got.State != store.BatchDone || got.Done != 1 || got.Failed != 1 {
+		t.Errorf("finished: %+v", got)
+	}
+	if err := h.s.CreateBatch(ctx, &store.Batch{Tenant: tenant, ID: "odd", Kind: "other"}, items); err == nil {
+		t.Error("a batch of an unknown kind was created")
+	}
+}
+
 func testBatchBornDone(t *testing.T, h *harness) {
 	ctx := t.Context()
 	b := &store.Batch{Tenant: tenant, ID: "bad", CreatedAt: at(0)}
@@ -1245,7 +1291,7 @@ func testBatchBornDone(t *testing.T, h *harness) {
 	if err := h.s.CreateBatch(ctx, b, items); err != nil {
 		t.Fatalf("CreateBatch: %v", err)
 	}
-	want := store.Batch{Tenant: tenant, ID: "bad", State: store.BatchDone, Total: 2, Failed: 2, CreatedAt: at(0), FinishedAt: at(0)}
+	want := store.Batch{Tenant: tenant, ID: "bad", State: store.BatchDone, Total: 2, Failed: 2, CreatedAt: at(0), FinishedAt: at(0), Kind: store.BatchVerify}
 	got, err := h.s.Batch(ctx, tenant, "bad")
 	if err != nil {
 		t.Fatalf("Batch: %v", err)
