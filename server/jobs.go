@@ -68,13 +68,13 @@ type jobQueue struct {
 	// worker: this process is a `vouch worker`, which always works jobs
 	// and announces itself; otherwise it works them only while no worker
 	// is announced.
-	worker   bool
-	workers  int
-	presence int64 // the advisory lock key of workers, per schema
+	worker  bool
+	workers int
 
-	mu      sync.Mutex
-	running *river.Client[pgx.Tx] // the client working jobs, nil when none
-	stopped chan struct{}         // closed when the run loop has ended
+	mu       sync.Mutex
+	presence int64                 // the advisory lock key of workers, per schema; 0 until read
+	running  *river.Client[pgx.Tx] // the client working jobs, nil when none
+	stopped  chan struct{}         // closed when the run loop has ended
 }
 
 func newJobQueue(s *Server, st store.Queue, worker bool) (*jobQueue, error) {
@@ -277,15 +277,21 @@ func (q *jobQueue) follow(ctx context.Context) {
 // schema (servers of another schema on the same database are another
 // deployment).
 func (q *jobQueue) presenceKey(ctx context.Context) (int64, error) {
-	if q.presence != 0 {
-		return q.presence, nil
+	q.mu.Lock()
+	key := q.presence
+	q.mu.Unlock()
+	if key != 0 {
+		return key, nil
 	}
 	var schema string
 	if err := q.st.Pool().QueryRow(ctx, `SELECT current_schema()`).Scan(&schema); err != nil {
 		return 0, err
 	}
-	q.presence = lockKey("vouch.worker\x00" + schema)
-	return q.presence, nil
+	key = lockKey("vouch.worker\x00" + schema)
+	q.mu.Lock()
+	q.presence = key
+	q.mu.Unlock()
+	return key, nil
 }
 
 // announced counts the workers announced on the store's schema.
