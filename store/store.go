@@ -144,6 +144,12 @@ type Store interface {
 	RevokeKey(ctx context.Context, id string, at time.Time) error
 	// ActiveKeys counts the keys not revoked, in every tenant.
 	ActiveKeys(ctx context.Context) (int, error)
+	// Secret returns the named secret of the deployment (such as the key
+	// that signs dashboard sessions): size random bytes, made the first
+	// time the name is asked for and kept from then on, so that every
+	// caller in every process on the store gets the same bytes, even
+	// when first calls race. size counts only when the secret is made.
+	Secret(ctx context.Context, name string, size int) ([]byte, error)
 
 	// Prune deletes up to limit verifications created before cutoff (with
 	// their overrides and outcomes), the tallies of the hours before the

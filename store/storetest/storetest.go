@@ -71,6 +71,7 @@ func Run(t *testing.T, newDB NewDB) {
 		{"Tenants", testTenants},
 		{"PruneTallies", testPruneTallies},
 		{"Import", testImport},
+		{"Secret", testSecret},
 		{"Ping", testPing},
 		{"Closed", testClosed},
 		{"Reopen", testReopen},
@@ -1638,6 +1639,7 @@ func testClosed(t *testing.T, h *harness) {
 		"RevokeKey":  func() error { return s.RevokeKey(ctx, "k", at(0)) },
 		"ActiveKeys": func() error { _, err := s.ActiveKeys(ctx); return err },
 		"Prune":      func() error { _, err := s.Prune(ctx, at(0), 10); return err },
+		"Secret":     func() error { _, err := s.Secret(ctx, "x", 32); return err },
 		"Ping":       func() error { return s.Ping(ctx) },
 	}
 	for name, call := range calls {
