@@ -71,9 +71,10 @@ type Config struct {
 	// `mcp: false` or `vouch serve --no-mcp` turns it off).
 	MCP bool `json:"mcp"`
 	// SessionKeyFile names a file of at least 32 bytes that signs the
-	// dashboard's session cookies, so that sessions outlive a restart
-	// and servers behind one address share them. Empty: a random key per
-	// process, and sessions end when it does.
+	// dashboard's session cookies. Empty: a random key made at the first
+	// start and kept in the store, so that sessions outlive a restart
+	// and every server on the store accepts them. A file wins over the
+	// stored key, e.g. to rotate the key (which signs every session out).
 	SessionKeyFile string `json:"sessionKeyFile"`
 }
 

@@ -4,16 +4,37 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/vouchgate/vouch/store"
 	"github.com/vouchgate/vouch/web"
 )
 
+// Where the dashboard's session key is kept when neither Options nor
+// Config gives one: a secret of the store, made at the first start, so
+// that every server on the store signs sessions alike.
+const (
+	sessionKeyName    = "dashboard.session_key"
+	sessionKeySize    = 32
+	sessionKeyTimeout = 30 * time.Second
+)
+
 // newDashboard builds the web dashboard over the server's store, key
-// cache, alerts and event hub.
+// cache, alerts and event hub. Its session key is sessionKey, else the
+// contents of Config.SessionKeyFile, else the store's secret.
 func (s *Server) newDashboard(sessionKey []byte) (*web.Handler, error) {
-	if sessionKey == nil && s.cfg.SessionKeyFile != "" {
+	switch {
+	case sessionKey != nil:
+	case s.cfg.SessionKeyFile != "":
 		b, err := os.ReadFile(s.cfg.SessionKeyFile)
+		if err != nil {
+			return nil, fmt.Errorf("server: session key: %w", err)
+		}
+		sessionKey = b
+	default:
+		ctx, cancel := context.WithTimeout(context.Background(), sessionKeyTimeout)
+		defer cancel()
+		b, err := s.st.Secret(ctx, sessionKeyName, sessionKeySize)
 		if err != nil {
 			return nil, fmt.Errorf("server: session key: %w", err)
 		}

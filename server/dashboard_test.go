@@ -174,3 +174,49 @@ func TestDashboardSessionKey(t *testing.T) {
 		}
 	}
 }
+
+// TestDashboardSessionSharedByServers checks the default session key:
+// kept in the store, so that a session signed by one server is accepted
+// by another on the same store (behind one address, or after a restart),
+// while a server given a key file signs with that instead.
+func TestDashboardSessionSharedByServers(t *testing.T) {
+	dir := t.TempDir()
+	dsn := filepath.Join(dir, "vouch.db")
+	a := newEnvOn(t, dsn, nil)
+	b := newEnvOn(t, dsn, nil)
+	reader, _ := a.key("acme", store.ScopeRead)
+	cookies := dashboardLogin(t, a, reader)
+
+	if code := dashboardStatus(t, b, "/verifications", cookies); code != http.StatusOK {
+		t.Errorf("server B, with server A's session: %d, want 200", code)
+	}
+	if code := dashboardStatus(t, b, "/verifications", nil); code != http.StatusSeeOther {
+		t.Errorf("server B, without a session: %d, want 303 to the sign-in", code)
+	}
+
+	file := filepath.Join(dir, "session.key")
+	if err := os.WriteFile(file, bytes.Repeat([]byte("k"), 32), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c := newEnvOn(t, dsn, func(c *Config) { c.SessionKeyFile = file })
+	if code := dashboardStatus(t, c, "/verifications", cookies); code != http.StatusSeeOther {
+		t.Errorf("a server with a key file, with the stored key's session: %d, want 303 to the sign-in", code)
+	}
+}
+
+// dashboardStatus fetches a dashboard page with cookies, without
+// following a redirect, and returns the status code.
+func dashboardStatus(t *testing.T, e *testEnv, path string, cookies []*http.Cookie) int {
+	t.Helper()
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	req, _ := http.NewRequest(http.MethodGet, e.http.URL+path, nil)
+	for _, c := range cookies {
+		req.AddCookie(c)
+	}
+	res, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	return res.StatusCode
+}

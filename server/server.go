@@ -43,8 +43,9 @@ type Options struct {
 	// collectors.
 	Registry *prometheus.Registry
 	// SessionKey signs the dashboard's session cookies (at least 32
-	// bytes); nil means Config.SessionKeyFile's contents, else a random
-	// key per process (sessions then end with it).
+	// bytes); nil means Config.SessionKeyFile's contents, else a key kept
+	// in the store (made at the first start, and shared by every server
+	// on the store).
 	SessionKey []byte
 	// Version is the version the server introduces itself with over
 	// MCP; empty means "dev".
@@ -86,8 +87,9 @@ type Server struct {
 	stopping chan struct{}
 }
 
-// New builds a server. It does not touch the network; [Server.Run]
-// listens.
+// New builds a server. It does not listen ([Server.Run] does); with the
+// dashboard on and no session key given, it reads the key from the store
+// (making it at the first start).
 func New(opt Options) (*Server, error) {
 	cfg := opt.Config
 	if err := cfg.Validate(); err != nil {
