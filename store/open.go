@@ -67,6 +67,9 @@ func (o Options) clock() func() time.Time {
 // resumes after a Seq never skips an event committed late. It bounds one
 // tenant's event-writing inserts to about one per commit latency; other
 // tenants and the rest of each transaction run concurrently.
+//
+// A PostgreSQL store, which several processes may share, is also a
+// [Notifier]: the processes tell one another of new events through it.
 func Open(ctx context.Context, dsn string, opt Options) (Store, error) {
 	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
 		return openPostgres(ctx, dsn, opt)

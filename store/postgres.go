@@ -25,6 +25,8 @@ import (
 // concurrently.
 type pgEngine struct {
 	pool *pgxpool.Pool
+	// notes carries the notifications of events between processes.
+	notes *notifier
 }
 
 // migrationLock is the advisory lock key around migrations, so that
@@ -74,6 +76,7 @@ func openPostgres(ctx context.Context, dsn string, opt Options) (Store, error) {
 	}
 	log := opt.logger()
 	log.Debug("store: opened postgres", "server", where, "max_conns", cfg.MaxConns)
+	e.notes = newNotifier(pool, log)
 	return &pgStore{sqlStore: &sqlStore{eng: e, d: postgresDialect, now: opt.clock(), log: log}, pg: e}, nil
 }
 
@@ -172,6 +175,7 @@ func (e *pgEngine) lockEvents(ctx context.Context, tx conn, tenants []string) er
 func (e *pgEngine) ping(ctx context.Context) error { return e.pool.Ping(ctx) }
 
 func (e *pgEngine) close() error {
-	e.pool.Close() // waits for the connections in use
+	e.notes.close() // ends the Listens, sends what is queued
+	e.pool.Close()  // waits for the connections in use
 	return nil
 }
