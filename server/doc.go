@@ -26,6 +26,11 @@
 // mounts the web dashboard of package web (/, /verifications, /review,
 // /login, /static/...), over the same store, key cache and event hub.
 //
+// Several servers may share one PostgreSQL store behind a load balancer:
+// an event one of them stores wakes the streams of every other (through
+// the store's [store.Notifier]), and the dashboard's session key is kept
+// in the store, so that any of them accepts a session.
+//
 // A request's workspace is the name of a root the configuration allows,
 // never a path; allow-listed commands run only in the workspaces that opt
 // in. The server bounds what a client can hold: request and batch sizes,

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/store"
 )
 
 // hub wakes the event streams of a tenant when its events are stored.
@@ -18,6 +19,9 @@ type hub struct {
 	mu   sync.Mutex
 	subs map[string]map[chan struct{}]struct{}
 	n    int
+	// notifier, when the store is shared by several processes, tells
+	// the others of the events this one stores (see fanout.go).
+	notifier store.Notifier
 }
 
 // maxStreams bounds the open event streams of a server.
@@ -54,7 +58,17 @@ func (h *hub) unsubscribe(tenant string, c chan struct{}) {
 	}
 }
 
+// notify wakes the tenant's streams: at once in this process and,
+// through the store's notifier, in the other processes on the store.
 func (h *hub) notify(tenant string) {
+	h.wake(tenant)
+	if h.notifier != nil {
+		h.notifier.Notify(tenant)
+	}
+}
+
+// wake wakes the tenant's streams in this process.
+func (h *hub) wake(tenant string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for c := range h.subs[tenant] {

@@ -128,6 +128,7 @@ func New(opt Options) (*Server, error) {
 	s.st = instrument(opt.Store, s.metrics)
 	reg.MustRegister(&qualityCollector{s: s, refresh: 15 * time.Second})
 	s.hub = newHub()
+	s.shareEvents(opt.Store)
 	s.auth = newAuthenticator(s.st, s.now)
 	var err error
 	if s.commands, err = s.newEngine(s.policy); err != nil {
@@ -274,11 +275,12 @@ func (s *Server) Run(ctx context.Context, ln net.Listener) error {
 }
 
 // background starts the work that goes on beside requests until ctx is
-// done: the batch workers (resuming what is pending), the alerts and the
-// retention.
+// done: the batch workers (resuming what is pending), the alerts, the
+// retention, and hearing of the events other processes store.
 func (s *Server) background(ctx context.Context) {
 	s.runner().start(ctx)
 	go s.watchAlerts(ctx)
+	go s.listenEvents(ctx)
 	if s.cfg.Retention > 0 {
 		go s.retain(ctx)
 	}
