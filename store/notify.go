@@ -29,15 +29,16 @@ type Notifier interface {
 	Notify(tenant string)
 	// Listen calls fn with each tenant notified, by any process on the
 	// store, until ctx is done (it then returns nil) or the store is
-	// closed (ErrClosed). Each Listen holds a connection of its own,
-	// outside the pool's MaxConns. After a lost connection it connects
-	// again, waiting longer after each failed attempt (up to 10 s).
-	// After each connection, the first included, it calls fn(""):
-	// notifications sent while it was not listening are lost, so the
-	// caller should then act as if every tenant were notified. A tenant
-	// may be notified more than once for one change, and stores in other
-	// schemas of the same database share the notifications. fn is called
-	// from one goroutine at a time and should return quickly.
+	// closed (ErrClosed). Each Listen takes a connection out of the pool
+	// for itself (the pool may open another in its place). After a lost
+	// connection it connects again, waiting longer after each failed
+	// attempt (up to 10 s). After each connection, the first included,
+	// it calls fn(""): notifications sent while it was not listening are
+	// lost, so the caller should then act as if every tenant were
+	// notified. A tenant may be notified more than once for one change,
+	// and stores in other schemas of the same database share the
+	// notifications. fn is called from one goroutine at a time and
+	// should return quickly.
 	Listen(ctx context.Context, fn func(tenant string)) error
 }
 
