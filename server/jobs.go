@@ -74,6 +74,7 @@ type jobQueue struct {
 	mu       sync.Mutex
 	presence int64                 // the advisory lock key of workers, per schema; 0 until read
 	running  *river.Client[pgx.Tx] // the client working jobs, nil when none
+	draining bool                  // set by drain: no client starts again
 	stopped  chan struct{}         // closed when the run loop has ended
 }
 
@@ -175,6 +176,9 @@ func (q *jobQueue) start(ctx context.Context) {
 // drain stops taking jobs and waits until the jobs being worked are done
 // or ctx is done; the rest are cancelled and retried later, elsewhere.
 func (q *jobQueue) drain(ctx context.Context) {
+	q.mu.Lock()
+	q.draining = true
+	q.mu.Unlock()
 	q.stopWorking(ctx, false)
 }
 
@@ -185,7 +189,7 @@ func (q *jobQueue) wait() { <-q.stopped }
 func (q *jobQueue) startWorking(ctx context.Context) error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if q.running != nil {
+	if q.running != nil || q.draining {
 		return nil
 	}
 	workers := river.NewWorkers()
