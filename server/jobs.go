@@ -329,8 +329,13 @@ func (q *jobQueue) announce(ctx context.Context) {
 	}()
 	for {
 		if held == nil {
-			held = q.hold(ctx)
+			if held = q.hold(ctx); held != nil {
+				q.s.log.Info("announced: the servers of this store leave the batch jobs to the workers")
+			}
 		} else if err := held.Ping(ctx); err != nil {
+			if ctx.Err() == nil {
+				q.s.log.Warn("job queue: the announcement's connection is lost: announcing again", "err", err)
+			}
 			held.Conn().Close(context.WithoutCancel(ctx)) // not back to the pool, lock and all
 			held.Release()
 			held = nil

@@ -25,7 +25,7 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(runThenClean{m}, map[string]func(){
 		// As main does: SIGINT and SIGTERM cancel the command's context.
 		"vouch": func() {
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -34,6 +34,15 @@ func TestMain(m *testing.M) {
 			os.Exit(code)
 		},
 	})
+}
+
+// runThenClean runs the tests, then removes what they keep for the whole
+// run (the vouchfault binary of the failure tests).
+type runThenClean struct{ m *testing.M }
+
+func (r runThenClean) Run() int {
+	defer removeFaultBinary()
+	return r.m.Run()
 }
 
 // TestScripts runs the command end to end on the scripts in testdata/script.
