@@ -189,8 +189,23 @@ type pgQuerier interface {
 	QueryRow(ctx context.Context, q string, args ...any) pgx.Row
 }
 
-// pgConn adapts pgx (the PostgreSQL engine).
-type pgConn struct{ q pgQuerier }
+// pgConn adapts pgx (the PostgreSQL engine). In a write transaction,
+// tally is set: the verifications inserted, whose tallies the
+// transaction adds as its last statements.
+type pgConn struct {
+	q     pgQuerier
+	tally *[]*Verification
+}
+
+// deferTally leaves v's tallies to the end of the write transaction, and
+// reports whether it did: false outside one.
+func (c pgConn) deferTally(v *Verification) bool {
+	if c.tally == nil {
+		return false
+	}
+	*c.tally = append(*c.tally, v)
+	return true
+}
 
 func (c pgConn) exec(ctx context.Context, q string, args ...any) (int64, error) {
 	tag, err := c.q.Exec(ctx, rebind(q), args...)

@@ -19,14 +19,27 @@ import (
 // order, and a reader could see Seq 11 before Seq 10 exists and skip 10
 // when it asks for events after 11. To keep a tenant's events visible in
 // Seq order, a transaction takes a per-tenant advisory lock just before
-// it inserts events, as its last statements, and holds it to its commit:
-// the events of one tenant are written one transaction at a time, while
-// the rest of each transaction (the verification, the batch counts) runs
-// concurrently.
+// it inserts events, near its end, and holds it to its commit: the events
+// of one tenant are written one transaction at a time.
+//
+// Other rows are written by every transaction of a tenant or of a batch:
+// the tallies of the hour and the day (metric_tallies, metric_codes) and
+// a batch's counts. Each is locked from its write to the commit, so from
+// there such transactions run one at a time; they are written last, in
+// one order (a batch's counts, the events' lock, then the tallies, which
+// write adds at its end), so that this part is short and the rest (the
+// verification, the batch item, the job's completion) runs concurrently.
+// With the tallies written first, as they were, they stayed locked
+// through all of it, and a batch's items completed at about 485/s
+// whatever the number of workers (bench/scale, 2 cores); about 550/s
+// with them last.
 type pgEngine struct {
 	pool *pgxpool.Pool
 	// notes carries the notifications of events between processes.
 	notes *notifier
+	// addTallies adds a transaction's inserted verifications to their
+	// tallies, as its last statements.
+	addTallies func(ctx context.Context, tx conn, vs []*Verification) error
 }
 
 // migrationLock is the advisory lock key around migrations, so that
@@ -77,7 +90,9 @@ func openPostgres(ctx context.Context, dsn string, opt Options) (Store, error) {
 	log := opt.logger()
 	log.Debug("store: opened postgres", "server", where, "max_conns", cfg.MaxConns)
 	e.notes = newNotifier(pool, log)
-	return &pgStore{sqlStore: &sqlStore{eng: e, d: postgresDialect, now: opt.clock(), log: log}, pg: e}, nil
+	st := &sqlStore{eng: e, d: postgresDialect, now: opt.clock(), log: log}
+	e.addTallies = st.addTalliesOf
+	return &pgStore{sqlStore: st, pg: e}, nil
 }
 
 // migrate runs the migrations in one transaction under migrationLock.
@@ -95,7 +110,7 @@ func (e *pgEngine) migrate(ctx context.Context, opt Options) error {
 	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, migrationLock); err != nil {
 		return fmt.Errorf("store: migrate: lock: %w", err)
 	}
-	if err := migrate(ctx, pgConn{tx}, postgresDialect, opt.clock()(), opt.logger()); err != nil {
+	if err := migrate(ctx, pgConn{q: tx}, postgresDialect, opt.clock()(), opt.logger()); err != nil {
 		return err
 	}
 	if err := tx.Commit(ctx); err != nil {
@@ -135,7 +150,7 @@ func (e *pgEngine) migrateQueue(ctx context.Context, c *pgxpool.Conn, opt Option
 	}
 }
 
-func (e *pgEngine) reader() conn { return pgConn{e.pool} }
+func (e *pgEngine) reader() conn { return pgConn{q: e.pool} }
 
 func (e *pgEngine) write(ctx context.Context, fn func(ctx context.Context, tx conn) error) error {
 	if err := ctx.Err(); err != nil {
@@ -156,9 +171,16 @@ func (e *pgEngine) write(ctx context.Context, fn func(ctx context.Context, tx co
 	if err != nil {
 		return err
 	}
-	if err := fn(ctx, pgConn{tx}); err != nil {
+	var tally []*Verification
+	if err := fn(ctx, pgConn{q: tx, tally: &tally}); err != nil {
 		tx.Rollback(ctx)
 		return err
+	}
+	if len(tally) > 0 {
+		if err := e.addTallies(ctx, pgConn{q: tx}, tally); err != nil {
+			tx.Rollback(ctx)
+			return err
+		}
 	}
 	return tx.Commit(ctx)
 }

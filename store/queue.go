@@ -25,8 +25,10 @@ type Queue interface {
 	// batch.
 	CreateBatchTx(ctx context.Context, b *Batch, items []BatchItem, then TxFunc) error
 	// CompleteItemTx is [Store.CompleteItem] whose transaction runs then
-	// last, also when the item is no longer pending; an error from then
-	// undoes the completion.
+	// after the item's own writes (before the rows every completion of
+	// the batch writes, which stay locked to the commit), also when the
+	// item is no longer pending; an error from then undoes the
+	// completion.
 	CompleteItemTx(ctx context.Context, tenant, batchID string, index int, v *Verification, events []Event, errJSON []byte, then TxFunc) error
 	// CompleteItemResultTx is [Store.CompleteItemResult] whose
 	// transaction runs then last, as CompleteItemTx does.

@@ -28,9 +28,9 @@ type engine interface {
 	// only.
 	write(ctx context.Context, fn func(ctx context.Context, tx conn) error) error
 	// lockEvents is called in a write transaction just before events of
-	// these tenants (sorted, distinct) are inserted, as the transaction's
-	// last statements, so that a tenant's event Seqs become visible in
-	// order.
+	// these tenants (sorted, distinct) are inserted, near the
+	// transaction's end (only the tallies come after, on PostgreSQL), so
+	// that a tenant's event Seqs become visible in order.
 	lockEvents(ctx context.Context, tx conn, tenants []string) error
 	// ping reports whether the database answers.
 	ping(ctx context.Context) error
@@ -245,7 +245,8 @@ func (s *sqlStore) insertRow(ctx context.Context, tx conn, v *Verification) (seq
 }
 
 // insertEvents writes events (prepared) as the last statements of a
-// transaction and returns their Seqs; reportSeq is the row of the
+// transaction (but the tallies the PostgreSQL engine adds after them)
+// and returns their Seqs; reportSeq is the row of the
 // verification written with them (0 for none), whose report those with a
 // ReportAt refer to.
 func (s *sqlStore) insertEvents(ctx context.Context, tx conn, events []Event, reportSeq int64) ([]int64, error) {
@@ -832,7 +833,9 @@ func (s *sqlStore) CompleteItemResult(ctx context.Context, tenant, batchID strin
 
 // completeItem ends a pending item with v (and its events), with a
 // re-verification's result, or with errJSON, whichever is given, in that
-// order. Its transaction runs then (when not nil) last, also when the
+// order. Its transaction runs then (when not nil) after the item's own
+// writes and before those every completion of the batch or the tenant
+// makes (the batch's counts, the events, the tallies), also when the
 // item was no longer pending: an error from then undoes the completion.
 func (s *sqlStore) completeItem(ctx context.Context, tenant, batchID string, index int, v *Verification, events []Event, errJSON, result []byte, then func(ctx context.Context, tx conn) error) error {
 	const op = "store: complete batch item"
@@ -916,6 +919,13 @@ func (s *sqlStore) completeItem(ctx context.Context, tenant, batchID string, ind
 				return err
 			}
 		}
+		if then != nil {
+			if err := then(ctx, tx); err != nil {
+				return err
+			}
+		}
+		// The batch's counts, then the events and the tallies: rows that
+		// every completion writes, locked to the commit (see pgEngine).
 		if _, err := tx.exec(ctx, `UPDATE batches SET done = done + ?, failed = failed + ?,
 			state = CASE WHEN done + failed + 1 >= total THEN 'done' ELSE state END,
 			finished_at = CASE WHEN done + failed + 1 >= total THEN ? ELSE finished_at END
@@ -924,11 +934,6 @@ func (s *sqlStore) completeItem(ctx context.Context, tenant, batchID string, ind
 		}
 		if v != nil && dup == nil {
 			if seqs, err = s.insertEvents(ctx, tx, evs, seq); err != nil {
-				return err
-			}
-		}
-		if then != nil {
-			if err := then(ctx, tx); err != nil {
 				return err
 			}
 		}

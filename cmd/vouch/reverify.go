@@ -176,7 +176,7 @@ func runReverify(cmd *cobra.Command, st Streams, f *reverifyFlags) error {
 	if f.noWork || !onPG {
 		defer s.Close()
 	}
-	b, err := waitBatch(ctx, st, rs, f.tenant, id)
+	b, err := waitReverify(ctx, st, rs, f.tenant, id)
 	stopWork()
 	if werr := <-worked; werr != nil && err == nil {
 		err = werr
@@ -203,8 +203,9 @@ func runReverify(cmd *cobra.Command, st Streams, f *reverifyFlags) error {
 	return nil
 }
 
-// waitBatch polls the batch until it is done, printing its progress.
-func waitBatch(ctx context.Context, st Streams, s store.Store, tenant, id string) (*store.Batch, error) {
+// waitReverify polls a re-verification batch until it is done, printing
+// its progress.
+func waitReverify(ctx context.Context, st Streams, s store.Store, tenant, id string) (*store.Batch, error) {
 	tick := time.NewTicker(500 * time.Millisecond)
 	defer tick.Stop()
 	last := -1
