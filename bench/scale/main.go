@@ -29,9 +29,14 @@
 //     that ended during the run, which the postmaster collects) and of the
 //     vouch processes (the server and the workers), the share of the
 //     total that was PostgreSQL's, and the cores each used on average
-//     over the wall time. Another load on the machine, PostgreSQL's above
-//     all, is counted too: run nothing else meanwhile. Without a local
-//     PostgreSQL (another machine), its CPU is not measured;
+//     over the wall time. PostgreSQL's work for other clients is counted
+//     as the run's, and the CPU time of the machine's other processes is
+//     printed when it is over a tenth of a core: run nothing else
+//     meanwhile. Without a local PostgreSQL (another machine), its CPU is
+//     not measured;
+//   - the jobs tried more than once, and the transactions committed in
+//     the database (pg_stat_database) per request: River's fetches and
+//     completions, the items', the server's polls;
 //   - store growth: pg_total_relation_size (table, indexes and TOAST) of
 //     verification_logs, events, batch_items and river_job, and of every
 //     table of the schema, as left by the run (no VACUUM), per verification
@@ -122,6 +127,8 @@ type result struct {
 	sizes           []tableSize
 	verifications   int64
 	retried         int64
+	commits         int64         // transactions committed in the database during the run
+	busy            time.Duration // the CPU time of the whole machine during the run
 }
 
 // tableSize is the size on disk of a table with its indexes and TOAST.
@@ -207,6 +214,11 @@ func runOnce(ctx context.Context, bin, dir, dsn string, body []byte, n, k int, k
 
 	clk := clockTicks()
 	pg0, pgOK := postgresCPU(clk)
+	busy0 := machineBusy(clk)
+	c0, err := commits(ctx, dsn)
+	if err != nil {
+		return r, err
+	}
 	v0 := procsCPU(procs, clk)
 	start := time.Now()
 	id, err := postBatch(ctx, url, body)
@@ -219,7 +231,15 @@ func runOnce(ctx context.Context, bin, dir, dsn string, body []byte, n, k int, k
 	}
 	r.wall = time.Since(start)
 	pg1, _ := postgresCPU(clk)
+	r.busy = machineBusy(clk) - busy0
 	r.pgCPU, r.pgMeasured = pg1-pg0, pgOK
+	// The statistics are flushed a second or so after a transaction.
+	time.Sleep(1500 * time.Millisecond)
+	c1, err := commits(ctx, dsn)
+	if err != nil {
+		return r, err
+	}
+	r.commits = c1 - c0
 	r.vouchCPU = procsCPU(procs, clk) - v0
 	if serve.seen(`"msg":"working batch jobs"`) != "" {
 		fmt.Fprintf(os.Stderr, "bench/scale: with %d workers, the server worked jobs too (a worker's announcement was lost?)\n", k)
@@ -355,6 +375,19 @@ func waitBatch(ctx context.Context, url, id string, n, k int, start time.Time) e
 	}
 }
 
+// commits is the count of transactions committed in dsn's database so
+// far (pg_stat_database), by every client: the run's, and any other.
+func commits(ctx context.Context, dsn string) (int64, error) {
+	c, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		return 0, err
+	}
+	defer c.Close(ctx)
+	var n int64
+	err = c.QueryRow(ctx, `SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()`).Scan(&n)
+	return n, err
+}
+
 // measureStore reads the jobs' latencies and the tables' sizes.
 func measureStore(ctx context.Context, dsn, id string, r *result) error {
 	c, err := pgx.Connect(ctx, dsn)
@@ -403,8 +436,10 @@ func printResult(r result, n int) {
 	fmt.Printf("\n%d worker(s):\n", r.workers)
 	fmt.Printf("  wall %s from POST to done (the POST itself: %s); %.0f requests/s\n",
 		r.wall.Round(10*time.Millisecond), r.post.Round(10*time.Millisecond), float64(n)/r.wall.Seconds())
-	fmt.Printf("  job latency (insert to completion) p50 %s, p99 %s; work time (fetch to completion) p50 %s, p99 %s\n  %d jobs tried more than once\n",
-		round(r.latency[0]), round(r.latency[1]), round(r.work[0]), round(r.work[1]), r.retried)
+	fmt.Printf("  job latency (insert to completion) p50 %s, p99 %s; work time (fetch to completion) p50 %s, p99 %s\n",
+		round(r.latency[0]), round(r.latency[1]), round(r.work[0]), round(r.work[1]))
+	fmt.Printf("  %d jobs tried more than once; %d transactions committed in the database (%.1f per request)\n",
+		r.retried, r.commits, float64(r.commits)/float64(n))
 	vouchCores := r.vouchCPU.Seconds() / r.wall.Seconds()
 	if r.pgMeasured {
 		total := r.pgCPU + r.vouchCPU
@@ -413,6 +448,10 @@ func printResult(r result, n int) {
 			100*r.pgCPU.Seconds()/total.Seconds(), total.Round(10*time.Millisecond))
 	} else {
 		fmt.Printf("  CPU: vouch %s (%.2f cores); PostgreSQL not measured (no local postgres process)\n", r.vouchCPU.Round(10*time.Millisecond), vouchCores)
+	}
+	if other := r.busy - r.pgCPU - r.vouchCPU; r.busy > 0 && other.Seconds()/r.wall.Seconds() > 0.1 {
+		fmt.Printf("  the machine's other processes used %.2f cores meanwhile (of %.2f busy): the figures are not those of a quiet machine\n",
+			other.Seconds()/r.wall.Seconds(), r.busy.Seconds()/r.wall.Seconds())
 	}
 	fmt.Printf("  store after %d verifications: size, per verification, per 1,000,000\n", r.verifications)
 	for _, s := range r.sizes {
@@ -613,6 +652,27 @@ func postgresCPU(clk float64) (time.Duration, bool) {
 		}
 	}
 	return sum, found
+}
+
+// machineBusy is the CPU time all processes of the machine have used
+// since it started (/proc/stat: user, nice, system, irq, softirq,
+// steal); 0 when it cannot be read.
+func machineBusy(clk float64) time.Duration {
+	data, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return 0
+	}
+	line, _, _ := strings.Cut(string(data), "\n")
+	f := strings.Fields(line)
+	if len(f) < 9 || f[0] != "cpu" {
+		return 0
+	}
+	var ticks float64
+	for _, i := range []int{1, 2, 3, 6, 7, 8} {
+		v, _ := strconv.ParseFloat(f[i], 64)
+		ticks += v
+	}
+	return time.Duration(ticks / clk * float64(time.Second))
 }
 
 // procsCPU sums the CPU time of the run's vouch processes.

@@ -40,6 +40,7 @@ func TestMain(m *testing.M) {
 // run (the vouchfault binary of the failure tests).
 type runThenClean struct{ m *testing.M }
 
+// Run implements testscript.TestingM.
 func (r runThenClean) Run() int {
 	defer removeFaultBinary()
 	return r.m.Run()
