@@ -13,6 +13,7 @@ import (
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/policy"
 	"github.com/vouchgate/vouch/quality"
+	"github.com/vouchgate/vouch/store"
 	"github.com/vouchgate/vouch/wire"
 )
 
@@ -171,7 +172,7 @@ func LoadConfig(path string) (Config, error) {
 	}
 	if file.Store != "" {
 		c.Store = file.Store
-		if !isPostgres(file.Store) {
+		if !store.IsPostgres(file.Store) {
 			c.Store = rel(file.Store)
 		}
 	}
@@ -289,9 +290,4 @@ func (c *Config) Validate() error {
 // named workspace.
 func (c *Config) commandsAllowed(name string) bool {
 	return name != "" && slices.Contains(c.CommandWorkspaces, name)
-}
-
-// isPostgres reports whether a DSN names a PostgreSQL store.
-func isPostgres(dsn string) bool {
-	return len(dsn) > 11 && (dsn[:11] == "postgres://" || len(dsn) > 13 && dsn[:13] == "postgresql://")
 }

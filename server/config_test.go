@@ -10,6 +10,7 @@ import (
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/quality"
+	"github.com/vouchgate/vouch/store"
 )
 
 func TestLoadConfig(t *testing.T) {
@@ -65,7 +66,7 @@ func TestLoadConfig(t *testing.T) {
 	}
 	c = DefaultConfig()
 	env := map[string]string{"VOUCH_ADDR": "127.0.0.1:1", "VOUCH_STORE": "postgres://u:secret@h/db", "VOUCH_MAX_IN_FLIGHT": "8"}
-	if err := c.ApplyEnv(func(k string) string { return env[k] }); err != nil || c.Addr != "127.0.0.1:1" || c.MaxInFlight != 8 || !isPostgres(c.Store) {
+	if err := c.ApplyEnv(func(k string) string { return env[k] }); err != nil || c.Addr != "127.0.0.1:1" || c.MaxInFlight != 8 || !store.IsPostgres(c.Store) {
 		t.Errorf("env: %v %+v", err, c)
 	}
 	if got := redactDSN(c.Store); strings.Contains(got, "secret") {

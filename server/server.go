@@ -380,7 +380,7 @@ func isLoopback(a net.Addr) bool {
 
 // redactDSN hides a DSN's password for logs.
 func redactDSN(dsn string) string {
-	if !isPostgres(dsn) {
+	if !store.IsPostgres(dsn) {
 		return dsn
 	}
 	at := strings.LastIndex(dsn, "@")

@@ -71,7 +71,7 @@ func (o Options) clock() func() time.Time {
 // A PostgreSQL store, which several processes may share, is also a
 // [Notifier]: the processes tell one another of new events through it.
 func Open(ctx context.Context, dsn string, opt Options) (Store, error) {
-	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
+	if IsPostgres(dsn) {
 		return openPostgres(ctx, dsn, opt)
 	}
 	cfg, err := parseSQLiteDSN(dsn)
@@ -83,6 +83,12 @@ func Open(ctx context.Context, dsn string, opt Options) (Store, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// IsPostgres reports whether a DSN names a PostgreSQL store
+// (postgres://... or postgresql://...); any other is an SQLite file.
+func IsPostgres(dsn string) bool {
+	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://")
 }
 
 // sqliteConfig is a parsed SQLite DSN.

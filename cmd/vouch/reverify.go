@@ -80,25 +80,15 @@ some did, 2 on bad input, 3 when the store cannot be reached.`,
 
 func runReverify(cmd *cobra.Command, st Streams, f *reverifyFlags) error {
 	ctx := cmd.Context()
-	cfg := server.DefaultConfig()
-	if f.config != "" {
-		var err error
-		if cfg, err = server.LoadConfig(f.config); err != nil {
-			return usageErr(err)
-		}
-	}
-	if err := cfg.ApplyEnv(st.getenv); err != nil {
+	cfg, err := serverConfig(st, f.config, f.store)
+	if err != nil {
 		return usageErr(err)
-	}
-	if f.store != "" {
-		cfg.Store = f.store
 	}
 	if err := cfg.Validate(); err != nil {
 		return usageErr(err)
 	}
 	var opt server.ReverifyOptions
 	if f.batch == "" {
-		var err error
 		if f.since == "" {
 			return usageErr(errors.New("--since is required: the start of the window to re-verify"))
 		}
@@ -173,8 +163,8 @@ func runReverify(cmd *cobra.Command, st Streams, f *reverifyFlags) error {
 		return &exitError{code: exitUnavailable, err: err}
 	}
 	defer rs.Close()
-	if f.noWork || !onPG {
-		defer s.Close()
+	if onPG && f.noWork {
+		defer s.Close() // Work, which closes it, did not run
 	}
 	b, err := waitReverify(ctx, st, rs, f.tenant, id)
 	stopWork()

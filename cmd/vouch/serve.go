@@ -101,21 +101,12 @@ outcomes. It holds no key, so the server listens on loopback only, open;
 
 func runServe(cmd *cobra.Command, st Streams, f *serveFlags) error {
 	ctx := cmd.Context()
-	cfg := server.DefaultConfig()
-	if f.config != "" {
-		var err error
-		if cfg, err = server.LoadConfig(f.config); err != nil {
-			return usageErr(err)
-		}
-	}
-	if err := cfg.ApplyEnv(st.getenv); err != nil {
+	cfg, err := serverConfig(st, f.config, f.store)
+	if err != nil {
 		return usageErr(err)
 	}
 	if f.addr != "" {
 		cfg.Addr = f.addr
-	}
-	if f.store != "" {
-		cfg.Store = f.store
 	}
 	if f.demo && f.store != "" {
 		return usageErr(errors.New("--demo serves a temporary store of its own: give --demo or --store, not both"))
@@ -152,15 +143,11 @@ func runServe(cmd *cobra.Command, st Streams, f *serveFlags) error {
 	if err != nil {
 		return usageErr(err)
 	}
-	shutdownTracing, err := server.SetupTracing(ctx, st.getenv, version())
+	stopTracing, err := startTracing(ctx, st)
 	if err != nil {
 		return usageErr(err)
 	}
-	defer func() {
-		c, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		defer cancel()
-		shutdownTracing(c)
-	}()
+	defer stopTracing()
 	s, err := store.Open(ctx, cfg.Store, store.Options{Logger: log})
 	if err != nil {
 		return &exitError{code: exitNotOK, err: err}
@@ -208,6 +195,42 @@ func runServe(cmd *cobra.Command, st Streams, f *serveFlags) error {
 		return &exitError{code: exitNotOK, err: err}
 	}
 	return nil
+}
+
+// serverConfig returns the settings of a command that runs the server's
+// engine (serve, worker, reverify): the defaults, then the config file
+// when one is given, then the environment, then --store when given. The
+// caller applies its own flags, then validates.
+func serverConfig(st Streams, file, dsn string) (server.Config, error) {
+	cfg := server.DefaultConfig()
+	if file != "" {
+		var err error
+		if cfg, err = server.LoadConfig(file); err != nil {
+			return cfg, err
+		}
+	}
+	if err := cfg.ApplyEnv(st.getenv); err != nil {
+		return cfg, err
+	}
+	if dsn != "" {
+		cfg.Store = dsn
+	}
+	return cfg, nil
+}
+
+// startTracing exports traces when the environment asks for it
+// (OTEL_EXPORTER_OTLP_ENDPOINT), and returns what flushes them at the
+// end, within five seconds.
+func startTracing(ctx context.Context, st Streams) (func(), error) {
+	shutdown, err := server.SetupTracing(ctx, st.getenv, version())
+	if err != nil {
+		return nil, err
+	}
+	return func() {
+		c, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		shutdown(c)
+	}, nil
 }
 
 // newLogger logs JSON lines to standard error, or text on a terminal, at

@@ -1,11 +1,8 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -58,18 +55,9 @@ timeouts.shutdown); the rest are tried again by another worker.`,
 
 func runWorker(cmd *cobra.Command, st Streams, f *workerFlags) error {
 	ctx := cmd.Context()
-	cfg := server.DefaultConfig()
-	if f.config != "" {
-		var err error
-		if cfg, err = server.LoadConfig(f.config); err != nil {
-			return usageErr(err)
-		}
-	}
-	if err := cfg.ApplyEnv(st.getenv); err != nil {
+	cfg, err := serverConfig(st, f.config, f.store)
+	if err != nil {
 		return usageErr(err)
-	}
-	if f.store != "" {
-		cfg.Store = f.store
 	}
 	if f.workers < 0 {
 		return usageErr(fmt.Errorf("--workers %d: want a positive number", f.workers))
@@ -77,7 +65,7 @@ func runWorker(cmd *cobra.Command, st Streams, f *workerFlags) error {
 	if f.workers > 0 {
 		cfg.BatchWorkers = f.workers
 	}
-	if !isPostgresDSN(cfg.Store) {
+	if !store.IsPostgres(cfg.Store) {
 		return usageErr(errors.New("vouch worker needs a PostgreSQL store (--store postgres://..., or store in --config, or VOUCH_STORE): batches on SQLite are worked by vouch serve itself"))
 	}
 	cfg.Policies = append(cfg.Policies, f.policies...)
@@ -92,15 +80,11 @@ func runWorker(cmd *cobra.Command, st Streams, f *workerFlags) error {
 	if err != nil {
 		return usageErr(err)
 	}
-	shutdownTracing, err := server.SetupTracing(ctx, st.getenv, version())
+	stopTracing, err := startTracing(ctx, st)
 	if err != nil {
 		return usageErr(err)
 	}
-	defer func() {
-		c, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		defer cancel()
-		shutdownTracing(c)
-	}()
+	defer stopTracing()
 	s, err := store.Open(ctx, cfg.Store, store.Options{Logger: log})
 	if err != nil {
 		return &exitError{code: exitNotOK, err: err}
@@ -119,9 +103,4 @@ func runWorker(cmd *cobra.Command, st Streams, f *workerFlags) error {
 		return &exitError{code: exitNotOK, err: err}
 	}
 	return nil
-}
-
-// isPostgresDSN reports whether a DSN names a PostgreSQL store.
-func isPostgresDSN(dsn string) bool {
-	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://")
 }
