@@ -51,7 +51,6 @@ import (
 	"bufio"
 	"flag"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -61,6 +60,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/vouchgate/vouch/internal/benchreq"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -295,55 +296,14 @@ func printConfusion(what string, c evalstat.Confusion) {
 	fmt.Printf("  precision %.3f, recall %.3f, balanced accuracy %.3f\n", c.Precision(), c.Recall(), c.Balanced())
 }
 
-var words = strings.Fields(`the parser now reports errors with line and column numbers and the
-tokenizer handles unicode identifiers correctly while the formatter keeps comments in place
-and the validator rejects duplicate keys before any evaluation happens in the pipeline`)
-
-// writeBatch writes n requests with varied summaries: most pass, some miss
-// a required word, some contain a forbidden one.
+// writeBatch writes n requests (package benchreq) to path.
 func writeBatch(path string, n int) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	w := bufio.NewWriter(f)
-	r := rand.New(rand.NewPCG(1, 2))
-	for i := range n {
-		var sb strings.Builder
-		for sb.Len() < 1000 {
-			sb.WriteString(words[r.IntN(len(words))])
-			sb.WriteByte(' ')
-		}
-		if r.IntN(10) > 0 {
-			sb.WriteString("Status: DONE. Version v1.")
-			sb.WriteString(strconv.Itoa(i % 50))
-		}
-		if r.IntN(20) == 0 {
-			sb.WriteString(" TODO: finish the docs")
-		}
-		req := map[string]any{
-			"id":   fmt.Sprintf("req-%05d", i),
-			"kind": "subtask",
-			"task": map[string]any{
-				"goal": "Improve the parser's error reporting",
-				"criteria": []any{
-					map[string]any{"id": "done", "must": true, "check": map[string]any{"type": "contains", "value": "DONE"}},
-					map[string]any{"id": "parser", "check": map[string]any{"type": "contains", "value": "PARSER", "ignoreCase": true}},
-					map[string]any{"id": "version", "check": map[string]any{"type": "regex", "pattern": `v\d+\.\d+`}},
-					map[string]any{"id": "notodo", "check": map[string]any{"type": "contains", "value": "TODO", "not": true}},
-					map[string]any{"id": "length", "check": map[string]any{"type": "length", "minWords": 50, "maxChars": 4000}},
-				},
-			},
-			"output": map[string]any{"summary": sb.String()},
-		}
-		b, err := json.Marshal(req, json.Deterministic(true))
-		if err != nil {
-			return err
-		}
-		w.Write(b)
-		w.WriteByte('\n')
-	}
-	if err := w.Flush(); err != nil {
+	if err := benchreq.Write(f, n); err != nil {
+		f.Close()
 		return err
 	}
 	return f.Close()

@@ -56,7 +56,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net/http"
 	"os"
 	"os/exec"
@@ -68,6 +67,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/vouchgate/vouch/internal/benchreq"
 
 	"github.com/jackc/pgx/v5"
 
@@ -250,45 +251,11 @@ func runOnce(ctx context.Context, bin, dir, dsn string, body []byte, n, k int, k
 	return r, nil
 }
 
-// batchBody is n requests as JSONL: subtasks with five text criteria
-// over a summary of about 1 KB; most pass, some miss a word they need,
-// some hold one they must not.
+// batchBody is n requests as JSONL (package benchreq).
 func batchBody(n int) []byte {
-	words := strings.Fields(`the parser now reports errors with line and column numbers and the
-		formatter keeps comments in place while the lexer handles unicode identifiers tests cover
-		the new cases and the documentation explains each option`)
-	r := rand.New(rand.NewPCG(1, 2))
 	var b bytes.Buffer
-	for i := range n {
-		var sb strings.Builder
-		for sb.Len() < 1000 {
-			sb.WriteString(words[r.IntN(len(words))])
-			sb.WriteByte(' ')
-		}
-		if r.IntN(10) > 0 {
-			fmt.Fprintf(&sb, "Status: DONE. Version v1.%d", i%50)
-		}
-		if r.IntN(20) == 0 {
-			sb.WriteString(" TODO: finish the docs")
-		}
-		req := map[string]any{
-			"id":   fmt.Sprintf("req-%07d", i),
-			"kind": "subtask",
-			"task": map[string]any{
-				"goal": "Improve the parser's error reporting",
-				"criteria": []any{
-					map[string]any{"id": "done", "must": true, "check": map[string]any{"type": "contains", "value": "DONE"}},
-					map[string]any{"id": "parser", "check": map[string]any{"type": "contains", "value": "PARSER", "ignoreCase": true}},
-					map[string]any{"id": "version", "check": map[string]any{"type": "regex", "pattern": `v\d+\.\d+`}},
-					map[string]any{"id": "notodo", "check": map[string]any{"type": "contains", "value": "TODO", "not": true}},
-					map[string]any{"id": "length", "check": map[string]any{"type": "length", "minWords": 50, "maxChars": 4000}},
-				},
-			},
-			"output": map[string]any{"summary": sb.String()},
-		}
-		line, _ := json.Marshal(req)
-		b.Write(line)
-		b.WriteByte('\n')
+	if err := benchreq.Write(&b, n); err != nil {
+		panic(err) // writing to memory
 	}
 	return b.Bytes()
 }
