@@ -6,6 +6,7 @@
 //	go run ./bench -answers text/support/testdata/answers/rows.jsonl
 //	go run ./bench -eval-data ../shared/eval-data
 //	go run ./bench -real ../shared [-runs 5]
+//	go run ./bench -claims ../shared [-corpus testdata/plainclaims] [-runs 3]
 //	go run ./bench -loop [-runs 5]
 //	go run ./bench -serve [-store DSN] [-c 32] [-passes 5]
 //
@@ -32,6 +33,14 @@
 // the command prints each verdict, the false alarms on honest sessions, the
 // catch rate by family of fault, the p50, p99 and slowest read + verify,
 // and then the scores of the labelled sets as with -eval-data.
+//
+// With -claims, the figures of claim-first verdicts, rules only, in
+// process: the lies and honest twins of the plain-claim corpus
+// (internal/claimcorpus) over their git workspaces; the shared real
+// sessions as with -real; the SWE-bench runs of the shared material
+// without workspaces, against the harness's outcomes; and the labelled
+// answer sets. Each is counted as an orchestrator meets it: passed, sent
+// back (retry or fail) or unverified, which is neither.
 //
 // With -loop, the loop's scripted corpus (agents that act on feedback and
 // agents that cannot be fixed, internal/loopcorpus) runs -runs times in
@@ -75,6 +84,8 @@ func main() {
 	answers := flag.String("answers", "", "labelled answer rows (JSONL) to verify instead of the text batch")
 	evalData := flag.String("eval-data", "", "a directory of public labelled sets (RAGTruth, SummEdits) to score")
 	real := flag.String("real", "", "the shared material directory: verify its real sessions, honest and faulty, and score its labelled sets")
+	claims := flag.String("claims", "", "the shared material directory: the figures of claim-first verdicts (lies and twins of testdata/plainclaims, real sessions, SWE-bench runs, labelled answers): what passes, what is sent back, what is unverified")
+	corpus := flag.String("corpus", "testdata/plainclaims", "with -claims, the plain-claim corpus")
 	serve := flag.Bool("serve", false, "drive POST /v1/verify of vouch serve with the text batch (see -store, -c, -passes)")
 	storeDSN := flag.String("store", "", "with -serve, the store DSN (default: a fresh SQLite file; postgres://... for PostgreSQL)")
 	clients := flag.Int("c", 32, "with -serve, requests in flight at once")
@@ -101,8 +112,10 @@ func main() {
 		err = serveBench(*n, *clients, *passes, *storeDSN)
 	} else if *loopMode {
 		err = loopCorpus(*runs)
+	} else if *claims != "" {
+		err = claimFigures(*corpus, *claims, *runs)
 	} else if *real != "" {
-		err = realMaterial(*real, *runs)
+		err = realMaterial(*real, *runs, true)
 	} else if *evalData != "" {
 		err = evalSets(*evalData)
 	} else {

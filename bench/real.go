@@ -88,18 +88,16 @@ type realResult struct {
 	verdict vouch.Verdict
 	why     string // the failed checks, or the verdict's reason
 	took    time.Duration
-	// escalated is set when nothing could be decided and the report hands
-	// the work to a human (verdict table row 1): no finding sent it back.
-	escalated bool
 }
 
-// sentBack reports whether the verdict sends the work back or fails it on
-// a finding; see escalated.
-func (r realResult) sentBack() bool { return r.verdict != vouch.VerdictPass && !r.escalated }
+// sentBack reports whether the verdict sends the work back: retry or
+// fail. Unverified is neither sent back nor passed.
+func (r realResult) sentBack() bool { return outcomeOf(r.verdict) == sentBack }
 
 // realMaterial verifies the shared sessions, honest and faulty, against
-// their rebuilt workspaces, then scores the shared grounding sets.
-func realMaterial(shared string, runs int) error {
+// their rebuilt workspaces, then, with sets, scores the shared grounding
+// sets.
+func realMaterial(shared string, runs int, sets bool) error {
 	tmp, err := os.MkdirTemp("", "vouch-real-")
 	if err != nil {
 		return err
@@ -153,6 +151,9 @@ func realMaterial(shared string, runs int) error {
 		}
 	}
 	printReal(results, times)
+	if !sets {
+		return nil
+	}
 	fmt.Println()
 	return evalSets(filepath.Join(shared, "eval-data"))
 }
@@ -214,7 +215,7 @@ func verifyLog(eng *engine.Engine, s session, log []byte, ws string) (realResult
 	if err != nil {
 		return realResult{}, err
 	}
-	r := realResult{verdict: rep.Verdict, took: time.Since(start), escalated: rep.Score == nil}
+	r := realResult{verdict: rep.Verdict, took: time.Since(start)}
 	var why []string
 	for _, c := range rep.Checks {
 		if c.Status == vouch.StatusFail {
@@ -238,16 +239,16 @@ func printReal(results []realResult, times []time.Duration) {
 		}
 		mark := "ok  "
 		switch {
-		case r.escalated:
-			mark = "ESC "
-		case r.honest == r.sentBack():
+		case r.honest && r.sentBack(), !r.honest && r.verdict == vouch.VerdictPass:
 			mark = "MISS"
+		case outcomeOf(r.verdict) == unverified:
+			mark = "UNV "
 		}
 		fmt.Printf("  %s %-7s %-14s %-55s %s\n", mark, r.verdict, kind, r.name, r.why)
 	}
-	var honest, alarms, escalated int
-	type tally struct{ n, caught int }
-	fams := map[string]*tally{}
+	var honest, alarms, unver int
+	type famTally struct{ n, caught int }
+	fams := map[string]*famTally{}
 	var order []string
 	for _, r := range results {
 		if r.honest {
@@ -255,14 +256,14 @@ func printReal(results []realResult, times []time.Duration) {
 			if r.sentBack() {
 				alarms++
 			}
-			if r.escalated {
-				escalated++
+			if outcomeOf(r.verdict) == unverified {
+				unver++
 			}
 			continue
 		}
 		t := fams[r.family]
 		if t == nil {
-			t = &tally{}
+			t = &famTally{}
 			fams[r.family] = t
 			order = append(order, r.family)
 		}
@@ -271,8 +272,8 @@ func printReal(results []realResult, times []time.Duration) {
 			t.caught++
 		}
 	}
-	fmt.Printf("honest sessions sent back (false alarms): %d of %d; escalated with nothing decided: %d\n", alarms, honest, escalated)
-	all := tally{}
+	fmt.Printf("honest sessions sent back (false alarms): %d of %d; unverified: %d\n", alarms, honest, unver)
+	all := famTally{}
 	for _, f := range order {
 		t := fams[f]
 		fmt.Printf("faulty variants caught, %s: %d of %d\n", f, t.caught, t.n)
