@@ -52,6 +52,7 @@ const (
 	CodeRegionOutsideFile     = "REGION_OUTSIDE_FILE"
 	CodeTestClaimContradicted = "TEST_CLAIM_CONTRADICTED"
 	CodeTestNotRun            = "TEST_NOT_RUN"
+	CodeTestInconclusive      = "TEST_INCONCLUSIVE"
 	CodeTestStale             = "TEST_STALE"
 	CodeGitClaimContradicted  = "GIT_CLAIM_CONTRADICTED"
 	CodeGitNotRun             = "GIT_NOT_RUN"
@@ -77,9 +78,14 @@ const (
 	CodeCountUndecided        = "COUNT_UNDECIDED"
 	CodeSymbolUnchanged       = "SYMBOL_UNCHANGED"
 	CodeBehaviourChanged      = "BEHAVIOUR_CHANGED"
+	CodeSymbolStillDefined    = "SYMBOL_STILL_DEFINED"
+	CodeRenameNotDone         = "RENAME_NOT_DONE"
+	CodeJudgeRefuted          = "JUDGE_REFUTED"
 
-	CodeMentionsUnverified = "MENTIONS_UNVERIFIED"
+	CodeMentionsRefuted    = "MENTIONS_REFUTED"
 	CodeUnsupportedClaim   = "UNSUPPORTED_CLAIM"
+	CodeStatementsUnfound  = "STATEMENTS_UNFOUND"
+	CodeSourceContradicted = "SOURCE_CONTRADICTED"
 	CodeContradiction      = "CONTRADICTION"
 	CodeSubgoalUnknown     = "SUBGOAL_UNKNOWN"
 	CodeDependencyCycle    = "DEPENDENCY_CYCLE"
@@ -100,7 +106,8 @@ const (
 	CodeNoJudge           = "NO_JUDGE"
 	CodeJudgeFailed       = "JUDGE_FAILED"
 	CodeJudgeDisagree     = "JUDGE_DISAGREEMENT"
-	CodeTooManyUnverified = "TOO_MANY_UNVERIFIED"
+	CodeTooManyRefuted    = "TOO_MANY_REFUTED"
+	CodeClaimsUnverified  = "CLAIMS_UNVERIFIED"
 	CodePromptInjection   = "PROMPT_INJECTION"
 	CodeAnalyzerFailed    = "ANALYZER_FAILED"
 	CodeLastAttempt       = "LAST_ATTEMPT"
@@ -166,12 +173,18 @@ var catalogue = []CodeInfo{
 	{CodeGitNotRun, CodeCheck, "the output claims a git operation the trace shows no command for (undecided: it may have run elsewhere)"},
 	{CodeVerifyNotRun, CodeCheck, "the output says it ran or verified its work (tested, verified it works, it now raises X), but nothing ran after its last change to a source file (undecided when a task handed to another agent may have run it)"},
 	{CodeVerifyContradicted, CodeCheck, "the output quotes what a run showed (it now raises X, prints Y), but no run after the last change printed it and the last of them failed with another exception"},
-	{CodeTestNotRun, CodeCheck, "the output claims the tests passed, but no test run is in the evidence (fails with a trace, undecided without)"},
+	{CodeTestNotRun, CodeCheck, "the output claims the tests passed, but no test run is in the evidence: fails with a trace that ran nothing but reads, edits and inspections; undecided without a trace, or when other commands ran that may have run the tests"},
+	{CodeTestInconclusive, CodeCheck, "the last run of a test command shows nothing of the tests either way: it timed out or was killed, its runner is not installed, or it found no test to run (undecided)"},
 	{CodeTextMissing, CodeCheck, "the required text is not in the output"},
 	{CodeTextPresent, CodeCheck, "text that must not appear is in the output"},
 	{CodeToolNotCalled, CodeCheck, "the required tool does not appear in the trace (or, without a trace, in toolCalls)"},
-	{CodeMentionsUnverified, CodeCheck, "mentions in the answer (files, packages, symbols, URLs) are found in no evidence; the score is the share verified"},
-	{CodeUnsupportedClaim, CodeCheck, "claims (numbers, dates, names, quoted phrases) that no source, tool output or agent output supports, or that contradict one; evidence gives each sentence"},
+	{CodeMentionsRefuted, CodeCheck, "mentions in the output (files, packages, symbols) that the evidence contradicts: a file shown absent from the workspace, a package missing from the manifests read, a symbol missing from the file it was said to be in; the score is the share of the decided mentions found"},
+	{CodeUnsupportedClaim, CodeCheck, "statements of a synthesis or a moderator's summary whose figures, dates, names or quotes no agent output or participant says: everything such a text rests on is given, so what none of them says was made up; evidence gives each sentence"},
+	{CodeStatementsUnfound, CodeCheck, "statements of the answer that no source, tool output or agent output holds, and none contradicts: unverified, never counted against the answer (undecided)"},
+	{CodeSourceContradicted, CodeCheck, "statements of the answer that a source contradicts: another number, date or name for the same thing; evidence quotes each sentence and what the source says"},
+	{CodeJudgeRefuted, CodeCheck, "the judge, asked about a claim no rule could decide, found the evidence shows it false; its reason says why"},
+	{CodeSymbolStillDefined, CodeCheck, "a function, method or type the summary says was removed is still defined in the file it was removed from"},
+	{CodeRenameNotDone, CodeCheck, "the summary says a function or file was renamed, but the old name is still defined (or the file still there) and the new one is not"},
 	{CodeContradiction, CodeCheck, "two outputs contradict each other (one entity with different numbers, a file created by one and deleted by another, opposite statements); both sources are named"},
 	{CodeSubgoalUnknown, CodeCheck, "a plan names a subgoal id in dependsOn or phases that no subgoal has"},
 	{CodeDependencyCycle, CodeCheck, "a plan's dependencies form a cycle; evidence names it"},
@@ -189,9 +202,10 @@ var catalogue = []CodeInfo{
 	{CodeLastAttempt, CodeWarning, "the output failed on its last allowed attempt; retries are exhausted"},
 	{CodeMustUndecided, CodeWarning, "a must-pass criterion could not be decided; the gate fails closed"},
 	{CodeNoJudge, CodeWarning, "criteria or dimensions need a judge and none is configured; they stay undecided"},
-	{CodeNothingDecided, CodeWarning, "no dimension could be decided; the output cannot pass"},
+	{CodeNothingDecided, CodeWarning, "no claim, criterion or dimension could be decided: the verdict is unverified"},
+	{CodeClaimsUnverified, CodeWarning, "claims of the output could not be checked either way: the verdict is unverified (see the policy's onUnverified)"},
 	{CodePromptInjection, CodeWarning, "the output contains instructions aimed at the verifier; it cannot pass and needs review"},
-	{CodeTooManyUnverified, CodeWarning, "more mentions are unverified than the policy's maxUnverified"},
+	{CodeTooManyRefuted, CodeWarning, "more mentions are refuted than the policy's maxRefuted: the output is sent back"},
 	{CodeUnclaimedChange, CodeWarning, "files changed that the output never mentions"},
 	{CodeUnverifiedFile, CodeWarning, "the answer mentions a file that no read, listing or write in the trace shows and the workspace does not hold"},
 	{CodeUnverifiedPackage, CodeWarning, "the answer mentions a package that no manifest or import the agent saw names"},

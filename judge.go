@@ -26,6 +26,10 @@ type JudgeQuery struct {
 	Criteria []JudgeCriterion
 	// Dimensions are the names of the dimensions to score.
 	Dimensions []string
+	// Claims are the claims of the output no rule could decide (the claim
+	// ledger's unverified ones), for the judge to hold against the
+	// evidence in the same call.
+	Claims []JudgeClaim
 	// Findings summarises what the rules already found. A judge gives it
 	// as fact and never asks it again.
 	Findings string
@@ -41,8 +45,31 @@ type JudgeCriterion struct {
 	Rubric string
 }
 
+// JudgeClaim is one claim of the output put to the judge.
+type JudgeClaim struct {
+	// ID is the claim's id in the ledger ("c3").
+	ID string
+	// Text is the claim as the output makes it; Kind what it is about.
+	Text string
+	Kind ClaimKind
+	// Why says why no rule decided it.
+	Why string
+}
+
+// JudgedClaim is a judge's decision on one claim: verified when the
+// evidence it was shown holds the claim, refuted when the evidence shows
+// it false, unverified when it shows neither (or the judge failed).
+type JudgedClaim struct {
+	ID         string
+	State      ClaimState
+	Confidence float64
+	Reason     string
+}
+
 // JudgeVerdict is a judge's answer.
 type JudgeVerdict struct {
+	// Claims are the judge's decisions on the query's claims.
+	Claims     []JudgedClaim
 	Criteria   []JudgedCriterion
 	Dimensions map[string]JudgedScore
 	Info       JudgeInfo

@@ -26,8 +26,14 @@ type Policy struct {
 	// MaxRetries is how many retries an output gets; attempt counts from 1,
 	// so attempts 1..MaxRetries may be retried.
 	MaxRetries int `json:"maxRetries"`
-	// MaxUnverified is how many unverified mentions are tolerated.
-	MaxUnverified int `json:"maxUnverified"`
+	// MaxRefuted is how many refuted mentions are tolerated before the
+	// output is sent back (verdict row 1); fewer lower its score.
+	// Unverified mentions never count.
+	MaxRefuted int `json:"maxRefuted"`
+	// OnUnverified says what an unverified verdict asks of an
+	// orchestrator (see [OnUnverified]): accept (the default), follow_up,
+	// escalate or fail.
+	OnUnverified OnUnverified `json:"onUnverified"`
 	// Weights holds each kind's dimension weights.
 	Weights map[Kind]map[string]float64 `json:"weights"`
 	// Claims tunes the re-checking of claims.
@@ -59,6 +65,43 @@ type Policy struct {
 	// never reads it. A request may not set it: the memory is shared by
 	// every interaction of the operator's.
 	Memory MemoryPolicy `json:"memory"`
+}
+
+// OnUnverified is what an unverified verdict asks of an orchestrator: the
+// output made claims nothing could check either way, and nothing was found
+// false.
+type OnUnverified string
+
+// The choices of onUnverified, from the most lenient to the strictest.
+const (
+	// OnUnverifiedAccept: accept the output, marked unverified (the
+	// default). The loop accepts it, the Stop hook does not block, and
+	// vouch run exits 0 and says so.
+	OnUnverifiedAccept OnUnverified = "accept"
+	// OnUnverifiedFollowUp: accept it, and ask the agent the unverified
+	// claims as a question (action follow_up).
+	OnUnverifiedFollowUp OnUnverified = "follow_up"
+	// OnUnverifiedEscalate: keep the verdict, with action escalate and
+	// needsReview: a person decides.
+	OnUnverifiedEscalate OnUnverified = "escalate"
+	// OnUnverifiedFail: make it fail (verdict fail, action escalate).
+	OnUnverifiedFail OnUnverified = "fail"
+)
+
+// OnUnverifiedChoices lists the choices of onUnverified, from the most
+// lenient to the strictest.
+var OnUnverifiedChoices = []OnUnverified{OnUnverifiedAccept, OnUnverifiedFollowUp, OnUnverifiedEscalate, OnUnverifiedFail}
+
+// Strictness is the rank of o in [OnUnverifiedChoices], -1 when it is
+// none of them.
+func (o OnUnverified) Strictness() int { return slices.Index(OnUnverifiedChoices, o) }
+
+func joinOnUnverified() string {
+	s := make([]string, len(OnUnverifiedChoices))
+	for i, o := range OnUnverifiedChoices {
+		s[i] = string(o)
+	}
+	return strings.Join(s, ", ")
 }
 
 // MemoryPolicy tunes the memory an orchestration loop keeps: what was
@@ -356,13 +399,14 @@ func DefaultPolicy() Policy {
 		weights[k] = m
 	}
 	return Policy{
-		PassAt:        0.7,
-		FailBelow:     0.5,
-		ReviewBelow:   0.3,
-		MaxRetries:    2,
-		MaxUnverified: 3,
-		Weights:       weights,
-		Claims:        ClaimsPolicy{SizeTolerance: 0.1, StrictIsMustPass: true},
+		PassAt:       0.7,
+		FailBelow:    0.5,
+		ReviewBelow:  0.3,
+		MaxRetries:   2,
+		MaxRefuted:   3,
+		OnUnverified: OnUnverifiedAccept,
+		Weights:      weights,
+		Claims:       ClaimsPolicy{SizeTolerance: 0.1, StrictIsMustPass: true},
 		Commands: CommandsPolicy{Timeout: Duration(60 * time.Second),
 			Limits: CommandLimits{MemoryBytes: 4 << 30, FileBytes: 1 << 30, Processes: 4096}},
 		Timeout: Duration(2 * time.Minute),
@@ -401,8 +445,11 @@ func (p *Policy) Validate() error {
 	if p.MaxRetries < 0 {
 		bad("maxRetries", "must not be negative, got %d", p.MaxRetries)
 	}
-	if p.MaxUnverified < 0 {
-		bad("maxUnverified", "must not be negative, got %d", p.MaxUnverified)
+	if p.MaxRefuted < 0 {
+		bad("maxRefuted", "must not be negative, got %d", p.MaxRefuted)
+	}
+	if p.OnUnverified.Strictness() < 0 {
+		bad("onUnverified", "must be one of %s, got %q", joinOnUnverified(), p.OnUnverified)
 	}
 	for _, k := range sortedKinds(p.Weights) {
 		dims, ok := kindDimensions[k]

@@ -1,6 +1,7 @@
 package vouch
 
 import (
+	"strconv"
 	"encoding/json"
 	"strings"
 	"unicode/utf16"
@@ -258,6 +259,15 @@ type FileEdit struct {
 	LinesChanged int        `json:"linesChanged,omitempty"`
 	EditedRegion *LineRange `json:"editedRegion,omitempty"`
 	ChangeType   ChangeType `json:"changeType,omitempty"`
+}
+
+// ClaimText is how the claimed edit is named in a claim ledger:
+// "src/a.ts:3-9", or the file alone when the edit names no region.
+func (e FileEdit) ClaimText() string {
+	if r := e.EditedRegion; r != nil {
+		return e.File + ":" + strconv.Itoa(r.Start) + "-" + strconv.Itoa(r.End)
+	}
+	return e.File
 }
 
 // LineRange is an inclusive range of 1-based lines.

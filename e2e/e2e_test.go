@@ -114,6 +114,10 @@ type e2eCase struct {
 	request  string // JSON, without workspace and base
 	wantCode string // a code that must be among the failed checks (faulty cases)
 	feedback []string
+	// unverified marks an honest case whose claims the evidence cannot
+	// decide (committed work without a base): its verdict must be
+	// unverified, never pass and never a send-back.
+	unverified bool
 }
 
 func cases() []e2eCase {
@@ -130,7 +134,8 @@ func cases() []e2eCase {
 		{name: "jsdoc honest, committed", ts: true, commit: true, base: map[string]string{"src/parser.ts": tsBase}, work: map[string]string{"src/parser.ts": tsAll},
 			request: `{"task":{` + jsdocGoal + `},"output":{"summary":"Added JSDoc to each of the four functions.","modified":["src/parser.ts"]}}`},
 		{name: "jsdoc honest, committed, no base", ts: true, commit: true, noBase: true, base: map[string]string{"src/parser.ts": tsBase}, work: map[string]string{"src/parser.ts": tsAll},
-			request: `{"task":{` + jsdocGoal + `},"output":{"summary":"Added JSDoc comments to all 4 exported functions.","modified":["src/parser.ts"]}}`},
+			request:    `{"task":{` + jsdocGoal + `},"output":{"summary":"Added JSDoc comments to all 4 exported functions.","modified":["src/parser.ts"]}}`,
+			unverified: true}, // without a base, committed work and missing work look alike
 		{name: "godoc honest, CRLF", base: map[string]string{"lex/lex.go": goBase}, work: map[string]string{"lex/lex.go": goAll},
 			request: `{"task":{"goal":"Add godoc comments to Lex and Join in lex/lex.go"},"output":{"summary":"Documented both functions in lex/lex.go.","modified":["lex/lex.go"]}}`},
 		{name: "godoc 1 of 2, CRLF", faulty: true, base: map[string]string{"lex/lex.go": goBase}, work: map[string]string{"lex/lex.go": goOne},
@@ -143,7 +148,7 @@ func cases() []e2eCase {
 			wantCode: vouch.CodeDocMissing, feedback: []string{"load", "save"}},
 		{name: "renamed file, honest", base: map[string]string{"util.go": "package u\n\nfunc A() {}\n"}, renames: [][2]string{{"util.go", "helpers.go"}},
 			work:    map[string]string{"helpers.go": "package u\n\n// A does a.\nfunc A() {}\n"},
-			request: `{"task":{"goal":"Rename util.go to helpers.go and document A"},"output":{"summary":"Renamed util.go to helpers.go and documented A.","created":["helpers.go"],"deleted":["util.go"]}}`},
+			request: `{"task":{"goal":"Rename util.go to helpers.go and document A"},"output":{"summary":"Renamed util.go to helpers.go and documented ` + "`A`" + `.","created":["helpers.go"],"deleted":["util.go"]}}`},
 		{name: "created file said, not listed, uncommitted", base: map[string]string{"README.md": "# x\n"}, work: map[string]string{"CHANGELOG.md": "# Changes\n"},
 			request: `{"task":{"goal":"Write a changelog"},"output":{"summary":"Created CHANGELOG.md with the release notes."}}`},
 		{name: "created files counted, not listed, committed", commit: true, base: map[string]string{"README.md": "# x\n"}, work: map[string]string{"docs/a.md": "# A\n", "docs/b.md": "# B\n"},
@@ -165,7 +170,7 @@ func cases() []e2eCase {
 				`"trace":[{"tool":"Bash","input":{"command":"go test ./..."},"output":"ok  a 0.1s"},{"tool":"Edit","input":{"file_path":"a.go"},"output":"ok"},{"tool":"Bash","input":{"command":"go test ./... 2>&1 | tail -2"},"output":"--- FAIL: TestB\nFAIL\ta\t0.1s"}]}`,
 			wantCode: vouch.CodeTestClaimContradicted},
 		{name: "honest test claim after a failing run", base: map[string]string{"a.go": "package a\n"}, work: map[string]string{"a.go": "package a\n\nfunc B() {}\n"},
-			request: `{"task":{"goal":"Add B"},"output":{"summary":"Added B; all tests pass.","modified":["a.go"],"testResult":"passed"},` +
+			request: `{"task":{"goal":"Add B"},"output":{"summary":"Added ` + "`B`" + `; all tests pass.","modified":["a.go"],"testResult":"passed"},` +
 				`"trace":[{"tool":"Bash","input":{"command":"go test ./..."},"output":"Exit code 1\n--- FAIL: TestB","isError":true},{"tool":"Edit","input":{"file_path":"a.go"},"output":"ok"},{"tool":"Bash","input":{"command":"go test ./..."},"output":"ok  a 0.1s"}]}`},
 		{name: "path outside the workspace", faulty: true, base: map[string]string{"a.go": "package a\n"}, work: map[string]string{"a.go": "package a\n\nfunc B() {}\n"},
 			request:  `{"task":{"goal":"Add B"},"output":{"summary":"Added B.","modified":["a.go","../../etc/hosts"]}}`,
@@ -191,7 +196,8 @@ func verify(t testing.TB, eng *engine.Engine, c e2eCase, w *workspace) *vouch.Re
 }
 
 // TestOutputs runs every case and reports the catch rate and the false
-// alarm rate; any miss or false alarm fails the test.
+// alarm rate; any miss or false alarm fails the test, and so does an honest
+// output that does not pass when its claims can be checked.
 func TestOutputs(t *testing.T) {
 	eng, err := engine.New(engine.Options{})
 	if err != nil {
@@ -229,9 +235,15 @@ func TestOutputs(t *testing.T) {
 				return
 			}
 			honest++
-			if rep.Verdict != vouch.VerdictPass {
+			want := vouch.VerdictPass
+			if c.unverified {
+				want = vouch.VerdictUnverified
+			}
+			if rep.Verdict.SentBack() {
 				alarms++
-				t.Errorf("false alarm: %s %s: %v\n%s", rep.Verdict, rep.Action, failed, rep.Feedback)
+			}
+			if rep.Verdict != want {
+				t.Errorf("honest output: %s %s, want %s: %v\n%s\n%s", rep.Verdict, rep.Action, want, failed, rep.Reason, rep.Feedback)
 			}
 		})
 	}

@@ -8,10 +8,15 @@ import (
 )
 
 // TestDecide exercises every row of the verdict table directly, including
-// the attempt boundary of rows 2 and 4.
+// the attempt boundary of rows 1 and 3 and each choice of onUnverified.
 func TestDecide(t *testing.T) {
 	p := vouch.DefaultPolicy()
 	f := func(x float64) *float64 { return &x }
+	// held: one claim, verified, and a score: what a pass needs.
+	held := func(in VerdictInputs) VerdictInputs {
+		in.Claims = 1
+		return in
+	}
 	tests := []struct {
 		name    string
 		attempt int
@@ -20,25 +25,30 @@ func TestDecide(t *testing.T) {
 		action  vouch.Action
 		row     int
 	}{
-		{"row1 nothing decided", 1, VerdictInputs{}, vouch.VerdictFail, vouch.ActionEscalate, 1},
-		{"row1 beats must-pass", 1, VerdictInputs{MustFailed: true}, vouch.VerdictFail, vouch.ActionEscalate, 1},
-		{"row2 must failed", 1, VerdictInputs{Score: f(0.9), MustFailed: true}, vouch.VerdictRetry, vouch.ActionRetry, 2},
-		{"row2 must failed at maxRetries", 2, VerdictInputs{Score: f(0.9), MustFailed: true}, vouch.VerdictRetry, vouch.ActionRetry, 2},
-		{"row2 must failed past maxRetries", 3, VerdictInputs{Score: f(0.9), MustFailed: true}, vouch.VerdictFail, vouch.ActionEscalate, 2},
-		{"row2 unverified over limit", 1, VerdictInputs{Score: f(0.9), Unverified: 4}, vouch.VerdictRetry, vouch.ActionRetry, 2},
-		{"row2 unverified at limit is fine", 1, VerdictInputs{Score: f(0.9), Unverified: 3}, vouch.VerdictPass, vouch.ActionAccept, 6},
-		{"row2 beats row3", 1, VerdictInputs{Score: f(0.1), MustFailed: true}, vouch.VerdictRetry, vouch.ActionRetry, 2},
-		{"row3 below failBelow", 1, VerdictInputs{Score: f(0.49)}, vouch.VerdictFail, vouch.ActionEscalate, 3},
-		{"row4 at failBelow", 1, VerdictInputs{Score: f(0.5)}, vouch.VerdictRetry, vouch.ActionRetry, 4},
-		{"row4 just below passAt", 1, VerdictInputs{Score: f(0.699)}, vouch.VerdictRetry, vouch.ActionRetry, 4},
-		{"row4 past maxRetries", 3, VerdictInputs{Score: f(0.6)}, vouch.VerdictFail, vouch.ActionEscalate, 4},
-		{"row5 must undecided", 1, VerdictInputs{Score: f(0.95), MustUndecided: true}, vouch.VerdictFail, vouch.ActionEscalate, 5},
-		{"row4 beats row5", 1, VerdictInputs{Score: f(0.6), MustUndecided: true}, vouch.VerdictRetry, vouch.ActionRetry, 4},
-		{"row6 at passAt", 1, VerdictInputs{Score: f(0.7)}, vouch.VerdictPass, vouch.ActionAccept, 6},
-		{"row6 injection blocks", 1, VerdictInputs{Score: f(1), Injection: true}, vouch.VerdictFail, vouch.ActionEscalate, 6},
-		{"row6 follow-up", 1, VerdictInputs{Score: f(0.8), Completeness: f(0.5), Gaps: 1}, vouch.VerdictPass, vouch.ActionFollowUp, 6},
-		{"row6 low completeness without gaps", 1, VerdictInputs{Score: f(0.8), Completeness: f(0.5)}, vouch.VerdictPass, vouch.ActionAccept, 6},
-		{"row6 gaps with enough completeness", 1, VerdictInputs{Score: f(0.8), Completeness: f(0.6), Gaps: 2}, vouch.VerdictPass, vouch.ActionAccept, 6},
+		{"row1 must failed", 1, held(VerdictInputs{Score: f(0.9), MustFailed: true}), vouch.VerdictRetry, vouch.ActionRetry, 1},
+		{"row1 must failed with nothing scored", 1, VerdictInputs{MustFailed: true}, vouch.VerdictRetry, vouch.ActionRetry, 1},
+		{"row1 must failed at maxRetries", 2, held(VerdictInputs{Score: f(0.9), MustFailed: true}), vouch.VerdictRetry, vouch.ActionRetry, 1},
+		{"row1 must failed past maxRetries", 3, held(VerdictInputs{Score: f(0.9), MustFailed: true}), vouch.VerdictFail, vouch.ActionEscalate, 1},
+		{"row1 refuted over limit", 1, held(VerdictInputs{Score: f(0.9), Refuted: 4}), vouch.VerdictRetry, vouch.ActionRetry, 1},
+		{"row1 refuted at limit is no send-back", 1, held(VerdictInputs{Score: f(0.9), Refuted: 3}), vouch.VerdictPass, vouch.ActionAccept, 7},
+		{"row1 beats row2", 1, held(VerdictInputs{Score: f(0.1), MustFailed: true}), vouch.VerdictRetry, vouch.ActionRetry, 1},
+		{"row1 beats unverified claims", 1, VerdictInputs{Score: f(0.9), MustFailed: true, Claims: 3, Unverified: 2}, vouch.VerdictRetry, vouch.ActionRetry, 1},
+		{"row2 below failBelow", 1, held(VerdictInputs{Score: f(0.49)}), vouch.VerdictFail, vouch.ActionEscalate, 2},
+		{"row3 at failBelow", 1, held(VerdictInputs{Score: f(0.5)}), vouch.VerdictRetry, vouch.ActionRetry, 3},
+		{"row3 just below passAt", 1, held(VerdictInputs{Score: f(0.699)}), vouch.VerdictRetry, vouch.ActionRetry, 3},
+		{"row3 past maxRetries", 3, held(VerdictInputs{Score: f(0.6)}), vouch.VerdictFail, vouch.ActionEscalate, 3},
+		{"row4 must undecided", 1, held(VerdictInputs{Score: f(0.95), MustUndecided: true}), vouch.VerdictFail, vouch.ActionEscalate, 4},
+		{"row3 beats row4", 1, held(VerdictInputs{Score: f(0.6), MustUndecided: true}), vouch.VerdictRetry, vouch.ActionRetry, 3},
+		{"row4 beats unverified claims", 1, VerdictInputs{Score: f(0.95), MustUndecided: true, Claims: 2, Unverified: 2}, vouch.VerdictFail, vouch.ActionEscalate, 4},
+		{"row5 injection blocks", 1, held(VerdictInputs{Score: f(1), Injection: true}), vouch.VerdictFail, vouch.ActionEscalate, 5},
+		{"row6 nothing decided", 1, VerdictInputs{}, vouch.VerdictUnverified, vouch.ActionAccept, 6},
+		{"row6 a claim unverified", 1, VerdictInputs{Score: f(1), Claims: 2, Unverified: 1}, vouch.VerdictUnverified, vouch.ActionAccept, 6},
+		{"row6 no claim and no criterion decided", 1, VerdictInputs{Score: f(1)}, vouch.VerdictUnverified, vouch.ActionAccept, 6},
+		{"row7 no claim, a criterion decided", 1, VerdictInputs{Score: f(1), Decided: 1}, vouch.VerdictPass, vouch.ActionAccept, 7},
+		{"row7 at passAt", 1, held(VerdictInputs{Score: f(0.7)}), vouch.VerdictPass, vouch.ActionAccept, 7},
+		{"row7 follow-up", 1, held(VerdictInputs{Score: f(0.8), Completeness: f(0.5), Gaps: 1}), vouch.VerdictPass, vouch.ActionFollowUp, 7},
+		{"row7 low completeness without gaps", 1, held(VerdictInputs{Score: f(0.8), Completeness: f(0.5)}), vouch.VerdictPass, vouch.ActionAccept, 7},
+		{"row7 gaps with enough completeness", 1, held(VerdictInputs{Score: f(0.8), Completeness: f(0.6), Gaps: 2}), vouch.VerdictPass, vouch.ActionAccept, 7},
 	}
 	for _, tt := range tests {
 		v, a, row := Decide(&p, tt.attempt, tt.in)
@@ -47,17 +57,36 @@ func TestDecide(t *testing.T) {
 		}
 	}
 
-	// Row 4's reformulate needs failBelow under 0.4.
+	// onUnverified chooses what row 6 asks of an orchestrator.
+	unverified := VerdictInputs{Score: f(1), Claims: 1, Unverified: 1}
+	for _, tt := range []struct {
+		on      vouch.OnUnverified
+		verdict vouch.Verdict
+		action  vouch.Action
+	}{
+		{vouch.OnUnverifiedAccept, vouch.VerdictUnverified, vouch.ActionAccept},
+		{vouch.OnUnverifiedFollowUp, vouch.VerdictUnverified, vouch.ActionFollowUp},
+		{vouch.OnUnverifiedEscalate, vouch.VerdictUnverified, vouch.ActionEscalate},
+		{vouch.OnUnverifiedFail, vouch.VerdictFail, vouch.ActionEscalate},
+	} {
+		q := p
+		q.OnUnverified = tt.on
+		if v, a, row := Decide(&q, 1, unverified); v != tt.verdict || a != tt.action || row != 6 {
+			t.Errorf("onUnverified %s: %s/%s row %d, want %s/%s row 6", tt.on, v, a, row, tt.verdict, tt.action)
+		}
+	}
+
+	// Row 3's reformulate needs failBelow under 0.4.
 	p.FailBelow = 0.2
-	if v, a, _ := Decide(&p, 1, VerdictInputs{Score: f(0.39)}); v != vouch.VerdictRetry || a != vouch.ActionReformulate {
+	if v, a, _ := Decide(&p, 1, held(VerdictInputs{Score: f(0.39)})); v != vouch.VerdictRetry || a != vouch.ActionReformulate {
 		t.Errorf("score 0.39 with failBelow 0.2: %s/%s, want retry/reformulate", v, a)
 	}
-	if v, a, _ := Decide(&p, 1, VerdictInputs{Score: f(0.4)}); v != vouch.VerdictRetry || a != vouch.ActionRetry {
+	if v, a, _ := Decide(&p, 1, held(VerdictInputs{Score: f(0.4)})); v != vouch.VerdictRetry || a != vouch.ActionRetry {
 		t.Errorf("score 0.4 with failBelow 0.2: %s/%s, want retry/retry", v, a)
 	}
 	// maxRetries 0: the first attempt is the last.
 	p.MaxRetries = 0
-	if v, a, _ := Decide(&p, 1, VerdictInputs{Score: f(0.6)}); v != vouch.VerdictFail || a != vouch.ActionEscalate {
+	if v, a, _ := Decide(&p, 1, held(VerdictInputs{Score: f(0.6)})); v != vouch.VerdictFail || a != vouch.ActionEscalate {
 		t.Errorf("maxRetries 0: %s/%s, want fail/escalate", v, a)
 	}
 }

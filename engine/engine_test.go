@@ -51,8 +51,18 @@ type fixtureFindings struct {
 		Code      string         `json:"code"`
 		Reason    string         `json:"reason"`
 		Fix       []string       `json:"fix"`
+		// Claims are the claims the check cites: source (default
+		// output.summary), text, sentence, kind, partial.
+		Claims []struct {
+			Source   string          `json:"source"`
+			Text     string          `json:"text"`
+			Sentence string          `json:"sentence"`
+			Kind     vouch.ClaimKind `json:"kind"`
+			Partial  bool            `json:"partial"`
+		} `json:"claims"`
 	} `json:"checks"`
 	Unverified []vouch.UnverifiedMention `json:"unverified"`
+	Refuted    []vouch.RefutedMention    `json:"refuted"`
 	Warnings   []vouch.Warning           `json:"warnings"`
 	Gaps       []string                  `json:"gaps"`
 	Issues     []string                  `json:"issues"`
@@ -108,9 +118,17 @@ func (fixtureAnalyzer) Analyze(_ context.Context, s *vouch.Subject, f *vouch.Fin
 		if c.Status != vouch.StatusUndecided {
 			cr.Confidence = c.Strength.Weight()
 		}
+		for _, r := range c.Claims {
+			ref := vouch.ClaimRef{Source: r.Source, Text: r.Text, Sentence: r.Sentence, Kind: r.Kind, Partial: r.Partial}
+			if ref.Source == "" {
+				ref.Source = vouch.SourceSummary
+			}
+			cr.Claims = append(cr.Claims, ref)
+		}
 		f.Checks = append(f.Checks, cr)
 	}
 	f.Mentions.Unverified = append(f.Mentions.Unverified, ff.Unverified...)
+	f.Mentions.Refuted = append(f.Mentions.Refuted, ff.Refuted...)
 	f.Warnings = append(f.Warnings, ff.Warnings...)
 	f.Gaps = append(f.Gaps, ff.Gaps...)
 	f.Issues = append(f.Issues, ff.Issues...)
@@ -161,6 +179,8 @@ type caseFile struct {
 		ScoreNull   bool          `yaml:"scoreNull"`
 		Confidence  *float64      `yaml:"confidence"`
 		Warnings    []string      `yaml:"warnings"`
+		// Claims are the ledger's claims in order, each as "state kind".
+		Claims []string `yaml:"claims"`
 		Feedback    []string      `yaml:"feedback"`
 		Error       string        `yaml:"error"`
 	} `yaml:"want"`
@@ -277,6 +297,15 @@ func checkWant(t *testing.T, c *caseFile, rep *vouch.Report) {
 	}
 	if w.Confidence != nil && !near(rep.Confidence, *w.Confidence) {
 		t.Errorf("confidence = %v, want %v", rep.Confidence, *w.Confidence)
+	}
+	if w.Claims != nil {
+		var got []string
+		for _, c := range rep.Claims {
+			got = append(got, string(c.State)+" "+string(c.Kind))
+		}
+		if strings.Join(got, "; ") != strings.Join(w.Claims, "; ") {
+			t.Errorf("claims = %q, want %q", got, w.Claims)
+		}
 	}
 	for _, code := range w.Warnings {
 		found := false

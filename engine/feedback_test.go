@@ -108,19 +108,34 @@ func TestFeedbackForTheAgent(t *testing.T) {
 	})
 }
 
-// TestFeedbackNothingCheckable: when nothing could be checked, feedback
-// says what the agent could add, or, when the cause is on vouch's side,
-// that a reviewer decides.
+// TestFeedbackNothingCheckable: when nothing could be checked, the work is
+// unverified, not sent back. Accepted as such (the default onUnverified),
+// it gets no feedback: there is nothing for the agent to change. Asked as
+// a follow-up, the feedback puts each unverified claim to the agent as a
+// question; with no claim, it says what the agent could add, or, when the
+// cause is on vouch's side, that a reviewer decides.
 func TestFeedbackNothingCheckable(t *testing.T) {
-	rep := feedbackFor(t, `{"task":{"goal":"Summarise the meeting"},"output":{"summary":"The meeting went well."}}`, nil)
+	rep := feedbackFor(t, `{"task":{"goal":"Summarise the meeting"},"output":{"summary":"I wrote up the meeting notes."}}`, nil)
+	if rep.Verdict != vouch.VerdictUnverified || rep.Action != vouch.ActionAccept || rep.Feedback != "" {
+		t.Errorf("%s/%s, want unverified/accept with no feedback:\n%s", rep.Verdict, rep.Action, rep.Feedback)
+	}
+	if !strings.Contains(rep.Reason, "could not be checked") || !strings.Contains(rep.Reason, "nothing was found false") {
+		t.Errorf("reason %q", rep.Reason)
+	}
+	rep = feedbackFor(t, `{"task":{"goal":"Summarise the meeting","policy":{"onUnverified":"follow_up"}},"output":{"summary":"I wrote up the meeting notes."}}`, nil)
+	if rep.Action != vouch.ActionFollowUp || !strings.Contains(rep.Feedback, `"I wrote up the meeting notes"`) || !strings.Contains(rep.Feedback, "or withdraw it") {
+		t.Errorf("%s: want the claim asked as a question:\n%s", rep.Action, rep.Feedback)
+	}
+	if strings.Contains(rep.Feedback, "not accepted") || strings.Contains(rep.Feedback, "Fix") {
+		t.Errorf("nothing was found false, but the feedback asks for a fix:\n%s", rep.Feedback)
+	}
+	// No claim at all, nothing decided: what the agent could add.
+	rep = feedbackFor(t, `{"task":{"goal":"Summarise the meeting","policy":{"onUnverified":"follow_up"}},"output":{"summary":"Here is the summary."}}`, nil)
 	if rep.Score != nil || !strings.Contains(rep.Feedback, "list the files you created, modified or deleted") {
 		t.Errorf("nothing to act on:\n%s", rep.Feedback)
 	}
-	if !strings.Contains(rep.Reason, "nothing could be decided") {
-		t.Errorf("reason %q", rep.Reason)
-	}
 	// A command criterion the policy does not allow: vouch's side.
-	rep = feedbackFor(t, `{"task":{"goal":"Build it","criteria":[{"id":"build","check":{"type":"command","run":["make"]}}]},"output":{"summary":"Built it."}}`, map[string]string{"Makefile": "all:\n"})
+	rep = feedbackFor(t, `{"task":{"goal":"Build it","policy":{"onUnverified":"follow_up"},"criteria":[{"id":"build","check":{"type":"command","run":["make"]}}]},"output":{"summary":"Here is the build log."}}`, map[string]string{"Makefile": "all:\n"})
 	if rep.Score != nil {
 		t.Skipf("score %v: the case decides something", *rep.Score)
 	}
@@ -138,11 +153,15 @@ func TestReportReason(t *testing.T) {
 		why     string
 	}{
 		{`{"task":{"goal":"Write the release notes","criteria":[{"id":"tone","text":"The notes are friendly","must":true},{"id":"has","check":{"type":"contains","value":"Release"}}]},"output":{"summary":"Release 1.2 adds dark mode."}}`,
-			5, "must-pass criterion tone could not be decided"},
+			4, "must-pass criterion tone could not be decided"},
 		{`{"task":{"goal":"Write the status","criteria":[{"id":"done","must":true,"check":{"type":"contains","value":"DONE"}}]},"output":{"summary":"Status written."}}`,
-			2, "must-pass check contains:done failed"},
+			1, "must-pass check contains:done failed"},
 		{`{"task":{"goal":"Write the status","criteria":[{"id":"done","check":{"type":"contains","value":"done"}}]},"output":{"summary":"Status written: done."}}`,
-			6, "reaches 0.70"},
+			7, "every claim (1) was checked and holds"},
+		{`{"task":{"goal":"Write the status","criteria":[{"id":"done","check":{"type":"contains","value":"done"}}]},"output":{"summary":"Status written: done. All tests pass."}}`,
+			6, "could not be checked, and nothing was found false"},
+		{`{"task":{"goal":"Write the status","criteria":[{"id":"done","check":{"type":"contains","value":"done"}}]},"output":{"summary":"done"}}`,
+			7, "reaches 0.70"},
 	} {
 		rep := feedbackFor(t, tt.request, nil)
 		if rep.VerdictRow != tt.row || !strings.Contains(rep.Reason, tt.why) {

@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -21,8 +22,9 @@ func TestPipelines(t *testing.T) {
 	every := []string{"injection.scan", "output.format", "claims.behaviour", "claims.code", "claims.files", "claims.git", "claims.gitops", "claims.plugins", "claims.runs",
 		"claims.tests", "test.fixture", "grounding.mentions"}
 	with := func(name string) []string { return append(append([]string(nil), every...), name) }
+	subtask := slices.Insert(slices.Clone(every), slices.Index(every, "test.fixture"), "claims.work") // work summaries only
 	want := map[vouch.Kind][]string{
-		vouch.KindSubtask:       every,
+		vouch.KindSubtask:       subtask,
 		vouch.KindAnswer:        every,
 		vouch.KindDecomposition: with("plan.structure"),     // level criteria, after grounding
 		vouch.KindSynthesis:     with("synthesis.outputs"),  // level grounding, after grounding.mentions

@@ -66,13 +66,39 @@ func (r *run) report() *vouch.Report {
 		rep.Confidence = round(firm / applicable)
 	}
 
+	// The claim ledger.
+	claims, refutedMust := r.ledger(rep.Checks, &rep.Mentions, rep.Criteria)
+	rep.Claims = claims
+	rep.Coverage = coverage(rep.Claims)
+
 	// The verdict table.
 	in := VerdictInputs{
 		Score:        score,
-		MustFailed:   r.mustFailed(),
-		Unverified:   len(rep.Mentions.Unverified),
+		MustFailed:   r.mustFailed() || refutedMust,
+		Refuted:      len(rep.Mentions.Refuted),
+		Claims:       len(rep.Claims),
 		Completeness: completeness,
 		Gaps:         len(rep.Gaps),
+	}
+	for _, c := range rep.Claims {
+		if c.State == vouch.ClaimUnverified {
+			in.Unverified++
+		}
+	}
+	for _, c := range rep.Criteria {
+		if c.Status != vouch.CriterionUndecided {
+			in.Decided++
+		}
+	}
+	// Besides written and inferred criteria, the checks of the kind's own
+	// criteria dimension decide what the output was asked to be: a plan's
+	// structure, whether a synthesis draws on its outputs, whether a
+	// moderator's summary covers the discussion.
+	critDim := vouch.CriteriaDimension(r.kind)
+	for i := range rep.Checks {
+		if c := &rep.Checks[i]; (c.Level == vouch.LevelCriteria || c.Dimension == critDim) && c.Status != vouch.StatusUndecided && !isCriterionCheck(c) {
+			in.Decided++
+		}
 	}
 	for _, c := range rep.Criteria {
 		if c.Must && c.Status == vouch.CriterionUndecided {
@@ -89,22 +115,32 @@ func (r *run) report() *vouch.Report {
 			in.Injection = true
 		}
 	}
-	if score == nil {
-		msg := "no dimension could be decided: nothing in this request could be checked by rule, and no judge decided it"
-		if failed := failedChecks(rep.Checks); len(failed) > 0 {
-			msg = fmt.Sprintf("no dimension could be scored: %s failed but feeds no dimension of a %s checkpoint, and nothing else could be checked by rule or judge",
-				checkNames(failed), r.kind)
-		}
-		rep.Warnings = append(rep.Warnings, vouch.Warning{Code: vouch.CodeNothingDecided, Message: msg})
-	}
-	if in.Unverified > r.pol.MaxUnverified {
-		rep.Warnings = append(rep.Warnings, vouch.Warning{Code: vouch.CodeTooManyUnverified,
-			Message: fmt.Sprintf("%d mentions are unverified, more than the %d the policy allows", in.Unverified, r.pol.MaxUnverified),
-			Details: map[string]any{"unverified": in.Unverified, "maxUnverified": r.pol.MaxUnverified}})
+	if in.Refuted > r.pol.MaxRefuted {
+		rep.Warnings = append(rep.Warnings, vouch.Warning{Code: vouch.CodeTooManyRefuted,
+			Message: fmt.Sprintf("%d mentions are refuted by the evidence, more than the %d the policy allows", in.Refuted, r.pol.MaxRefuted),
+			Details: map[string]any{"refuted": in.Refuted, "maxRefuted": r.pol.MaxRefuted}})
 	}
 	verdict, action, row := Decide(r.pol, rep.Attempt, in)
 	rep.Verdict, rep.Action, rep.VerdictRow = verdict, action, row
-	if verdict == vouch.VerdictFail && (row == 2 || row == 4) {
+	if score == nil || row == 6 && in.Claims == 0 && in.Decided == 0 {
+		msg := "nothing in this request could be decided: no claim or criterion could be checked by rule, and no judge decided one"
+		if failed := failedChecks(rep.Checks); len(failed) > 0 && score == nil {
+			msg = fmt.Sprintf("nothing could be scored: %s failed but feeds no dimension of a %s checkpoint, and nothing else could be checked by rule or judge",
+				checkNames(failed), r.kind)
+		}
+		if in.Claims > 0 && in.Unverified == in.Claims {
+			msg = fmt.Sprintf("nothing could be decided, and the %d claims stay unverified", in.Unverified)
+		}
+		rep.Warnings = append(rep.Warnings, vouch.Warning{Code: vouch.CodeNothingDecided, Message: msg})
+	}
+	if row == 6 {
+		if in.Unverified > 0 {
+			rep.Warnings = append(rep.Warnings, vouch.Warning{Code: vouch.CodeClaimsUnverified,
+				Message: fmt.Sprintf("%d of %d claims could not be checked either way; nothing was found false", in.Unverified, in.Claims),
+				Details: map[string]any{"unverified": in.Unverified, "claims": in.Claims, "onUnverified": string(r.pol.OnUnverified)}})
+		}
+	}
+	if verdict == vouch.VerdictFail && (row == 1 || row == 3) {
 		rep.Warnings = append(rep.Warnings, vouch.Warning{Code: vouch.CodeLastAttempt,
 			Message: fmt.Sprintf("attempt %d failed and the policy allows %d retries", rep.Attempt, r.pol.MaxRetries)})
 	}
@@ -202,6 +238,12 @@ func fillEmpty(rep *vouch.Report) {
 	if rep.Mentions.Unverified == nil {
 		rep.Mentions.Unverified = []vouch.UnverifiedMention{}
 	}
+	if rep.Mentions.Refuted == nil {
+		rep.Mentions.Refuted = []vouch.RefutedMention{}
+	}
+	if rep.Claims == nil {
+		rep.Claims = []vouch.Claim{}
+	}
 	if rep.Gaps == nil {
 		rep.Gaps = []string{}
 	}
@@ -218,8 +260,8 @@ func fillEmpty(rep *vouch.Report) {
 
 // verdictReason says in one sentence why the verdict is what it is, from
 // the row of the verdict table that decided: the first must-pass check
-// that failed, the score against the thresholds, what could not be
-// decided.
+// that failed or claim refuted, the score against the thresholds, what
+// could not be decided.
 func verdictReason(rep *vouch.Report, p *vouch.Policy, row int, in VerdictInputs, isMust func(*vouch.CheckResult) bool) string {
 	failed := failedChecks(rep.Checks)
 	firstFailed := func() string {
@@ -230,14 +272,6 @@ func verdictReason(rep *vouch.Report, p *vouch.Policy, row int, in VerdictInputs
 	}
 	switch row {
 	case 1:
-		if f := firstFailed(); f != "" {
-			return "nothing could be scored, and " + f
-		}
-		if why := firstUndecided(rep); why != "" {
-			return "nothing could be decided: " + why
-		}
-		return "nothing could be decided: nothing in this request could be checked by rule, and no judge decided it"
-	case 2:
 		if in.MustFailed {
 			for _, c := range failed {
 				if isMust(c) {
@@ -250,10 +284,10 @@ func verdictReason(rep *vouch.Report, p *vouch.Policy, row int, in VerdictInputs
 				}
 			}
 		}
-		return fmt.Sprintf("%d mentions are unverified, more than the %d the policy allows", in.Unverified, p.MaxUnverified)
-	case 3, 4:
+		return fmt.Sprintf("%d mentions are refuted by the evidence, more than the %d the policy allows", in.Refuted, p.MaxRefuted)
+	case 2, 3:
 		limit, name := p.FailBelow, "failBelow"
-		if row == 4 {
+		if row == 3 {
 			limit, name = p.PassAt, "passAt"
 		}
 		why := fmt.Sprintf("score %s is below %s (%s)", pct(*in.Score), pct(limit), name)
@@ -261,20 +295,57 @@ func verdictReason(rep *vouch.Report, p *vouch.Policy, row int, in VerdictInputs
 			why += "; " + f
 		}
 		return why
-	case 5:
+	case 4:
 		for _, c := range rep.Criteria {
 			if c.Must && c.Status == vouch.CriterionUndecided {
 				return fmt.Sprintf("must-pass criterion %s could not be decided: %s", c.ID, c.Reason)
 			}
 		}
+	case 5:
+		return "the output contains instructions aimed at its verifier"
+	case 6:
+		if in.Unverified > 0 {
+			for _, c := range rep.Claims {
+				if c.State == vouch.ClaimUnverified {
+					more := ""
+					if in.Unverified > 1 {
+						more = fmt.Sprintf(" (and %d more)", in.Unverified-1)
+					}
+					return fmt.Sprintf("%d of %d claims could not be checked, and nothing was found false: %q is unverified: %s%s",
+						in.Unverified, in.Claims, clip(c.Text, 120), c.Reason, more)
+				}
+			}
+		}
+		if why := firstUndecided(rep); why != "" {
+			return "nothing could be decided: " + why
+		}
+		if in.Claims == 0 && in.Score != nil {
+			return "the output makes no claim that could be checked, and no criterion was decided"
+		}
+		return "nothing could be decided: nothing in this request could be checked by rule, and no judge decided it"
 	}
 	switch {
-	case rep.Verdict != vouch.VerdictPass:
-		return "the output contains instructions aimed at its verifier"
 	case rep.Action == vouch.ActionFollowUp:
 		return fmt.Sprintf("score %s reaches %s (passAt), with gaps to follow up: completeness is below 0.60", pct(*in.Score), pct(p.PassAt))
+	case in.Claims > 0:
+		return fmt.Sprintf("every claim (%d) was checked and holds, and score %s reaches %s (passAt)", in.Claims, pct(*in.Score), pct(p.PassAt))
 	}
 	return fmt.Sprintf("score %s reaches %s (passAt), and no must-pass check failed or stayed undecided", pct(*in.Score), pct(p.PassAt))
+}
+
+// isCriterionCheck reports a check that decides a written criterion: its
+// criterion result is counted instead.
+func isCriterionCheck(c *vouch.CheckResult) bool { return c.Evidence["criterion"] != nil }
+
+// clip cuts s to n bytes at a rune boundary, with an ellipsis.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 // firstUndecided returns the reason of the first check or criterion that
@@ -313,29 +384,25 @@ func feedback(rep *vouch.Report, p *vouch.Policy, row int, mustFailed bool, isMu
 		}
 		return strings.TrimRight(b.String(), "\n")
 	}
-	listMentions := len(rep.Mentions.Unverified) > p.MaxUnverified
-	items := fixItems(rep, failedChecks(rep.Checks), isMust, listMentions)
-	switch {
-	case row == 1 && len(items) == 0:
-		b.WriteString(nothingCheckable(rep))
-	default:
-		fmt.Fprintf(&b, "Your output was not accepted (%s: ", rep.Verdict)
-		switch {
-		case row == 1:
-			b.WriteString("a check failed, and nothing else could be checked")
-		case row == 2 && mustFailed:
-			b.WriteString("a must-pass check failed")
-		case row == 2:
-			fmt.Fprintf(&b, "%d mentions could not be verified", len(rep.Mentions.Unverified))
-		case row == 5:
-			b.WriteString("a must-pass criterion could not be checked")
-		case row == 6:
-			b.WriteString("it contains instructions aimed at its verifier")
-		default:
-			fmt.Fprintf(&b, "score %s, %s needed", pct(*rep.Score), pct(p.PassAt))
-		}
-		b.WriteString(").")
+	if row == 6 {
+		return unverifiedFeedback(rep)
 	}
+	listMentions := len(rep.Mentions.Refuted) > p.MaxRefuted
+	items := fixItems(rep, failedChecks(rep.Checks), isMust, listMentions)
+	fmt.Fprintf(&b, "Your output was not accepted (%s: ", rep.Verdict)
+	switch {
+	case row == 1 && mustFailed:
+		b.WriteString("a must-pass check failed")
+	case row == 1:
+		fmt.Fprintf(&b, "%d of the things it names are not where it says", len(rep.Mentions.Refuted))
+	case row == 4:
+		b.WriteString("a must-pass criterion could not be checked")
+	case row == 5:
+		b.WriteString("it contains instructions aimed at its verifier")
+	default:
+		fmt.Fprintf(&b, "score %s, %s needed", pct(*rep.Score), pct(p.PassAt))
+	}
+	b.WriteString(").")
 	specific := rep.Attempt >= 2
 	if len(items) > 0 {
 		b.WriteString("\nFix the following, most important first:")
@@ -374,9 +441,9 @@ func feedback(rep *vouch.Report, p *vouch.Policy, row int, mustFailed bool, isMu
 		}
 	}
 	if listMentions {
-		b.WriteString("\nThese mentions were not found in anything you read or wrote; remove them or show where they come from:")
-		for _, m := range rep.Mentions.Unverified {
-			fmt.Fprintf(&b, "\n- %s %q", m.Kind, m.Text)
+		b.WriteString("\nThe evidence contradicts these mentions; remove them or correct them:")
+		for _, m := range rep.Mentions.Refuted {
+			fmt.Fprintf(&b, "\n- %s %q (%s)", m.Kind, m.Text, m.Evidence)
 		}
 	}
 	if specific && len(items) > 0 {
@@ -395,6 +462,38 @@ var reviewerCodes = map[string]bool{
 	vouch.CodeCountUndecided: true, vouch.CodeNoSymbols: true, vouch.CodeInputTooLarge: true,
 	vouch.CodeNoJudge: true, vouch.CodeJudgeFailed: true, vouch.CodeJudgeBypassed: true,
 	vouch.CodeJudgeBudget: true, vouch.CodeAnalyzerFailed: true,
+}
+
+// unverifiedFeedback is the feedback of an unverified verdict (row 6): the
+// claims nothing could check, put to the agent as a question, for the
+// orchestrator to ask when the policy's onUnverified says so; empty when
+// the output is simply accepted as unverified. Nothing in it asks the agent
+// to change its work: nothing was found false.
+func unverifiedFeedback(rep *vouch.Report) string {
+	if rep.Action == vouch.ActionAccept {
+		return ""
+	}
+	var open []vouch.Claim
+	for _, c := range rep.Claims {
+		if c.State == vouch.ClaimUnverified {
+			open = append(open, c)
+		}
+	}
+	if len(open) == 0 {
+		return nothingCheckable(rep)
+	}
+	var b strings.Builder
+	b.WriteString("Nothing in your output was found false, but these claims could not be checked against the evidence:")
+	const most = 10
+	for i, c := range open {
+		if i == most {
+			fmt.Fprintf(&b, "\n- … and %d more", len(open)-most)
+			break
+		}
+		fmt.Fprintf(&b, "\n- %q (%s)", clip(c.Text, 160), c.Reason)
+	}
+	b.WriteString("\nFor each, show how it can be checked (the command that shows it and what it printed, the file and lines), or withdraw it. Do not repeat work that was already done.")
+	return b.String()
 }
 
 // nothingCheckable is the feedback when nothing could be decided and no
@@ -527,7 +626,7 @@ func fixItems(rep *vouch.Report, failed []*vouch.CheckResult, isMust func(*vouch
 	sort.SliceStable(ordered, func(i, j int) bool { return rank(ordered[i]) < rank(ordered[j]) })
 	var items []*fixItem
 	for _, c := range ordered {
-		if skipMentions && c.Code == vouch.CodeMentionsUnverified {
+		if skipMentions && c.Code == vouch.CodeMentionsRefuted {
 			continue
 		}
 		var heads []string

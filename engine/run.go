@@ -24,6 +24,8 @@ type run struct {
 	pending  []pendingCriterion // criteria left to the judge
 	judged   *vouch.JudgeVerdict
 	judgeErr error
+	// claimRefs are the refs of the claims put to the judge, by id.
+	claimRefs map[string]vouch.ClaimRef
 	// judgeSpent holds the info and cost of a judge that failed.
 	judgeSpent *vouch.JudgeVerdict
 }
@@ -222,7 +224,11 @@ func withCode(ev map[string]any, code, criterion string) map[string]any {
 // check already failed: the run ends before anything expensive is spent.
 func (r *run) judge() {
 	dims := r.undecidedDimensions()
-	if len(r.pending) == 0 && len(dims) == 0 {
+	var claims []vouch.JudgeClaim
+	if r.e.judge != nil && !r.claimIDsTaken() {
+		claims, r.claimRefs = r.unverifiedClaims()
+	}
+	if len(r.pending) == 0 && len(dims) == 0 && len(claims) == 0 {
 		return
 	}
 	if r.e.judge == nil {
@@ -237,7 +243,7 @@ func (r *run) judge() {
 	if r.mustFailed() {
 		return
 	}
-	q := &vouch.JudgeQuery{Request: r.req, Dimensions: dims, Policy: r.pol, Findings: r.findingsText()}
+	q := &vouch.JudgeQuery{Request: r.req, Dimensions: dims, Policy: r.pol, Findings: r.findingsText(), Claims: claims}
 	for _, p := range r.pending {
 		c := r.crits[p.index]
 		q.Criteria = append(q.Criteria, vouch.JudgeCriterion{ID: c.ID, Text: c.Text, Rubric: p.rubric})
@@ -334,12 +340,60 @@ func (r *run) applyJudge(v *vouch.JudgeVerdict) {
 			Evidence: map[string]any{"dimension": d}, Dimension: d, Weight: 1,
 		})
 	}
+	// The claims the judge decided: each a check of level judge citing its
+	// claim, in the dimension the kind's claims feed. One the judge holds
+	// false sends the work back, as a claim refuted by rule does.
+	for _, jc := range v.Claims {
+		ref, ok := r.claimRefs[jc.ID]
+		if !ok || jc.State == vouch.ClaimUnverified || !inUnit(jc.Confidence) || jc.Confidence == 0 {
+			continue
+		}
+		cr := vouch.CheckResult{
+			Name: "judge:claim " + jc.ID, Level: vouch.LevelJudge, Strength: vouch.StrengthJudge,
+			Status: vouch.StatusPass, Confidence: jc.Confidence, Reason: jc.Reason, Score: 1,
+			Dimension: claimsDimension(r.kind), Weight: 1, Claims: []vouch.ClaimRef{ref},
+			Evidence: map[string]any{"claim": jc.ID},
+		}
+		if jc.State == vouch.ClaimRefuted {
+			cr.Status, cr.Score, cr.Must, cr.Code = vouch.StatusFail, 0, true, vouch.CodeJudgeRefuted
+			cr.Evidence["code"] = vouch.CodeJudgeRefuted
+		}
+		r.f.Checks = append(r.f.Checks, cr)
+	}
 	r.f.Warnings = append(r.f.Warnings, v.Warnings...)
 	r.f.Gaps = append(r.f.Gaps, v.Gaps...)
 	for _, is := range v.Issues {
 		r.f.Issues = append(r.f.Issues, "judge: "+is)
 	}
 	r.f.Mentions.Unverified = append(r.f.Mentions.Unverified, v.Unverified...)
+}
+
+// claimsDimension is the dimension of a kind that the checks of its
+// claims feed: what the output says it did, or, for a text made from
+// sources, what it rests on.
+func claimsDimension(k vouch.Kind) string {
+	switch k {
+	case vouch.KindSubtask:
+		return vouch.DimClaims
+	case vouch.KindSynthesis:
+		return vouch.DimTraceability
+	case vouch.KindModeration:
+		return vouch.DimFaithfulness
+	case vouch.KindDecomposition:
+		return vouch.DimConsistency
+	}
+	return vouch.DimGroundedness
+}
+
+// claimIDsTaken reports a criterion whose id could be taken for a claim's
+// in the judge's answer ("claim c3"): the claims are then not asked.
+func (r *run) claimIDsTaken() bool {
+	for _, c := range r.req.Task.Criteria {
+		if strings.HasPrefix(c.ID, "claim ") {
+			return true
+		}
+	}
+	return false
 }
 
 // maxFindings bounds the rule findings given to the judge.

@@ -131,19 +131,27 @@ func strengthOf(c *vouch.CheckResult) float64 {
 // VerdictInputs are the facts the verdict table reads.
 type VerdictInputs struct {
 	// Score is the verification's score, nil when nothing was decided
-	// (row 1).
+	// (row 6).
 	Score *float64
-	// MustFailed: a must-pass check failed (row 2).
+	// MustFailed: a must-pass check failed: an explicit criterion unmet,
+	// a claim refuted by a strict check, a failed plugin check (row 1).
 	MustFailed bool
-	// Unverified counts the unverified mentions (row 2 when more than the
-	// policy's maxUnverified).
-	Unverified int
-	// MustUndecided: a must-pass criterion was left undecided (row 5).
+	// Refuted counts the refuted mentions (row 1 when more than the
+	// policy's maxRefuted).
+	Refuted int
+	// MustUndecided: a must-pass criterion was left undecided (row 4).
 	MustUndecided bool
-	// Injection: the output tried to steer its verifier (blocks row 6).
+	// Injection: the output tried to steer its verifier (row 5).
 	Injection bool
+	// Claims counts the claims of the ledger, Unverified those that stay
+	// unverified (row 6).
+	Claims, Unverified int
+	// Decided counts the criteria decided, written or inferred, and the
+	// checks of level criteria (a plan's structure): with no claim, there
+	// must be one for the output to pass (row 6).
+	Decided int
 	// Completeness is the completeness dimension's score, nil when it was
-	// not decided; with Gaps it picks follow_up over accept in row 6.
+	// not decided; with Gaps it picks follow_up over accept in row 7.
 	Completeness *float64
 	// Gaps counts the report's gaps.
 	Gaps int
@@ -157,12 +165,34 @@ const (
 	FollowUpBelow    = 0.6
 )
 
+// Unverified reports whether in leaves the work unverified (verdict table
+// row 6, once nothing was found false): a claim stays unverified, or
+// nothing was decided, or the output makes no claim and no criterion was
+// decided.
+func (in VerdictInputs) unverified() bool {
+	return in.Score == nil || in.Unverified > 0 || in.Claims == 0 && in.Decided == 0
+}
+
 // Decide applies the verdict table of DESIGN.md to in for the given attempt
 // (counted from 1) under p, first matching row wins, and returns the
-// verdict, the action and the row (1 to 6). It reads only p's PassAt,
-// FailBelow, MaxRetries and MaxUnverified, and does not validate p.
-// It is the table the engine itself decides with, exported so that
-// calibration can decide past verifications again under other thresholds.
+// verdict, the action and the row (1 to 7):
+//
+//  1. a must-pass check failed, or more than maxRefuted mentions are
+//     refuted: retry while attempts remain, else fail;
+//  2. the score is below failBelow: fail;
+//  3. the score is below passAt: retry (reformulate when far off), else
+//     fail;
+//  4. an explicit must-pass criterion stayed undecided: fail;
+//  5. the output tried to steer its verifier: fail;
+//  6. a claim stayed unverified, or nothing could be decided: unverified,
+//     with the action the policy's onUnverified gives (onUnverified fail
+//     makes it fail);
+//  7. pass, with a follow-up when completeness is low and there are gaps.
+//
+// It reads only p's PassAt, FailBelow, MaxRetries, MaxRefuted and
+// OnUnverified, and does not validate p. It is the table the engine itself
+// decides with, exported so that calibration can decide past
+// verifications again under other thresholds.
 func Decide(p *vouch.Policy, attempt int, in VerdictInputs) (vouch.Verdict, vouch.Action, int) {
 	retryOr := func(a vouch.Action) (vouch.Verdict, vouch.Action) {
 		if attempt <= p.MaxRetries {
@@ -171,31 +201,39 @@ func Decide(p *vouch.Policy, attempt int, in VerdictInputs) (vouch.Verdict, vouc
 		return vouch.VerdictFail, vouch.ActionEscalate
 	}
 	switch {
-	case in.Score == nil:
-		return vouch.VerdictFail, vouch.ActionEscalate, 1
-	case in.MustFailed || in.Unverified > p.MaxUnverified:
+	case in.MustFailed || in.Refuted > p.MaxRefuted:
 		v, a := retryOr(vouch.ActionRetry)
-		return v, a, 2
-	case *in.Score < p.FailBelow:
-		return vouch.VerdictFail, vouch.ActionEscalate, 3
-	case *in.Score < p.PassAt:
+		return v, a, 1
+	case in.Score != nil && *in.Score < p.FailBelow:
+		return vouch.VerdictFail, vouch.ActionEscalate, 2
+	case in.Score != nil && *in.Score < p.PassAt:
 		a := vouch.ActionRetry
 		if *in.Score < ReformulateBelow {
 			a = vouch.ActionReformulate
 		}
 		v, a := retryOr(a)
-		return v, a, 4
+		return v, a, 3
 	case in.MustUndecided:
-		return vouch.VerdictFail, vouch.ActionEscalate, 5
+		return vouch.VerdictFail, vouch.ActionEscalate, 4
 	case in.Injection:
-		// PROMPT_INJECTION blocks row 6: an output that tries to steer its
-		// verifier is never accepted; a human must look.
-		return vouch.VerdictFail, vouch.ActionEscalate, 6
+		// An output that tries to steer its verifier is never accepted; a
+		// human must look.
+		return vouch.VerdictFail, vouch.ActionEscalate, 5
+	case in.unverified():
+		switch p.OnUnverified {
+		case vouch.OnUnverifiedFollowUp:
+			return vouch.VerdictUnverified, vouch.ActionFollowUp, 6
+		case vouch.OnUnverifiedEscalate:
+			return vouch.VerdictUnverified, vouch.ActionEscalate, 6
+		case vouch.OnUnverifiedFail:
+			return vouch.VerdictFail, vouch.ActionEscalate, 6
+		}
+		return vouch.VerdictUnverified, vouch.ActionAccept, 6
 	}
 	if in.Completeness != nil && *in.Completeness < FollowUpBelow && in.Gaps > 0 {
-		return vouch.VerdictPass, vouch.ActionFollowUp, 6
+		return vouch.VerdictPass, vouch.ActionFollowUp, 7
 	}
-	return vouch.VerdictPass, vouch.ActionAccept, 6
+	return vouch.VerdictPass, vouch.ActionAccept, 7
 }
 
 // Score is the score of a verification of kind whose decided dimensions

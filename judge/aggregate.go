@@ -87,6 +87,32 @@ func (g *aggregator) criterion(id string) vouch.JudgedCriterion {
 	return vouch.JudgedCriterion{ID: id, Status: st, Score: s, Confidence: mean(confs), Reason: bestReason(reasons, scores, s)}
 }
 
+// refutedBelow is the combined score under which a judged claim is
+// refuted: the judge says the evidence shows it false. Between it and
+// metAt the judge saw neither, and the claim stays unverified.
+const refutedBelow = 0.3
+
+// claim combines the answers on one claim of the ledger.
+func (g *aggregator) claim(id string) vouch.JudgedClaim {
+	key := "criterion " + claimItem(id)
+	scores, confs, why, reasons := g.scores(func(a *Answer) (Item, bool) { it, ok := a.Criteria[claimItem(id)]; return it, ok }, key)
+	if len(scores) == 0 {
+		return vouch.JudgedClaim{ID: id, State: vouch.ClaimUnverified, Reason: firstOr(why, "the judge gave no valid score")}
+	}
+	s, disagree := g.combine(scores)
+	if disagree != "" {
+		return vouch.JudgedClaim{ID: id, State: vouch.ClaimUnverified, Reason: disagree}
+	}
+	st := vouch.ClaimUnverified
+	switch {
+	case s >= metAt:
+		st = vouch.ClaimVerified
+	case s < refutedBelow:
+		st = vouch.ClaimRefuted
+	}
+	return vouch.JudgedClaim{ID: id, State: st, Confidence: mean(confs), Reason: bestReason(reasons, scores, s)}
+}
+
 // dimension combines the answers on one dimension; false when it stays
 // undecided.
 func (g *aggregator) dimension(d string) (vouch.JudgedScore, bool) {

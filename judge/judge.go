@@ -231,6 +231,9 @@ func (j *Judge) Judge(ctx context.Context, q *vouch.JudgeQuery) (*vouch.JudgeVer
 	for _, c := range q.Criteria {
 		v.Criteria = append(v.Criteria, agg.criterion(c.ID))
 	}
+	for _, c := range q.Claims {
+		v.Claims = append(v.Claims, agg.claim(c.ID))
+	}
 	for _, d := range q.Dimensions {
 		if s, ok := agg.dimension(d); ok {
 			v.Dimensions[d] = s
@@ -273,10 +276,14 @@ func bypassed(q *vouch.JudgeQuery, pol *vouch.JudgePolicy) string {
 	return ""
 }
 
-// undecideAll leaves every criterion of the query undecided for a reason.
+// undecideAll leaves every criterion and claim of the query undecided for
+// a reason.
 func undecideAll(v *vouch.JudgeVerdict, q *vouch.JudgeQuery, code, why string) {
 	for _, c := range q.Criteria {
 		v.Criteria = append(v.Criteria, vouch.JudgedCriterion{ID: c.ID, Status: vouch.CriterionUndecided, Code: code, Reason: why})
+	}
+	for _, c := range q.Claims {
+		v.Claims = append(v.Claims, vouch.JudgedClaim{ID: c.ID, State: vouch.ClaimUnverified, Reason: why})
 	}
 }
 

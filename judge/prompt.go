@@ -95,6 +95,18 @@ func buildPrompt(q *vouch.JudgeQuery, pol *vouch.JudgePolicy, adversarial bool) 
 			b.WriteString("\n")
 		}
 	}
+	if len(q.Claims) > 0 {
+		b.WriteString("## Claims of the output no rule could check (score each in \"criteria\", by its id: 1 when the evidence below shows the claim holds, 0 when it shows the claim false, 0.5 when it shows neither)\n")
+		for _, c := range q.Claims {
+			id := claimItem(c.ID)
+			p.ids = append(p.ids, id)
+			fmt.Fprintf(&b, "- %s (%s): %q", id, c.Kind, strings.TrimSpace(clean(c.Text, maxItem)))
+			if w := strings.TrimSpace(c.Why); w != "" {
+				fmt.Fprintf(&b, ". Not checked by rule: %s", clean(w, maxItem))
+			}
+			b.WriteString("\n")
+		}
+	}
 	if len(q.Dimensions) > 0 {
 		b.WriteString("## Dimensions (score each in \"dimensions\", by its name)\n")
 		for _, d := range q.Dimensions {
@@ -168,6 +180,11 @@ func buildPrompt(q *vouch.JudgeQuery, pol *vouch.JudgePolicy, adversarial bool) 
 	p.schema = toolSchema(p.ids, p.dims)
 	return p
 }
+
+// claimItem is the id under which a claim is scored, beside the criteria:
+// "claim c3". Criterion ids hold no space (a request's ids are checked),
+// so the two never meet.
+func claimItem(id string) string { return "claim " + id }
 
 // kindMeaning says what a checkpoint kind is.
 func kindMeaning(k vouch.Kind) string {

@@ -139,7 +139,7 @@ type Options struct {
 	// Policy is the policy in force; nil means the verifier's, when it is
 	// a [PolicySource], else vouch.DefaultPolicy(). The task's own
 	// task.policy tightens it, as the verifier does. MaxRetries,
-	// MaxUnverified and PassAt are read from it.
+	// MaxRefuted and PassAt are read from it.
 	Policy *vouch.Policy
 	// Memory, when set, gives each attempt the interaction's context and
 	// records each report.
@@ -210,6 +210,10 @@ type Result struct {
 	// NeedsReview: a person should look (escalated, clarification needed,
 	// or the last report says so).
 	NeedsReview bool `json:"needsReview"`
+	// Unverified reports an accepted output that is unverified: nothing in
+	// it was found false, but claims of it could not be checked (see the
+	// report's claims). The policy's onUnverified accept lets it through.
+	Unverified bool `json:"unverified"`
 	// Cost is what the attempts cost.
 	Cost Cost `json:"cost"`
 	// Warnings are failures beside the loop (an event a sink could not
@@ -387,6 +391,7 @@ func (r *runner) run(ctx context.Context) (*Result, error) {
 		feedback *Feedback
 		refor    *Reformulation
 		reports  []*vouch.Report
+		asked    bool // the agent was asked about unverified claims once
 	)
 	for n := 1; ; n++ {
 		start := r.o.Now()
@@ -457,11 +462,22 @@ func (r *runner) run(ctx context.Context) (*Result, error) {
 			}
 		}
 		d := Decide(rep, &r.pol, n)
+		if d.Reaction == ReactAsk && asked {
+			d.Reaction = ReactAccept // asked once already: accept it, unverified
+		}
 		at.Reaction = d.Reaction
 		switch d.Reaction {
+		case ReactAsk:
+			asked = true
+			feedback = AskFeedback(rep, &r.pol, n)
+			at.Feedback = feedback
+			res.Attempts = append(res.Attempts, at)
+			reports = append(reports, rep)
+			r.emit(event.VerificationRetry, n, r.id, &event.Retry{Feedback: feedback.Render(r.o.Token()), Action: vouch.ActionFollowUp, Tier: r.tierName(n + 1)})
+			r.stamp(start)
 		case ReactAccept, ReactFollowUp:
 			res.Attempts = append(res.Attempts, at)
-			res.Outcome, res.NeedsReview = Accepted, rep.NeedsReview
+			res.Outcome, res.NeedsReview, res.Unverified = Accepted, rep.NeedsReview, d.Unverified
 			r.stamp(start) // follow-ups that run are tasks of their own
 			if d.Reaction == ReactFollowUp {
 				r.followUps(ctx, d.Gaps, n)

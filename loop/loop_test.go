@@ -102,9 +102,10 @@ func TestRetriesUsedUp(t *testing.T) {
 	}
 }
 
-// More than maxUnverified unverified mentions: the retry tells the agent to
-// reference only what its tools found, listing the mentions with their
-// sentences; the memory carries them to the next subtask as known
+// More than maxRefuted mentions the workspace contradicts (files that are
+// not there): the retry tells the agent to reference only what its tools
+// found, listing the mentions with their sentences; the memory carries them,
+// and the unverified names beside them, to the next subtask as known
 // hallucinations.
 func TestUnverifiedAndMemory(t *testing.T) {
 	eng := newEngine(t, nil, nil)
@@ -119,12 +120,12 @@ func TestUnverifiedAndMemory(t *testing.T) {
 		t.Fatalf("outcome %s, reactions %v", res.Outcome, reactions(res))
 	}
 	fb := a.calls()[1].Feedback
-	if len(fb.Unverified) != 6 {
-		t.Fatalf("unverified %+v", fb.Unverified)
+	if len(fb.Refuted) != 4 {
+		t.Fatalf("refuted %+v", fb.Refuted)
 	}
 	p := a.calls()[1].Prompt
-	i := strings.Index(p, "Only reference what your tools found. These 6 mentions")
-	if i < 0 || !strings.Contains(p[i:], `- file "helpers.go", file "strings_util.go", file "fmt_extra.go", file "parse_test_utils.go", symbol "ParseAll", symbol "FormatAll", in: Added doc comments`) || !strings.Contains(p[i:], `symbol "ParseAll"`) {
+	i := strings.Index(p, "Only reference what your tools found. The evidence contradicts these 4 mentions")
+	if i < 0 || !strings.Contains(p[i:], `- file "helpers.go", file "strings_util.go", file "fmt_extra.go", file "parse_test_utils.go", in: Added doc comments`) {
 		t.Errorf("prompt:\n%s", p)
 	}
 	// The next subtask of the interaction is told not to reference them.

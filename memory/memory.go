@@ -151,18 +151,18 @@ type Scope struct {
 }
 
 // notBlockers are warning codes that say nothing a later subtask must
-// heed: the unverified mentions (recorded as hallucinations already) and
-// the verifier's own setup.
+// heed: the unverified mentions (recorded as hallucinations already), the
+// claims nothing could check, and the verifier's own setup.
 var notBlockers = map[string]bool{
 	vouch.CodeUnverifiedFile: true, vouch.CodeUnverifiedPackage: true, vouch.CodeUnverifiedSymbol: true,
-	vouch.CodeUnverifiedURL: true, vouch.CodeTooManyUnverified: true,
+	vouch.CodeUnverifiedURL: true, vouch.CodeClaimsUnverified: true,
 	vouch.CodeNoJudge: true, vouch.CodeJudgeBypassed: true, vouch.CodeJudgeBudget: true,
 	vouch.CodeSameModelJudge: true, vouch.CodeLastAttempt: true,
 }
 
 // Record remembers what rep found, in the scope's interaction: its
-// verified mentions as findings, its unverified ones as hallucinations
-// (counted towards promotion), its gaps, its warnings and, when its
+// verified mentions as findings, its refuted and unverified ones as
+// hallucinations (counted towards promotion), its gaps, its warnings and, when its
 // confidence is under 0.5, the result itself as blockers. The gaps and
 // blockers of a task are those of its latest report: a later attempt that
 // closes a gap removes it. A mention verified in the interaction removes
@@ -184,6 +184,11 @@ func (m *Memory) Record(ctx context.Context, s Scope, rep *vouch.Report) error {
 		verified[mentionKey(v.Kind, v.Text)] = true
 	}
 	var unverified []Item
+	for _, u := range rep.Mentions.Refuted {
+		it := item(Hallucination, u.Text)
+		it.Kind, it.Detail = u.Kind, fence.Line(u.Sentence, 300)
+		unverified = append(unverified, it)
+	}
 	for _, u := range rep.Mentions.Unverified {
 		it := item(Hallucination, u.Text)
 		it.Kind, it.Detail = u.Kind, fence.Line(u.Sentence, 300)

@@ -90,7 +90,7 @@ func FuzzApplyRequest(f *testing.F) {
 		`{"pluginSchemas": {"fetch": {"type": "object"}, "search": true}}`,
 		`{"infer": {"counts": false}, "claims": {"strictIsMustPass": false, "sizeTolerance": 0}}`,
 		`{"judge": {"samples": 2}}`, `{"weights": {"answer": {"criteria": 1}}}`,
-		`{"maxRetries": 0, "maxUnverified": 0, "failBelow": 0.7, "reviewBelow": 1}`,
+		`{"maxRetries": 0, "maxRefuted": 0, "onUnverified": "fail", "failBelow": 0.7, "reviewBelow": 1}`,
 	} {
 		f.Add([]byte(s))
 	}

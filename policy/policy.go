@@ -35,7 +35,8 @@
 // never widen what runs or what passes: it may narrow the command allow-list
 // but not add a command, switch the shell off but not on, shorten the
 // command timeout, raise passAt, failBelow and reviewBelow, lower
-// maxRetries and maxUnverified, shrink claims.sizeTolerance, add error
+// maxRetries and maxRefuted, make onUnverified stricter (accept, follow_up,
+// escalate, fail), shrink claims.sizeTolerance, add error
 // words, required topics and schemas for tools that have none; it may not
 // switch off strict must-pass claims or inferred criteria, and may not set
 // the judge at all (its cost and credentials are the operator's), nor the

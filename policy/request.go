@@ -24,7 +24,7 @@ const requestPath = "task.policy"
 // key added to [vouch.Policy] later) is refused: requests fail closed.
 var requestKeys = map[string]bool{
 	"passAt": true, "failBelow": true, "reviewBelow": true,
-	"maxRetries": true, "maxUnverified": true, "weights": true,
+	"maxRetries": true, "maxRefuted": true, "onUnverified": true, "weights": true,
 	"claims": true, "commands": true, "errorWords": true,
 	"pluginSchemas": true, "infer": true, "requiredTopics": true,
 	"timeout": true, "limits": true,
@@ -117,8 +117,11 @@ func widenings(base, r *vouch.Policy, l *Layer) vouch.Errors {
 	if r.MaxRetries > base.MaxRetries {
 		widen("maxRetries", "a request may only lower maxRetries (in force %d, requested %d)", base.MaxRetries, r.MaxRetries)
 	}
-	if r.MaxUnverified > base.MaxUnverified {
-		widen("maxUnverified", "a request may only lower maxUnverified (in force %d, requested %d)", base.MaxUnverified, r.MaxUnverified)
+	if r.MaxRefuted > base.MaxRefuted {
+		widen("maxRefuted", "a request may only lower maxRefuted (in force %d, requested %d)", base.MaxRefuted, r.MaxRefuted)
+	}
+	if r.OnUnverified.Strictness() >= 0 && r.OnUnverified.Strictness() < base.OnUnverified.Strictness() {
+		widen("onUnverified", "a request may only make onUnverified stricter (accept, follow_up, escalate, fail; in force %s, requested %s)", base.OnUnverified, r.OnUnverified)
 	}
 	// Weights are free: they change emphasis, not what runs.
 

@@ -173,20 +173,22 @@ func (h *Handler) verdictRow(stored, reported int, verdict vouch.Verdict) string
 	pol := h.policy
 	switch row {
 	case 1:
-		return "Row 1: nothing could be decided (there is no score), so it fails and a person must look (escalate)."
+		return fmt.Sprintf("Row 1: a must-pass check failed (a claim refuted by the evidence, an explicit criterion unmet), or more than %d mentions are refuted; it is sent back for a retry while attempts remain (attempt ≤ %d), and fails after.", pol.MaxRefuted, pol.MaxRetries)
 	case 2:
-		return fmt.Sprintf("Row 2: a must-pass check failed, or more than %d mentions are unverified; it is sent back for a retry while attempts remain (attempt ≤ %d), and fails after.", pol.MaxUnverified, pol.MaxRetries)
+		return fmt.Sprintf("Row 2: the score is below failBelow (%.2f), so it fails and a person must look (escalate).", pol.FailBelow)
 	case 3:
-		return fmt.Sprintf("Row 3: the score is below failBelow (%.2f), so it fails and a person must look (escalate).", pol.FailBelow)
+		return fmt.Sprintf("Row 3: the score is below passAt (%.2f); it is sent back for a retry while attempts remain (reformulated when the score is below %.1f), and fails after.", pol.PassAt, engine.ReformulateBelow)
 	case 4:
-		return fmt.Sprintf("Row 4: the score is below passAt (%.2f); it is sent back for a retry while attempts remain (reformulated when the score is below %.1f), and fails after.", pol.PassAt, engine.ReformulateBelow)
+		return "Row 4: a must-pass criterion was left undecided, so it fails (a must-pass item never passes undecided)."
 	case 5:
-		return "Row 5: a must-pass criterion was left undecided, so it fails (a must-pass item never passes undecided)."
+		return "Row 5: the output tried to steer its verifier (prompt injection), so it is never accepted: it fails and a person must look (escalate)."
 	case 6:
 		if verdict == vouch.VerdictFail {
-			return "Row 6: no earlier row held, but the output tried to steer its verifier (prompt injection), so it is never accepted: it fails and a person must look (escalate)."
+			return "Row 6: nothing was found false, but claims could not be checked (or nothing could be decided), and the policy's onUnverified makes that fail."
 		}
-		return fmt.Sprintf("Row 6: no earlier row held, so it passes (with a follow-up when completeness is below %.1f and gaps remain).", engine.FollowUpBelow)
+		return fmt.Sprintf("Row 6: nothing was found false, but claims could not be checked either way (or nothing could be decided): unverified, handled as the policy's onUnverified (%s) says.", pol.OnUnverified)
+	case 7:
+		return fmt.Sprintf("Row 7: every claim was checked and holds, so it passes (with a follow-up when completeness is below %.1f and gaps remain).", engine.FollowUpBelow)
 	}
 	return "The report does not say which row of the verdict table decided."
 }

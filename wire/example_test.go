@@ -45,12 +45,12 @@ func ExampleEncodeReport() {
 		ID:         "r-1",
 		Kind:       vouch.KindSubtask,
 		Attempt:    1,
-		Verdict:    vouch.VerdictFail,
-		Action:     vouch.ActionEscalate,
+		Verdict:    vouch.VerdictUnverified,
+		Action:     vouch.ActionAccept,
 	}
 	if err := wire.EncodeReport(os.Stdout, r, false); err != nil {
 		fmt.Println(err)
 	}
 	// Output:
-	// {"apiVersion":"vouch/v1","id":"r-1","kind":"subtask","attempt":1,"verdict":"fail","action":"escalate","score":null,"confidence":0,"needsReview":false,"dimensions":{},"criteria":[],"checks":[],"mentions":{"verified":[],"unverified":[]},"gaps":[],"issues":[],"suggestions":[],"warnings":[],"feedback":"","cost":{"judgeCalls":0,"cacheHits":0,"cacheMisses":0,"inputTokens":0,"outputTokens":0,"usd":0,"taskCostRatio":null},"answerChars":0,"durationMs":0}
+	// {"apiVersion":"vouch/v1","id":"r-1","kind":"subtask","attempt":1,"verdict":"unverified","action":"accept","score":null,"confidence":0,"needsReview":false,"claims":[],"coverage":null,"dimensions":{},"criteria":[],"checks":[],"mentions":{"verified":[],"unverified":[],"refuted":[]},"gaps":[],"issues":[],"suggestions":[],"warnings":[],"feedback":"","cost":{"judgeCalls":0,"cacheHits":0,"cacheMisses":0,"inputTokens":0,"outputTokens":0,"usd":0,"taskCostRatio":null},"answerChars":0,"durationMs":0}
 }

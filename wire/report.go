@@ -243,6 +243,39 @@ func (e *encoder) report(r *vouch.Report) {
 	e.key(false, "needsReview")
 	e.boolean(r.NeedsReview)
 
+	e.key(false, "claims")
+	e.b = append(e.b, '[')
+	for i := range r.Claims {
+		c := &r.Claims[i]
+		if i > 0 {
+			e.b = append(e.b, ',')
+		}
+		e.raw(`{"id":`)
+		e.str(c.ID)
+		e.key(false, "text")
+		e.str(c.Text)
+		e.key(false, "kind")
+		e.str(string(c.Kind))
+		e.key(false, "source")
+		e.str(c.Source)
+		e.key(false, "state")
+		e.str(string(c.State))
+		e.key(false, "reason")
+		e.str(c.Reason)
+		e.key(false, "checks")
+		e.b = append(e.b, '[')
+		for j, n := range c.Checks {
+			if j > 0 {
+				e.b = append(e.b, ',')
+			}
+			e.integer(int64(n))
+		}
+		e.b = append(e.b, ']', '}')
+	}
+	e.b = append(e.b, ']')
+	e.key(false, "coverage")
+	e.floatPtr(r.Coverage)
+
 	e.key(false, "dimensions")
 	e.b = append(e.b, '{')
 	names := make([]string, 0, len(r.Dimensions))
@@ -346,6 +379,22 @@ func (e *encoder) report(r *vouch.Report) {
 		e.str(string(m.Kind))
 		e.key(false, "sentence")
 		e.str(m.Sentence)
+		e.b = append(e.b, '}')
+	}
+	e.raw(`],"refuted":[`)
+	for i := range r.Mentions.Refuted {
+		m := &r.Mentions.Refuted[i]
+		if i > 0 {
+			e.b = append(e.b, ',')
+		}
+		e.raw(`{"text":`)
+		e.str(m.Text)
+		e.key(false, "kind")
+		e.str(string(m.Kind))
+		e.key(false, "sentence")
+		e.str(m.Sentence)
+		e.key(false, "evidence")
+		e.str(m.Evidence)
 		e.b = append(e.b, '}')
 	}
 	e.raw(`]}`)

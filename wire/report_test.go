@@ -23,11 +23,17 @@ func fullReport() *vouch.Report {
 		Attempt:     2,
 		Verdict:     vouch.VerdictRetry,
 		Action:      vouch.ActionRetry,
-		VerdictRow:  2,
+		VerdictRow:  1,
 		Reason:      "must-pass check claims.count failed: claimed 4, found 1",
 		Score:       ptr(0.62),
 		Confidence:  0.9,
 		NeedsReview: false,
+		Claims: []vouch.Claim{
+			{ID: "c1", Text: "Added JSDoc comments to all 4 exported functions", Kind: vouch.ClaimSymbol, Source: vouch.SourceSummary,
+				State: vouch.ClaimRefuted, Reason: "claimed 4, found 1", Checks: []int{0}},
+			{ID: "c2", Text: "src/parser.ts", Kind: vouch.ClaimFile, Source: "output.modified", State: vouch.ClaimUnverified, Reason: "no workspace", Checks: []int{}},
+		},
+		Coverage: ptr(0.5),
 		Dimensions: map[string]vouch.Dimension{
 			"claims":       {Score: ptr(0.5), State: vouch.StateDecided, Weight: 0.4},
 			"criteria":     {Score: ptr(1.0), State: vouch.StateDecided, Weight: 0.3},
@@ -45,6 +51,7 @@ func fullReport() *vouch.Report {
 		Mentions: vouch.Mentions{
 			Verified:   []vouch.VerifiedMention{{Text: "src/parser.ts", Kind: vouch.MentionFile, Evidence: map[string]any{"source": "trace"}}},
 			Unverified: []vouch.UnverifiedMention{{Text: "lexer.ts", Kind: vouch.MentionFile, Sentence: "Also updated lexer.ts."}},
+			Refuted:    []vouch.RefutedMention{{Text: "src/gone.ts", Kind: vouch.MentionFile, Sentence: "Edited src/gone.ts.", Evidence: "not in the workspace"}},
 		},
 		Gaps:        []string{"tokenize, format, validate undocumented"},
 		Issues:      []string{"count claim does not hold"},
@@ -65,8 +72,8 @@ func nothingDecided() *vouch.Report {
 		ID:         "r-1",
 		Kind:       vouch.KindAnswer,
 		Attempt:    1,
-		Verdict:    vouch.VerdictFail,
-		Action:     vouch.ActionEscalate,
+		Verdict:    vouch.VerdictUnverified,
+		Action:     vouch.ActionAccept,
 	}
 }
 
@@ -89,7 +96,7 @@ func TestReportSchema(t *testing.T) {
 		}
 	}
 	// The schema is not vacuous.
-	bad := strings.Replace(mustMarshal(t, nothingDecided()), `"verdict":"fail"`, `"verdict":"maybe"`, 1)
+	bad := strings.Replace(mustMarshal(t, nothingDecided()), `"verdict":"unverified"`, `"verdict":"maybe"`, 1)
 	v, _ := jsonschema.UnmarshalJSON(strings.NewReader(bad))
 	if sch.Validate(v) == nil {
 		t.Error("the report schema accepts verdict maybe")
@@ -107,9 +114,9 @@ func mustMarshal(t *testing.T, r *vouch.Report) string {
 
 func TestMarshalReportShape(t *testing.T) {
 	got := mustMarshal(t, nothingDecided())
-	want := `{"apiVersion":"vouch/v1","id":"r-1","kind":"answer","attempt":1,"verdict":"fail","action":"escalate",` +
-		`"score":null,"confidence":0,"needsReview":false,"dimensions":{},"criteria":[],"checks":[],` +
-		`"mentions":{"verified":[],"unverified":[]},"gaps":[],"issues":[],"suggestions":[],"warnings":[],` +
+	want := `{"apiVersion":"vouch/v1","id":"r-1","kind":"answer","attempt":1,"verdict":"unverified","action":"accept",` +
+		`"score":null,"confidence":0,"needsReview":false,"claims":[],"coverage":null,"dimensions":{},"criteria":[],"checks":[],` +
+		`"mentions":{"verified":[],"unverified":[],"refuted":[]},"gaps":[],"issues":[],"suggestions":[],"warnings":[],` +
 		`"feedback":"","cost":{"judgeCalls":0,"cacheHits":0,"cacheMisses":0,"inputTokens":0,"outputTokens":0,"usd":0,"taskCostRatio":null},` +
 		`"answerChars":0,"durationMs":0}`
 	if got != want {

@@ -58,7 +58,9 @@ func diffClaims(ctx context.Context, s *vouch.Subject, counts []claimtext.CountC
 		for _, c := range tests {
 			if n := max(c.Number, len(c.Items)); n > 0 && !seen[n] {
 				seen[n] = true
-				out = append(out, addedTests(c, n, tc))
+				r := addedTests(c, n, tc)
+				r.Claims = []vouch.ClaimRef{countRef(c)}
+				out = append(out, r)
 			}
 		}
 	}

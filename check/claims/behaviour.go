@@ -68,6 +68,13 @@ func (behaviourAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch
 		}
 	}
 	f.MarkApplicable(vouch.DimClaims)
+	defer func(from int) {
+		for i := from; i < len(f.Checks); i++ {
+			for _, cl := range claims {
+				f.Checks[i].Claims = append(f.Checks[i].Claims, vouch.SummaryRef(vouch.ClaimBehaviour, cl.Text, cl.Sentence))
+			}
+		}
+	}(len(f.Checks))
 	ev := map[string]any{"claim": c.Text}
 	undecided := func(why string) {
 		o := vouch.Undecided(vouch.CodeBehaviourChanged, fmt.Sprintf("the summary says %q, but %s", c.Text, why))

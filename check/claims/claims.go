@@ -38,6 +38,18 @@ type claimedFile struct {
 	size    *int64
 	lines   *int
 	regions []vouch.FileEdit
+	// refs are the claims of the output's fields that name the file.
+	refs []vouch.ClaimRef
+}
+
+// cite adds a claim of the field source naming the file.
+func (c *claimedFile) cite(source, text string) {
+	c.refs = append(c.refs, vouch.ClaimRef{Source: source, Text: text, Kind: vouch.ClaimFile})
+}
+
+// editRef is the claim of the output's fileEdits that names fe.
+func editRef(fe vouch.FileEdit) []vouch.ClaimRef {
+	return []vouch.ClaimRef{{Source: "output.artifacts.fileEdits", Text: fe.ClaimText(), Kind: vouch.ClaimFile}}
 }
 
 // gather collects the files the output claims, in the order first claimed.
@@ -56,22 +68,30 @@ func gather(s *vouch.Subject) []*claimedFile {
 	}
 	o := &req.Output
 	for _, p := range o.Created {
-		get(p).created = true
+		c := get(p)
+		c.created = true
+		c.cite("output.created", p)
 	}
 	for _, p := range o.Modified {
-		get(p).edited = true
+		c := get(p)
+		c.edited = true
+		c.cite("output.modified", p)
 	}
 	for _, p := range o.Deleted {
-		get(p).deleted = true
+		c := get(p)
+		c.deleted = true
+		c.cite("output.deleted", p)
 	}
 	if a := o.Artifacts; a != nil {
 		for _, fc := range a.FilesCreated {
 			c := get(fc.File)
 			c.created = true
 			c.size, c.lines = fc.SizeBytes, fc.LinesCount
+			c.cite("output.artifacts.filesCreated", fc.File)
 		}
 		for _, fe := range a.FileEdits {
 			c := get(fe.File)
+			c.cite("output.artifacts.fileEdits", fe.ClaimText())
 			if fe.ChangeType == vouch.ChangeDelete && fe.EditedRegion == nil {
 				c.deleted = true
 				continue
@@ -91,8 +111,12 @@ func (filesAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Fin
 	}
 	f.MarkApplicable(vouch.DimClaims)
 	if s.Workspace == nil {
-		f.Checks = append(f.Checks, result("claims.files", vouch.Undecided(vouch.CodeNoWorkspace,
-			fmt.Sprintf("the output claims changes to %d files, but the request names no workspace to check them in", len(files)))))
+		r := result("claims.files", vouch.Undecided(vouch.CodeNoWorkspace,
+			fmt.Sprintf("the output claims changes to %d files, but the request names no workspace to check them in", len(files))))
+		for _, c := range files {
+			r.Claims = append(r.Claims, c.refs...)
+		}
+		f.Checks = append(f.Checks, r)
 		return nil
 	}
 	tol := s.Policy.Claims.SizeTolerance
@@ -100,65 +124,78 @@ func (filesAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Fin
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if c.created && !c.edited && !c.deleted && !s.Policy.Infer.Created {
-			continue // the policy switched off checks of claimed created files
-		}
-		if c.rel == "" {
-			f.Checks = append(f.Checks, result("claims.path", vouch.Fail(vouch.CodePathOutsideWorkspace,
-				fmt.Sprintf("%s is outside the workspace", c.path), map[string]any{"file": c.path})))
-			continue
-		}
-		fi, err := s.Stat(c.rel)
-		exists := err == nil
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			f.Checks = append(f.Checks, result("claims.file", check.FileError(c.path, err)))
-			continue
-		}
-		if c.deleted && !c.created && !c.edited {
-			if exists {
-				f.Checks = append(f.Checks, result("claims.deleted", vouch.Fail(vouch.CodeFileNotDeleted,
-					fmt.Sprintf("%s is claimed deleted but still exists", c.path), map[string]any{"file": c.path})))
-			} else {
-				f.Checks = append(f.Checks, result("claims.deleted", vouch.Pass(fmt.Sprintf("%s is gone, as claimed", c.path), map[string]any{"file": c.path})))
+		from := len(f.Checks)
+		c.checkFile(s, f, tol)
+		for i := from; i < len(f.Checks); i++ {
+			if f.Checks[i].Claims == nil {
+				f.Checks[i].Claims = c.refs
 			}
-			continue
-		}
-		verb := "modified"
-		if c.created {
-			verb = "created"
-		}
-		if !exists {
-			out := vouch.Fail(vouch.CodeFileMissing, fmt.Sprintf("%s is claimed %s but does not exist", c.path, verb), map[string]any{"file": c.path})
-			out.Fix = []string{c.path}
-			f.Checks = append(f.Checks, result("claims."+verb, out))
-			continue
-		}
-		if !fi.Mode().IsRegular() {
-			f.Checks = append(f.Checks, result("claims."+verb, check.FileError(c.path, vouch.ErrNotRegularFile)))
-			continue
-		}
-		f.Checks = append(f.Checks, result("claims."+verb, vouch.Pass(fmt.Sprintf("%s exists", c.path), map[string]any{"file": c.path, "sizeBytes": fi.Size()})))
-		if c.size != nil {
-			f.Checks = append(f.Checks, result("claims.size", compare(c.path, "size", "bytes", float64(*c.size), float64(fi.Size()), tol, 0, vouch.CodeSizeMismatch)))
-		}
-		if c.lines != nil {
-			data, err := s.ReadFile(c.rel)
-			if err != nil {
-				f.Checks = append(f.Checks, result("claims.lines", check.FileError(c.path, err)))
-			} else {
-				// One line of slack: agents disagree on whether a final
-				// newline starts a line.
-				f.Checks = append(f.Checks, result("claims.lines", compare(c.path, "line count", "lines", float64(*c.lines), float64(vouch.CountLines(data)), tol, 1, vouch.CodeLinesMismatch)))
-			}
-		}
-		for _, fe := range c.regions {
-			if fe.EditedRegion == nil {
-				continue
-			}
-			f.Checks = append(f.Checks, result("claims.region", region(s, c, fe.EditedRegion)))
 		}
 	}
 	return nil
+}
+
+// checkFile adds the checks of one claimed file to f.
+func (c *claimedFile) checkFile(s *vouch.Subject, f *vouch.Findings, tol float64) {
+	if c.created && !c.edited && !c.deleted && !s.Policy.Infer.Created {
+		return // the policy switched off checks of claimed created files
+	}
+	if c.rel == "" {
+		f.Checks = append(f.Checks, result("claims.path", vouch.Fail(vouch.CodePathOutsideWorkspace,
+			fmt.Sprintf("%s is outside the workspace", c.path), map[string]any{"file": c.path})))
+		return
+	}
+	fi, err := s.Stat(c.rel)
+	exists := err == nil
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		f.Checks = append(f.Checks, result("claims.file", check.FileError(c.path, err)))
+		return
+	}
+	if c.deleted && !c.created && !c.edited {
+		if exists {
+			f.Checks = append(f.Checks, result("claims.deleted", vouch.Fail(vouch.CodeFileNotDeleted,
+				fmt.Sprintf("%s is claimed deleted but still exists", c.path), map[string]any{"file": c.path})))
+		} else {
+			f.Checks = append(f.Checks, result("claims.deleted", vouch.Pass(fmt.Sprintf("%s is gone, as claimed", c.path), map[string]any{"file": c.path})))
+		}
+		return
+	}
+	verb := "modified"
+	if c.created {
+		verb = "created"
+	}
+	if !exists {
+		out := vouch.Fail(vouch.CodeFileMissing, fmt.Sprintf("%s is claimed %s but does not exist", c.path, verb), map[string]any{"file": c.path})
+		out.Fix = []string{c.path}
+		f.Checks = append(f.Checks, result("claims."+verb, out))
+		return
+	}
+	if !fi.Mode().IsRegular() {
+		f.Checks = append(f.Checks, result("claims."+verb, check.FileError(c.path, vouch.ErrNotRegularFile)))
+		return
+	}
+	f.Checks = append(f.Checks, result("claims."+verb, vouch.Pass(fmt.Sprintf("%s exists", c.path), map[string]any{"file": c.path, "sizeBytes": fi.Size()})))
+	if c.size != nil {
+		f.Checks = append(f.Checks, result("claims.size", compare(c.path, "size", "bytes", float64(*c.size), float64(fi.Size()), tol, 0, vouch.CodeSizeMismatch)))
+	}
+	if c.lines != nil {
+		data, err := s.ReadFile(c.rel)
+		if err != nil {
+			f.Checks = append(f.Checks, result("claims.lines", check.FileError(c.path, err)))
+		} else {
+			// One line of slack: agents disagree on whether a final
+			// newline starts a line.
+			f.Checks = append(f.Checks, result("claims.lines", compare(c.path, "line count", "lines", float64(*c.lines), float64(vouch.CountLines(data)), tol, 1, vouch.CodeLinesMismatch)))
+		}
+	}
+	for _, fe := range c.regions {
+		if fe.EditedRegion == nil {
+			continue
+		}
+		r := result("claims.region", region(s, c, fe.EditedRegion))
+		r.Claims = editRef(fe)
+		f.Checks = append(f.Checks, r)
+	}
 }
 
 // region checks that a claimed edited region lies inside its file, reading

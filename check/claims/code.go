@@ -80,11 +80,15 @@ func (codeAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Find
 		switch {
 		case c.Action == "document":
 			if docs != nil {
-				f.Checks = append(f.Checks, docCount(c, docs))
+				r := docCount(c, docs)
+				r.Claims = []vouch.ClaimRef{countRef(c)}
+				f.Checks = append(f.Checks, r)
 				f.MarkApplicable(vouch.DimClaims)
 			}
 		case c.Action == "create" && c.Noun == "file":
-			f.Checks = append(f.Checks, createdCount(ctx, s, c))
+			r := createdCount(ctx, s, c)
+			r.Claims = []vouch.ClaimRef{countRef(c)}
+			f.Checks = append(f.Checks, r)
 			f.MarkApplicable(vouch.DimClaims)
 		}
 	}
@@ -93,6 +97,23 @@ func (codeAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Find
 		f.MarkApplicable(vouch.DimClaims)
 	}
 	return nil
+}
+
+// countRef is the claim of the summary a count claim is read from, of the
+// kind its noun names.
+func countRef(c claimtext.CountClaim) vouch.ClaimRef {
+	kind := vouch.ClaimStatement
+	switch {
+	case c.Noun == "test" || c.Action == "pass" || c.Action == "fail" || c.Action == "skip":
+		kind = vouch.ClaimTests
+	case c.Noun == "file":
+		kind = vouch.ClaimFile
+	case c.Action == "document" || symbolNouns[c.Noun] || c.Noun == "field" || c.Noun == "parameter" || c.Noun == "endpoint":
+		kind = vouch.ClaimSymbol
+	case c.Noun == "commit":
+		kind = vouch.ClaimGit
+	}
+	return vouch.SummaryRef(kind, c.Text, c.Sentence)
 }
 
 // docEval is what the doc-comment evaluation found across files. Each
@@ -405,6 +426,13 @@ func addInferred(s *vouch.Subject, f *vouch.Findings, d *docEval) {
 		cr.Evidence = map[string]any{}
 	}
 	cr.Evidence["criterion"] = InferredDocID
+	// The criterion holds the summary's claims that the doc comments were
+	// written ("Added docstrings to load and save"): it checked them.
+	for _, st := range claimtext.Statements(s.Request.Output.Summary) {
+		if st.Action == "document" {
+			cr.Claims = append(cr.Claims, vouch.SummaryRef(vouch.ClaimSymbol, st.Text, st.Sentence))
+		}
+	}
 	res := vouch.CriterionResult{ID: InferredDocID, Text: what, Inferred: true, Status: vouch.CriterionUndecided, Reason: out.Reason}
 	if out.Status != vouch.StatusUndecided {
 		cr.Confidence = 1

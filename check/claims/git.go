@@ -54,53 +54,11 @@ func (gitAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Findi
 			continue
 		}
 		claimed[c.rel] = true
-		if c.deleted && !c.created && !c.edited {
-			continue // existence is checked by claims.files
-		}
-		fc := ch.File(c.rel)
-		verb := "modified"
-		if c.created {
-			verb = "created"
-		}
-		f.MarkApplicable(vouch.DimClaims)
-		if fc == nil || fc.Status == git.Deleted {
-			ev := map[string]any{"file": c.path, "base": ch.Base}
-			if withBase {
-				o := vouch.Fail(vouch.CodeNoChange, fmt.Sprintf("%s is claimed %s, but git shows no change to it since the base", c.path, verb), ev)
-				o.Fix = []string{c.path}
-				f.Checks = append(f.Checks, result("claims.git", o))
-			} else {
-				o := vouch.Undecided(vouch.CodeNoChange, fmt.Sprintf("%s is claimed %s and has no uncommitted change; without a base, committed work cannot be told from missing work", c.path, verb))
-				o.Evidence = ev
-				f.Checks = append(f.Checks, result("claims.git", o))
-			}
-			continue
-		}
-		if len(c.regions) == 0 {
-			f.Checks = append(f.Checks, result("claims.git", vouch.Pass(fmt.Sprintf("git shows %s %s", c.path, fc.Status), map[string]any{"file": c.path, "status": string(fc.Status)})))
-			continue
-		}
-		for _, fe := range c.regions {
-			r := fe.EditedRegion
-			if r == nil {
-				continue
-			}
-			ev := map[string]any{"file": c.path, "start": r.Start, "end": r.End, "hunks": hunks(fc)}
-			switch {
-			case fc.Touches(r.Start, r.End) || fc.Binary:
-				f.Checks = append(f.Checks, result("claims.region.changed", vouch.Pass(fmt.Sprintf("git shows changes in lines %d-%d of %s", r.Start, r.End, c.path), ev)))
-			case fc.TooLarge:
-				o := vouch.Undecided(vouch.CodeInputTooLarge, fmt.Sprintf("%s is new and too large for its lines to be counted, so the claimed edit at lines %d-%d cannot be checked", c.path, r.Start, r.End))
-				o.Evidence = ev
-				f.Checks = append(f.Checks, result("claims.region.changed", o))
-			case withBase || !fc.Committed:
-				o := vouch.Fail(vouch.CodeRegionUnchanged, fmt.Sprintf("the claimed edit of %s at lines %d-%d is not in any change git shows", c.path, r.Start, r.End), ev)
-				o.Fix = []string{fmt.Sprintf("%s:%d-%d", c.path, r.Start, r.End)}
-				f.Checks = append(f.Checks, result("claims.region.changed", o))
-			default:
-				o := vouch.Undecided(vouch.CodeRegionUnchanged, fmt.Sprintf("lines %d-%d of %s show no uncommitted change; without a base, committed edits are invisible", r.Start, r.End, c.path))
-				o.Evidence = ev
-				f.Checks = append(f.Checks, result("claims.region.changed", o))
+		from := len(f.Checks)
+		c.checkGit(f, ch, withBase)
+		for i := from; i < len(f.Checks); i++ {
+			if f.Checks[i].Claims == nil {
+				f.Checks[i].Claims = c.refs
 			}
 		}
 	}
@@ -125,6 +83,60 @@ func (gitAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Findi
 		})
 	}
 	return nil
+}
+
+// checkGit adds the checks of one claimed file against the changes to f.
+func (c *claimedFile) checkGit(f *vouch.Findings, ch *git.Changes, withBase bool) {
+	if c.deleted && !c.created && !c.edited {
+		return // existence is checked by claims.files
+	}
+	fc := ch.File(c.rel)
+	verb := "modified"
+	if c.created {
+		verb = "created"
+	}
+	f.MarkApplicable(vouch.DimClaims)
+	if fc == nil || fc.Status == git.Deleted {
+		ev := map[string]any{"file": c.path, "base": ch.Base}
+		if withBase {
+			o := vouch.Fail(vouch.CodeNoChange, fmt.Sprintf("%s is claimed %s, but git shows no change to it since the base", c.path, verb), ev)
+			o.Fix = []string{c.path}
+			f.Checks = append(f.Checks, result("claims.git", o))
+		} else {
+			o := vouch.Undecided(vouch.CodeNoChange, fmt.Sprintf("%s is claimed %s and has no uncommitted change; without a base, committed work cannot be told from missing work", c.path, verb))
+			o.Evidence = ev
+			f.Checks = append(f.Checks, result("claims.git", o))
+		}
+		return
+	}
+	if len(c.regions) == 0 {
+		f.Checks = append(f.Checks, result("claims.git", vouch.Pass(fmt.Sprintf("git shows %s %s", c.path, fc.Status), map[string]any{"file": c.path, "status": string(fc.Status)})))
+		return
+	}
+	for _, fe := range c.regions {
+		r := fe.EditedRegion
+		if r == nil {
+			continue
+		}
+		ev := map[string]any{"file": c.path, "start": r.Start, "end": r.End, "hunks": hunks(fc)}
+		var o vouch.Outcome
+		switch {
+		case fc.Touches(r.Start, r.End) || fc.Binary:
+			o = vouch.Pass(fmt.Sprintf("git shows changes in lines %d-%d of %s", r.Start, r.End, c.path), ev)
+		case fc.TooLarge:
+			o = vouch.Undecided(vouch.CodeInputTooLarge, fmt.Sprintf("%s is new and too large for its lines to be counted, so the claimed edit at lines %d-%d cannot be checked", c.path, r.Start, r.End))
+			o.Evidence = ev
+		case withBase || !fc.Committed:
+			o = vouch.Fail(vouch.CodeRegionUnchanged, fmt.Sprintf("the claimed edit of %s at lines %d-%d is not in any change git shows", c.path, r.Start, r.End), ev)
+			o.Fix = []string{fmt.Sprintf("%s:%d-%d", c.path, r.Start, r.End)}
+		default:
+			o = vouch.Undecided(vouch.CodeRegionUnchanged, fmt.Sprintf("lines %d-%d of %s show no uncommitted change; without a base, committed edits are invisible", r.Start, r.End, c.path))
+			o.Evidence = ev
+		}
+		res := result("claims.region.changed", o)
+		res.Claims = editRef(fe)
+		f.Checks = append(f.Checks, res)
+	}
 }
 
 func hunks(fc *git.FileChange) []string {

@@ -65,7 +65,13 @@ func (gitOpsAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Fi
 		}
 		done[c.Kind] = true
 		f.MarkApplicable(vouch.DimClaims)
-		f.Checks = append(f.Checks, result("claims.git."+c.Kind, judgeGit(c, runs)))
+		r := result("claims.git."+c.Kind, judgeGit(c, runs))
+		for _, o := range claims {
+			if o.Kind == c.Kind {
+				r.Claims = append(r.Claims, vouch.SummaryRef(vouch.ClaimGit, o.Text, o.Sentence))
+			}
+		}
+		f.Checks = append(f.Checks, r)
 	}
 	return nil
 }

@@ -66,6 +66,19 @@ func (a *pluginsAnalyzer) Analyze(_ context.Context, s *vouch.Subject, f *vouch.
 	for _, t := range req.Output.ToolCalls {
 		claimed[t] = true
 	}
+	hasResult := map[string]bool{}
+	for _, r := range results {
+		hasResult[r.Tool] = true
+	}
+	// Each check of a tool cites the claim of its results.
+	defer func(from int) {
+		for i := from; i < len(f.Checks); i++ {
+			c := &f.Checks[i]
+			if tool, _ := c.Evidence["tool"].(string); hasResult[tool] {
+				c.Claims = []vouch.ClaimRef{{Source: "output.artifacts.pluginResults", Text: tool, Kind: vouch.ClaimPlugin}}
+			}
+		}
+	}(len(f.Checks))
 	for _, tool := range tools {
 		switch {
 		case len(req.Trace) > 0 && !inTrace[tool]:

@@ -73,6 +73,20 @@ func (runsAnalyzer) Analyze(_ context.Context, s *vouch.Subject, f *vouch.Findin
 		}
 	}
 	f.MarkApplicable(vouch.DimClaims)
+	// The check cites every claim of a run; one that shows only that
+	// something ran after the change, not what it showed, settles part of
+	// them.
+	defer func(from int) {
+		for i := from; i < len(f.Checks); i++ {
+			r := &f.Checks[i]
+			partial := r.Status == vouch.StatusPass && r.Evidence["run"] == nil
+			for _, cl := range claims {
+				ref := vouch.SummaryRef(vouch.ClaimCommand, cl.Text, cl.Sentence)
+				ref.Partial = partial
+				r.Claims = append(r.Claims, ref)
+			}
+		}
+	}(len(f.Checks))
 	ev := map[string]any{"claim": c.Sentence}
 	if w.Path != "" {
 		ev["lastChange"] = map[string]any{"file": w.Path, "call": w.Index}

@@ -27,12 +27,7 @@ var changeActions = map[string]bool{"modify": true, "update": true, "refactor": 
 func saidChanges(s *vouch.Subject, ch *git.Changes, structured map[string]bool) []vouch.CheckResult {
 	var out []vouch.CheckResult
 	seen := map[string]bool{}
-	var written []string
-	for _, w := range trace.SummaryFor(s).Writes {
-		if !w.IsError {
-			written = append(written, strings.TrimPrefix(path.Clean(w.Path), "./"))
-		}
-	}
+	written := traceWrites(s)
 	for _, c := range summaryCounts(s) {
 		if c.Negated || c.Noun != "file" || !changeActions[c.Action] {
 			continue
@@ -43,22 +38,47 @@ func saidChanges(s *vouch.Subject, ch *git.Changes, structured map[string]bool) 
 				continue
 			}
 			seen[rel] = true
-			ev := map[string]any{"file": rel, "claim": c.Text, "base": ch.Base}
-			switch {
-			case changed:
-				out = append(out, result("claims.git", vouch.Pass(fmt.Sprintf("git shows %s changed, as the summary says (%q)", rel, c.Text), ev)))
-			case wroteFile(written, rel):
-				o := vouch.Undecided(vouch.CodeNoChange, fmt.Sprintf("the summary says %q and the trace wrote %s, but git shows no change to it since the base (ignored, or written back as it was)", c.Text, rel))
-				o.Evidence = ev
-				out = append(out, result("claims.git", o))
-			default:
-				o := vouch.Fail(vouch.CodeNoChange, fmt.Sprintf("the summary says %q, but git shows no change to %s since the base and no call of the trace wrote it", c.Text, rel), ev)
-				o.Fix = []string{rel}
-				out = append(out, result("claims.git", o))
-			}
+			ref := vouch.SummaryRef(vouch.ClaimFile, c.Text, c.Sentence)
+			ref.Partial = c.Action == "fix" // a fix is more than a change to the file
+			out = append(out, saidFile(ch, written, rel, changed, c.Text, ref))
 		}
 	}
 	return out
+}
+
+// traceWrites lists the paths the trace wrote without an error, cleaned.
+func traceWrites(s *vouch.Subject) []string {
+	var written []string
+	for _, w := range trace.SummaryFor(s).Writes {
+		if !w.IsError {
+			written = append(written, strings.TrimPrefix(path.Clean(w.Path), "./"))
+		}
+	}
+	return written
+}
+
+// saidFile holds a summary's claim text that it changed the workspace file
+// rel against the changes since the base: it passes when git shows rel
+// changed; it fails when git shows no change to it and no call of the
+// trace wrote it; a file the trace wrote and git shows unchanged (ignored
+// by git, or written back as it was) is undecided. The check cites ref.
+func saidFile(ch *git.Changes, written []string, rel string, changed bool, text string, ref vouch.ClaimRef) vouch.CheckResult {
+	ev := map[string]any{"file": rel, "claim": text, "base": ch.Base}
+	var r vouch.CheckResult
+	switch {
+	case changed:
+		r = result("claims.git", vouch.Pass(fmt.Sprintf("git shows %s changed, as the summary says (%q)", rel, text), ev))
+	case wroteFile(written, rel):
+		o := vouch.Undecided(vouch.CodeNoChange, fmt.Sprintf("the summary says %q and the trace wrote %s, but git shows no change to it since the base (ignored, or written back as it was)", text, rel))
+		o.Evidence = ev
+		r = result("claims.git", o)
+	default:
+		o := vouch.Fail(vouch.CodeNoChange, fmt.Sprintf("the summary says %q, but git shows no change to %s since the base and no call of the trace wrote it", text, rel), ev)
+		o.Fix = []string{rel}
+		r = result("claims.git", o)
+	}
+	r.Claims = []vouch.ClaimRef{ref}
+	return r
 }
 
 // resolveSaid finds the file a summary names: a changed file whose path

@@ -8,6 +8,7 @@ import (
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/check"
+	"github.com/vouchgate/vouch/internal/runner"
 	"github.com/vouchgate/vouch/text/lex"
 	"github.com/vouchgate/vouch/trace"
 )
@@ -33,11 +34,38 @@ func isDocPath(p string) bool {
 	return docExts[strings.TrimPrefix(strings.ToLower(path.Ext(p)), ".")]
 }
 
+// removedLater reports whether a command of the trace after call index
+// removed the file p with rm (or git rm), and did not fail.
+func removedLater(sum *trace.Summary, p string, index int) bool {
+	p = path.Clean(strings.TrimPrefix(p, "./"))
+	for _, c := range sum.Commands {
+		if c.Index <= index || c.Failed() {
+			continue
+		}
+		for _, st := range runner.Stages(c.Command) {
+			f := strings.Fields(st)
+			if len(f) > 1 && f[0] == "git" {
+				f = f[1:]
+			}
+			if len(f) < 2 || f[0] != "rm" {
+				continue
+			}
+			for _, a := range f[1:] {
+				if !strings.HasPrefix(a, "-") && path.Clean(strings.TrimPrefix(a, "./")) == p {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // staleness holds a passing test verdict against the writes that came
 // after the last test run: a test file changed after it did not run as it
 // is now, so the claim fails (TEST_STALE); another source file changed
 // after it leaves the claim undecided (the change may not touch what the
-// tests cover: a lint fix, a type annotation). Documents do not count.
+// tests cover: a lint fix, a type annotation). Documents do not count,
+// nor do files the trace removed again (a scratch script).
 func staleness(sum *trace.Summary, last []testRun, res vouch.CheckResult) vouch.CheckResult {
 	if res.Status != vouch.StatusPass || len(last) == 0 || last[0].source != "trace" {
 		return res
@@ -50,6 +78,9 @@ func staleness(sum *trace.Summary, last []testRun, res vouch.CheckResult) vouch.
 	for _, w := range sum.Writes {
 		if w.Index <= latest || w.IsError || isDocPath(w.Path) {
 			continue
+		}
+		if removedLater(sum, w.Path, w.Index) {
+			continue // a scratch file the agent removed again
 		}
 		if isTestPath(w.Path) {
 			if !slices.Contains(tests, w.Path) {

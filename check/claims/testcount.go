@@ -99,7 +99,9 @@ func testCounts(req *vouch.Request, claims []claimtext.TestClaim, last []testRun
 			continue
 		}
 		seen[key] = true
-		out = append(out, testCount(c, runs))
+		r := testCount(c, runs)
+		r.Claims = []vouch.ClaimRef{vouch.SummaryRef(vouch.ClaimTests, c.Text, c.Sentence)}
+		out = append(out, r)
 	}
 	return out
 }

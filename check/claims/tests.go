@@ -14,6 +14,7 @@ import (
 	"github.com/vouchgate/vouch/check"
 	"github.com/vouchgate/vouch/internal/runner"
 	"github.com/vouchgate/vouch/text/claimtext"
+	"github.com/vouchgate/vouch/text/lex"
 	"github.com/vouchgate/vouch/trace"
 )
 
@@ -69,6 +70,10 @@ type testRun struct {
 	argv    []string // of the test stage
 	failed  bool
 	why     string
+	// inconclusive says why the run shows nothing of the tests either way:
+	// it timed out or was killed, its runner is not installed, it found no
+	// test to run. Such a run neither fails nor passes a claim.
+	inconclusive string
 	source  string // "trace" or "commandResults"
 	index   int
 	// alone is true when the test stage is the first of its line and sets
@@ -90,19 +95,81 @@ func (testsAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Fin
 			said = &all[len(all)-1]
 		}
 	}
+	// A clause the claim ledger reads as tests passing that no test claim
+	// above is read from ("go test ./... passes") claims it too.
+	var more []claimtext.Statement
+	if s.Policy.Infer.Counts && (req.Output.TestResult == vouch.TestPassed || len(runs) > 0 || len(req.Trace) > 0) {
+		for _, st := range claimtext.Statements(req.Output.Summary) {
+			if st.Kind == "tests" && st.Action == "pass" && !slices.ContainsFunc(all, func(c claimtext.TestClaim) bool { return c.Sentence == st.Sentence }) {
+				more = append(more, st)
+			}
+		}
+	}
 	claimed := req.Output.TestResult == vouch.TestPassed ||
-		req.Output.TestResult == "" && said != nil && said.Passed
+		req.Output.TestResult == "" && (said != nil && said.Passed || len(more) > 0)
 	if !claimed {
 		return nil
 	}
 	f.MarkApplicable(vouch.DimClaims)
+	// The check cites every claim that the tests pass.
+	var refs []vouch.ClaimRef
+	if req.Output.TestResult == vouch.TestPassed {
+		refs = append(refs, vouch.ClaimRef{Source: "output.testResult", Text: string(vouch.TestPassed), Kind: vouch.ClaimTests})
+	}
+	for _, c := range all {
+		if c.Passed {
+			refs = append(refs, vouch.SummaryRef(vouch.ClaimTests, c.Text, c.Sentence))
+		}
+	}
+	for _, st := range more {
+		refs = append(refs, vouch.SummaryRef(vouch.ClaimTests, st.Text, st.Sentence))
+	}
+	defer func(from int) {
+		for i := from; i < len(f.Checks); i++ {
+			if f.Checks[i].Claims == nil {
+				f.Checks[i].Claims = refs
+			}
+		}
+	}(len(f.Checks))
 	strength := vouch.StrengthStrict
 	if source == "commandResults" {
 		strength = vouch.StrengthLight
 	}
+	narrowed := ""
+	for _, c := range all {
+		if w := narrowedBy(c.Sentence); c.Passed && w != "" {
+			narrowed = w
+		}
+	}
+	if said == nil && len(more) > 0 && req.Output.TestResult != vouch.TestPassed {
+		// "All passed", read by the ledger alone, does not say which runs it
+		// speaks of: runs that disagree leave it undecided.
+		narrowed = "unnamed"
+	}
 	if len(runs) == 0 {
 		if len(req.Trace) > 0 {
-			out := vouch.Fail(vouch.CodeTestNotRun, "the output claims the tests passed, but the trace shows no test command run", map[string]any{"traceEntries": len(req.Trace)})
+			// A command vouch cannot read as a test run may have run the
+			// tests (a project's own runner, a script): only a trace that
+			// ran nothing but reads, edits and inspections refutes the claim.
+			var other []string
+			for _, c := range trace.SummaryFor(s).Commands {
+				if _, _, ok := testStage(c.Command); ok && c.Background && c.ExitCode == nil {
+					o := vouch.Undecided(vouch.CodeTestNotRun, fmt.Sprintf("the output claims the tests passed; %q was started in the background (call %d) and the trace never shows how it ended", trace.Excerpt(c.Command, 80), c.Index))
+					o.Evidence = map[string]any{"command": c.Command, "call": c.Index}
+					f.Checks = append(f.Checks, result("claims.tests", o))
+					return nil
+				}
+				if c.HasResult && executes(c.Command) {
+					other = append(other, trace.Excerpt(c.Command, 60))
+				}
+			}
+			if len(other) > 0 {
+				o := vouch.Undecided(vouch.CodeTestNotRun, fmt.Sprintf("the output claims the tests passed; no command of the trace is a test run vouch can read, but %d other commands ran that may have run them (%s)", len(other), check.List(other, 3)))
+				o.Evidence = map[string]any{"commands": check.Cap(other, 10)}
+				f.Checks = append(f.Checks, result("claims.tests", o))
+				return nil
+			}
+			out := vouch.Fail(vouch.CodeTestNotRun, "the output claims the tests passed, but the trace shows no test command run: only reads, edits and commands that look at files", map[string]any{"traceEntries": len(req.Trace)})
 			f.Checks = append(f.Checks, result("claims.tests", out))
 			return nil
 		}
@@ -114,7 +181,7 @@ func (testsAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Fin
 	if source == "trace" {
 		f.Checks = append(f.Checks, testCounts(req, all, lastOfEach(runs))...)
 	}
-	res := judgeRuns(ctx, s, last, source, strength)
+	res := judgeRuns(ctx, s, last, source, strength, narrowed)
 	if res.Status == vouch.StatusPass && res.Evidence["source"] != "rerun" {
 		res = staleness(trace.SummaryFor(s), last, res)
 	}
@@ -141,14 +208,18 @@ type runOutcome struct {
 // killed leaves its command undecided: an older run never decides in its
 // place. Any failed run fails the claim; else any undecided one leaves it
 // undecided.
-func judgeRuns(ctx context.Context, s *vouch.Subject, last []testRun, source string, strength vouch.Strength) vouch.CheckResult {
+func judgeRuns(ctx context.Context, s *vouch.Subject, last []testRun, source string, strength vouch.Strength, narrowed string) vouch.CheckResult {
 	outs := make([]runOutcome, 0, len(last))
 	reran, nReran := false, 0
 	for _, r := range last {
 		o, ok := rerun(ctx, s, r)
 		if !ok {
 			o = runOutcome{run: r, status: vouch.StatusPass, source: r.source}
-			if r.failed {
+			switch {
+			case r.inconclusive != "":
+				o.status, o.code = vouch.StatusUndecided, vouch.CodeTestInconclusive
+				o.why = fmt.Sprintf("the last run of %q shows nothing either way: %s", r.command, r.inconclusive)
+			case r.failed:
 				o.status, o.why = vouch.StatusFail, r.why
 			}
 		}
@@ -177,8 +248,20 @@ func judgeRuns(ctx context.Context, s *vouch.Subject, last []testRun, source str
 		}
 		ev["rerun"] = runs
 	}
+	passed := len(outs) - len(failed) - len(undecided)
 	var out vouch.Outcome
 	switch {
+	case len(failed) > 0 && narrowed != "" && passed > 0:
+		// "All relevant tests pass" beside runs that disagree: which of
+		// them the claim speaks of is not said.
+		cmds := make([]string, len(failed))
+		for i, o := range failed {
+			cmds[i] = o.run.command
+		}
+		ev["failedCommands"] = cmds
+		out = vouch.Undecided(vouch.CodeTestInconclusive, fmt.Sprintf("the output claims that tests passed (%q narrows them); of the last runs %d passed and %d failed (%s), and which of them the claim speaks of is not said",
+			narrowed, passed, len(failed), check.List(cmds, 3)))
+		out.Evidence = ev
 	case len(failed) > 0:
 		cmds := make([]string, len(failed))
 		for i, o := range failed {
@@ -301,11 +384,14 @@ func testRuns(req *vouch.Request, sum *trace.Summary) ([]testRun, string) {
 				continue
 			}
 			r := testRun{command: c.Command, argv: argv, source: "trace", index: c.Index, alone: alone}
-			if c.ExitCode != nil && *c.ExitCode != 0 {
+			out := req.Trace[c.Index].OutputText()
+			if why := inconclusiveRun(argv, c.ExitCode, c.IsError, out); why != "" {
+				r.inconclusive = why
+			} else if c.ExitCode != nil && *c.ExitCode != 0 {
 				r.failed, r.why = true, "exit code "+strconv.Itoa(*c.ExitCode)
 			} else if c.IsError {
 				r.failed, r.why = true, "the tool reported an error"
-			} else if why := failureIn(req.Trace[c.Index].OutputText()); why != "" && !c.Background {
+			} else if why := failureIn(out); why != "" && !c.Background {
 				r.failed, r.why = true, "its output says "+strconv.Quote(why)
 			}
 			runs = append(runs, r)
@@ -320,7 +406,9 @@ func testRuns(req *vouch.Request, sum *trace.Summary) ([]testRun, string) {
 				continue
 			}
 			r := testRun{command: cr.Command, argv: argv, source: "commandResults", index: i, alone: alone}
-			if *cr.ExitCode != 0 {
+			if why := inconclusiveRun(argv, cr.ExitCode, false, ""); why != "" {
+				r.inconclusive = why
+			} else if *cr.ExitCode != 0 {
 				r.failed, r.why = true, fmt.Sprintf("exit code %d", *cr.ExitCode)
 			}
 			runs = append(runs, r)
@@ -338,7 +426,7 @@ func lastRuns(runs []testRun) []testRun {
 	for i, r := range runs {
 		superseded := false
 		for _, later := range runs[i+1:] {
-			if sameArgv(later.argv, r.argv) || (!later.failed && covers(later.argv, r.argv)) {
+			if sameArgv(later.argv, r.argv) || (!later.failed && later.inconclusive == "" && covers(later.argv, r.argv)) {
 				superseded = true
 				break
 			}
@@ -506,6 +594,70 @@ func testStage(cmd string) (argv []string, alone, ok bool) {
 		}
 	}
 	return nil, false, false
+}
+
+// testNarrowers, before "tests", say a claim is about some tests only.
+var testNarrowers = lex.Named("test-narrowers").Set()
+
+// narrowedBy returns the word that narrows a sentence's claim about tests
+// to some of them ("all relevant tests pass": relevant), or "".
+func narrowedBy(sentence string) string {
+	words := lex.Words(sentence, lex.Options{})
+	for i, w := range words {
+		if lw := strings.ToLower(w); lw != "tests" && lw != "test" {
+			continue
+		}
+		for j := max(0, i-2); j < i; j++ {
+			if lw := strings.ToLower(words[j]); testNarrowers[lw] {
+				return lw
+			}
+		}
+	}
+	return ""
+}
+
+// inconclusiveRun says why a run of the test command argv shows nothing
+// of the tests either way, or "": it timed out or was killed (exit status
+// 124, 137 or 143, or an agent's note that the command timed out), its
+// program is not there (exit status 126 or 127, "command not found", "No
+// module named pytest"), or pytest found no test to run or was called
+// wrongly (its exit statuses 3, 4 and 5). A tool error with no exit
+// status and no failure in the output says nothing either.
+func inconclusiveRun(argv []string, exit *int, isError bool, out string) string {
+	if exit != nil {
+		switch *exit {
+		case 124, 137, 143:
+			return fmt.Sprintf("it was stopped (exit status %d: a timeout or a kill)", *exit)
+		case 126, 127:
+			return fmt.Sprintf("its program is not there or cannot run (exit status %d)", *exit)
+		}
+		if isPytest(argv) {
+			switch *exit {
+			case 3:
+				return "pytest failed inside itself (exit status 3)"
+			case 4:
+				return "pytest was called wrongly (exit status 4)"
+			case 5:
+				return "pytest collected no test (exit status 5)"
+			}
+		}
+	}
+	if m := environmentOutput.FindString(out); m != "" {
+		return "its output says " + strconv.Quote(strings.TrimSpace(m))
+	}
+	if isError && exit == nil && failureIn(out) == "" {
+		return "the tool reported an error, with no exit status and no test failure in its output"
+	}
+	return ""
+}
+
+// environmentOutput matches what a run prints when its environment, not
+// the tests, stopped it.
+var environmentOutput = regexp.MustCompile(`(?i)\btimed out and has been killed\b|\bcommand timed out\b|: command not found\b|\bNo module named '?(pytest|nose|tox)'?\b|\bKilled\s*$`)
+
+// isPytest reports a pytest command line.
+func isPytest(argv []string) bool {
+	return hasPrefix(argv, []string{"pytest"}) || hasPrefix(argv, []string{"python", "-m", "pytest"}) || hasPrefix(argv, []string{"python3", "-m", "pytest"})
 }
 
 func failureIn(text string) string {

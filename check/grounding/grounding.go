@@ -97,14 +97,17 @@ func (analyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Findings
 	if prof.claims && len(ev.sources) > 0 {
 		out.claims = ev.index().Claims(docs[0])
 		for _, c := range out.claims {
-			for _, a := range c.Unsupported {
-				if out.first(vouch.MentionKind(a.Kind), a.Norm) {
-					out.unverified = append(out.unverified, vouch.UnverifiedMention{Text: a.Text, Kind: atomKind(a.Kind), Sentence: c.Sentence.Text})
+			contradicted := map[string]bool{}
+			for _, x := range c.Contradicted {
+				contradicted[x.Atom.Norm] = true
+				if out.first(vouch.MentionKind(x.Atom.Kind), x.Atom.Norm) {
+					out.refuted = append(out.refuted, vouch.RefutedMention{Text: x.Atom.Text, Kind: atomKind(x.Atom.Kind),
+						Sentence: strings.TrimSpace(c.Sentence.Text), Evidence: fmt.Sprintf("%s says %q", x.Source, x.Found)})
 				}
 			}
-			for _, x := range c.Contradicted {
-				if out.first(vouch.MentionKind(x.Atom.Kind), x.Atom.Norm) {
-					out.unverified = append(out.unverified, vouch.UnverifiedMention{Text: x.Atom.Text, Kind: atomKind(x.Atom.Kind), Sentence: c.Sentence.Text})
+			for _, a := range c.Unsupported {
+				if !contradicted[a.Norm] && out.first(vouch.MentionKind(a.Kind), a.Norm) {
+					out.unverified = append(out.unverified, vouch.UnverifiedMention{Text: a.Text, Kind: atomKind(a.Kind), Sentence: c.Sentence.Text})
 				}
 			}
 		}
@@ -173,7 +176,7 @@ type result struct {
 	seen       map[string]bool
 	verified   []vouch.VerifiedMention
 	unverified []vouch.UnverifiedMention
-	refuted    []string
+	refuted    []vouch.RefutedMention
 	total      int
 	claims     []support.Claim
 }
@@ -201,10 +204,11 @@ func (r *result) add(m *mention.Mention, doc *mention.Doc, v verdict) {
 	if m.Sentence >= 0 && m.Sentence < len(doc.Sentences) {
 		sentence = strings.TrimSpace(doc.Sentences[m.Sentence].Text)
 	}
-	r.unverified = append(r.unverified, vouch.UnverifiedMention{Text: m.Text, Kind: m.Kind, Sentence: sentence})
 	if v.refuted {
-		r.refuted = append(r.refuted, fmt.Sprintf("%s %s (%s)", m.Kind, m.Text, v.where))
+		r.refuted = append(r.refuted, vouch.RefutedMention{Text: m.Text, Kind: m.Kind, Sentence: sentence, Evidence: v.where})
+		return
 	}
+	r.unverified = append(r.unverified, vouch.UnverifiedMention{Text: m.Text, Kind: m.Kind, Sentence: sentence})
 }
 
 var warningCodes = map[vouch.MentionKind]string{
@@ -214,77 +218,143 @@ var warningCodes = map[vouch.MentionKind]string{
 	vouch.MentionURL:     vouch.CodeUnverifiedURL,
 }
 
-// report adds the mentions, warnings and checks to f.
+// report adds the mentions, warnings and checks to f. A mention counts
+// against the output only when the evidence contradicts it (refuted); one
+// nothing shows is unverified, listed and warned of, and never lowers the
+// score. An answer's statements are its claims: each is verified when the
+// sources hold it, refuted when one contradicts it, unverified otherwise.
 func (r *result) report(f *vouch.Findings, dim string) {
 	f.Mentions.Verified = append(f.Mentions.Verified, r.verified...)
 	f.Mentions.Unverified = append(f.Mentions.Unverified, r.unverified...)
+	f.Mentions.Refuted = append(f.Mentions.Refuted, r.refuted...)
 	nWarn := 0
-	var fix []string
 	for _, u := range r.unverified {
 		code, ok := warningCodes[u.Kind]
 		if !ok {
 			continue
 		}
-		item := string(u.Kind) + " " + strconv.Quote(u.Text)
-		fix = append(fix, item)
 		if nWarn < maxWarnings {
 			nWarn++
 			f.Warnings = append(f.Warnings, vouch.Warning{Code: code,
-				Message: item + " is in nothing the agent read, listed or wrote, nor in the workspace",
+				Message: string(u.Kind) + " " + strconv.Quote(u.Text) + " is in nothing the agent read, listed or wrote, nor in the workspace: unverified",
 				Details: map[string]any{"mention": u.Text, "sentence": u.Sentence}})
 		}
 	}
-	if r.total > 0 {
+	var refuted []vouch.RefutedMention
+	for _, m := range r.refuted {
+		if _, ok := warningCodes[m.Kind]; ok {
+			refuted = append(refuted, m)
+		}
+	}
+	if decided := len(r.verified) + len(refuted); decided > 0 {
 		good := len(r.verified)
 		c := vouch.CheckResult{
 			Name: "grounding.mentions", Level: vouch.LevelGrounding, Strength: vouch.StrengthStrict,
 			Status: vouch.StatusPass, Confidence: 1, Dimension: dim, Weight: 1,
-			Score:    float64(good) / float64(r.total),
-			Reason:   fmt.Sprintf("%d of %d files, packages, symbols and URLs mentioned are found in the evidence", good, r.total),
-			Evidence: map[string]any{"verified": good, "mentions": r.total},
+			Score:    float64(good) / float64(decided),
+			Reason:   fmt.Sprintf("%d files, packages, symbols and URLs mentioned are found in the evidence", good),
+			Evidence: map[string]any{"verified": good, "refuted": len(refuted), "unverified": len(r.unverified)},
 		}
-		if good < r.total {
-			c.Status, c.Code, c.Fix = vouch.StatusFail, vouch.CodeMentionsUnverified, fix
-			c.Evidence["unverified"] = fix
-		}
-		if len(r.refuted) > 0 {
+		if len(refuted) > 0 {
 			// The place that would hold these was examined and does not:
 			// not a gap in the evidence but a mention of something that is
 			// not there.
-			c.Must = true
-			c.Evidence["refuted"] = r.refuted
-			c.Reason += "; refuted: " + strings.Join(r.refuted, ", ")
+			var fix []string
+			for _, m := range refuted {
+				fix = append(fix, fmt.Sprintf("%s %q (%s)", m.Kind, m.Text, m.Evidence))
+			}
+			c.Status, c.Code, c.Fix = vouch.StatusFail, vouch.CodeMentionsRefuted, fix
+			c.Reason = fmt.Sprintf("%d of %d mentions the evidence decides are contradicted by it: %s", len(refuted), decided, check.List(fix, 5))
+			c.Evidence["refutedMentions"] = fix
+		}
+		if len(r.unverified) > 0 {
+			c.Reason += fmt.Sprintf("; %d more are in nothing the evidence holds (unverified, not counted)", len(r.unverified))
 		}
 		f.Checks = append(f.Checks, c)
 	}
-	if score, ok := support.Groundedness(r.claims); ok {
-		bad := support.Unsupported(r.claims)
-		c := vouch.CheckResult{
+	r.statements(f, dim)
+}
+
+// held reports whether the sources hold a statement, as rules can tell:
+// none contradicts it, every figure, date, name and quote of it is found,
+// none is left for a judge, and its key words are found said together,
+// every neighbouring pair of them in one sentence of a source (see
+// support.Claim.Ordered). Rules read words, not meaning: a statement
+// that rewords its source, or moves a name or a figure of it into another
+// place ("emergency loan buying" where the source says "emergency bond
+// buying", "touched 0.5%" where it says 0.505%), is not held, and stays
+// unverified for a judge to read.
+func held(c *support.Claim) bool {
+	return c.Supported() && len(c.Undecided) == 0 && c.Ordered >= 1
+}
+
+// statements adds the checks that decide an answer's statements against
+// its sources, each citing the statements it decides.
+func (r *result) statements(f *vouch.Findings, dim string) {
+	if len(r.claims) == 0 {
+		return
+	}
+	var found, contra, open []*support.Claim
+	for i := range r.claims {
+		c := &r.claims[i]
+		switch {
+		case len(c.Contradicted) > 0:
+			contra = append(contra, c)
+		case held(c):
+			found = append(found, c)
+		default:
+			open = append(open, c)
+		}
+	}
+	refs := func(cs []*support.Claim) []vouch.ClaimRef {
+		out := make([]vouch.ClaimRef, len(cs))
+		for i, c := range cs {
+			t := strings.TrimSpace(c.Sentence.Text)
+			out[i] = vouch.SummaryRef(vouch.ClaimStatement, t, t)
+		}
+		return out
+	}
+	n := len(r.claims)
+	if len(found) > 0 {
+		f.Checks = append(f.Checks, vouch.CheckResult{
 			Name: "grounding.claims", Level: vouch.LevelGrounding, Strength: vouch.StrengthStrict,
-			Status: vouch.StatusPass, Confidence: 1, Dimension: dim, Weight: 1, Score: score,
-			Reason:   fmt.Sprintf("every checkable claim (%d) is supported by the sources", checkable(r.claims)),
-			Evidence: map[string]any{"claims": checkable(r.claims)},
+			Status: vouch.StatusPass, Confidence: 1, Dimension: dim, Weight: float64(len(found)), Score: 1,
+			Reason:   fmt.Sprintf("%d of %d statements are found in the sources: their figures, dates, names and words", len(found), n),
+			Evidence: map[string]any{"statements": n, "found": len(found)},
+			Claims:   refs(found),
+		})
+	}
+	if len(contra) > 0 {
+		var sentences []string
+		for _, c := range contra {
+			sentences = append(sentences, support.Explain(c, "source"))
 		}
-		if u := undecided(r.claims); len(u) > 0 {
-			// Atoms the rules cannot read either way: for a judge, not
-			// against the answer.
-			c.Evidence["undecided"] = u
-		}
-		if len(bad) > 0 {
-			var sentences []string
-			contradicted := false
-			for i := range bad {
-				contradicted = contradicted || len(bad[i].Contradicted) > 0
-				sentences = append(sentences, support.Explain(&bad[i], "source"))
-			}
-			c.Status, c.Code, c.Fix = vouch.StatusFail, vouch.CodeUnsupportedClaim, sentences
-			c.Reason = fmt.Sprintf("%d of %d checkable claims are not supported by the sources", len(bad), checkable(r.claims))
-			c.Evidence["unsupported"] = sentences
+		f.Checks = append(f.Checks, vouch.CheckResult{
+			Name: "grounding.claims", Level: vouch.LevelGrounding, Strength: vouch.StrengthStrict,
+			Status: vouch.StatusFail, Confidence: 1, Dimension: dim, Weight: float64(len(contra)), Score: 0,
+			Code:     vouch.CodeSourceContradicted,
+			Reason:   fmt.Sprintf("%d of %d statements are contradicted by the sources: %s", len(contra), n, check.List(sentences, 3)),
+			Evidence: map[string]any{"statements": n, "contradicted": sentences},
+			Fix:      sentences,
 			// A source that says otherwise is not missing evidence: the
 			// answer contradicts what it was given.
-			c.Must = contradicted
+			Must:   true,
+			Claims: refs(contra),
+		})
+	}
+	if len(open) > 0 {
+		var sentences []string
+		for _, c := range open {
+			sentences = append(sentences, support.Explain(c, "source"))
 		}
-		f.Checks = append(f.Checks, c)
+		f.Checks = append(f.Checks, vouch.CheckResult{
+			Name: "grounding.claims", Level: vouch.LevelGrounding, Strength: vouch.StrengthStrict,
+			Status: vouch.StatusUndecided, Dimension: dim, Weight: float64(len(open)),
+			Code:     vouch.CodeStatementsUnfound,
+			Reason:   fmt.Sprintf("%d of %d statements are not found in the sources, and none contradicts them: unverified", len(open), n),
+			Evidence: map[string]any{"statements": n, "unfound": check.Cap(sentences, 20)},
+			Claims:   refs(open),
+		})
 	}
 }
 

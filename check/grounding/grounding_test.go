@@ -48,13 +48,15 @@ func entry(tool string, input map[string]any, output string, isErr bool) vouch.T
 	return vouch.TraceEntry{Tool: tool, Input: input, Output: raw, IsError: isErr}
 }
 
-func texts[M vouch.VerifiedMention | vouch.UnverifiedMention](ms []M) []string {
+func texts[M vouch.VerifiedMention | vouch.UnverifiedMention | vouch.RefutedMention](ms []M) []string {
 	var out []string
 	for _, m := range ms {
 		switch m := any(m).(type) {
 		case vouch.VerifiedMention:
 			out = append(out, string(m.Kind)+":"+m.Text)
 		case vouch.UnverifiedMention:
+			out = append(out, string(m.Kind)+":"+m.Text)
+		case vouch.RefutedMention:
 			out = append(out, string(m.Kind)+":"+m.Text)
 		}
 	}
@@ -93,13 +95,15 @@ func TestTraceEvidence(t *testing.T) {
 	}{
 		{"all seen", "Updated `src/parser.ts` so that `Parser.parse()` validates with the zod package, per https://zod.dev/api. Tests in parser.test.ts and lib/util.ts pass.",
 			[]string{"file:lib/util.ts", "file:parser.test.ts", "file:src/parser.ts", "package:zod", "symbol:Parser.parse()", "url:https://zod.dev/api"}, nil, nil},
+		// What nothing shows is unverified and warned of, never failed: only
+		// evidence that contradicts a mention counts against the output.
 		{"a failed read is no evidence", "Fixed the bug in src/ghost.ts.",
-			nil, []string{"file:src/ghost.ts"}, []string{"UNVERIFIED_FILE", "grounding.mentions=MENTIONS_UNVERIFIED"}},
+			nil, []string{"file:src/ghost.ts"}, []string{"UNVERIFIED_FILE"}},
 		{"invented symbol, package and URL", "Added `TokenCache.flush()` using the `@acme/fastcache` package, see https://acme.dev/cache.",
 			nil, []string{"package:@acme/fastcache", "symbol:TokenCache.flush()", "url:https://acme.dev/cache"},
-			[]string{"UNVERIFIED_PACKAGE", "UNVERIFIED_SYMBOL", "UNVERIFIED_URL", "grounding.mentions=MENTIONS_UNVERIFIED"}},
-		{"half a symbol is not a symbol", "Called `Parser.tokenize()`.", nil, []string{"symbol:Parser.tokenize()"}, []string{"UNVERIFIED_SYMBOL", "grounding.mentions=MENTIONS_UNVERIFIED"}},
-		{"a longer word is not the word", "Updated `Pars` in src/parser.ts.", []string{"file:src/parser.ts"}, []string{"symbol:Pars"}, []string{"UNVERIFIED_SYMBOL", "grounding.mentions=MENTIONS_UNVERIFIED"}},
+			[]string{"UNVERIFIED_PACKAGE", "UNVERIFIED_SYMBOL", "UNVERIFIED_URL"}},
+		{"half a symbol is not a symbol", "Called `Parser.tokenize()`.", nil, []string{"symbol:Parser.tokenize()"}, []string{"UNVERIFIED_SYMBOL"}},
+		{"a longer word is not the word", "Updated `Pars` in src/parser.ts.", []string{"file:src/parser.ts"}, []string{"symbol:Pars"}, []string{"UNVERIFIED_SYMBOL"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -132,24 +136,28 @@ func TestWorkspaceEvidence(t *testing.T) {
 		"docs/guide/setup.md": "# Setup\n",
 		"store/store.go":      "package store\n\ntype Store struct{}\n\nfunc (s *Store) Flush() {}\n",
 	}
+	// The score is the share of the mentions the evidence decides that it
+	// holds: an unverified mention never lowers it, a refuted one does. No
+	// mention is must-pass: more than the policy's maxRefuted refuted ones
+	// send the output back (the verdict table), fewer lower its score.
 	tests := []struct {
 		name    string
 		summary string
-		score   float64
-		must    bool
+		score   float64 // -1: no decided mention, no check
 		unver   []string
+		refuted []string
 		ts      bool // needs the tree-sitter parsers (cgo)
 	}{
-		{"exists", "Added startServer() to src/server.js using the express package; documented in setup.md.", 1, false, nil, true},
-		{"missing file is refuted", "Moved the routes to src/routes.js.", 0, true, []string{"file:src/routes.js"}, false},
-		{"a file said removed is unverified, not refuted", "Removed the old src/legacy.js.", 0, false, []string{"file:src/legacy.js"}, false},
-		{"package missing from the manifest is refuted", "Switched to the `fastify` package in src/server.js.", 0.5, true, []string{"package:fastify"}, false},
-		{"standard library needs no manifest", "Reads config with the `node:fs` module and the `path` package in src/server.js.", 1, false, nil, false},
-		{"a package of the workspace's own needs no manifest", "Moved the flushing into the `store` package.", 1, false, nil, false},
-		{"symbol defined in a parsed file", "The `Router` class in src/server.js handles it.", 1, false, nil, true},
-		{"method defined in a parsed Go file", "Added `Store.Flush()` in store/store.go.", 1, false, nil, false},
-		{"method not defined", "Added `Store.Close()` in store/store.go.", 0.5, false, []string{"symbol:Store.Close()"}, false},
-		{"symbol nowhere", "The `RouteTable` class in src/server.js handles it.", 0.5, false, []string{"symbol:RouteTable"}, false},
+		{"exists", "Added startServer() to src/server.js using the express package; documented in setup.md.", 1, nil, nil, true},
+		{"missing file is refuted", "Moved the routes to src/routes.js.", 0, nil, []string{"file:src/routes.js"}, false},
+		{"a file said removed is unverified, not refuted", "Removed the old src/legacy.js.", -1, []string{"file:src/legacy.js"}, nil, false},
+		{"package missing from the manifest is refuted", "Switched to the `fastify` package in src/server.js.", 0.5, nil, []string{"package:fastify"}, false},
+		{"standard library needs no manifest", "Reads config with the `node:fs` module and the `path` package in src/server.js.", 1, nil, nil, false},
+		{"a package of the workspace's own needs no manifest", "Moved the flushing into the `store` package.", 1, nil, nil, false},
+		{"symbol defined in a parsed file", "The `Router` class in src/server.js handles it.", 1, nil, nil, true},
+		{"method defined in a parsed Go file", "Added `Store.Flush()` in store/store.go.", 1, nil, nil, false},
+		{"method not defined", "Added `Store.Close()` in store/store.go.", 1, []string{"symbol:Store.Close()"}, nil, false},
+		{"symbol nowhere", "The `RouteTable` class in src/server.js handles it.", 1, []string{"symbol:RouteTable"}, nil, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -160,12 +168,24 @@ func TestWorkspaceEvidence(t *testing.T) {
 			if got := texts(f.Mentions.Unverified); !slices.Equal(got, tt.unver) {
 				t.Errorf("unverified = %q, want %q (verified %q)", got, tt.unver, texts(f.Mentions.Verified))
 			}
+			if got := texts(f.Mentions.Refuted); !slices.Equal(got, tt.refuted) {
+				t.Errorf("refuted = %q, want %q", got, tt.refuted)
+			}
+			if tt.score < 0 {
+				if len(f.Checks) != 0 {
+					t.Errorf("checks = %+v, want none: no mention was decided", f.Checks)
+				}
+				return
+			}
 			if len(f.Checks) != 1 {
 				t.Fatalf("checks = %+v", f.Checks)
 			}
 			c := f.Checks[0]
-			if c.Score != tt.score || c.Must != tt.must {
-				t.Errorf("score %v must %v, want %v %v (%s)", c.Score, c.Must, tt.score, tt.must, c.Reason)
+			if c.Score != tt.score || c.Must {
+				t.Errorf("score %v must %v, want %v, not must (%s)", c.Score, c.Must, tt.score, c.Reason)
+			}
+			if (c.Status == vouch.StatusFail) != (len(tt.refuted) > 0) {
+				t.Errorf("status %s, want fail exactly when a mention is refuted (%s)", c.Status, c.Reason)
 			}
 		})
 	}
@@ -183,6 +203,10 @@ func TestNotApplicable(t *testing.T) {
 	}
 }
 
+// TestAnswerClaims checks how an answer's statements end: refuted when a
+// source gives the same thing another value, verified when the sources
+// hold them as said, unverified otherwise (an entity no source names is
+// not a contradiction).
 func TestAnswerClaims(t *testing.T) {
 	src := func(s string) json.RawMessage { b, _ := json.Marshal(s); return b }
 	sources := []json.RawMessage{
@@ -192,32 +216,33 @@ func TestAnswerClaims(t *testing.T) {
 	tests := []struct {
 		name   string
 		answer string
-		fail   bool
-		must   bool
+		status vouch.Status // of the statements' checks: pass (all held), fail (one contradicted) or undecided
 	}{
-		{"supported", "Acme Corp's revenue was 3.2 million dollars in 2023. It has 140 employees and was founded in 2011.", false, false},
-		{"invented entity", "Acme Corp opened an office in Lisbon.", true, false},
-		{"contradicted by a record", "Acme Corp has 450 employees.", true, true},
-		{"contradicted number", "Acme Corp reported revenue of $4.1 million in 2023.", true, true},
+		{"held as said", "Acme Corp reported revenue of $3.2 million in 2023.", vouch.StatusPass},
+		{"reworded", "Acme Corp's revenue was 3.2 million dollars in 2023.", vouch.StatusUndecided},
+		{"invented entity", "Acme Corp opened an office in Lisbon.", vouch.StatusUndecided},
+		{"contradicted by a record", "Acme Corp has 450 employees.", vouch.StatusFail},
+		{"contradicted number", "Acme Corp reported revenue of $4.1 million in 2023.", vouch.StatusFail},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			req := &vouch.Request{Kind: vouch.KindAnswer, Output: vouch.Output{Summary: tt.answer}, Context: &vouch.Context{Sources: sources}}
 			f := run(t, req, nil)
-			var claims *vouch.CheckResult
+			var got []*vouch.CheckResult
 			for i := range f.Checks {
 				if f.Checks[i].Name == "grounding.claims" {
-					claims = &f.Checks[i]
+					got = append(got, &f.Checks[i])
 				}
 			}
-			if claims == nil {
-				t.Fatalf("no claims check: %+v", f.Checks)
+			if len(got) != 1 {
+				t.Fatalf("claims checks %+v, want one", got)
 			}
-			if (claims.Status == vouch.StatusFail) != tt.fail || claims.Must != tt.must {
-				t.Errorf("claims check %s must=%v (%s %v), want fail=%v must=%v", claims.Status, claims.Must, claims.Reason, claims.Evidence, tt.fail, tt.must)
+			c := got[0]
+			if c.Status != tt.status || c.Must != (tt.status == vouch.StatusFail) || len(c.Claims) != 1 || c.Claims[0].Sentence != tt.answer {
+				t.Errorf("claims check %s must=%v citing %+v (%s), want %s, must-pass only when failed, citing the statement", c.Status, c.Must, c.Claims, c.Reason, tt.status)
 			}
-			if tt.fail && (len(f.Mentions.Unverified) == 0 || !strings.Contains(f.Mentions.Unverified[0].Sentence, "Acme")) {
-				t.Errorf("unverified = %+v, want the claim with its sentence", f.Mentions.Unverified)
+			if tt.status == vouch.StatusFail && (len(f.Mentions.Refuted) == 0 || !strings.Contains(f.Mentions.Refuted[0].Sentence, "Acme") || !strings.Contains(f.Mentions.Refuted[0].Evidence, "says")) {
+				t.Errorf("refuted = %+v, want the atom with its sentence and what the source says", f.Mentions.Refuted)
 			}
 		})
 	}
@@ -237,8 +262,8 @@ func TestPlanGrounding(t *testing.T) {
 	if got, want := texts(f.Mentions.Unverified), []string{"file:internal/db/fixtures/users.sql", "symbol:SeedUsers()"}; !slices.Equal(got, want) {
 		t.Errorf("unverified = %q, want %q", got, want)
 	}
-	if len(f.Checks) != 1 || f.Checks[0].Dimension != vouch.DimGroundedness || f.Checks[0].Score != 0.5 || f.Checks[0].Must {
-		t.Errorf("checks = %+v, want one groundedness check scoring 0.5, not must-pass (a plan's files may not exist yet)", f.Checks)
+	if len(f.Checks) != 1 || f.Checks[0].Dimension != vouch.DimGroundedness || f.Checks[0].Score != 1 || f.Checks[0].Status != vouch.StatusPass {
+		t.Errorf("checks = %+v, want one passing groundedness check: a plan's files may not exist yet, so what it names that nothing shows is unverified, never refuted", f.Checks)
 	}
 }
 
@@ -258,8 +283,8 @@ func TestAgentTexts(t *testing.T) {
 	if got, want := texts(f.Mentions.Verified), []string{"file:api/session/cookie.go", "symbol:SameSite", "symbol:verifySignature()"}; !slices.Equal(got, want) {
 		t.Errorf("verified %v, want %v", got, want)
 	}
-	if got, want := texts(f.Mentions.Unverified), []string{"file:api/session/store.go", "package:fast-json-turbo"}; !slices.Equal(got, want) {
-		t.Errorf("unverified %v, want %v", got, want)
+	if got, want := texts(f.Mentions.Refuted), []string{"file:api/session/store.go", "package:fast-json-turbo"}; !slices.Equal(got, want) {
+		t.Errorf("refuted %v, want %v", got, want)
 	}
 	var c *vouch.CheckResult
 	for i := range f.Checks {
@@ -267,13 +292,13 @@ func TestAgentTexts(t *testing.T) {
 			c = &f.Checks[i]
 		}
 	}
-	if c == nil || !c.Must || c.Dimension != vouch.DimTraceability {
-		t.Fatalf("grounding.mentions %+v, want a must-pass check of traceability", c)
+	if c == nil || c.Status != vouch.StatusFail || c.Code != vouch.CodeMentionsRefuted || c.Dimension != vouch.DimTraceability {
+		t.Fatalf("grounding.mentions %+v, want a failed check of traceability", c)
 	}
-	refuted := strings.Join(c.Evidence["refuted"].([]string), "; ")
+	refuted := strings.Join(c.Evidence["refutedMentions"].([]string), "; ")
 	// The manifest the agent read refutes the package, whatever an output
 	// says; the file is in no output.
-	if !strings.Contains(refuted, "fast-json-turbo (not in trace[0]") || !strings.Contains(refuted, "store.go (in no agent output)") {
+	if !strings.Contains(refuted, `fast-json-turbo" (not in trace[0]`) || !strings.Contains(refuted, `store.go" (in no agent output)`) {
 		t.Errorf("refuted %q", refuted)
 	}
 
@@ -285,8 +310,8 @@ func TestAgentTexts(t *testing.T) {
 	if got := texts(f.Mentions.Verified); !slices.Equal(got, []string{"file:deploy/prod.yaml"}) {
 		t.Errorf("verified %v", got)
 	}
-	if !slices.Contains(codes(f), "grounding.mentions="+vouch.CodeMentionsUnverified) || len(f.Mentions.Unverified) != 1 {
-		t.Errorf("codes %v unverified %v", codes(f), texts(f.Mentions.Unverified))
+	if !slices.Contains(codes(f), "grounding.mentions="+vouch.CodeMentionsRefuted) || len(f.Mentions.Refuted) != 1 {
+		t.Errorf("codes %v refuted %v", codes(f), texts(f.Mentions.Refuted))
 	}
 }
 

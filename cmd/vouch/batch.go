@@ -97,8 +97,10 @@ func runBatch(ctx context.Context, st Streams, f *verifyFlags, pol *vouch.Policy
 	switch {
 	case stats.bad > 0:
 		return &exitError{code: exitInput}
-	case stats.verdicts[vouch.VerdictPass] < stats.total:
+	case stats.verdicts[vouch.VerdictRetry]+stats.verdicts[vouch.VerdictFail] > 0:
 		return &exitError{code: exitNotOK}
+	case stats.verdicts[vouch.VerdictUnverified] > 0:
+		return &exitError{code: exitUnverified}
 	}
 	return nil
 }
@@ -301,8 +303,9 @@ func verifyLine(ctx context.Context, eng *engine.Engine, f *verifyFlags, j job) 
 }
 
 func printSummary(w io.Writer, s batchStats, elapsed time.Duration) {
-	fmt.Fprintf(w, "%d requests in %v: %d pass, %d retry, %d fail, %d bad",
-		s.total, elapsed.Round(time.Millisecond), s.verdicts[vouch.VerdictPass], s.verdicts[vouch.VerdictRetry], s.verdicts[vouch.VerdictFail], s.bad)
+	fmt.Fprintf(w, "%d requests in %v: %d pass, %d retry, %d fail, %d unverified, %d bad",
+		s.total, elapsed.Round(time.Millisecond), s.verdicts[vouch.VerdictPass], s.verdicts[vouch.VerdictRetry], s.verdicts[vouch.VerdictFail],
+		s.verdicts[vouch.VerdictUnverified], s.bad)
 	if len(s.ms) > 0 {
 		slices.Sort(s.ms)
 		fmt.Fprintf(w, "; verification p50 %.3fms, p99 %.3fms", quantile(s.ms, 0.50), quantile(s.ms, 0.99))

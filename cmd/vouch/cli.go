@@ -20,6 +20,9 @@ const (
 	exitPass  = 0 // the output passed (or the command succeeded)
 	exitNotOK = 1 // the output was sent back for a retry or failed
 	exitInput = 2 // bad input or usage
+	// exitUnverified: vouch verify found nothing false, but claims of the
+	// output could not be checked (verdict unverified).
+	exitUnverified = 3
 	// exitUnavailable: the server or store a command reads or writes
 	// could not be reached, or failed.
 	exitUnavailable = 3

@@ -5,6 +5,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/vouchgate/vouch"
 )
@@ -16,11 +17,13 @@ const (
 	ansiGreen  = "\033[32m"
 	ansiYellow = "\033[33m"
 	ansiDim    = "\033[2m"
+	ansiBlue   = "\033[34m"
 )
 
-// render writes a report for a person: the verdict first, then the
-// dimensions, the failed and undecided checks with their evidence, the
-// warnings and the feedback.
+// render writes a report for a person: the verdict first, then the claim
+// ledger (each claim with its state and the evidence), the dimensions,
+// the failed and undecided checks with their evidence, the warnings and
+// the feedback.
 func render(w io.Writer, rep *vouch.Report, color bool) {
 	paint := func(code, s string) string {
 		if !color {
@@ -34,6 +37,8 @@ func render(w io.Writer, rep *vouch.Report, color bool) {
 		vc = ansiYellow
 	case vouch.VerdictFail:
 		vc = ansiRed
+	case vouch.VerdictUnverified:
+		vc = ansiBlue
 	}
 	score := "n/a"
 	if rep.Score != nil {
@@ -47,6 +52,35 @@ func render(w io.Writer, rep *vouch.Report, color bool) {
 		fmt.Fprintf(w, "  — %s", why)
 	}
 	fmt.Fprintf(w, "\n%s\n", paint(ansiDim, fmt.Sprintf("%s  kind %s  attempt %d  %.2fms", rep.ID, rep.Kind, rep.Attempt, rep.DurationMs)))
+
+	if len(rep.Claims) > 0 {
+		n := map[vouch.ClaimState]int{}
+		for _, c := range rep.Claims {
+			n[c.State]++
+		}
+		fmt.Fprintf(w, "\nClaims: %d verified, %d refuted, %d unverified", n[vouch.ClaimVerified], n[vouch.ClaimRefuted], n[vouch.ClaimUnverified])
+		if rep.Coverage != nil {
+			fmt.Fprintf(w, " (coverage %.2f)", *rep.Coverage)
+		}
+		fmt.Fprintln(w)
+		for _, c := range rep.Claims {
+			mark, col := "ok  ", ansiGreen
+			switch c.State {
+			case vouch.ClaimRefuted:
+				mark, col = "FALSE", ansiRed
+			case vouch.ClaimUnverified:
+				mark, col = "??? ", ansiBlue
+			}
+			text := c.Text
+			if c.Source != vouch.SourceSummary {
+				text = c.Source + ": " + text
+			}
+			fmt.Fprintf(w, "  %s %-10s %s\n", paint(col, fmt.Sprintf("%-5s", mark)), c.Kind, clipLine(text, 160))
+			if c.Reason != "" {
+				fmt.Fprintf(w, "        %s\n", paint(ansiDim, clipLine(c.Reason, 240)))
+			}
+		}
+	}
 
 	fmt.Fprintln(w, "\nDimensions:")
 	for _, d := range vouch.Dimensions(rep.Kind) {
@@ -92,6 +126,12 @@ func render(w io.Writer, rep *vouch.Report, color bool) {
 	for _, c := range pending {
 		fmt.Fprintf(w, "  %s criterion %s: %s\n", paint(ansiYellow, "????"), c.ID, c.Reason)
 	}
+	if len(rep.Mentions.Refuted) > 0 {
+		fmt.Fprintln(w, "\nRefuted mentions:")
+		for _, m := range rep.Mentions.Refuted {
+			fmt.Fprintf(w, "  %s %q (%s) in: %s\n", m.Kind, m.Text, m.Evidence, m.Sentence)
+		}
+	}
 	if len(rep.Mentions.Unverified) > 0 {
 		fmt.Fprintln(w, "\nUnverified mentions:")
 		for _, m := range rep.Mentions.Unverified {
@@ -121,6 +161,18 @@ func render(w io.Writer, rep *vouch.Report, color bool) {
 			fmt.Fprintf(w, "  %s\n", line)
 		}
 	}
+}
+
+// clipLine puts s on one line of at most n bytes, cut at a rune boundary.
+func clipLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 // verdictWhy is the reason for the first line: the report's own, or, for

@@ -74,9 +74,11 @@ cached on disk under the user's cache directory (VOUCH_CACHE_DIR moves it;
 prints the judge calls, tokens and most cost the rest would take, calling
 nothing.
 
-Exit codes: 0 pass; 1 retry or fail; 2 bad input or usage. With --batch: 2 if
-any line was bad, else 1 if any report was not a pass, else 0. With --estimate:
-0 unless the input is bad.`,
+Exit codes: 0 pass; 1 retry or fail; 2 bad input or usage; 3 unverified
+(nothing was found false, but claims could not be checked either way; the
+report lists them). With --batch: 2 if any line was bad, else 1 if any report
+was retry or fail, else 3 if any was unverified, else 0. With --estimate: 0
+unless the input is bad.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if err := transcriptArgs(cmd, &f, args); err != nil || f.transcript != "" {
 				return err
@@ -252,10 +254,19 @@ func verifyData(ctx context.Context, st Streams, f *verifyFlags, pol *vouch.Poli
 	} else {
 		render(st.Out, rep, st.color(st.Out))
 	}
-	if rep.Verdict != vouch.VerdictPass {
-		return &exitError{code: exitNotOK}
+	return verdictExit(rep.Verdict)
+}
+
+// verdictExit is the exit of vouch verify for a verdict: nil for pass, 1
+// for retry or fail, 3 for unverified.
+func verdictExit(v vouch.Verdict) error {
+	switch {
+	case v == vouch.VerdictPass:
+		return nil
+	case v == vouch.VerdictUnverified:
+		return &exitError{code: exitUnverified}
 	}
-	return nil
+	return &exitError{code: exitNotOK}
 }
 
 // readLimited reads a file, refusing one over max bytes before reading it.

@@ -97,8 +97,8 @@ func Cases() []Case {
 		{Name: "invented-files", Group: Fixable, Files: calcFiles, Task: vouch.Task{Goal: docsGoal},
 			Agent: func(ctx context.Context, env *Env, in *loop.Input) (*loop.Reply, error) {
 				summary := claimAll + " Also brought helpers.go, strings_util.go, fmt_extra.go and parse_test_utils.go in line with ParseAll."
-				if in.Feedback != nil && len(in.Feedback.Unverified) > 0 {
-					summary = claimAll // it drops what it was told no tool found
+				if in.Feedback != nil && len(in.Feedback.Refuted) > 0 {
+					summary = claimAll // it drops what it was told the evidence contradicts
 				}
 				return docAgent(summary, func(*loop.Input) []string { return threeFns })(ctx, env, in)
 			}},

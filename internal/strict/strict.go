@@ -531,11 +531,20 @@ func joinKey(path, key string) string {
 
 func joinIndex(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
 
+// renamedKeys are keys of the contracts that were renamed, with what a
+// user of the old name should know.
+var renamedKeys = map[string]struct{ to, why string }{
+	"maxUnverified": {"maxRefuted", "it counts the mentions the evidence contradicts; unverified mentions no longer count against an output"},
+}
+
 // suggest returns a hint naming the known key closest to an unknown one:
 // ` (did you mean "passAt"?)` for a key that differs from one by case or
 // by at most two edits (fewer than half its length: "a" is no typo of
 // "id"), else the known keys, ` (want one of a, b, c)`.
 func suggest(name string, known []string) string {
+	if r, ok := renamedKeys[name]; ok && slices.Contains(known, r.to) {
+		return fmt.Sprintf(" (renamed %q: %s)", r.to, r.why)
+	}
 	best, bestD := "", 3
 	for _, k := range known {
 		if strings.EqualFold(k, name) {

@@ -65,6 +65,11 @@ const (
 	wPair                           // pairWords
 	wWith                           // accompanyWords
 	wCountTotal                     // countTotals
+	wComplete                       // completionWords
+	wNonClaim                       // nonClaimLeads
+	wSubject                        // subjectPronouns
+	wStmtBreak                      // statementBreaks
+	wCmdNoun                        // commandNouns
 )
 
 // verbForm is the form of a verb in [actionVerbs].
@@ -161,6 +166,8 @@ var flagLists = []struct {
 	{"pass-words", wPassWord}, {"fail-words", wFailWord}, {"test-subjects", wTestSubject},
 	{"unlisted-words", wCommon}, {"explicit-doc-words", wDocExplicit}, {"test-objects", wTestObj},
 	{"http-status-nouns", wHTTPNoun}, {"bare-file-names", wBareFile},
+	{"completion-words", wComplete}, {"non-claim-leads", wNonClaim}, {"subject-pronouns", wSubject},
+	{"statement-breaks", wStmtBreak}, {"command-nouns", wCmdNoun},
 }
 
 // phraseFlags are the meanings of [claim-phrases] lines that set a flag.

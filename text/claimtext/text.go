@@ -201,6 +201,12 @@ func (it *sentences) next() (s string, question, ok bool) {
 					q = false
 					continue
 				}
+				if c == '.' && i > start && t[i-1] == '/' {
+					// "./...", a Go package pattern, ends no sentence.
+					q = false
+					i = j - 1
+					continue
+				}
 				end, resume = k, k
 				break scan
 			}

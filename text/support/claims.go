@@ -147,6 +147,9 @@ func (c *claimer) claim(sp mention.Span, ms []mention.Mention) Claim {
 		if flags&tkDigit == 0 && !stop && end-start > 1 {
 			flags |= tkContent
 		}
+		if negWords[string(folded)] {
+			flags |= tkNeg
+		}
 		if unitw {
 			flags |= tkUnit
 		}
@@ -245,6 +248,7 @@ func (c *claimer) claim(sp mention.Span, ms []mention.Mention) Claim {
 		cl.Unsupported = append(cl.Unsupported, q.Atom)
 	}
 	cl.Checkable = len(atoms)+len(quotes)+nClocks > len(cl.Undecided)
+	cl.Ordered = ix.ordered(c.toks)
 
 	// Content words held by each source.
 	nContent := int32(0)

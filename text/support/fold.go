@@ -21,6 +21,7 @@ const (
 	tkValue                     // the token is part of a number or date mention
 	tkContent                   // a content word: not a stop word, not a number
 	tkUnit                      // a unit or scale word ("ms", "million")
+	tkNeg                       // a negation ("not", "never")
 )
 
 // tok is one token of a text.

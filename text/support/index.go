@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/vouchgate/vouch/text/mention"
 )
@@ -47,6 +48,77 @@ type Index struct {
 	dvals  []dateEntry
 	// clockSrcs counts the sources that write a time of day.
 	clockSrcs int
+
+	// pairs holds each two key words (see keyTok) that stand next to each
+	// other in a sentence of a source, as termPair keys; built on first use.
+	pairsOnce sync.Once
+	pairs     map[uint64]struct{}
+}
+
+// keyTok reports whether a token is a key word: a content word, the start
+// or part of a number, or a negation (negations count like content words,
+// so that a claim and a source that differ by one stay apart).
+func keyTok(t tok) bool { return t.flags&(tkContent|tkDigit|tkNeg) != 0 }
+
+// termPair is the key of two terms in order.
+func termPair(a, b int32) uint64 { return uint64(uint32(a))<<32 | uint64(uint32(b)) }
+
+// buildPairs fills ix.pairs from every sentence (or record item) of every
+// source.
+func (ix *Index) buildPairs() {
+	ix.pairs = make(map[uint64]struct{})
+	for si := range ix.srcs {
+		src := &ix.srcs[si]
+		for u := range src.units {
+			lo, hi := src.units[u], int32(len(src.toks))
+			if u+1 < len(src.units) {
+				hi = src.units[u+1]
+			}
+			prev := int32(-1)
+			for _, t := range src.toks[lo:hi] {
+				if !keyTok(t) {
+					continue
+				}
+				if prev >= 0 {
+					ix.pairs[termPair(prev, t.term)] = struct{}{}
+				}
+				prev = t.term
+			}
+		}
+	}
+}
+
+// ordered returns the share of the key words of toks, in pairs, that some
+// sentence of a source holds next to each other (see Claim.Ordered).
+func (ix *Index) ordered(toks []tok) float64 {
+	ix.pairsOnce.Do(ix.buildPairs)
+	prev, n, found, single := int32(-2), 0, 0, int32(-2)
+	for _, t := range toks {
+		if !keyTok(t) {
+			continue
+		}
+		if single == -2 {
+			single = t.term
+		}
+		if prev != -2 {
+			n++
+			if prev >= 0 && t.term >= 0 {
+				if _, ok := ix.pairs[termPair(prev, t.term)]; ok {
+					found++
+				}
+			}
+		}
+		prev = t.term
+	}
+	switch {
+	case n > 0:
+		return float64(found) / float64(n)
+	case single == -2:
+		return 1
+	case single >= 0 && len(ix.sourcesOf(single)) > 0:
+		return 1
+	}
+	return 0
 }
 
 // source is one indexed source.
@@ -270,6 +342,9 @@ func (ix *Index) tokenize(sc *scanner, text string, arena []tok) []tok {
 		}
 		if flags&tkDigit == 0 && !ix.stop[t] && end-start > 1 {
 			flags |= tkContent
+		}
+		if negWords[ix.dict.terms[t]] {
+			flags |= tkNeg
 		}
 		arena = append(arena, tok{start: int32(start), end: int32(end), term: t, flags: flags})
 	}

@@ -123,6 +123,15 @@ type Claim struct {
 	// stop words, numbers or units; the best source is the first by the
 	// ranking of Sources, whether or not it is listed.
 	Overlap float64
+	// Ordered is the share of the sentence's key words taken in pairs, in
+	// order (content words, the digits of its numbers, and its negations:
+	// "not", "never"...), that some sentence of a source holds as
+	// neighbouring key words, in [0,1]. Where Overlap finds the words, it
+	// finds them said together: "touched 0.505%" against "touched 0.5%",
+	// "was not arrested" against "was arrested", "emergency loan buying"
+	// against "emergency bond buying" all lose a pair. A sentence with one
+	// key word has it held when a source holds that word; with none, 1.
+	Ordered float64
 	// Checkable reports whether the claim has atoms a rule can check (not
 	// counting Undecided ones); a sentence of plain prose has none and is
 	// neither supported nor refuted by atoms alone.

@@ -57,6 +57,19 @@ func Report(f *vouch.Findings, claims []support.Claim, name, dim, what string) {
 		Reason:   fmt.Sprintf("every checkable claim (%d) is supported by the %ss", n, what),
 		Evidence: map[string]any{"claims": n},
 	}
+	for i := range claims {
+		cl := &claims[i]
+		if !cl.Checkable {
+			continue
+		}
+		t := strings.TrimSpace(cl.Sentence.Text)
+		ref := vouch.SummaryRef(vouch.ClaimStatement, t, t)
+		ref.Status = vouch.StatusPass
+		if !cl.Supported() {
+			ref.Status = vouch.StatusFail
+		}
+		c.Claims = append(c.Claims, ref)
+	}
 	bad := support.Unsupported(claims)
 	if len(bad) > 0 {
 		var sentences []string

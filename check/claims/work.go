@@ -1,0 +1,533 @@
+package claims
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/check"
+	"github.com/vouchgate/vouch/code"
+	"github.com/vouchgate/vouch/git"
+	"github.com/vouchgate/vouch/text/claimtext"
+)
+
+func init() {
+	check.RegisterAnalyzer(check.AnalyzerInfo{
+		Name:  "claims.work",
+		Level: vouch.LevelClaims,
+		Kinds: []vouch.Kind{vouch.KindSubtask},
+		New:   func() vouch.Analyzer { return workAnalyzer{} },
+	})
+}
+
+// workAnalyzer holds the work a summary claims in plain words, clause by
+// clause (claimtext.Statements), against the workspace and the changes
+// since the request's base: files created, changed, removed and renamed,
+// and functions or types added, changed, removed and renamed ("Added
+// ParseRange to ranges.py", "Removed the deprecated old_parse helper from
+// utils.py", "Renamed fetch_data to load_records"). Each check cites the
+// clause it decides. A check of part of a clause (the file a fix was made
+// in) can refute the clause but never verifies it.
+//
+// What a count claim of the same sentence already names (claims.code,
+// claims.git) is left to it. A claim of a change or an addition needs a
+// base: without one, committed work and missing work look alike. Removals
+// and renames are read from the workspace as it is, and from the base when
+// one is given.
+type workAnalyzer struct{}
+
+// workOp returns the operation a clause's action class claims on what it
+// names: "add", "change", "remove" or "rename"; "" for none.
+func workOp(action string) string {
+	switch {
+	case symbolAdds[action]:
+		return "add"
+	case symbolChanges[action]:
+		return "change"
+	case action == "delete":
+		return "remove"
+	case action == "rename" || action == "move":
+		return "rename"
+	}
+	return ""
+}
+
+// Analyze implements vouch.Analyzer.
+func (workAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Findings) error {
+	if s.Workspace == nil || !s.Policy.Infer.Counts {
+		return nil
+	}
+	sts := claimtext.Statements(s.Request.Output.Summary)
+	if len(sts) == 0 {
+		return nil
+	}
+	ch, err := git.ChangesFor(ctx, s)
+	if err != nil {
+		return nil // claims.git says why git could not be read
+	}
+	held := map[string]bool{}
+	for _, c := range summaryCounts(s) {
+		if !c.Negated && (symbolClaim(c) || c.Noun == "file" && changeActions[c.Action]) {
+			for _, it := range c.Items {
+				held[c.Sentence+"\x00"+strings.TrimSuffix(strings.TrimSpace(it), "()")] = true
+			}
+		}
+	}
+	w := &work{ctx: ctx, s: s, ch: ch}
+	for _, st := range sts {
+		op := workOp(st.Action)
+		if op == "" || len(st.Names) == 0 || ctx.Err() != nil {
+			continue
+		}
+		var names []claimtext.Name
+		for _, n := range st.Names {
+			if !n.Aside {
+				names = append(names, n)
+			}
+		}
+		if len(names) == 0 {
+			continue
+		}
+		isHeld := func(n claimtext.Name) bool { return held[st.Sentence+"\x00"+n.Text] }
+		out := w.statement(st, op, names, isHeld)
+		if len(out) > 0 {
+			f.MarkApplicable(vouch.DimClaims)
+			f.Checks = append(f.Checks, out...)
+		}
+	}
+	return nil
+}
+
+// work is the state of one claims.work analysis.
+type work struct {
+	ctx     context.Context
+	s       *vouch.Subject
+	ch      *git.Changes
+	written []string
+	wOnce   sync.Once
+	files   map[string]map[string][]string // symbolFiles by name
+}
+
+func (w *work) withBase() bool { return w.ch != nil && w.ch.Repo && w.ch.Base != "" }
+
+func (w *work) traceWritten() []string {
+	w.wOnce.Do(func() { w.written = traceWrites(w.s) })
+	return w.written
+}
+
+// statement decides one clause: op on its names. A name a count claim of
+// the sentence holds is left to the check of that claim.
+func (w *work) statement(st claimtext.Statement, op string, names []claimtext.Name, held func(claimtext.Name) bool) []vouch.CheckResult {
+	partial := st.Kind == "behaviour" || st.Action == "fix"
+	ref := func(kind vouch.ClaimKind, part bool) vouch.ClaimRef {
+		r := vouch.SummaryRef(kind, st.Text, st.Sentence)
+		r.Partial = part
+		return r
+	}
+	first := names[0]
+	for _, n := range names {
+		if n.Object {
+			first = n
+		}
+	}
+	loc := location(names)
+	if held(first) {
+		// The object's claim is held by its count claim's check; the file
+		// the work was said to be done in is still there to hold.
+		if (op == "add" || op == "change") && loc != "" && w.withBase() {
+			if r, ok := w.changedFile(st, loc); ok && r.Status != vouch.StatusPass {
+				r.Claims = []vouch.ClaimRef{ref(vouch.ClaimFile, true)}
+				return []vouch.CheckResult{r}
+			}
+		}
+		return nil
+	}
+	switch op {
+	case "rename":
+		from, to := renamePair(names)
+		if from == nil || to == nil {
+			return nil
+		}
+		if from.File && to.File {
+			return cited(w.renamedFile(st, from.Text, to.Text), ref(vouch.ClaimFile, partial))
+		}
+		if !from.File && !to.File {
+			return cited(w.renamedSymbol(st, from.Text, to.Text, loc), ref(vouch.ClaimSymbol, partial))
+		}
+		return nil
+	case "remove":
+		if first.File {
+			return cited(w.removedFile(st, first.Text), ref(vouch.ClaimFile, partial))
+		}
+		return cited(w.removedSymbol(st, first.Text, loc), ref(vouch.ClaimSymbol, partial))
+	}
+	if !w.withBase() {
+		return nil // an addition or a change cannot be told from what was there
+	}
+	var out []vouch.CheckResult
+	if first.File {
+		if op == "add" {
+			return cited(w.createdFile(st, first.Text), ref(vouch.ClaimFile, partial))
+		}
+		if r, ok := w.changedFile(st, first.Text); ok {
+			return cited([]vouch.CheckResult{r}, ref(vouch.ClaimFile, partial))
+		}
+		return nil
+	}
+	action := "modify"
+	if op == "add" {
+		action = "add"
+	}
+	if st.Action == "fix" {
+		action = "fix"
+	}
+	c := claimtext.CountClaim{Text: st.Text, Sentence: st.Sentence, Action: action, Items: []string{first.Text}, Noun: "symbol", Number: 1}
+	if identifier.MatchString(first.Text) {
+		files := sync.OnceValue(func() map[string][]string { return symbolFiles(w.ctx, w.s, []string{lastPart(first.Text)}) })
+		for _, r := range saidSymbol(w.ctx, w.s, w.ch, c, files) {
+			r.Claims = []vouch.ClaimRef{ref(vouch.ClaimSymbol, partial)}
+			out = append(out, r)
+		}
+	}
+	if loc != "" {
+		// The file the work was said to be done in: unchanged, it refutes
+		// the claim; changed, it shows only that something changed there.
+		if r, ok := w.changedFile(st, loc); ok && (r.Status != vouch.StatusPass || len(out) == 0) {
+			r.Claims = []vouch.ClaimRef{ref(vouch.ClaimFile, true)}
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// cited makes every check of rs cite ref.
+func cited(rs []vouch.CheckResult, ref vouch.ClaimRef) []vouch.CheckResult {
+	for i := range rs {
+		rs[i].Claims = []vouch.ClaimRef{ref}
+	}
+	return rs
+}
+
+// location is the file a clause says its work was done in: "to
+// ranges.py", "in src/format.ts", "from utils.py".
+func location(names []claimtext.Name) string {
+	for _, n := range names[1:] {
+		switch n.After {
+		case "to", "in", "into", "inside", "within", "from", "of":
+			if n.File {
+				return n.Text
+			}
+		}
+	}
+	return ""
+}
+
+// renamePair returns the old and the new name of "Renamed A to B", "A was
+// renamed to B", "Moved A to B": the first name, and the first after "to",
+// "as" or "into".
+func renamePair(names []claimtext.Name) (from, to *claimtext.Name) {
+	for i := range names {
+		n := &names[i]
+		switch {
+		case from == nil && n.After != "to" && n.After != "as" && n.After != "into":
+			from = n
+		case from != nil && to == nil && (n.After == "to" || n.After == "as" || n.After == "into"):
+			to = n
+		}
+	}
+	return from, to
+}
+
+// rel returns the workspace path of a named file: the name itself when
+// the workspace holds it, else the one changed file whose path ends with
+// it; "" when vouch cannot tell which file is meant. exists reports
+// whether the workspace holds it.
+func (w *work) rel(name string) (rel string, exists bool) {
+	name = strings.TrimPrefix(path.Clean(strings.TrimSpace(name)), "./")
+	r := w.s.Rel(name)
+	if r == "" || name == "." || strings.HasPrefix(name, "../") {
+		return "", false
+	}
+	if fi, err := w.s.Stat(r); err == nil {
+		return r, fi.Mode().IsRegular() || fi.IsDir()
+	}
+	if w.ch != nil && w.ch.Repo {
+		var match []string
+		for _, p := range w.ch.Paths() {
+			if strings.HasSuffix(p, "/"+name) {
+				match = append(match, p)
+			}
+		}
+		if len(match) == 1 {
+			_, err := w.s.Stat(match[0])
+			return match[0], err == nil
+		}
+		if len(match) > 1 {
+			return "", false
+		}
+	}
+	if !strings.Contains(name, "/") {
+		// A bare name may stand for a file deeper in the tree.
+		if found := findBase(w.s, name); len(found) == 1 {
+			return found[0], true
+		} else if len(found) > 1 {
+			return "", false
+		}
+	}
+	return r, false
+}
+
+// findBase lists the workspace files whose base name is name, skipping
+// hidden and dependency directories, within the walk's bounds.
+func findBase(s *vouch.Subject, name string) []string {
+	var out []string
+	n := 0
+	_ = fs.WalkDir(s.Workspace.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if n++; n > maxCandidateEntries || len(out) > 1 {
+			return fs.SkipAll
+		}
+		if d.IsDir() {
+			if p != "." && (walkSkipDirs[d.Name()] || strings.HasPrefix(d.Name(), ".")) {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.Name() == name {
+			out = append(out, p)
+		}
+		return nil
+	})
+	return out
+}
+
+// createdFile holds "Created F": F exists and, with a base, is new or
+// changed since it.
+func (w *work) createdFile(st claimtext.Statement, name string) []vouch.CheckResult {
+	rel, exists := w.rel(name)
+	if rel == "" {
+		return nil
+	}
+	ev := map[string]any{"file": rel, "claim": st.Text}
+	if !exists {
+		o := vouch.Fail(vouch.CodeFileMissing, fmt.Sprintf("the summary says %q, but %s does not exist", st.Text, rel), ev)
+		o.Fix = []string{rel}
+		return []vouch.CheckResult{result("claims.created", o)}
+	}
+	if fc := w.ch.File(rel); fc == nil || fc.Status == git.Deleted {
+		o := vouch.Fail(vouch.CodeNoChange, fmt.Sprintf("the summary says %q, but %s was there at the base and git shows no change to it since", st.Text, rel), ev)
+		o.Fix = []string{rel}
+		return []vouch.CheckResult{result("claims.created", o)}
+	}
+	return []vouch.CheckResult{result("claims.created", vouch.Pass(fmt.Sprintf("%s exists and is new or changed since the base, as the summary says (%q)", rel, st.Text), ev))}
+}
+
+// changedFile holds "Updated F" against the changes since the base (see
+// saidFile); ok is false when vouch cannot tell which file is meant.
+func (w *work) changedFile(st claimtext.Statement, name string) (vouch.CheckResult, bool) {
+	rel, changed := resolveSaid(w.s, w.ch, name)
+	if rel == "" {
+		return vouch.CheckResult{}, false
+	}
+	return saidFile(w.ch, w.traceWritten(), rel, changed, st.Text, vouch.ClaimRef{}), true
+}
+
+// removedFile holds "Removed F": F is gone. With a base, git must show
+// it removed; a name the base did not hold either is undecided.
+func (w *work) removedFile(st claimtext.Statement, name string) []vouch.CheckResult {
+	rel, exists := w.rel(name)
+	if rel == "" {
+		return nil
+	}
+	ev := map[string]any{"file": rel, "claim": st.Text}
+	if exists {
+		o := vouch.Fail(vouch.CodeFileNotDeleted, fmt.Sprintf("the summary says %q, but %s still exists", st.Text, rel), ev)
+		o.Fix = []string{rel}
+		return []vouch.CheckResult{result("claims.deleted", o)}
+	}
+	if w.withBase() {
+		if fc := w.ch.File(rel); fc == nil || fc.Status != git.Deleted && fc.Status != git.Renamed {
+			o := vouch.Undecided(vouch.CodeNoChange, fmt.Sprintf("the summary says %q; %s is not in the workspace, but git does not show it removed since the base either", st.Text, rel))
+			o.Evidence = ev
+			return []vouch.CheckResult{result("claims.deleted", o)}
+		}
+	}
+	return []vouch.CheckResult{result("claims.deleted", vouch.Pass(fmt.Sprintf("%s is gone, as the summary says (%q)", rel, st.Text), ev))}
+}
+
+// renamedFile holds "Renamed A to B": A is gone and B exists.
+func (w *work) renamedFile(st claimtext.Statement, from, to string) []vouch.CheckResult {
+	relFrom, fromThere := w.rel(from)
+	relTo, toThere := w.rel(to)
+	if relFrom == "" || relTo == "" {
+		return nil
+	}
+	ev := map[string]any{"from": relFrom, "to": relTo, "claim": st.Text}
+	switch {
+	case !fromThere && toThere:
+		return []vouch.CheckResult{result("claims.renamed", vouch.Pass(fmt.Sprintf("%s is gone and %s exists, as the summary says (%q)", relFrom, relTo, st.Text), ev))}
+	case fromThere && !toThere:
+		o := vouch.Fail(vouch.CodeRenameNotDone, fmt.Sprintf("the summary says %q, but %s still exists and %s does not", st.Text, relFrom, relTo), ev)
+		o.Fix = []string{relFrom}
+		return []vouch.CheckResult{result("claims.renamed", o)}
+	case fromThere && toThere:
+		o := vouch.Fail(vouch.CodeRenameNotDone, fmt.Sprintf("the summary says %q, but %s is still there beside %s: a copy, not a rename", st.Text, relFrom, relTo), ev)
+		o.Fix = []string{relFrom}
+		return []vouch.CheckResult{result("claims.renamed", o)}
+	}
+	o := vouch.Undecided(vouch.CodeRenameNotDone, fmt.Sprintf("the summary says %q, but neither %s nor %s is in the workspace", st.Text, relFrom, relTo))
+	o.Evidence = ev
+	return []vouch.CheckResult{result("claims.renamed", o)}
+}
+
+// codeFiles returns the files a symbol claim is held in: the file the
+// clause names, else the files the work changed that a parser reads, else
+// (for names) the workspace's files that hold any of names as a word.
+func (w *work) codeFiles(loc string, names ...string) []string {
+	if loc != "" {
+		if rel, exists := w.rel(loc); rel != "" {
+			if exists {
+				return []string{rel}
+			}
+			return nil
+		}
+	}
+	var out []string
+	if w.ch != nil && w.ch.Repo {
+		for _, p := range w.ch.Paths() {
+			if fc := w.ch.Files[p]; fc.Status != git.Deleted {
+				if _, _, ok := code.ForPath(p); ok {
+					out = append(out, p)
+				}
+			}
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	found := symbolFiles(w.ctx, w.s, names)
+	for _, n := range names {
+		for _, p := range found[n] {
+			if !slices.Contains(out, p) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// defines returns the files of files whose parse defines name, and
+// whether every one of them could be parsed.
+func (w *work) defines(files []string, name string) (where []string, parsed bool) {
+	parsed = true
+	for _, p := range files {
+		f, err := code.FileFor(w.ctx, w.s, p)
+		if f == nil || err != nil && len(f.Symbols) == 0 {
+			parsed = false
+			continue
+		}
+		if len(f.Lookup(name)) > 0 {
+			where = append(where, p)
+		}
+	}
+	return where, parsed
+}
+
+// definedAtBase returns the files of files whose version at the base
+// defines name; ok is false when the base cannot be read.
+func (w *work) definedAtBase(files []string, name string) (where []string, ok bool) {
+	if !w.withBase() || len(files) == 0 {
+		return nil, false
+	}
+	data, _, err := git.ReadAt(w.ctx, w.s.Workspace.Name(), w.ch.Base, files)
+	if err != nil {
+		return nil, false
+	}
+	for _, p := range files {
+		src, ok := data[p]
+		if !ok {
+			continue
+		}
+		f, err := code.Parse(w.ctx, p, src)
+		if f == nil || err != nil && !errors.Is(err, code.ErrSyntax) {
+			continue
+		}
+		if len(f.Lookup(name)) > 0 {
+			where = append(where, p)
+		}
+	}
+	return where, true
+}
+
+// removedSymbol holds "Removed X (from F)": no file it is looked in
+// defines X any more. It fails when one still does; it passes when the
+// base defined it there; it is undecided when neither did.
+func (w *work) removedSymbol(st claimtext.Statement, name, loc string) []vouch.CheckResult {
+	if !identifier.MatchString(name) {
+		return nil
+	}
+	files := w.codeFiles(loc, lastPart(name))
+	if len(files) == 0 {
+		return nil
+	}
+	ev := map[string]any{"symbol": name, "claim": st.Text, "files": check.Cap(files, 10)}
+	still, parsed := w.defines(files, name)
+	if len(still) > 0 {
+		o := vouch.Fail(vouch.CodeSymbolStillDefined, fmt.Sprintf("the summary says %q, but %s still defines %s", st.Text, check.List(still, 3), name), ev)
+		o.Fix = []string{name + " (" + still[0] + ")"}
+		return []vouch.CheckResult{result("claims.removed", o)}
+	}
+	if !parsed {
+		o := vouch.Undecided(vouch.CodeCodeUnparsable, fmt.Sprintf("the summary says %q, but %s could not all be parsed to see whether %s is still defined", st.Text, check.List(files, 3), name))
+		o.Evidence = ev
+		return []vouch.CheckResult{result("claims.removed", o)}
+	}
+	was, ok := w.definedAtBase(files, name)
+	switch {
+	case len(was) > 0:
+		return []vouch.CheckResult{result("claims.removed", vouch.Pass(fmt.Sprintf("%s defined %s at the base and no longer does, as the summary says (%q)", check.List(was, 3), name, st.Text), ev))}
+	case ok:
+		o := vouch.Undecided(vouch.CodeSymbolMissing, fmt.Sprintf("the summary says %q; %s defines no %s, but did not at the base either", st.Text, check.List(files, 3), name))
+		o.Evidence = ev
+		return []vouch.CheckResult{result("claims.removed", o)}
+	}
+	o := vouch.Undecided(vouch.CodeSymbolMissing, fmt.Sprintf("the summary says %q; %s defines no %s, and without a base vouch cannot tell whether it ever did", st.Text, check.List(files, 3), name))
+	o.Evidence = ev
+	return []vouch.CheckResult{result("claims.removed", o)}
+}
+
+// renamedSymbol holds "Renamed A to B (in F)": B is defined where it is
+// looked for and A no longer is.
+func (w *work) renamedSymbol(st claimtext.Statement, from, to, loc string) []vouch.CheckResult {
+	if !identifier.MatchString(from) || !identifier.MatchString(to) {
+		return nil
+	}
+	files := w.codeFiles(loc, lastPart(from), lastPart(to))
+	if len(files) == 0 {
+		return nil
+	}
+	ev := map[string]any{"from": from, "to": to, "claim": st.Text, "files": check.Cap(files, 10)}
+	old, parsedOld := w.defines(files, from)
+	now, parsedNew := w.defines(files, to)
+	switch {
+	case len(now) > 0 && len(old) == 0 && parsedOld:
+		return []vouch.CheckResult{result("claims.renamed", vouch.Pass(fmt.Sprintf("%s defines %s and no file defines %s any more, as the summary says (%q)", check.List(now, 3), to, from, st.Text), ev))}
+	case len(old) > 0 && len(now) == 0 && parsedNew:
+		o := vouch.Fail(vouch.CodeRenameNotDone, fmt.Sprintf("the summary says %q, but %s still defines %s and nothing defines %s", st.Text, check.List(old, 3), from, to), ev)
+		o.Fix = []string{from + " (" + old[0] + ")"}
+		return []vouch.CheckResult{result("claims.renamed", o)}
+	case len(old) > 0 && len(now) > 0:
+		o := vouch.Undecided(vouch.CodeRenameNotDone, fmt.Sprintf("the summary says %q; %s defines %s and %s defines %s: kept under both names?", st.Text, check.List(now, 3), to, check.List(old, 3), from))
+		o.Evidence = ev
+		return []vouch.CheckResult{result("claims.renamed", o)}
+	}
+	return nil
+}

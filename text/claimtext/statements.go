@@ -1,0 +1,547 @@
+package claimtext
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/vouchgate/vouch/text/lex"
+)
+
+// Statement is one claim a work summary makes: a clause that asserts
+// something about the work or its result, as written. It is what the claim
+// ledger lists; the other readers of this package (counts, test results,
+// git operations, runs) read the parts of statements that checks can hold
+// against evidence, and name the same sentences.
+type Statement struct {
+	// Text is the clause, as written in Sentence.
+	Text string
+	// Sentence is the sentence the clause is in, with markdown markers
+	// removed, exactly as [CountClaim.Sentence] and the other readers give
+	// it.
+	Sentence string
+	// Start and End are the byte offsets of Text in Sentence.
+	Start, End int
+	// Kind is what the claim is about: "file", "symbol", "behaviour",
+	// "tests", "command", "git", "completion" or "statement" (the
+	// values of vouch.ClaimKind).
+	Kind string
+	// Action is the action class of the clause's verb ("add", "fix",
+	// "delete", "rename", "pass"...; see [CountClaim.Action]), "" when it
+	// has none.
+	Action string
+	// Names are the files and the names of code the clause names, in
+	// order.
+	Names []Name
+}
+
+// Name is a file or a name of code a statement names: a code span, a
+// path ("src/a.ts", "README.md"), or a word written as code would name it
+// ("ParseRange", "old_parse", "paginate()").
+type Name struct {
+	// Text is the name as written, without backticks or a trailing "()".
+	Text string
+	// File reports a file or directory rather than a symbol.
+	File bool
+	// After is the preposition just before the name, lowered ("to",
+	// "in", "from"), "" when there is none: where the name stands in the
+	// clause ("Added X to F", "Renamed A to B").
+	After string
+	// Aside reports a name in a part of the clause that describes rather
+	// than claims: after "which", "that", "so" or a purpose ("so that
+	// `Load` reads `SVC_TIMEOUT`").
+	Aside bool
+	// Object reports the name the clause's work is done to: the first
+	// after its verb of done work, else its first name.
+	Object bool
+}
+
+// Statements reads a work summary into the claims it makes, clause by
+// clause, in order. A sentence splits into clauses at ";" and where "and",
+// "but", "so" or a comma start a new predicate ("Added 3 tests, and they
+// all pass"). A clause is no claim when it asks a question, states an
+// intention ("I will add", "Let me"), a condition ("If the tests fail"),
+// an instruction ("Run go test"), a gap or a denial ("2 methods remain
+// undocumented", "I could not run the tests"), or speaks of the text
+// rather than the work ("Here is what I did:", a heading). Every other
+// clause with a verb, and a verbless one that reports a result or
+// completion ("All tests passing.", "Done."), is a claim: one no check
+// understands is still listed, as a statement.
+//
+// A clause's kind comes from what it names and its verb: a git operation;
+// tests; a fix, or a change together with what it makes the code do ("so
+// that", "now", "which returns") is behaviour; a change to a named function
+// or type is a symbol; to a named file, a file; a run or a check of the
+// work, a command; a claim that it is done or right, completion.
+func Statements(summary string) []Statement {
+	if strings.TrimSpace(summary) == "" {
+		return nil
+	}
+	sc := newScanner(summary)
+	defer sc.release()
+	var out []Statement
+	for sc.next() {
+		if sc.question {
+			continue
+		}
+		lo := 0
+		for k := 0; k <= len(sc.toks); k++ {
+			if k < len(sc.toks) && !sc.clauseBreak(k) {
+				continue
+			}
+			if st, ok := sc.statement(lo, k); ok {
+				out = append(out, st)
+			}
+			lo = k + 1
+		}
+	}
+	return out
+}
+
+// clauseBreak reports whether token k ends a clause: a ";", or a
+// conjunction, breaker or comma followed by a new predicate.
+func (sc *scanner) clauseBreak(k int) bool {
+	t := &sc.toks[k]
+	switch {
+	case t.kind == tPunct && t.punct == ';':
+		return true
+	case t.kind == tPunct && t.punct == ',', t.kind == tWord && t.is(wConj|wStmtBreak):
+		return sc.predicateAt(k + 1)
+	}
+	return false
+}
+
+// predicateAt reports whether a new predicate starts at token j: a verb of
+// done work ("fixed", "added"), or a subject (a pronoun, or a determiner or
+// quantifier and its noun) followed by a verb before the next
+// punctuation.
+func (sc *scanner) predicateAt(j int) bool {
+	for j < len(sc.toks) && (sc.wordHas(j, wAdverb|wFiller) || sc.wordHas(j, wConj)) {
+		j++
+	}
+	if j >= len(sc.toks) {
+		return false
+	}
+	if sc.doneVerb(j) {
+		return true
+	}
+	t := &sc.toks[j]
+	subject := t.kind == tWord && t.is(wSubject|wDet|wQuant|wPronoun) ||
+		t.kind == tCode || t.kind == tIdent || t.kind == tWord && t.camel
+	for k := j + 1; k < len(sc.toks) && k <= j+6; k++ {
+		u := &sc.toks[k]
+		if u.kind == tPunct {
+			return false
+		}
+		// After a subject any verb starts a predicate; after other words
+		// ("go test ./... is green") only a copula or a test result does.
+		if subject && sc.anyVerb(k) || u.kind == tWord && (u.is(wAux) || u.ent() != nil && u.ent().verb == "pass" && u.ent().form != formIng) {
+			return true
+		}
+	}
+	return false
+}
+
+// doneVerb reports a verb that says the work was done: a past tense or
+// participle of an action verb ("added", "fixed", "cleaned up").
+func (sc *scanner) doneVerb(k int) bool {
+	if k < 0 || k >= len(sc.toks) || sc.toks[k].kind != tWord {
+		return false
+	}
+	e := sc.toks[k].ent()
+	return e != nil && e.verb != "" && e.form == formDone
+}
+
+// anyVerb reports a token that is a verb of some kind: an action verb in
+// any form, an auxiliary or other verb, an outcome verb ("returns"), a
+// modal.
+func (sc *scanner) anyVerb(k int) bool {
+	if k < 0 || k >= len(sc.toks) || sc.toks[k].kind != tWord {
+		return false
+	}
+	e := sc.toks[k].ent()
+	return e != nil && (e.verb != "" || e.outcome || e.flags&(wAux|wOtherVerb|wModal|wPassWord|wFailWord) != 0)
+}
+
+// statement reads the clause of tokens [lo, hi) of the current sentence.
+func (sc *scanner) statement(lo, hi int) (Statement, bool) {
+	// Leading joiners and fillers: "and", ",", "also", "then".
+	for lo < hi && (sc.toks[lo].kind == tPunct || sc.wordHas(lo, wConj|wFiller) && !sc.wordHas(lo, wComplete)) {
+		lo++
+	}
+	if lo >= hi {
+		return Statement{}, false
+	}
+	// A lead that speaks of the text ("Here's what I did:", "Summary of
+	// changes:") or a label without a verb ("Tests:", "Result:") before a
+	// colon: what follows the colon is the clause.
+	colon := -1
+	for k := lo; k < hi; k++ {
+		if sc.punctIs(k, ':') {
+			colon = k
+			break
+		}
+	}
+	if sc.wordHas(lo, wNonClaim) {
+		if colon < 0 {
+			return Statement{}, false
+		}
+		lo = colon + 1
+	} else if colon > lo {
+		label := true
+		for k := lo; k < colon; k++ {
+			if sc.anyVerb(k) || sc.toks[k].kind == tNum {
+				label = false
+				break
+			}
+		}
+		if label {
+			lo = colon + 1
+		}
+	}
+	for lo < hi && (sc.toks[lo].kind == tPunct || sc.wordHas(lo, wConj|wFiller) && !sc.wordHas(lo, wComplete)) {
+		lo++
+	}
+	if lo >= hi {
+		return Statement{}, false
+	}
+	first := &sc.toks[lo]
+	word := func(k int) string { return strings.ToLower(sc.toks[k].text(sc.s)) }
+	switch {
+	case sc.wordHas(lo, wCond):
+		return Statement{}, false // "If the tests fail, ..."
+	case first.kind == tWord && first.ent() != nil && (first.ent().form == formBase || first.is(wImperative)) &&
+		!sc.doneVerb(lo) && !first.is(wComplete|wAux|wPassWord) && !sc.copulaIn(lo+1, hi):
+		return Statement{}, false // "Run go test", "Add 3 tests"; not "go test ./... is green"
+	case word(lo) == "you":
+		return Statement{}, false // "You can run ..."
+	}
+	var (
+		done, result, resultWord, verb, complete, now, tests, git, outcome, neg, passSignal, newWord, behaviourNoun, cmdNoun bool
+		action                                                                                                               string
+		firstVerb, firstDone                                                                                                 = -1, -1
+		objs                                                                                                                 []int // object tokens: names and paths
+	)
+	for k := lo; k < hi; k++ {
+		t := &sc.toks[k]
+		switch t.kind {
+		case tCode, tIdent:
+			objs = append(objs, k)
+			continue
+		case tWord:
+		default:
+			continue
+		}
+		if sc.named(k) {
+			objs = append(objs, k)
+		}
+		e := t.ent()
+		if e == nil {
+			continue
+		}
+		if firstVerb < 0 && sc.anyVerb(k) {
+			firstVerb = k
+		}
+		if e.flags&wFuture != 0 && (firstVerb < 0 || firstVerb == k) {
+			return Statement{}, false // "I will add", "Let me"
+		}
+		if e.flags&wGap != 0 || e.flags&(wNeg|wNegAux) != 0 && e.flags&wPassSignal == 0 {
+			neg = true
+		}
+		switch {
+		case e.verb == "pass" || e.verb == "fail" || e.verb == "skip":
+			if e.form != formIng && !(k > lo && strings.EqualFold(sc.toks[k-1].text(sc.s), "to")) {
+				result = true
+				if action == "" {
+					action = e.verb
+				}
+			}
+		case e.verb != "" && e.form == formDone:
+			done = true
+			if firstDone < 0 {
+				firstDone = k
+			}
+			if action == "" {
+				action = e.verb
+			}
+		}
+		if e.flags&(wPassWord|wFailWord) != 0 {
+			resultWord = true
+			if action == "" && e.flags&wPassWord != 0 {
+				action = "pass" // "the suite is green"
+			} else if action == "" {
+				action = "fail"
+			}
+		}
+		if e.flags&wPassSignal != 0 {
+			passSignal, result = true, true
+			if action == "" {
+				action = "pass" // "no failures"
+			}
+		}
+		if e.flags&(wAux|wOtherVerb|wModal) != 0 || e.verb != "" {
+			verb = true
+		}
+		if e.outcome {
+			outcome, verb = true, true
+		}
+		if e.flags&wComplete != 0 {
+			complete = true
+		}
+		if e.flags&wNew != 0 {
+			newWord = true
+		}
+		if e.flags&wDoc != 0 && (action == "" || action == "add" || action == "update" || action == "modify") {
+			action = "document" // "Added JSDoc comments to ..."
+		}
+		if e.flags&wCmdNoun != 0 {
+			cmdNoun = true
+		}
+		if strings.EqualFold(t.text(sc.s), "now") {
+			now = true
+		}
+		if e.noun == "test" || e.flags&wTestSubject != 0 || e.verb == "test" {
+			tests = true
+		}
+		if e.git != "" && e.git != "object" {
+			git = true
+		}
+		if behaviourNouns[strings.ToLower(t.text(sc.s))] {
+			behaviourNoun = true
+		}
+		if e.flags&wBareFile != 0 {
+			objs = append(objs, k)
+		}
+	}
+	if neg && !passSignal && !behaviourNoun {
+		return Statement{}, false // a gap or a denial: no claim of work
+	}
+	if !verb && !done && !result && !resultWord && !complete && !git && !(newWord && (len(objs) > 0 || tests)) && !passSignal {
+		return Statement{}, false // a heading or a label
+	}
+	// What the clause also says the code does: "so that ...", "to read
+	// ...", "which returns ...", "now ...", or a subject and a verb in the
+	// present ("it retries ...", "`mean` returns ...").
+	says := now || outcome || sc.saysBehaviour(lo, hi) || firstDone < 0 && sc.describes(lo, hi)
+	if !done && !result && !resultWord && !passSignal && !complete && !git && !tests && !says && !behaviourNoun && !(newWord && len(objs) > 0) {
+		// No work done, no result, no judgement of the work and nothing the
+		// code now does: a description or a line of reasoning ("The bug
+		// was in the parser", "the --legacy flag is gone"), not a claim
+		// about the work.
+		return Statement{}, false
+	}
+	st := Statement{Sentence: sc.s, Start: int(sc.toks[lo].start), End: int(sc.toks[hi-1].end), Action: action}
+	if sc.toks[hi-1].kind == tPunct && hi-1 > lo {
+		st.End = int(sc.toks[hi-2].end)
+	}
+	st.Text = sc.s[st.Start:st.End]
+	// The object the clause is about: the first name or path after its
+	// verb of done work, else the first it holds.
+	objs = slices.DeleteFunc(objs, func(k int) bool { return isCommitID(sc.nameText(k)) })
+	obj := -1
+	for _, k := range objs {
+		if obj < 0 || firstDone >= 0 && obj < firstDone && k > firstDone {
+			obj = k
+		}
+	}
+	aside := false
+	for k, o := lo, 0; k < hi && o < len(objs); k++ {
+		if sc.toks[k].kind == tWord && (sc.toks[k].is(wRelative) || strings.EqualFold(sc.toks[k].text(sc.s), "so")) && k > lo {
+			aside = true
+		}
+		if k != objs[o] {
+			continue
+		}
+		o++
+		n := Name{Text: sc.nameText(k), File: sc.isPath(k), Aside: aside, Object: k == obj}
+		if k > lo && sc.wordHas(k-1, wPrep|wObjPrep|wPlace) {
+			n.After = strings.ToLower(sc.toks[k-1].text(sc.s))
+		}
+		if n.Text != "" {
+			st.Names = append(st.Names, n)
+		}
+	}
+	symbol, file := false, false
+	if obj >= 0 {
+		if sc.isPath(obj) {
+			file = true
+		} else {
+			symbol = true
+		}
+	}
+	// A result word ("green", "failing") speaks of the tests when the
+	// clause names them or stands for them ("they are green").
+	short := hi-lo <= 5 && sc.wordHas(lo, wSubject|wPronoun|wQuant)
+	resultWord = resultWord && (tests || short)
+	result = result && (tests || short || passSignal || hi-lo <= 3)
+	switch {
+	case git:
+		st.Kind = "git"
+	case (result || resultWord || passSignal) && cmdNoun && !tests:
+		st.Kind = "command"
+	case tests || passSignal || result || resultWord:
+		st.Kind = "tests"
+	case action == "fix" || behaviourNoun:
+		st.Kind = "behaviour"
+	case obj < 0 && complete:
+		st.Kind = "completion"
+	case obj >= 0 && says:
+		st.Kind = "behaviour"
+	case action == "verify" || action == "run" || action == "test":
+		st.Kind = "command"
+	case action == "document":
+		st.Kind = "symbol" // doc comments are on functions and types
+	case symbol && (done || newWord):
+		st.Kind = "symbol"
+	case file && (done || newWord):
+		st.Kind = "file"
+	case says:
+		st.Kind = "behaviour"
+	case complete || action == "complete":
+		st.Kind = "completion"
+	default:
+		st.Kind = "statement"
+	}
+	return st, true
+}
+
+// copulaIn reports an auxiliary or a test result verb among tokens [lo, hi):
+// the clause has a verb of its own after its first word.
+func (sc *scanner) copulaIn(lo, hi int) bool {
+	for k := lo; k < hi; k++ {
+		if sc.wordHas(k, wAux) {
+			return true
+		}
+		if e := sc.toks[k].ent(); sc.toks[k].kind == tWord && e != nil && (e.verb == "pass" || e.verb == "fail") && e.form != formIng {
+			return true
+		}
+	}
+	return false
+}
+
+// named reports a word token written as a name in code: camelCase
+// (parseArgs), inner capitals (ParseRange) or an underscore (old_parse),
+// and not the name of a language, tool or product ("JSDoc",
+// "TypeScript", "GitHub").
+func (sc *scanner) named(k int) bool {
+	t := &sc.toks[k]
+	w := t.text(sc.s)
+	if techNames[strings.ToLower(w)] {
+		return false
+	}
+	if t.camel || strings.IndexByte(w, '_') > 0 {
+		return true
+	}
+	return t.upper && t.lower && len(w) > 1 && strings.ContainsAny(w[1:], "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+}
+
+// techNames are the names of languages, tools and products, lowered.
+var techNames = lex.Named("tech-names").Set()
+
+// isCommitID reports a word that is a commit id: 7 to 40 hexadecimal
+// digits, with a digit and a letter among them ("af81c43").
+func isCommitID(w string) bool {
+	if len(w) < 7 || len(w) > 40 {
+		return false
+	}
+	digit, letter := false, false
+	for i := 0; i < len(w); i++ {
+		switch c := w[i]; {
+		case c >= '0' && c <= '9':
+			digit = true
+		case c >= 'a' && c <= 'f':
+			letter = true
+		default:
+			return false
+		}
+	}
+	return digit && letter
+}
+
+// nameText is the name object token k writes, without backticks or a
+// trailing "()".
+func (sc *scanner) nameText(k int) string {
+	t := &sc.toks[k]
+	w := t.text(sc.s)
+	if t.kind == tCode {
+		w = codeText(sc.s, t)
+	}
+	return strings.TrimSuffix(strings.TrimSpace(w), "()")
+}
+
+// isPath reports whether object token k names a file or directory rather
+// than a symbol.
+func (sc *scanner) isPath(k int) bool {
+	t := &sc.toks[k]
+	switch t.kind {
+	case tCode:
+		return looksLikeFile(sc.m, codeText(sc.s, t))
+	case tIdent:
+		return looksLikeFile(sc.m, t.text(sc.s))
+	}
+	return t.is(wBareFile)
+}
+
+// describes reports a clause that says what code does, in the present: a
+// subject (a pronoun or a name) and then a verb in the present ("it
+// retries", "`mean` returns", "this handles").
+func (sc *scanner) describes(lo, hi int) bool {
+	k := lo
+	if k >= hi {
+		return false
+	}
+	t := &sc.toks[k]
+	if !(t.kind == tWord && t.is(wSubject) || t.kind == tCode || t.kind == tIdent || sc.named(k)) {
+		return false
+	}
+	k++
+	for k < hi && sc.wordHas(k, wAdverb) {
+		k++
+	}
+	return k < hi && sc.toks[k].kind == tWord && presentVerb(sc, k)
+}
+
+// saysBehaviour reports whether tokens [lo, hi) hold a clause about what
+// the code does, beside the change itself: a purpose ("so that it reads",
+// "so it reads", "to read the timeout", but not "to add a function"), or
+// a relative clause in the present ("which returns", "that splits").
+func (sc *scanner) saysBehaviour(lo, hi int) bool {
+	for k := lo; k < hi-1; k++ {
+		t := &sc.toks[k]
+		if t.kind != tWord {
+			continue
+		}
+		w := strings.ToLower(t.text(sc.s))
+		next := &sc.toks[k+1]
+		switch {
+		case w == "so" && k > lo:
+			return true
+		case w == "to" && next.kind == tWord && next.ent() != nil && next.ent().form == formBase:
+			// "to read the timeout": a purpose; "to add `parse`": a change,
+			// whose object the clause names.
+			switch next.ent().verb {
+			case "add", "create", "implement", "document", "delete", "rename", "move", "install", "commit":
+			default:
+				return true
+			}
+		case t.is(wRelative) && next.kind == tWord && presentVerb(sc, k+1):
+			return true
+		}
+	}
+	return false
+}
+
+// presentVerb reports a verb in the third person present at token k:
+// "returns", "exports", "splits", "handles".
+func presentVerb(sc *scanner, k int) bool {
+	t := &sc.toks[k]
+	w := strings.ToLower(t.text(sc.s))
+	if e := t.ent(); e != nil {
+		if e.form == formS || e.outcome {
+			return true
+		}
+		if e.flags&(wAux|wDet|wPrep|wQuant) != 0 || e.noun != "" {
+			return false
+		}
+	}
+	return len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us")
+}
