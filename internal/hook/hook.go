@@ -183,7 +183,7 @@ func start(ctx context.Context, st *store, in *Input, now func() time.Time, sess
 	if err != nil {
 		return err
 	}
-	s.Blocks = 0
+	s.Blocks, s.Asked = 0, false
 	if session || !s.Recorded {
 		if in.Cwd == "" || !filepath.IsAbs(in.Cwd) {
 			return fmt.Errorf("%s: the hook input has no absolute cwd", in.HookEventName)
@@ -231,6 +231,20 @@ func stop(ctx context.Context, st *store, in *Input, cfg Config, now func() time
 		out = Output{Decision: "block", Reason: blockReason(rep, s.Blocks, cfg.MaxBlocks)}
 	case rep.Verdict == vouch.VerdictRetry:
 		out.SystemMessage = fmt.Sprintf("vouch: RETRY, not blocking again (%d blocks this turn): %s%s", s.Blocks, rep.Reason, feedbackLines(rep))
+	case rep.Verdict == vouch.VerdictUnverified && rep.Action == vouch.ActionFollowUp && s.Blocks < cfg.MaxBlocks && !s.Asked:
+		// The policy asks the agent about claims nothing could check: once a
+		// turn, as a question, never as a finding.
+		s.Blocks++
+		s.Asked = true
+		out = Output{Decision: "block", Reason: askReason(rep)}
+	case rep.Verdict == vouch.VerdictUnverified:
+		// Nothing was found false: the stop goes on, and the user is told
+		// what could not be checked.
+		out.SystemMessage = "vouch: UNVERIFIED: " + unverifiedLine(rep)
+		if rep.Action == vouch.ActionEscalate {
+			out.SystemMessage = "vouch: UNVERIFIED, for a person to check: " + unverifiedLine(rep)
+		}
+		out.SystemMessage += " (" + st.path(".report.json") + ")"
 	default:
 		out.SystemMessage = fmt.Sprintf("vouch: FAIL (%s): %s%s", rep.Action, rep.Reason, feedbackLines(rep))
 	}
@@ -279,6 +293,49 @@ func blockReason(rep *vouch.Report, n, max int) string {
 		why = rep.Reason
 	}
 	return fmt.Sprintf("vouch checked your work against the workspace, git and your tool calls, and it does not hold up yet (block %d of %d). Fix it, or say only what you have verified:\n%s", n, max, why)
+}
+
+// askReason is what the agent is asked when its stop is held for the
+// claims nothing could check: the report's question.
+func askReason(rep *vouch.Report) string {
+	q := strings.TrimSpace(rep.Feedback)
+	if q == "" {
+		q = rep.Reason
+	}
+	return "vouch found nothing false in your work, but could not check some of what you say. Answer this, then stop:\n" + q
+}
+
+// unverifiedLine says in a line how much of an unverified turn's claims
+// could not be checked, and the first of them.
+func unverifiedLine(rep *vouch.Report) string {
+	// The first claim named is the first specific one: "All done" says
+	// less than what the agent said it did.
+	n := 0
+	first, general := "", ""
+	for _, c := range rep.Claims {
+		if c.State != vouch.ClaimUnverified {
+			continue
+		}
+		n++
+		switch {
+		case c.Kind == vouch.ClaimCompletion:
+			if general == "" {
+				general = c.Text
+			}
+		case first == "":
+			first = c.Text
+		}
+	}
+	if first == "" {
+		first = general
+	}
+	if n == 0 {
+		return rep.Reason
+	}
+	if r := []rune(first); len(r) > 120 {
+		first = string(r[:120]) + "…"
+	}
+	return fmt.Sprintf("%d of %d claims could not be checked, and nothing was found false (first: %q); the session's report lists them.", n, len(rep.Claims), first)
 }
 
 // feedbackLines is the report's feedback on lines of its own, for a user.

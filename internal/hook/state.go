@@ -30,7 +30,10 @@ type State struct {
 	Dirty     []string  `json:"dirty,omitempty"`
 	StartedAt time.Time `json:"startedAt,omitzero"`
 	// Blocks counts the stops blocked in the current turn.
-	Blocks      int       `json:"blocks"`
+	Blocks int `json:"blocks"`
+	// Asked is set once the agent was asked, this turn, about claims
+	// nothing could check (onUnverified follow_up): it is asked once.
+	Asked       bool      `json:"asked,omitempty"`
 	LastVerdict string    `json:"lastVerdict,omitempty"`
 	LastAt      time.Time `json:"lastAt,omitzero"`
 }
