@@ -1,8 +1,8 @@
 package vouch
 
 import (
-	"strconv"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"

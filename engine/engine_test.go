@@ -180,9 +180,9 @@ type caseFile struct {
 		Confidence  *float64      `yaml:"confidence"`
 		Warnings    []string      `yaml:"warnings"`
 		// Claims are the ledger's claims in order, each as "state kind".
-		Claims []string `yaml:"claims"`
-		Feedback    []string      `yaml:"feedback"`
-		Error       string        `yaml:"error"`
+		Claims   []string `yaml:"claims"`
+		Feedback []string `yaml:"feedback"`
+		Error    string   `yaml:"error"`
 	} `yaml:"want"`
 	Request yaml.Node `yaml:"request"`
 }

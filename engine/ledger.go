@@ -23,7 +23,19 @@ type entry struct {
 	sentence string // for a clause of the summary: its sentence
 	start    int    // and where the clause lies in it
 	end      int
+	action   string // the clause's action class (claimtext.Statement.Action)
 	links    []link
+}
+
+// aboutRun reports an entry whose clause speaks of a run and what it
+// showed ("I ran the tests", "they all pass"), not of work done to the
+// code ("Added tests").
+func (e *entry) aboutRun() bool {
+	switch e.action {
+	case "", "run", "test", "verify", "pass", "fail", "skip":
+		return true
+	}
+	return false
 }
 
 // link is a check's decision on a claim.
@@ -114,7 +126,7 @@ func (r *run) entries(checks []vouch.CheckResult, mentions *vouch.Mentions, crit
 		for _, st := range claimtext.Statements(r.req.Output.Summary) {
 			es = append(es, &entry{
 				claim:    vouch.Claim{Text: st.Text, Kind: vouch.ClaimKind(st.Kind), Source: vouch.SourceSummary},
-				sentence: st.Sentence, start: st.Start, end: st.End,
+				sentence: st.Sentence, start: st.Start, end: st.End, action: st.Action,
 			})
 		}
 	}
@@ -229,9 +241,9 @@ func linkRef(es []*entry, ref vouch.ClaimRef, l link) []*entry {
 	}
 	// A clause about the same run in the sentence, that no check cites,
 	// says the same thing again ("I ran the tests and they all pass").
-	if ref.Kind == vouch.ClaimTests || ref.Kind == vouch.ClaimCommand {
+	if (ref.Kind == vouch.ClaimTests || ref.Kind == vouch.ClaimCommand) && !slices.ContainsFunc(hit, func(e *entry) bool { return !e.aboutRun() }) {
 		for _, e := range same {
-			if !slices.Contains(hit, e) && len(e.links) == 0 && e.claim.Kind == ref.Kind {
+			if !slices.Contains(hit, e) && len(e.links) == 0 && e.claim.Kind == ref.Kind && e.aboutRun() {
 				e.links = append(e.links, l)
 			}
 		}

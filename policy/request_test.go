@@ -130,7 +130,7 @@ func TestApplyRequest(t *testing.T) {
 		{name: "onUnverified: stricter", raw: `{"onUnverified": "escalate"}`, want: func(p *vouch.Policy) { p.OnUnverified = vouch.OnUnverifiedEscalate }},
 		{name: "onUnverified: as strict", raw: `{"onUnverified": "accept"}`, want: func(p *vouch.Policy) {}},
 		{name: "onUnverified: looser", base: func(p *vouch.Policy) { p.OnUnverified = vouch.OnUnverifiedFail },
-			raw: `{"onUnverified": "follow_up"}`,
+			raw:  `{"onUnverified": "follow_up"}`,
 			errs: []wantErr{{vouch.ErrWiden, "", "task.policy.onUnverified", "only make onUnverified stricter"}}},
 		{name: "onUnverified: unknown", raw: `{"onUnverified": "ignore"}`,
 			errs: []wantErr{{vouch.ErrInvalid, "", "task.policy.onUnverified", "must be one of accept, follow_up, escalate, fail"}}},

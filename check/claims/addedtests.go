@@ -30,7 +30,16 @@ func diffClaims(ctx context.Context, s *vouch.Subject, counts []claimtext.CountC
 			tests = append(tests, c)
 		}
 	}
-	if len(syms)+len(tests) == 0 || s.Request.Base == "" {
+	// A clause that says tests were added without a count ("Tests added",
+	// "Added `parse` with tests") claims at least one.
+	var some []claimtext.Statement
+	for _, st := range claimtext.Statements(s.Request.Output.Summary) {
+		if st.Kind == "tests" && workOp(st.Action) == "add" &&
+			!slices.ContainsFunc(tests, func(c claimtext.CountClaim) bool { return c.Sentence == st.Sentence }) {
+			some = append(some, st)
+		}
+	}
+	if len(syms)+len(tests)+len(some) == 0 || s.Request.Base == "" {
 		return nil
 	}
 	ch, err := git.ChangesFor(ctx, s)
@@ -52,8 +61,13 @@ func diffClaims(ctx context.Context, s *vouch.Subject, counts []claimtext.CountC
 			out = append(out, saidSymbol(ctx, s, ch, c, files)...)
 		}
 	}
-	if len(tests) > 0 {
+	if len(tests)+len(some) > 0 {
 		tc := countTests(ctx, s, ch)
+		for _, st := range some {
+			r := addedTests(claimtext.CountClaim{Text: st.Text, Sentence: st.Sentence}, 1, tc)
+			r.Claims = []vouch.ClaimRef{vouch.SummaryRef(vouch.ClaimTests, st.Text, st.Sentence)}
+			out = append(out, r)
+		}
 		seen := map[int]bool{}
 		for _, c := range tests {
 			if n := max(c.Number, len(c.Items)); n > 0 && !seen[n] {

@@ -34,7 +34,9 @@ type wantCheck struct {
 	reason string
 }
 
-func runDiffCases(t *testing.T, cases []diffCase) {
+// runDiffCases runs analyzer a on each case, with the calc workspace
+// committed as the base and the case's files as the work.
+func runDiffCases(t *testing.T, a vouch.Analyzer, cases []diffCase) {
 	t.Helper()
 	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {
@@ -47,7 +49,7 @@ func runDiffCases(t *testing.T, cases []diffCase) {
 				r.write(name, body)
 			}
 			r.commit("work")
-			f := analyzeWith(t, codeAnalyzer{}, r.dir, base, tt.summary)
+			f := analyzeWith(t, a, r.dir, base, tt.summary)
 			got := map[string][]vouch.CheckResult{}
 			for _, c := range f.Checks {
 				got[c.Name] = append(got[c.Name], c)
@@ -77,7 +79,7 @@ func runDiffCases(t *testing.T, cases []diffCase) {
 
 func TestSaidSymbols(t *testing.T) {
 	subFixed := strings.Replace(goBase, "return a - b", "return a - b + 0", 1)
-	runDiffCases(t, []diffCase{
+	runDiffCases(t, codeAnalyzer{}, []diffCase{
 		{"changed as said", map[string]string{"calc.go": subFixed}, "Fixed `Sub` so it handles overflow.",
 			map[string]wantCheck{"claims.symbol": {vouch.StatusPass, "git shows Sub changed at calc.go:8-11"}}},
 		{"another function changed", map[string]string{"calc.go": strings.Replace(goBase, "return a + b", "return a + b + 0", 1)}, "Updated `Sub` so it handles overflow.",
@@ -105,7 +107,7 @@ func TestSaidSymbols(t *testing.T) {
 func TestAddedTests(t *testing.T) {
 	oneMore := calcTest + "\nfunc TestSub(t *testing.T) {\n\tif Sub(3, 2) != 1 {\n\t\tt.Fatal(\"Sub\")\n\t}\n}\n"
 	twoMore := oneMore + "\nfunc TestSubZero(t *testing.T) {\n\tif Sub(0, 0) != 0 {\n\t\tt.Fatal(\"Sub\")\n\t}\n}\n"
-	runDiffCases(t, []diffCase{
+	runDiffCases(t, codeAnalyzer{}, []diffCase{
 		{"as many as said", map[string]string{"calc_test.go": twoMore}, "Added 2 tests for `Sub`.",
 			map[string]wantCheck{"claims.count": {vouch.StatusPass, "add 2 test functions"}}},
 		{"fewer than said", map[string]string{"calc_test.go": oneMore}, "Added 3 new tests.",
@@ -126,6 +128,11 @@ func TestAddedTests(t *testing.T) {
 			map[string]wantCheck{"claims.count": {vouch.StatusUndecided, "app/tests.py may hold tests"}}},
 		{"no test file at all", map[string]string{"calc.go": strings.Replace(goBase, "a + b", "a - b + b + a - a", 1)}, "Added 2 tests.",
 			map[string]wantCheck{"claims.count": {vouch.StatusFail, "add 0 test functions"}}},
+		// Tests said added without a count: at least one.
+		{"tests added, no count", map[string]string{"calc_test.go": oneMore}, "- [x] Tests added",
+			map[string]wantCheck{"claims.count": {vouch.StatusPass, "the claim \"Tests added\" holds: the changes add 1 test functions"}}},
+		{"tests added, none written", map[string]string{"calc.go": strings.Replace(goBase, "a + b", "b + a", 1)}, "Changed `Add` and added tests for it.",
+			map[string]wantCheck{"claims.count": {vouch.StatusFail, "add 0 test functions"}, "claims.symbol": {vouch.StatusPass, "Add changed"}}},
 	})
 }
 

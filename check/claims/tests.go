@@ -74,8 +74,8 @@ type testRun struct {
 	// it timed out or was killed, its runner is not installed, it found no
 	// test to run. Such a run neither fails nor passes a claim.
 	inconclusive string
-	source  string // "trace" or "commandResults"
-	index   int
+	source       string // "trace" or "commandResults"
+	index        int
 	// alone is true when the test stage is the first of its line and sets
 	// no variables: running it alone runs what the line ran.
 	alone bool
@@ -103,6 +103,12 @@ func (testsAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Fin
 			if st.Kind == "tests" && st.Action == "pass" && !slices.ContainsFunc(all, func(c claimtext.TestClaim) bool { return c.Sentence == st.Sentence }) {
 				more = append(more, st)
 			}
+		}
+	}
+	if s.Policy.Infer.Counts && (len(runs) > 0 || len(req.Trace) > 0) {
+		if r, ok := ranTests(s, runs, source); ok {
+			f.MarkApplicable(vouch.DimClaims)
+			f.Checks = append(f.Checks, r)
 		}
 	}
 	claimed := req.Output.TestResult == vouch.TestPassed ||
@@ -148,29 +154,7 @@ func (testsAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Fin
 	}
 	if len(runs) == 0 {
 		if len(req.Trace) > 0 {
-			// A command vouch cannot read as a test run may have run the
-			// tests (a project's own runner, a script): only a trace that
-			// ran nothing but reads, edits and inspections refutes the claim.
-			var other []string
-			for _, c := range trace.SummaryFor(s).Commands {
-				if _, _, ok := testStage(c.Command); ok && c.Background && c.ExitCode == nil {
-					o := vouch.Undecided(vouch.CodeTestNotRun, fmt.Sprintf("the output claims the tests passed; %q was started in the background (call %d) and the trace never shows how it ended", trace.Excerpt(c.Command, 80), c.Index))
-					o.Evidence = map[string]any{"command": c.Command, "call": c.Index}
-					f.Checks = append(f.Checks, result("claims.tests", o))
-					return nil
-				}
-				if c.HasResult && executes(c.Command) {
-					other = append(other, trace.Excerpt(c.Command, 60))
-				}
-			}
-			if len(other) > 0 {
-				o := vouch.Undecided(vouch.CodeTestNotRun, fmt.Sprintf("the output claims the tests passed; no command of the trace is a test run vouch can read, but %d other commands ran that may have run them (%s)", len(other), check.List(other, 3)))
-				o.Evidence = map[string]any{"commands": check.Cap(other, 10)}
-				f.Checks = append(f.Checks, result("claims.tests", o))
-				return nil
-			}
-			out := vouch.Fail(vouch.CodeTestNotRun, "the output claims the tests passed, but the trace shows no test command run: only reads, edits and commands that look at files", map[string]any{"traceEntries": len(req.Trace)})
-			f.Checks = append(f.Checks, result("claims.tests", out))
+			f.Checks = append(f.Checks, result("claims.tests", noTestRun(s, "the tests passed")))
 			return nil
 		}
 		f.Checks = append(f.Checks, result("claims.tests", vouch.Undecided(vouch.CodeTestNotRun,
@@ -187,6 +171,93 @@ func (testsAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Fin
 	}
 	f.Checks = append(f.Checks, res)
 	return nil
+}
+
+// noTestRun decides a claim about a test run (claimed: "the tests
+// passed", "it ran the tests") against a trace that holds no test run
+// vouch can read. A command vouch cannot read as a test run may have run
+// the tests (a project's own runner, a script), and a run started in the
+// background may have ended unseen: only a trace that ran nothing but
+// reads, edits and inspections refutes the claim (TEST_NOT_RUN).
+func noTestRun(s *vouch.Subject, claimed string) vouch.Outcome {
+	var other []string
+	for _, c := range trace.SummaryFor(s).Commands {
+		if _, _, ok := testStage(c.Command); ok && c.Background && c.ExitCode == nil {
+			o := vouch.Undecided(vouch.CodeTestNotRun, fmt.Sprintf("the output claims %s; %q was started in the background (call %d) and the trace never shows how it ended", claimed, trace.Excerpt(c.Command, 80), c.Index))
+			o.Evidence = map[string]any{"command": c.Command, "call": c.Index}
+			return o
+		}
+		if c.HasResult && executes(c.Command) {
+			other = append(other, trace.Excerpt(c.Command, 60))
+		}
+	}
+	if len(other) > 0 {
+		o := vouch.Undecided(vouch.CodeTestNotRun, fmt.Sprintf("the output claims %s; no command of the trace is a test run vouch can read, but %d other commands ran that may have run them (%s)", claimed, len(other), check.List(other, 3)))
+		o.Evidence = map[string]any{"commands": check.Cap(other, 10)}
+		return o
+	}
+	return vouch.Fail(vouch.CodeTestNotRun, fmt.Sprintf("the output claims %s, but the trace shows no test command run: only reads, edits and commands that look at files", claimed),
+		map[string]any{"traceEntries": len(s.Request.Trace)})
+}
+
+// ranTests holds the summary's claims that a test command was run ("Ran
+// `go test ./...`", "I ran the test suite"), whatever it showed, against
+// the test runs of the evidence (runs, read from source): a run of the
+// runner the claim names, or of any runner when it names none, verifies
+// them; a trace that ran nothing refutes them (see noTestRun); runs of
+// other runners only leave them undecided. ok is false when the summary
+// makes no such claim.
+func ranTests(s *vouch.Subject, runs []testRun, source string) (vouch.CheckResult, bool) {
+	var refs []vouch.ClaimRef
+	var named [][]string // the runners the claims name
+	for _, st := range claimtext.Statements(s.Request.Output.Summary) {
+		if st.Action != "run" {
+			continue
+		}
+		var runners [][]string
+		for _, n := range st.Names {
+			if argv, _, ok := testStage(n.Text); ok {
+				runners = append(runners, argv[:runnerLen(argv)])
+			}
+		}
+		if st.Kind != "tests" && len(runners) == 0 {
+			continue
+		}
+		refs = append(refs, vouch.SummaryRef(vouch.ClaimKind(st.Kind), st.Text, st.Sentence))
+		named = append(named, runners...)
+	}
+	if len(refs) == 0 {
+		return vouch.CheckResult{}, false
+	}
+	var r vouch.CheckResult
+	switch {
+	case len(runs) == 0:
+		r = result("claims.tests.ran", noTestRun(s, "a test command ran"))
+	default:
+		var seen []string
+		for _, run := range runs {
+			if len(named) == 0 || slices.ContainsFunc(named, func(p []string) bool { return hasPrefix(run.argv, p) }) {
+				ev := map[string]any{"command": run.command, "source": source}
+				if source == "trace" {
+					ev["call"] = run.index
+				}
+				r = result("claims.tests.ran", vouch.Pass(fmt.Sprintf("%q ran (%s), as the summary says (%q)", trace.Excerpt(run.command, 80), source, refs[0].Text), ev))
+				break
+			}
+			seen = append(seen, trace.Excerpt(run.command, 60))
+		}
+		if r.Name == "" {
+			want := make([]string, len(named))
+			for i, p := range named {
+				want[i] = strings.Join(p, " ")
+			}
+			o := vouch.Undecided(vouch.CodeTestNotRun, fmt.Sprintf("the summary says %q, but the test runs of the evidence are of other runners (%s), not %s", refs[0].Text, check.List(seen, 3), check.List(want, 3)))
+			o.Evidence = map[string]any{"runs": check.Cap(seen, 10), "named": want}
+			r = result("claims.tests.ran", o)
+		}
+	}
+	r.Claims = refs
+	return r, true
 }
 
 // runOutcome is what decides one test command: a run vouch made again, or

@@ -393,3 +393,43 @@ func TestTestStale(t *testing.T) {
 		}
 	}
 }
+
+// TestRanTests holds claims that a test command ran, whatever it showed,
+// against the runs of the trace (claims.tests.ran).
+func TestRanTests(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		summary string
+		trace   []vouch.TraceEntry
+		status  vouch.Status // "" for no check
+		says    string
+	}{
+		{"the named runner ran, and failed", "Ran `go test ./...`; 2 tests still fail.", []vouch.TraceEntry{bash("go test ./pkg/...", "--- FAIL: TestX\nFAIL", true)},
+			vouch.StatusPass, `"go test ./pkg/..." ran (trace)`},
+		{"the tests, no runner named", "I ran the test suite.", []vouch.TraceEntry{bash("python -m pytest -q", "3 passed", false)},
+			vouch.StatusPass, `"python -m pytest -q" ran`},
+		{"nothing ran", "I ran the tests.", []vouch.TraceEntry{bash("cat a.go", "package a", false)},
+			vouch.StatusFail, "the trace shows no test command run"},
+		{"another runner ran", "Ran `pytest`.", []vouch.TraceEntry{bash("go test ./...", "ok  \tx\t0.1s", false)},
+			vouch.StatusUndecided, "of other runners"},
+		{"a script may have run them", "I ran the tests.", []vouch.TraceEntry{bash("./ci.sh", "all good", false)},
+			vouch.StatusUndecided, "may have run them"},
+		{"a run that is no test run", "Ran `make build`.", []vouch.TraceEntry{bash("make build", "ok", false)}, "", ""},
+	} {
+		var ran []vouch.CheckResult
+		for _, c := range runTests(t, vouch.Output{Summary: tt.summary}, tt.trace) {
+			if c.Name == "claims.tests.ran" {
+				ran = append(ran, c)
+			}
+		}
+		switch {
+		case tt.status == "" && len(ran) != 0:
+			t.Errorf("%s: want no check, got %+v", tt.name, ran)
+		case tt.status == "":
+		case len(ran) != 1:
+			t.Errorf("%s: %d checks: %+v", tt.name, len(ran), ran)
+		case ran[0].Status != tt.status || !strings.Contains(ran[0].Reason, tt.says) || len(ran[0].Claims) == 0:
+			t.Errorf("%s: %s %q (claims %v), want %s saying %q", tt.name, ran[0].Status, ran[0].Reason, ran[0].Claims, tt.status, tt.says)
+		}
+	}
+}

@@ -43,13 +43,16 @@ func init() {
 type workAnalyzer struct{}
 
 // workOp returns the operation a clause's action class claims on what it
-// names: "add", "change", "remove" or "rename"; "" for none.
+// names: "add", "change", "remove", "rename" or "keep" (no change: "`Parse`
+// is untouched"); "" for none. Documenting a function changes it.
 func workOp(action string) string {
 	switch {
 	case symbolAdds[action]:
 		return "add"
-	case symbolChanges[action]:
+	case symbolChanges[action] || action == "document":
 		return "change"
+	case action == "keep":
+		return "keep"
 	case action == "delete":
 		return "remove"
 	case action == "rename" || action == "move":
@@ -148,6 +151,20 @@ func (w *work) statement(st claimtext.Statement, op string, names []claimtext.Na
 		}
 		return nil
 	}
+	if first.After != "" && loc == "" && op != "rename" {
+		// "Removed the unused helper from utils.py", "Added a test to
+		// a_test.go": the work was done in the file, to something the
+		// clause does not name as code. The file changed is part of it.
+		switch n := first.After; {
+		case !first.File || !w.withBase() || op == "keep":
+		case n == "to" || n == "in" || n == "into" || n == "inside" || n == "within" || n == "from" || n == "of":
+			if r, ok := w.changedFile(st, first.Text); ok {
+				r.Claims = []vouch.ClaimRef{ref(vouch.ClaimFile, true)}
+				return []vouch.CheckResult{r}
+			}
+		}
+		return nil
+	}
 	switch op {
 	case "rename":
 		from, to := renamePair(names)
@@ -169,6 +186,12 @@ func (w *work) statement(st claimtext.Statement, op string, names []claimtext.Na
 	}
 	if !w.withBase() {
 		return nil // an addition or a change cannot be told from what was there
+	}
+	if op == "keep" {
+		if first.File {
+			return cited(w.keptFile(st, first.Text), ref(vouch.ClaimFile, partial))
+		}
+		return cited(w.keptSymbol(st, first.Text), ref(vouch.ClaimSymbol, partial))
 	}
 	var out []vouch.CheckResult
 	if first.File {
@@ -530,4 +553,57 @@ func (w *work) renamedSymbol(st claimtext.Statement, from, to, loc string) []vou
 		return []vouch.CheckResult{result("claims.renamed", o)}
 	}
 	return nil
+}
+
+// keptFile holds "F is unchanged" against the changes since the base: it
+// passes when git shows no change to F. A change git shows fails the claim
+// when a call of the trace wrote F (the agent changed what it says it left
+// alone); without such a call it is undecided: the change may be another's.
+func (w *work) keptFile(st claimtext.Statement, name string) []vouch.CheckResult {
+	rel, changed := resolveSaid(w.s, w.ch, name)
+	if rel == "" {
+		return nil
+	}
+	ev := map[string]any{"file": rel, "claim": st.Text, "base": w.ch.Base}
+	switch {
+	case !changed:
+		return []vouch.CheckResult{result("claims.kept", vouch.Pass(fmt.Sprintf("git shows no change to %s since the base, as the summary says (%q)", rel, st.Text), ev))}
+	case wroteFile(w.traceWritten(), rel):
+		o := vouch.Fail(vouch.CodeUnchangedClaimFalse, fmt.Sprintf("the summary says %q, but git shows %s changed since the base, and the trace wrote it", st.Text, rel), ev)
+		o.Fix = []string{rel}
+		return []vouch.CheckResult{result("claims.kept", o)}
+	}
+	o := vouch.Undecided(vouch.CodeUnchangedClaimFalse, fmt.Sprintf("the summary says %q, but git shows %s changed since the base (by no call of the trace vouch saw)", st.Text, rel))
+	o.Evidence = ev
+	return []vouch.CheckResult{result("claims.kept", o)}
+}
+
+// keptSymbol holds "X is untouched" against the changes since the base:
+// it passes when no change touches a definition of X; a change that does
+// leaves it undecided (a comment or a line of layout may be all it is).
+func (w *work) keptSymbol(st claimtext.Statement, name string) []vouch.CheckResult {
+	if !identifier.MatchString(name) {
+		return nil
+	}
+	defs, unread := definitions(w.ctx, w.s, w.ch, name, symbolFiles(w.ctx, w.s, []string{lastPart(name)}))
+	if len(defs) == 0 {
+		return nil
+	}
+	var where []string
+	for _, d := range defs {
+		start, end := d.sym.Extent()
+		where = append(where, fmt.Sprintf("%s:%d-%d", d.file, start, end))
+		if touched(w.ch, d) {
+			o := vouch.Undecided(vouch.CodeUnchangedClaimFalse, fmt.Sprintf("the summary says %q, but a change since the base touches %s at %s:%d-%d", st.Text, name, d.file, start, end))
+			o.Evidence = map[string]any{"symbol": name, "claim": st.Text, "definition": fmt.Sprintf("%s:%d-%d", d.file, start, end), "base": w.ch.Base}
+			return []vouch.CheckResult{result("claims.kept", o)}
+		}
+	}
+	ev := map[string]any{"symbol": name, "claim": st.Text, "definitions": check.Cap(where, 20), "base": w.ch.Base}
+	if unread {
+		o := vouch.Undecided(vouch.CodeCodeUnparsable, fmt.Sprintf("the summary says %q; no change touches %s at %s, but a changed file could not be parsed and may define it", st.Text, name, check.List(where, 3)))
+		o.Evidence = ev
+		return []vouch.CheckResult{result("claims.kept", o)}
+	}
+	return []vouch.CheckResult{result("claims.kept", vouch.Pass(fmt.Sprintf("no change since the base touches %s (%s), as the summary says (%q)", name, check.List(where, 3), st.Text), ev))}
 }

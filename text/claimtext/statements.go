@@ -78,9 +78,18 @@ func Statements(summary string) []Statement {
 	}
 	sc := newScanner(summary)
 	defer sc.release()
-	var out []Statement
+	var (
+		out        []Statement
+		imperative []bool // out[i] is read from an imperative clause
+		reported   bool   // a clause reports work done, in the past
+	)
+	later := false // the sentences follow "Next steps:", "TODO": imperatives there are plans
 	for sc.next() {
 		if sc.question {
+			continue
+		}
+		if sc.futureLead() {
+			later = true
 			continue
 		}
 		lo := 0
@@ -88,14 +97,39 @@ func Statements(summary string) []Statement {
 			if k < len(sc.toks) && !sc.clauseBreak(k) {
 				continue
 			}
-			if st, ok := sc.statement(lo, k); ok {
+			if st, how, ok := sc.statement(lo, k); ok && !(later && how == clauseImperative) {
 				out = append(out, st)
+				imperative = append(imperative, how == clauseImperative)
+				reported = reported || how == clauseDone
 			}
 			lo = k + 1
 		}
 	}
+	if reported {
+		// A summary that reports its work in the past gives instructions
+		// in the imperative ("Add FOO to the config"); only one written
+		// wholly in the imperative, as commit messages and pull requests
+		// are ("Fix the timeout default, add ParseDuration"), claims by it.
+		i := 0
+		out = slices.DeleteFunc(out, func(Statement) bool { i++; return imperative[i-1] })
+	}
 	return out
 }
+
+// clauseHow is how a clause claims: by a verb of done work, in the
+// imperative of a commit message, or otherwise (a result, a description).
+type clauseHow uint8
+
+const (
+	clauseOther clauseHow = iota
+	clauseDone
+	clauseImperative
+)
+
+// imperativeWork are the action classes an imperative clause of a commit
+// message or a pull request claims done ("Add ParseDuration", "Fix the
+// timeout"): changes to the code. "Run", "Install", "Check" instruct.
+var imperativeWork = lex.Named("imperative-work").Set()
 
 // clauseBreak reports whether token k ends a clause: a ";", or a
 // conjunction, breaker or comma followed by a new predicate.
@@ -106,6 +140,10 @@ func (sc *scanner) clauseBreak(k int) bool {
 		return true
 	case t.kind == tPunct && t.punct == ',', t.kind == tWord && t.is(wConj|wStmtBreak):
 		return sc.predicateAt(k + 1)
+	case t.kind == tPunct && t.punct == '(':
+		// A parenthesis opens a clause of its own only with a subject:
+		// "(the old file was removed in #8)", not "(2 passed)".
+		return sc.wordHas(k+1, wSubject|wDet|wPronoun) && sc.predicateAt(k+1)
 	}
 	return false
 }
@@ -162,14 +200,15 @@ func (sc *scanner) anyVerb(k int) bool {
 	return e != nil && (e.verb != "" || e.outcome || e.flags&(wAux|wOtherVerb|wModal|wPassWord|wFailWord) != 0)
 }
 
-// statement reads the clause of tokens [lo, hi) of the current sentence.
-func (sc *scanner) statement(lo, hi int) (Statement, bool) {
+// statement reads the clause of tokens [lo, hi) of the current sentence,
+// and says how it claims.
+func (sc *scanner) statement(lo, hi int) (Statement, clauseHow, bool) {
 	// Leading joiners and fillers: "and", ",", "also", "then".
 	for lo < hi && (sc.toks[lo].kind == tPunct || sc.wordHas(lo, wConj|wFiller) && !sc.wordHas(lo, wComplete)) {
 		lo++
 	}
 	if lo >= hi {
-		return Statement{}, false
+		return Statement{}, 0, false
 	}
 	// A lead that speaks of the text ("Here's what I did:", "Summary of
 	// changes:") or a label without a verb ("Tests:", "Result:") before a
@@ -183,7 +222,12 @@ func (sc *scanner) statement(lo, hi int) (Statement, bool) {
 	}
 	if sc.wordHas(lo, wNonClaim) {
 		if colon < 0 {
-			return Statement{}, false
+			return Statement{}, 0, false
+		}
+		for k := lo; k < colon; k++ {
+			if sc.wordHas(k, wFuture) {
+				return Statement{}, 0, false // "Next steps: add docs"
+			}
 		}
 		lo = colon + 1
 	} else if colon > lo {
@@ -202,32 +246,54 @@ func (sc *scanner) statement(lo, hi int) (Statement, bool) {
 		lo++
 	}
 	if lo >= hi {
-		return Statement{}, false
+		return Statement{}, 0, false
 	}
 	first := &sc.toks[lo]
 	word := func(k int) string { return strings.ToLower(sc.toks[k].text(sc.s)) }
+	imperative := false
 	switch {
 	case sc.wordHas(lo, wCond):
-		return Statement{}, false // "If the tests fail, ..."
+		return Statement{}, 0, false // "If the tests fail, ..."
 	case first.kind == tWord && first.ent() != nil && (first.ent().form == formBase || first.is(wImperative)) &&
 		!sc.doneVerb(lo) && !first.is(wComplete|wAux|wPassWord) && !sc.copulaIn(lo+1, hi):
-		return Statement{}, false // "Run go test", "Add 3 tests"; not "go test ./... is green"
+		// "Run go test", "Add FOO to your config": an instruction; not "go
+		// test ./... is green". A change in the imperative ("Add
+		// ParseDuration") is a claim in a commit message's style, kept
+		// only when the whole summary is written so (see Statements).
+		if first.ent().form != formBase || !imperativeWork[first.ent().verb] || sc.addressesReader(lo, hi) {
+			return Statement{}, 0, false
+		}
+		imperative = true
 	case word(lo) == "you":
-		return Statement{}, false // "You can run ..."
+		return Statement{}, 0, false // "You can run ..."
 	}
 	var (
-		done, result, resultWord, verb, complete, now, tests, git, outcome, neg, passSignal, newWord, behaviourNoun, cmdNoun bool
-		action                                                                                                               string
-		firstVerb, firstDone                                                                                                 = -1, -1
-		objs                                                                                                                 []int // object tokens: names and paths
+		done, result, resultWord, verb, complete, now, tests, git, outcome, neg, passSignal, newWord, behaviourNoun, cmdNoun, keep, counted bool
+		action                                                                                                                              string
+		firstVerb, firstDone                                                                                                                = -1, -1
+		newAt                                                                                                                               = -1
+		objs                                                                                                                                []int // object tokens: names and paths
 	)
+	if imperative {
+		done, verb, firstVerb, firstDone, action = true, true, lo, lo, first.ent().verb
+	}
+	asideAt := hi // where a part that describes rather than claims starts
 	for k := lo; k < hi; k++ {
 		t := &sc.toks[k]
+		if asideAt == hi && k > lo && sc.startsAside(k) {
+			asideAt = k
+		}
 		switch t.kind {
 		case tCode, tIdent:
 			objs = append(objs, k)
 			continue
 		case tWord:
+		case tOther:
+			if w := t.text(sc.s); len(w) > 1 && w[0] == '#' && isDigit(w[1]) && k > lo && sc.wordHas(k-1, wPrep|wPlace) {
+				// "was removed in #8": work of another change, cited.
+				return Statement{}, 0, false
+			}
+			continue
 		default:
 			continue
 		}
@@ -242,10 +308,23 @@ func (sc *scanner) statement(lo, hi int) (Statement, bool) {
 			firstVerb = k
 		}
 		if e.flags&wFuture != 0 && (firstVerb < 0 || firstVerb == k) {
-			return Statement{}, false // "I will add", "Let me"
+			return Statement{}, 0, false // "I will add", "Let me"
 		}
 		if e.flags&wGap != 0 || e.flags&(wNeg|wNegAux) != 0 && e.flags&wPassSignal == 0 {
 			neg = true
+		}
+		if e.flags&wUnPart != 0 {
+			// "`Parse` is untouched" claims no change; "2 methods remain
+			// undocumented" is a gap.
+			if e.verb == "modify" {
+				keep = true
+			} else {
+				neg = true
+			}
+			continue
+		}
+		if firstDone >= 0 && k == firstDone+1 && (strings.EqualFold(t.text(sc.s), "nothing") || strings.EqualFold(t.text(sc.s), "none")) {
+			neg = true // "removed nothing"
 		}
 		switch {
 		case e.verb == "pass" || e.verb == "fail" || e.verb == "skip":
@@ -278,7 +357,9 @@ func (sc *scanner) statement(lo, hi int) (Statement, bool) {
 				action = "pass" // "no failures"
 			}
 		}
-		if e.flags&(wAux|wOtherVerb|wModal) != 0 || e.verb != "" {
+		if e.flags&(wAux|wOtherVerb|wModal) != 0 || e.verb != "" && (e.form != formIng || k > lo && sc.wordHas(k-1, wAux)) {
+			// A verb in -ing alone is a label or a step under way
+			// ("Testing", "Running the tests"), not what was done.
 			verb = true
 		}
 		if e.outcome {
@@ -289,6 +370,9 @@ func (sc *scanner) statement(lo, hi int) (Statement, bool) {
 		}
 		if e.flags&wNew != 0 {
 			newWord = true
+			if newAt < 0 {
+				newAt = k
+			}
 		}
 		if e.flags&wDoc != 0 && (action == "" || action == "add" || action == "update" || action == "modify") {
 			action = "document" // "Added JSDoc comments to ..."
@@ -296,11 +380,14 @@ func (sc *scanner) statement(lo, hi int) (Statement, bool) {
 		if e.flags&wCmdNoun != 0 {
 			cmdNoun = true
 		}
+		if e.noun != "" {
+			counted = true // "files", "functions", "tests": a claim of things
+		}
 		if strings.EqualFold(t.text(sc.s), "now") {
 			now = true
 		}
-		if e.noun == "test" || e.flags&wTestSubject != 0 || e.verb == "test" {
-			tests = true
+		if (e.noun == "test" || e.flags&wTestSubject != 0 || e.verb == "test") && k < asideAt {
+			tests = true // not "Added `parse`, following the pattern of its tests"
 		}
 		if e.git != "" && e.git != "object" {
 			git = true
@@ -313,21 +400,27 @@ func (sc *scanner) statement(lo, hi int) (Statement, bool) {
 		}
 	}
 	if neg && !passSignal && !behaviourNoun {
-		return Statement{}, false // a gap or a denial: no claim of work
+		return Statement{}, 0, false // a gap or a denial: no claim of work
+	}
+	if keep && !done && !result && !resultWord {
+		action, verb = "keep", true
 	}
 	if !verb && !done && !result && !resultWord && !complete && !git && !(newWord && (len(objs) > 0 || tests)) && !passSignal {
-		return Statement{}, false // a heading or a label
+		return Statement{}, 0, false // a heading or a label
+	}
+	if action == "" && newWord && (newAt == lo || newAt == lo+1 && sc.wordHas(lo, wDet)) {
+		action = "add" // "new function `ParseDuration`", "a new `--dry-run` flag"
 	}
 	// What the clause also says the code does: "so that ...", "to read
 	// ...", "which returns ...", "now ...", or a subject and a verb in the
 	// present ("it retries ...", "`mean` returns ...").
 	says := now || outcome || sc.saysBehaviour(lo, hi) || firstDone < 0 && sc.describes(lo, hi)
-	if !done && !result && !resultWord && !passSignal && !complete && !git && !tests && !says && !behaviourNoun && !(newWord && len(objs) > 0) {
+	if !done && !result && !resultWord && !passSignal && !complete && !git && !tests && !says && !behaviourNoun && !(newWord && len(objs) > 0) && !keep {
 		// No work done, no result, no judgement of the work and nothing the
 		// code now does: a description or a line of reasoning ("The bug
 		// was in the parser", "the --legacy flag is gone"), not a claim
 		// about the work.
-		return Statement{}, false
+		return Statement{}, 0, false
 	}
 	st := Statement{Sentence: sc.s, Start: int(sc.toks[lo].start), End: int(sc.toks[hi-1].end), Action: action}
 	if sc.toks[hi-1].kind == tPunct && hi-1 > lo {
@@ -345,7 +438,7 @@ func (sc *scanner) statement(lo, hi int) (Statement, bool) {
 	}
 	aside := false
 	for k, o := lo, 0; k < hi && o < len(objs); k++ {
-		if sc.toks[k].kind == tWord && (sc.toks[k].is(wRelative) || strings.EqualFold(sc.toks[k].text(sc.s), "so")) && k > lo {
+		if k >= asideAt {
 			aside = true
 		}
 		if k != objs[o] {
@@ -390,18 +483,76 @@ func (sc *scanner) statement(lo, hi int) (Statement, bool) {
 		st.Kind = "command"
 	case action == "document":
 		st.Kind = "symbol" // doc comments are on functions and types
-	case symbol && (done || newWord):
+	case symbol && (done || newWord || keep):
 		st.Kind = "symbol"
-	case file && (done || newWord):
+	case file && (done || newWord || keep):
 		st.Kind = "file"
 	case says:
 		st.Kind = "behaviour"
 	case complete || action == "complete":
 		st.Kind = "completion"
+	case done && !counted && (action == "add" || action == "implement" || action == "create" || action == "fix"):
+		// A feature, in words: "Implemented duration parsing"; not "Created
+		// 2 files", which its count's check decides.
+		st.Kind = "behaviour"
 	default:
 		st.Kind = "statement"
 	}
-	return st, true
+	how := clauseOther
+	switch {
+	case imperative:
+		how = clauseImperative
+	case firstDone >= 0:
+		how = clauseDone
+	}
+	return st, how, true
+}
+
+// startsAside reports whether token k starts a part of a clause that
+// describes rather than claims: a relative ("which", "that"), "so", or a
+// participle after a comma (", following the pattern of ...").
+func (sc *scanner) startsAside(k int) bool {
+	t := &sc.toks[k]
+	if t.kind == tWord && (t.is(wRelative) || strings.EqualFold(t.text(sc.s), "so")) {
+		return true
+	}
+	if sc.punctIs(k, ',') && k+1 < len(sc.toks) && sc.toks[k+1].kind == tWord {
+		if e := sc.toks[k+1].ent(); e != nil && e.verb != "" {
+			return e.form == formIng
+		}
+		// A participle the lexicon knows no action of: "following".
+		w := sc.toks[k+1].text(sc.s)
+		return len(w) > 5 && strings.HasSuffix(w, "ing") && !sc.toks[k+1].upper
+	}
+	return false
+}
+
+// futureLead reports a sentence that only announces what is to come: a
+// future marker or a lead such as "Next steps" or "TODO", and no verb
+// ("Next steps:", a heading "Follow-ups planned").
+func (sc *scanner) futureLead() bool {
+	future := false
+	for k := range sc.toks {
+		switch {
+		case sc.toks[k].kind == tPunct:
+		case sc.wordHas(k, wFuture):
+			future = true
+		case sc.anyVerb(k) && !sc.wordHas(k, wFuture):
+			return false
+		}
+	}
+	return future
+}
+
+// addressesReader reports a clause among tokens [lo, hi) that speaks to
+// its reader: "you", "your".
+func (sc *scanner) addressesReader(lo, hi int) bool {
+	for k := lo; k < hi; k++ {
+		if w := sc.toks[k].text(sc.s); sc.toks[k].kind == tWord && (strings.EqualFold(w, "you") || strings.EqualFold(w, "your")) {
+			return true
+		}
+	}
+	return false
 }
 
 // copulaIn reports an auxiliary or a test result verb among tokens [lo, hi):

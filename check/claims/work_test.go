@@ -1,0 +1,46 @@
+package claims
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/vouchgate/vouch"
+)
+
+// TestWork holds work claimed in plain words (claims.work) against the
+// calc workspace: removals, renames, documentation, files and functions
+// said to be left alone, and a commit message's imperative.
+func TestWork(t *testing.T) {
+	renamed := strings.Replace(goBase, "func Sub(", "func Subtract(", 1)
+	runDiffCases(t, workAnalyzer{}, []diffCase{
+		{"a function removed", map[string]string{"helper.go": "package calc\n"}, "Removed the unused `Helper` function from helper.go.",
+			map[string]wantCheck{"claims.removed": {vouch.StatusPass, "defined Helper at the base and no longer does"}}},
+		{"a function said removed, still there", map[string]string{"calc.go": strings.Replace(goBase, "a + b", "b + a", 1)}, "Removed the unused `Helper` function from helper.go.",
+			map[string]wantCheck{"claims.removed": {vouch.StatusFail, "helper.go still defines Helper"}}},
+		// A name written as a plain word is not read as code: the file
+		// the work was done in is all the clause names.
+		{"a function removed, named in plain words", map[string]string{"helper.go": "package calc\n"}, "Removed the unused Helper function from helper.go.",
+			map[string]wantCheck{"claims.git": {vouch.StatusPass, "git shows helper.go changed"}}},
+		{"a function renamed", map[string]string{"calc.go": renamed}, "Renamed `Sub` to `Subtract` in calc.go.",
+			map[string]wantCheck{"claims.renamed": {vouch.StatusPass, "calc.go defines Subtract and no file defines Sub any more"}}},
+		{"a function said renamed, not", map[string]string{"helper.go": "package calc\n\n// Helper helps.\nfunc Helper() int { return 2 }\n"}, "Renamed `Sub` to `Subtract` in calc.go.",
+			map[string]wantCheck{"claims.renamed": {vouch.StatusFail, "calc.go still defines Sub and nothing defines Subtract"}}},
+		{"a file removed", map[string]string{"calc.go": renamed}, "Removed helper.go.",
+			map[string]wantCheck{"claims.deleted": {vouch.StatusFail, "helper.go still exists"}}},
+		{"a function documented", map[string]string{"calc.go": strings.Replace(goBase, "// Sub subtracts.", "// Sub subtracts b from a,\n// and may go below zero.", 1)}, "Documented `Sub` better.",
+			map[string]wantCheck{"claims.symbol": {vouch.StatusPass, "Sub changed"}}},
+		// "Changed `Sub`" is the count claim's to hold (claims.code).
+		{"a function left alone", map[string]string{"calc.go": strings.Replace(goBase, "a - b", "a - b - 0", 1)}, "Changed `Sub`; `Add` is untouched.",
+			map[string]wantCheck{"claims.kept": {vouch.StatusPass, "no change since the base touches Add"}}},
+		{"a function said left alone, touched", map[string]string{"calc.go": strings.Replace(goBase, "a + b", "b + a", 1)}, "Changed `Sub`; `Add` is untouched.",
+			map[string]wantCheck{"claims.kept": {vouch.StatusUndecided, "a change since the base touches Add"}}},
+		{"a file said unchanged, changed by another", map[string]string{"helper.go": "package calc\n\n// Helper helps.\nfunc Helper() int { return 2 }\n"}, "`helper.go` is unchanged.",
+			map[string]wantCheck{"claims.kept": {vouch.StatusUndecided, "git shows helper.go changed since the base (by no call of the trace vouch saw)"}}},
+		{"a commit message", map[string]string{"calc.go": goBase + "\n// Mul multiplies.\nfunc Mul(a, b int) int { return a * b }\n"}, "Add `Mul` to calc.go",
+			map[string]wantCheck{"claims.symbol": {vouch.StatusPass, "Mul added"}}},
+		// After a report in the past, an imperative instructs: `Div`,
+		// written nowhere, is not held against the work.
+		{"an instruction after a report", map[string]string{"calc.go": goBase + "\n// Mul multiplies.\nfunc Mul(a, b int) int { return a * b }\n"}, "Added `Mul` to calc.go. Add `Div` to calc.go next.",
+			map[string]wantCheck{}},
+	})
+}
