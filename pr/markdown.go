@@ -18,8 +18,9 @@ const maxRows = 60
 
 // Markdown writes the result as a comment ready to post on the pull
 // request (GitHub-flavoured Markdown): the verdict, score and confidence,
-// the commits compared, every check with its status and evidence, the
-// unverified mentions, the warnings and the feedback.
+// the commits compared, every claim of the description with what the
+// evidence showed (refuted, unverified, verified), the checks folded
+// below it, the unverified mentions, the warnings and the feedback.
 //
 // Everything that comes from the description, the repository or the test
 // reports is untrusted and is written so that it shows as text and does
@@ -33,7 +34,7 @@ func (r *Result) Markdown(w io.Writer) error {
 	rep := r.Report
 	var b strings.Builder
 	b.WriteString(CommentMarker + "\n")
-	icon := map[vouch.Verdict]string{vouch.VerdictPass: "✅", vouch.VerdictRetry: "🔁", vouch.VerdictFail: "❌"}[rep.Verdict]
+	icon := map[vouch.Verdict]string{vouch.VerdictPass: "✅", vouch.VerdictRetry: "🔁", vouch.VerdictFail: "❌", vouch.VerdictUnverified: "❔"}[rep.Verdict]
 	score := "n/a"
 	if rep.Score != nil {
 		score = fmt.Sprintf("%.2f", *rep.Score)
@@ -53,6 +54,7 @@ func (r *Result) Markdown(w io.Writer) error {
 	}
 	b.WriteString(".\n\n")
 
+	writeClaims(&b, rep.Claims)
 	checks := rep.Checks
 	if len(checks) > 0 {
 		order := map[vouch.Status]int{vouch.StatusFail: 0, vouch.StatusUndecided: 1, vouch.StatusPass: 2}
@@ -76,7 +78,7 @@ func (r *Result) Markdown(w io.Writer) error {
 				nUnd++
 			}
 		}
-		fmt.Fprintf(&b, "**Checks:** %d passed, %d failed, %d undecided\n\n", nPass, nFail, nUnd)
+		fmt.Fprintf(&b, "<details><summary>Checks: %d passed, %d failed, %d undecided</summary>\n\n", nPass, nFail, nUnd)
 		b.WriteString("| | Check | Evidence |\n|---|---|---|\n")
 		for i, c := range sorted {
 			if i == maxRows {
@@ -93,7 +95,7 @@ func (r *Result) Markdown(w io.Writer) error {
 			}
 			fmt.Fprintf(&b, "| %s | %s | %s |\n", mark, name, mdCell(c.Reason))
 		}
-		b.WriteString("\n")
+		b.WriteString("\n</details>\n\n")
 	}
 	if u := rep.Mentions.Unverified; len(u) > 0 {
 		fmt.Fprintf(&b, "<details><summary>%s found in no evidence</summary>\n\n", plural(len(u), "mention"))
@@ -125,6 +127,38 @@ func (r *Result) Markdown(w io.Writer) error {
 	fmt.Fprintf(&b, "<sub>vouch %s · report %s</sub>\n", mdText(string(rep.Kind)), mdText(rep.ID))
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeClaims writes the claim ledger as a table: the claims found false
+// first, then those nothing could check, then those that hold, each with
+// what the evidence showed.
+func writeClaims(b *strings.Builder, claims []vouch.Claim) {
+	if len(claims) == 0 {
+		return
+	}
+	n := map[vouch.ClaimState]int{}
+	for _, c := range claims {
+		n[c.State]++
+	}
+	fmt.Fprintf(b, "**Claims:** %d verified, %d refuted, %d unverified\n\n", n[vouch.ClaimVerified], n[vouch.ClaimRefuted], n[vouch.ClaimUnverified])
+	b.WriteString("| | Claim | Evidence |\n|---|---|---|\n")
+	rows := 0
+	for _, state := range []vouch.ClaimState{vouch.ClaimRefuted, vouch.ClaimUnverified, vouch.ClaimVerified} {
+		mark := map[vouch.ClaimState]string{vouch.ClaimRefuted: "❌", vouch.ClaimUnverified: "❔", vouch.ClaimVerified: "✅"}[state]
+		for _, c := range claims {
+			if c.State != state {
+				continue
+			}
+			if rows == maxRows {
+				fmt.Fprintf(b, "| | … | %d more claims: see the JSON report |\n", len(claims)-maxRows)
+				b.WriteString("\n")
+				return
+			}
+			rows++
+			fmt.Fprintf(b, "| %s | %s | %s |\n", mark, mdCell(c.Text), mdCell(c.Reason))
+		}
+	}
+	b.WriteString("\n")
 }
 
 // zwsp is the zero-width space that breaks links and mentions.

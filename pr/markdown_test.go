@@ -16,14 +16,42 @@ func TestMarkdown(t *testing.T) {
 		t.Fatal(err)
 	}
 	md := b.String()
-	for _, want := range []string{CommentMarker, "vouch: RETRY", "| ❌ | claims\\.git `NO_CHANGE` |", "claims\\.tests `TEST_CLAIM_CONTRADICTED`", "**Feedback**\n\n```\n", short(res.MergeBase)} {
+	for _, want := range []string{CommentMarker, "vouch: RETRY", "**Claims:** 0 verified, 2 refuted, 0 unverified",
+		"| ❌ | Updated \\`README\\.md\\` and \\`config\\.go\\` | ", "| ❌ | claims\\.git `NO_CHANGE` |",
+		"claims\\.tests `TEST_CLAIM_CONTRADICTED`", "**Feedback**\n\n```\n", short(res.MergeBase)} {
 		if !strings.Contains(md, want) {
 			t.Errorf("the comment lacks %q:\n%s", want, md)
 		}
 	}
-	// Failures come before passes.
-	if strings.Index(md, "| ❌ |") > strings.Index(md, "| ✅ |") && strings.Contains(md, "| ✅ |") {
-		t.Errorf("a pass is listed before a failure:\n%s", md)
+	// The claims come first, then the checks; in each, what was found
+	// false before what holds.
+	claims, _, folded := strings.Cut(md, "<details><summary>Checks:")
+	if !folded {
+		t.Fatalf("no folded checks:\n%s", md)
+	}
+	if strings.Contains(claims, "| ✅ |") && strings.Index(claims, "| ❌ |") > strings.Index(claims, "| ✅ |") {
+		t.Errorf("a claim that holds is listed before one found false:\n%s", md)
+	}
+}
+
+// TestMarkdownUnverified: a description whose claims hold where the diff
+// can show them, and say what only a test could show, is unverified, and
+// the comment says which claims nothing could check.
+func TestMarkdownUnverified(t *testing.T) {
+	r := prRepo(t)
+	res := verify(t, r, "Added `ParseDuration` to `timeutil/parse.go`; it now returns the length doubled.")
+	if res.Report.Verdict != vouch.VerdictUnverified {
+		t.Fatalf("verdict %s:\n%s", res.Report.Verdict, describe(res.Report))
+	}
+	var b strings.Builder
+	if err := res.Markdown(&b); err != nil {
+		t.Fatal(err)
+	}
+	md := b.String()
+	for _, want := range []string{"### ❔ vouch: UNVERIFIED", "**Claims:** 1 verified, 0 refuted, 1 unverified", "| ❔ | it now returns the length doubled |", "| ✅ | Added \\`ParseDuration\\`"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the comment lacks %q:\n%s", want, md)
+		}
 	}
 }
 

@@ -3,6 +3,8 @@ package pr
 import (
 	"context"
 	"os"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -146,12 +148,18 @@ func describe(rep *vouch.Report) string {
 	for _, m := range rep.Mentions.Unverified {
 		b.WriteString("  unverified " + string(m.Kind) + " " + m.Text + "\n")
 	}
+	for _, c := range rep.Claims {
+		b.WriteString("  claim " + c.ID + " " + string(c.State) + " " + string(c.Kind) + " " + strconv.Quote(c.Text) + ": " + c.Reason + "\n")
+	}
 	return b.String()
 }
 
 // TestHonestDescriptions checks that descriptions that say truly what the
-// pull request does pass: the worst a gate can do is send back honest
-// work.
+// pull request does are never sent back (the worst a gate can do is send
+// back honest work), and that every claim the diff and the test run can
+// show is verified: a description passes when all its claims are, and is
+// unverified when it says what only a test or a judge could show (what a
+// function returns, tests passing with no run given).
 func TestHonestDescriptions(t *testing.T) {
 	r := prRepo(t)
 	for _, tt := range []struct {
@@ -161,6 +169,10 @@ func TestHonestDescriptions(t *testing.T) {
 		// unverified is the number of mentions no evidence can show
 		// (grounding then scores less, and the verdict must still pass).
 		unverified int
+		// open are the claims (a part of their text) that stay
+		// unverified: what only a test or a judge could show. Every other
+		// claim must be verified.
+		open []string
 	}{
 		{"summary and tests", `## Summary
 - Added ` + "`ParseDuration`" + ` to ` + "`timeutil/parse.go`" + `
@@ -169,7 +181,7 @@ func TestHonestDescriptions(t *testing.T) {
 ## Tests
 - Added 2 tests: ` + "`TestParseDuration`" + ` and ` + "`TestParseDurationEmpty`" + `
 - All tests pass (` + "`go test ./...`" + `)
-`, []TestReport{goReport(t, false)}, 0},
+`, []TestReport{goReport(t, false)}, 0, nil},
 		{"an agent's prose", `I've implemented duration parsing.
 
 ### Changes
@@ -179,7 +191,7 @@ func TestHonestDescriptions(t *testing.T) {
 ### Testing
 Ran ` + "`go test ./...`" + ` and all 3 tests pass. Added 2 new tests in ` + "`timeutil/parse_test.go`" + `.
 
-Closes #12.`, []TestReport{goReport(t, false)}, 0},
+Closes #12.`, []TestReport{goReport(t, false)}, 0, []string{"implemented duration parsing", "returns the duration in seconds", "now returns the new default"}},
 		{"a template", `<!-- Describe your changes. Make sure all 40 tests pass and update CHANGELOG.md! -->
 ## What
 Adds duration parsing to the timeutil package.
@@ -188,22 +200,41 @@ Adds duration parsing to the timeutil package.
 - [x] Tests added
 - [ ] Updated ` + "`docs/guide.md`" + `
 - [x] All tests pass
-`, []TestReport{junitReport(t)}, 0},
-		{"terse", "Fix the timeout default in config.go and add ParseDuration.", nil, 0},
-		{"a conventional commit", "feat(timeutil): add ParseDuration\n\n- new function `ParseDuration`\n- tests for the empty string and a two-letter input\n- bump the `loadConfig` default", nil, 0},
+`, []TestReport{junitReport(t)}, 0, nil},
+		{"terse", "Fix the timeout default in config.go and add ParseDuration.", nil, 0, []string{"Fix the timeout default"}},
+		{"a conventional commit", "feat(timeutil): add ParseDuration\n\n- new function `ParseDuration`\n- tests for the empty string and a two-letter input\n- bump the `loadConfig` default", nil, 0, nil},
 		{"a numbered summary", "Summary of changes:\n1. Added `ParseDuration` function in `timeutil/parse.go` (returns 2x the length)\n2. Modified `config.go`: `loadConfig()` returns 3\n" +
-			"3. Created `timeutil/parse_test.go` with 2 test cases\n\nVerification: ran `go test ./...`, 3 tests passed, 0 failed.", []TestReport{goReport(t, false)}, 0},
+			"3. Created `timeutil/parse_test.go` with 2 test cases\n\nVerification: ran `go test ./...`, 3 tests passed, 0 failed.", []TestReport{goReport(t, false)}, 0, []string{"returns 2x the length", "returns 3"}},
 		{"a generated footer", "## Summary\n- add `ParseDuration`, following the pattern of `TestLoadConfig` for its tests\n- change `loadConfig` default; `Parse` and `other()` are untouched\n\n" +
-			"## Test plan\n- [x] `go test ./...`\n\n🤖 Generated with [Claude Code](https://claude.com/claude-code)\n\nCo-authored-by: Claude <noreply@anthropic.com>", []TestReport{goReport(t, false)}, 0},
+			"## Test plan\n- [x] `go test ./...`\n\n🤖 Generated with [Claude Code](https://claude.com/claude-code)\n\nCo-authored-by: Claude <noreply@anthropic.com>", []TestReport{goReport(t, false)}, 0, nil},
 		{"references", "Added `ParseDuration` to `timeutil/parse.go`; removed nothing (the old `timeutil/legacy.go` was removed in #8).\n\n" +
 			"## References\n- Issue: https://github.com/example/m/issues/41\n- Design: [durations](https://github.com/example/m/wiki/Durations)\n" +
-			"- Go docs: https://pkg.go.dev/time#ParseDuration\n- CI: <https://ci.example.com/runs/123>\n", nil, 1},
-		{"tests claimed, no report given", "Added `ParseDuration` with tests; all tests pass.", nil, 0},
+			"- Go docs: https://pkg.go.dev/time#ParseDuration\n- CI: <https://ci.example.com/runs/123>\n", nil, 1, nil},
+		{"tests claimed, no report given", "Added `ParseDuration` with tests; all tests pass.", nil, 0, []string{"all tests pass"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			res := verify(t, r, tt.desc, tt.tests...)
-			if res.Report.Verdict != vouch.VerdictPass {
-				t.Errorf("an honest description was not passed:\n%s", describe(res.Report))
+			want := vouch.VerdictPass
+			if len(tt.open) > 0 {
+				want = vouch.VerdictUnverified
+			}
+			if res.Report.Verdict != want {
+				t.Errorf("an honest description was %s, want %s:\n%s", res.Report.Verdict, want, describe(res.Report))
+			}
+			open := map[string]bool{}
+			for _, c := range res.Report.Claims {
+				i := slices.IndexFunc(tt.open, func(o string) bool { return strings.Contains(c.Text, o) })
+				switch {
+				case i >= 0 && c.State == vouch.ClaimUnverified:
+					open[tt.open[i]] = true
+				case c.State != vouch.ClaimVerified:
+					t.Errorf("claim %q is %s: %s", c.Text, c.State, c.Reason)
+				}
+			}
+			for _, o := range tt.open {
+				if !open[o] {
+					t.Errorf("no unverified claim says %q:\n%s", o, describe(res.Report))
+				}
 			}
 			for _, c := range res.Report.Checks {
 				if c.Status == vouch.StatusFail && !(c.Name == "grounding.mentions" && tt.unverified > 0) {

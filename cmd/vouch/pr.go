@@ -55,8 +55,11 @@ out. Without --base, the base is origin/HEAD, the remote's default branch.
 --format text (default) prints the report for a person, json the report as
 vouch verify --json does, markdown a comment ready to post on the pull request.
 
-Exit codes: 0 pass; 1 retry or fail; 2 bad input or usage (a ref that names no
-commit, a base and head without a merge base, an unreadable test report).`,
+Exit codes: 0 pass (every claim checked and held); 1 retry or fail (a claim
+found false); 3 unverified (nothing found false, but claims that neither the
+diff nor the test run can show, such as what a function now returns); 2 bad
+input or usage (a ref that names no commit, a base and head without a merge
+base, an unreadable test report).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runPR(cmd.Context(), st, cmd, &f)
@@ -146,10 +149,7 @@ func runPR(ctx context.Context, st Streams, cmd *cobra.Command, f *prFlags) erro
 			base, f.head, shortHash(res.MergeBase), shortHash(res.Head), plural(len(res.Files), "file"), plural(len(res.Request.Trace), "test run"))
 		render(st.Out, res.Report, st.color(st.Out))
 	}
-	if res.Report.Verdict != vouch.VerdictPass {
-		return &exitError{code: exitNotOK}
-	}
-	return nil
+	return verdictExit(res.Report.Verdict)
 }
 
 // plural writes n and noun, with an "s" unless n is 1.
