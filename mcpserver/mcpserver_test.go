@@ -187,8 +187,8 @@ func TestVerifyOutputJSDoc(t *testing.T) {
 			if !strings.HasPrefix(sum, "vouch: "+tc.verdict) {
 				t.Errorf("summary = %q", sum)
 			}
-			if tc.verdict != "pass" && (!strings.Contains(sum, "Failed checks:") || !strings.Contains(sum, "Feedback:")) {
-				t.Errorf("the summary of a retry names no failed check or feedback: %q", sum)
+			if tc.verdict != "pass" && (!strings.Contains(sum, "Claims found false:\n- c1 \"Added JSDoc comments to all 4") || !strings.Contains(sum, "Feedback:")) {
+				t.Errorf("the summary of a retry names no claim found false or no feedback: %q", sum)
 			}
 		})
 	}
@@ -435,5 +435,30 @@ func TestPanicIsAToolError(t *testing.T) {
 	}
 	if res, r := call(t, cs, "verify_output", args); res.IsError || r.Verdict != "pass" {
 		t.Errorf("after the panic: %q", text(res))
+	}
+}
+
+// TestSummaryLedger: the text summary names the claims found false and
+// those nothing could check, and lists as failed checks only those no
+// claim names.
+func TestSummaryLedger(t *testing.T) {
+	rep := `{"id":"r1","verdict":"unverified","action":"accept","reason":"1 of 2 claims could not be checked","score":1,"confidence":0.8,
+		"claims":[{"id":"c1","text":"Added parse","state":"verified","reason":"git shows it","checks":[0]},
+		          {"id":"c2","text":"it now returns 3","state":"unverified","reason":"no test shows it","checks":[]}],
+		"checks":[{"name":"claims.symbol","status":"pass","reason":"git shows it"},{"name":"plugin:lint","status":"fail","reason":"2 findings"}],
+		"feedback":"Which test shows it returns 3?"}`
+	sum, err := mcpserver.Summary([]byte(rep), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"vouch: unverified (action accept, score 1.00, confidence 0.80)",
+		"Claims nothing could check (not found false):\n- c2 \"it now returns 3\": no test shows it",
+		"Failed checks:\n- plugin:lint: 2 findings", "Feedback:\nWhich test", "Report: vouch://verifications/r1"} {
+		if !strings.Contains(sum, want) {
+			t.Errorf("summary lacks %q:\n%s", want, sum)
+		}
+	}
+	if strings.Contains(sum, "Claims found false") || strings.Contains(sum, "Added parse") {
+		t.Errorf("summary names a claim that holds, or a false one where none is:\n%s", sum)
 	}
 }

@@ -31,6 +31,7 @@ const selfCheckText = `Before you tell the user the task is done, check your wor
    - pass: give the report as it is.
    - retry: do what the feedback says: finish the work, or correct the claim it names. Then verify again with attempt raised by one and the same id. Never reword a claim just to get past a check.
    - fail: tell the user plainly what is not done and why.
+   - unverified: nothing was found false, but some claims could not be checked. Give the report, and tell the user which claims vouch could not check; or, if you can show one (run the test that shows it), do so and verify again.
 4. If vouch could not verify the request (a tool error), fix the arguments it names and call again.`
 
 func selfCheck(_ context.Context, r *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {

@@ -83,12 +83,14 @@ func strs(desc string) map[string]any {
 var outputSchema = json.RawMessage(`{"type":"object","required":["id","verdict","action","confidence","checks","feedback"],"properties":{` +
 	`"id":{"type":"string"},` +
 	`"attempt":{"type":"integer"},` +
-	`"verdict":{"type":"string","enum":["pass","retry","fail"]},` +
+	`"verdict":{"type":"string","enum":["pass","retry","fail","unverified"]},` +
 	`"action":{"type":"string","enum":["accept","retry","reformulate","follow_up","escalate"]},` +
 	`"reason":{"type":"string"},` +
 	`"score":{"type":["number","null"]},` +
 	`"confidence":{"type":"number"},` +
 	`"needsReview":{"type":"boolean"},` +
+	`"claims":{"type":"array","items":{"type":"object"}},` +
+	`"coverage":{"type":["number","null"]},` +
 	`"checks":{"type":"array","items":{"type":"object"}},` +
 	`"criteria":{"type":"array","items":{"type":"object"}},` +
 	`"feedback":{"type":"string"}}}`)

@@ -15,8 +15,9 @@ const maxSummary = 4000
 
 // Summary is the short text a tool result gives the model beside the
 // report: the verdict with its score and confidence, the reason, the
-// checks that failed, and the feedback to act on. withURI adds the
-// report's resource URI.
+// claims found false and those nothing could check, the failed checks no
+// claim names, and the feedback to act on. withURI adds the report's
+// resource URI.
 func Summary(report []byte, withURI bool) (string, error) {
 	var r struct {
 		ID         string   `json:"id"`
@@ -25,7 +26,14 @@ func Summary(report []byte, withURI bool) (string, error) {
 		Reason     string   `json:"reason"`
 		Score      *float64 `json:"score"`
 		Confidence float64  `json:"confidence"`
-		Checks     []struct {
+		Claims     []struct {
+			ID     string `json:"id"`
+			Text   string `json:"text"`
+			State  string `json:"state"`
+			Reason string `json:"reason"`
+			Checks []int  `json:"checks"`
+		} `json:"claims"`
+		Checks []struct {
 			Name   string `json:"name"`
 			Status string `json:"status"`
 			Reason string `json:"reason"`
@@ -46,9 +54,34 @@ func Summary(report []byte, withURI bool) (string, error) {
 		b.WriteString(r.Reason)
 	}
 	b.WriteByte('\n')
+	named := map[int]bool{} // checks a claim cites
+	for _, state := range []struct{ state, head string }{
+		{string(vouch.ClaimRefuted), "Claims found false:"},
+		{string(vouch.ClaimUnverified), "Claims nothing could check (not found false):"},
+	} {
+		n := 0
+		for _, c := range r.Claims {
+			if c.State != state.state {
+				continue
+			}
+			for _, i := range c.Checks {
+				named[i] = true
+			}
+			if n == 0 {
+				b.WriteString(state.head + "\n")
+			}
+			if n++; n > 10 {
+				if n == 11 {
+					b.WriteString("- ...\n")
+				}
+				continue
+			}
+			fmt.Fprintf(&b, "- %s %q: %s\n", c.ID, c.Text, c.Reason)
+		}
+	}
 	failed := 0
-	for _, c := range r.Checks {
-		if c.Status != string(vouch.StatusFail) {
+	for i, c := range r.Checks {
+		if c.Status != string(vouch.StatusFail) || named[i] {
 			continue
 		}
 		if failed == 0 {
