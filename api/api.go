@@ -23,7 +23,8 @@ type TaskInput struct {
 
 // TaskResult is the answer of POST /verify-task.
 type TaskResult struct {
-	// Verdict is pass, fail, or partial (a report's retry).
+	// Verdict is pass, fail, partial (a report's retry) or unverified
+	// (nothing was found false, but claims could not be checked).
 	Verdict    string  `json:"verdict"`
 	Confidence float64 `json:"confidence"`
 	// AggregateScore is null when nothing could be decided.

@@ -314,7 +314,9 @@ func testVerifyTask(t *testing.T, newEnv envMaker) {
 			t.Errorf("no %s in %s", k, res.body)
 		}
 	}
-	if v := out["verdict"]; v != "pass" && v != "fail" && v != "partial" {
+	// No rule reads the criteria and no judge is asked: nothing is found
+	// false and nothing decided, which is unverified, never a fail.
+	if v := out["verdict"]; v != "unverified" {
 		t.Errorf("verdict %v", v)
 	}
 	q := out["quality_scores"].(map[string]any)

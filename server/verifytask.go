@@ -149,6 +149,8 @@ func taskResult(rep *vouch.Report) api.TaskResult {
 		out.Verdict = "pass"
 	case vouch.VerdictRetry:
 		out.Verdict = "partial"
+	case vouch.VerdictUnverified:
+		out.Verdict = "unverified" // nothing was found false: never a fail
 	default:
 		out.Verdict = "fail"
 	}
