@@ -1,6 +1,10 @@
 package vouch_test
 
 import (
+	"os"
+	"regexp"
+
+	"github.com/vouchgate/vouch"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -112,6 +116,45 @@ func exportedRecv(fl *ast.FieldList) bool {
 			return x.IsExported()
 		default:
 			return false
+		}
+	}
+}
+
+// TestReadmeListsEveryCode checks the README's list of codes against the
+// catalogue: every code is listed under its kind, and nothing is listed
+// that the catalogue does not have.
+func TestReadmeListsEveryCode(t *testing.T) {
+	data, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, sec, ok := strings.Cut(string(data), "\n### Codes\n")
+	if !ok {
+		t.Fatal("README.md has no Codes section")
+	}
+	sec, _, _ = strings.Cut(sec, "\n## ")
+	checks, rest, _ := strings.Cut(sec, "Warning codes:")
+	warnings, errs, _ := strings.Cut(rest, "Error codes")
+	listed := map[vouch.CodeKind]map[string]bool{}
+	quoted := regexp.MustCompile("`([A-Za-z_]+)`")
+	for kind, text := range map[vouch.CodeKind]string{vouch.CodeCheck: checks, vouch.CodeWarning: warnings, vouch.CodeError: errs} {
+		listed[kind] = map[string]bool{}
+		for _, m := range quoted.FindAllStringSubmatch(text, -1) {
+			listed[kind][m[1]] = true
+		}
+	}
+	known := map[string]bool{}
+	for _, c := range vouch.Codes() {
+		known[c.Code] = true
+		if !listed[c.Kind][c.Code] {
+			t.Errorf("README.md does not list the %s code %s", c.Kind, c.Code)
+		}
+	}
+	for _, codes := range listed {
+		for c := range codes {
+			if !known[c] {
+				t.Errorf("README.md lists %s, which is no code", c)
+			}
 		}
 	}
 }

@@ -13,12 +13,17 @@
 // (evidence). The report of each attempt decides the next step ([Decide]),
 // with the policy's thresholds:
 //
-//   - accept: the output passed;
+//   - accept: the output passed, or is unverified (nothing found false,
+//     claims nothing could check) under the policy's onUnverified accept:
+//     [Result.Unverified] says which;
+//   - ask (onUnverified follow_up): the agent is asked, once, how the
+//     claims nothing could check can be shown; never told they are false;
 //   - retry: the feedback goes into a "previous attempt" section that names
-//     each thing to fix, more specific on each retry (the exact items from
-//     the second attempt on, and what is still not fixed); with more than
-//     maxUnverified unverified mentions, the agent is told to reference
-//     only what its tools found, and given the list;
+//     each claim found false and each thing to fix, with its evidence, more
+//     specific on each retry (the exact items from the second attempt on,
+//     and what is still not fixed); with more than maxRefuted mentions the
+//     evidence contradicts, the agent is told to reference only what its
+//     tools found, and given the list;
 //   - reformulate (the report's action, for a score under 0.4): a
 //     [Reformulator] rewrites the task around what was missed
 //     ([RuleReformulator]; [JudgeReformulator] when a judge is configured)

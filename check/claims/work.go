@@ -152,14 +152,15 @@ func (w *work) statement(st claimtext.Statement, op string, names []claimtext.Na
 		return nil
 	}
 	if first.After != "" && loc == "" && op != "rename" {
-		// "Removed the unused helper from utils.py", "Added a test to
-		// a_test.go": the work was done in the file, to something the
-		// clause does not name as code. The file changed is part of it.
+		// "Updated the import in main.js", "Removed the unused helper from
+		// utils.py": the work was done in the file, to something the
+		// clause does not name as code. A change there is the claim; an
+		// addition or a removal of a thing is more than the file changed.
 		switch n := first.After; {
 		case !first.File || !w.withBase() || op == "keep":
 		case n == "to" || n == "in" || n == "into" || n == "inside" || n == "within" || n == "from" || n == "of":
 			if r, ok := w.changedFile(st, first.Text); ok {
-				r.Claims = []vouch.ClaimRef{ref(vouch.ClaimFile, true)}
+				r.Claims = []vouch.ClaimRef{ref(vouch.ClaimFile, partial || op != "change")}
 				return []vouch.CheckResult{r}
 			}
 		}
