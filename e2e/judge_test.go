@@ -241,3 +241,43 @@ func TestFailedJudgeCost(t *testing.T) {
 		t.Errorf("a failed judge: %s", rep.Verdict)
 	}
 }
+
+// The claims no rule could decide go to the judge in its one call: one it
+// finds false is refuted and sends the work back with the judge's reason;
+// one it cannot settle stays unverified; one it holds is verified.
+func TestJudgeDecidesClaims(t *testing.T) {
+	answer := func(score float64, reason string) json.RawMessage {
+		return json.RawMessage(fmt.Sprintf(`{"reasoning": "r", "criteria": [`+
+			`{"id": "audience", "reasoning": "r", "score": 1, "reason": "for end users"}, {"id": "order", "reasoning": "r", "score": 1, "reason": "breaking first"}, `+
+			`{"id": "claim c1", "reasoning": "r", "score": 1, "reason": "the notes are there"}, {"id": "claim c2", "reasoning": "r", "score": %v, "reason": %q}], `+
+			`"dimensions": {"completeness": {"reasoning": "r", "score": 1, "reason": "r"}}, "completeness": 1, "confidence": 0.9}`, score, reason))
+	}
+	summary := `"Release notes written; they cover every change since v2.2."`
+	for _, tt := range []struct {
+		name    string
+		score   float64
+		verdict vouch.Verdict
+		state   vouch.ClaimState
+	}{
+		{"refuted", 0, vouch.VerdictRetry, vouch.ClaimRefuted},
+		{"unsettled", 0.5, vouch.VerdictUnverified, vouch.ClaimUnverified},
+		{"held", 1, vouch.VerdictPass, vouch.ClaimVerified},
+	} {
+		eng, srv := judged(t, judgePolicy("openai:gpt-4o"), fake.Rule{Reply: fake.Reply{Arguments: answer(tt.score, "the notes skip the v2.2.1 fixes")}})
+		rep := verifyYAML(t, eng, fmt.Sprintf(judgedRequest, summary))
+		if srv.Count() != 1 {
+			t.Fatalf("%s: %d judge calls", tt.name, srv.Count())
+		}
+		if rep.Verdict != tt.verdict || len(rep.Claims) != 2 || rep.Claims[0].State != vouch.ClaimVerified || rep.Claims[1].State != tt.state {
+			t.Errorf("%s: verdict %s, claims %+v", tt.name, rep.Verdict, rep.Claims)
+			continue
+		}
+		if tt.state == vouch.ClaimRefuted {
+			c := rep.Claims[1]
+			if !strings.Contains(c.Reason, "the notes skip the v2.2.1 fixes") || len(c.Checks) == 0 ||
+				rep.Checks[c.Checks[0]].Code != vouch.CodeJudgeRefuted || !strings.Contains(rep.Feedback, "v2.2.1") {
+				t.Errorf("refuted claim %+v, check %+v, feedback %q", c, rep.Checks[c.Checks[0]], rep.Feedback)
+			}
+		}
+	}
+}

@@ -366,3 +366,53 @@ func TestMaxRetriesFromPolicy(t *testing.T) {
 		}
 	}
 }
+
+// An output that holds where it can be checked and says what nothing can
+// check is unverified. Under onUnverified follow_up the agent is asked,
+// once, as a question that quotes the claims (never as a finding); its
+// next output, unverified again, is accepted marked unverified. Under the
+// default (accept) it is accepted at once, marked so.
+func TestUnverifiedAsksOnce(t *testing.T) {
+	const claim = "Added doc comments to both exported functions, Parse and Format, in calc.go. Parse now rejects empty input."
+	pol := vouch.DefaultPolicy()
+	pol.OnUnverified = vouch.OnUnverifiedFollowUp
+	eng := newEngine(t, &pol, nil)
+	task, dir := docTask(t, "docs-ask", "run-ask")
+	a := script(document(dir, claim, "Parse", "Format"))
+	rec, em := newRecorder()
+	res, err := loop.Run(context.Background(), eng, task, a, loop.Options{Events: em, Token: func() string { return "TOK" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Outcome != loop.Accepted || !res.Unverified || !slices.Equal(reactions(res), []loop.Reaction{loop.ReactAsk, loop.ReactAccept}) {
+		t.Fatalf("outcome %s unverified %v, reactions %v", res.Outcome, res.Unverified, reactions(res))
+	}
+	if res.Report.Verdict != vouch.VerdictUnverified {
+		t.Errorf("verdict %s", res.Report.Verdict)
+	}
+	in := a.calls()
+	fb := in[1].Feedback
+	if fb == nil || fb.Reaction != loop.ReactAsk || len(fb.Unverified) != 1 || !strings.Contains(fb.Unverified[0].Text, "Parse now rejects empty input") || len(fb.Items) != 0 {
+		t.Fatalf("feedback %+v", fb)
+	}
+	p := in[1].Prompt
+	if !strings.Contains(p, "Nothing in attempt 1 was found false") || !strings.Contains(p, `"Parse now rejects empty input"`) ||
+		strings.Contains(p, "was not accepted") || !strings.Contains(p, "<<<DATA TOK") {
+		t.Errorf("prompt:\n%s", p)
+	}
+	if n := len(rec.of(event.VerificationRetry)); n != 1 {
+		t.Errorf("%d retry events, want 1 (the question)", n)
+	}
+
+	// The default accepts it at once.
+	eng = newEngine(t, nil, nil)
+	task, dir = docTask(t, "docs-accept", "run-accept")
+	b := script(document(dir, claim, "Parse", "Format"))
+	res, err = loop.Run(context.Background(), eng, task, b, loop.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Outcome != loop.Accepted || !res.Unverified || len(res.Attempts) != 1 || res.Attempts[0].Reaction != loop.ReactAccept {
+		t.Errorf("default policy: outcome %s unverified %v, %d attempts", res.Outcome, res.Unverified, len(res.Attempts))
+	}
+}

@@ -255,7 +255,7 @@ func (sc *scanner) statement(lo, hi int) (Statement, clauseHow, bool) {
 	case sc.wordHas(lo, wCond):
 		return Statement{}, 0, false // "If the tests fail, ..."
 	case first.kind == tWord && first.ent() != nil && (first.ent().form == formBase || first.is(wImperative)) &&
-		!sc.doneVerb(lo) && !first.is(wComplete|wAux|wPassWord) && !sc.copulaIn(lo+1, hi):
+		!sc.doneVerb(lo) && !first.is(wComplete|wAux|wPassWord) && !sc.copulaIn(lo+1, hi) && !sc.verbAfter(lo+1, hi):
 		// "Run go test", "Add FOO to your config": an instruction; not "go
 		// test ./... is green". A change in the imperative ("Add
 		// ParseDuration") is a claim in a commit message's style, kept
@@ -386,8 +386,11 @@ func (sc *scanner) statement(lo, hi int) (Statement, clauseHow, bool) {
 		if strings.EqualFold(t.text(sc.s), "now") {
 			now = true
 		}
-		if (e.noun == "test" || e.flags&wTestSubject != 0 || e.verb == "test") && k < asideAt {
-			tests = true // not "Added `parse`, following the pattern of its tests"
+		if (e.noun == "test" || e.flags&wTestSubject != 0 || e.verb == "test" && strings.HasPrefix(strings.ToLower(t.text(sc.s)), "test")) && k < asideAt {
+			// "Tested the parser"; not "they cover every change", which
+			// speaks of tests only beside a word for them; not "Added
+			// `parse`, following the pattern of its tests".
+			tests = true
 		}
 		if e.git != "" && e.git != "object" {
 			git = true
@@ -404,6 +407,9 @@ func (sc *scanner) statement(lo, hi int) (Statement, clauseHow, bool) {
 	}
 	if keep && !done && !result && !resultWord {
 		action, verb = "keep", true
+	}
+	if !verb && (sc.describes(lo, hi) || now && sc.nowVerb(lo, hi)) {
+		verb = true // a verb the lexicon does not know: "It now rejects empty input"
 	}
 	if !verb && !done && !result && !resultWord && !complete && !git && !(newWord && (len(objs) > 0 || tests)) && !passSignal {
 		return Statement{}, 0, false // a heading or a label
@@ -544,6 +550,27 @@ func (sc *scanner) futureLead() bool {
 	return future
 }
 
+// verbAfter reports a verb in the present at token k, after adverbs:
+// the first word was a subject ("Parse now rejects empty input", "Format
+// returns ”"), not an instruction.
+func (sc *scanner) verbAfter(k, hi int) bool {
+	for k < hi && sc.wordHas(k, wAdverb) || k < hi && strings.EqualFold(sc.toks[k].text(sc.s), "now") {
+		k++
+	}
+	return k < hi && sc.toks[k].kind == tWord && presentVerb(sc, k)
+}
+
+// nowVerb reports "now" followed by a verb in the present among tokens
+// [lo, hi): "the parser now rejects".
+func (sc *scanner) nowVerb(lo, hi int) bool {
+	for k := lo; k < hi; k++ {
+		if sc.toks[k].kind == tWord && strings.EqualFold(sc.toks[k].text(sc.s), "now") && sc.verbAfter(k+1, hi) {
+			return true
+		}
+	}
+	return false
+}
+
 // addressesReader reports a clause among tokens [lo, hi) that speaks to
 // its reader: "you", "your".
 func (sc *scanner) addressesReader(lo, hi int) bool {
@@ -644,11 +671,20 @@ func (sc *scanner) describes(lo, hi int) bool {
 	if !(t.kind == tWord && t.is(wSubject) || t.kind == tCode || t.kind == tIdent || sc.named(k)) {
 		return false
 	}
+	plural := t.kind == tWord && (strings.EqualFold(t.text(sc.s), "they") || strings.EqualFold(t.text(sc.s), "both"))
 	k++
 	for k < hi && sc.wordHas(k, wAdverb) {
 		k++
 	}
-	return k < hi && sc.toks[k].kind == tWord && presentVerb(sc, k)
+	if k >= hi || sc.toks[k].kind != tWord {
+		return false
+	}
+	if plural {
+		// "they cover every change": a verb in the plural's present.
+		e := sc.toks[k].ent()
+		return e != nil && e.verb != "" && e.form == formBase || e != nil && e.outcome
+	}
+	return presentVerb(sc, k)
 }
 
 // saysBehaviour reports whether tokens [lo, hi) hold a clause about what

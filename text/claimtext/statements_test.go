@@ -51,6 +51,10 @@ func TestStatements(t *testing.T) {
 		{"change `loadConfig` default; `other()` is untouched", []string{"symbol modify: change `loadConfig` default", "symbol keep: `other()` is untouched"}},
 		{"Added `ParseDuration`; removed nothing (the old `legacy.go` was removed in #8).", []string{"symbol add: Added `ParseDuration`"}},
 		{"Generated with Claude Code", nil},
+		// What the code now does, with a verb the lexicon does not know,
+		// and a subject that is also a verb.
+		{"The parser now rejects empty input. Parse now returns 0 for them.", []string{
+			"behaviour : The parser now rejects empty input", "behaviour : Parse now returns 0 for them"}},
 		// A feature in words, with no name, is behaviour; a count of things
 		// is not.
 		{"I've implemented duration parsing.", []string{"behaviour implement: I've implemented duration parsing"}},

@@ -389,3 +389,31 @@ func TestJSONDurations(t *testing.T) {
 		}
 	}
 }
+
+// TestOrdered: a sentence whose key words a source holds said together is
+// ordered 1; one that takes the same words apart, changes a figure's
+// digits or drops a negation loses the pairs it breaks.
+func TestOrdered(t *testing.T) {
+	ix := NewIndex([]Source{{ID: "s", Text: "The central bank expanded emergency bond buying on Tuesday. " +
+		"The index touched 0.5% before noon. The suspect was not arrested."}})
+	for _, tt := range []struct {
+		sentence string
+		full     bool
+	}{
+		{"The central bank expanded emergency bond buying on Tuesday.", true},
+		{"Emergency bond buying was expanded by the central bank.", false}, // the same words, said apart
+		{"The central bank expanded emergency loan buying on Tuesday.", false},
+		{"The index touched 0.505% before noon.", false},
+		{"The suspect was arrested.", false},
+		{"The suspect was not arrested.", true},
+	} {
+		cs := ix.Claims(mention.Parse(tt.sentence))
+		if len(cs) != 1 {
+			t.Fatalf("%q: %d claims", tt.sentence, len(cs))
+		}
+		o := cs[0].Ordered
+		if o < 0 || o > 1 || (o == 1) != tt.full {
+			t.Errorf("%q: ordered %.2f, want full %v", tt.sentence, o, tt.full)
+		}
+	}
+}
