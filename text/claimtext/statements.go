@@ -365,7 +365,9 @@ func (sc *scanner) statement(lo, hi int) (Statement, clauseHow, bool) {
 		if e.outcome {
 			outcome, verb = true, true
 		}
-		if e.flags&wComplete != 0 {
+		if e.flags&wComplete != 0 && (k == lo || hi-lo <= 3 || sc.wordHas(k-1, wSubject|wAux|wOtherVerb|wQuant|wPronoun|wAdverb) || sc.contractedBe(k-1) || sc.punctIs(k-1, ':')) {
+			// "Done", "It works", "is in place", "looks correct"; not
+			// "keeps comments in place", which says what code does.
 			complete = true
 		}
 		if e.flags&wNew != 0 {
@@ -558,6 +560,16 @@ func (sc *scanner) verbAfter(k, hi int) bool {
 		k++
 	}
 	return k < hi && sc.toks[k].kind == tWord && presentVerb(sc, k)
+}
+
+// contractedBe reports a word ending in a contracted "be": "I'm", "we're",
+// "it's".
+func (sc *scanner) contractedBe(k int) bool {
+	if k < 0 || sc.toks[k].kind != tWord {
+		return false
+	}
+	w := strings.ToLower(strings.ReplaceAll(sc.toks[k].text(sc.s), "’", "'"))
+	return strings.HasSuffix(w, "'m") || strings.HasSuffix(w, "'re") || strings.HasSuffix(w, "'s")
 }
 
 // nowVerb reports "now" followed by a verb in the present among tokens

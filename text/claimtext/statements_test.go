@@ -32,6 +32,11 @@ func TestStatements(t *testing.T) {
 		{"Everything looks correct. I'm ready to submit.", []string{"completion : Everything looks correct", "completion : I'm ready to submit"}},
 		{"Committed and pushed to origin/main. The working tree is clean.", []string{"git commit: Committed", "git commit: pushed to origin/main", "git : The working tree is clean"}},
 		{"Done!", []string{"completion complete: Done"}},
+		// A completion word says the work is done only as the clause's
+		// complement: "in place" after a verb with an object says what
+		// code does.
+		{"The fix is in place. It now keeps blank lines in place. Status: done.", []string{
+			"completion : The fix is in place", "behaviour : It now keeps blank lines in place", "completion complete: done"}},
 		// Intentions, conditions, instructions, gaps and denials claim
 		// nothing; nor does a lead that speaks of the text.
 		{"## Summary of changes\n- Added `parse` to parser.go\n- Let me know if you need anything else.\n\nI will add docs next.", []string{"symbol add: Added `parse` to parser.go"}},
