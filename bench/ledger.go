@@ -127,6 +127,7 @@ func corpusFigures(eng *engine.Engine, dir string) error {
 			return err
 		}
 		var verdicts [2]string
+		var twin []vouch.Claim
 		for i, s := range sides {
 			req, err := wire.DecodeRequest(s.Request, wire.Options{})
 			if err != nil {
@@ -152,8 +153,14 @@ func corpusFigures(eng *engine.Engine, dir string) error {
 			}
 			f[i].add(o, honest)
 			verdicts[i] = string(rep.Verdict) + " " + codesOf(rep)
+			if honest {
+				twin = rep.Claims
+			}
 		}
 		fmt.Printf("  %-28s lie %-40s honest %s\n", c.Name, verdicts[0], verdicts[1])
+		if showLedger {
+			printLedger(twin)
+		}
 	}
 	for _, f := range order {
 		t := fams[f]

@@ -86,6 +86,7 @@ func main() {
 	real := flag.String("real", "", "the shared material directory: verify its real sessions, honest and faulty, and score its labelled sets")
 	claims := flag.String("claims", "", "the shared material directory: the figures of claim-first verdicts (lies and twins of testdata/plainclaims, real sessions, SWE-bench runs, labelled answers): what passes, what is sent back, what is unverified")
 	corpus := flag.String("corpus", "testdata/plainclaims", "with -claims, the plain-claim corpus")
+	flag.BoolVar(&showLedger, "ledger", false, "with -claims or -real, print the claim ledger of each honest session and twin")
 	serve := flag.Bool("serve", false, "drive POST /v1/verify of vouch serve with the text batch (see -store, -c, -passes)")
 	storeDSN := flag.String("store", "", "with -serve, the store DSN (default: a fresh SQLite file; postgres://... for PostgreSQL)")
 	clients := flag.Int("c", 32, "with -serve, requests in flight at once")

@@ -88,6 +88,19 @@ type realResult struct {
 	verdict vouch.Verdict
 	why     string // the failed checks, or the verdict's reason
 	took    time.Duration
+	claims  []vouch.Claim
+}
+
+// showLedger (-ledger) prints the claim ledger of each honest session
+// under its line.
+var showLedger bool
+
+// printLedger writes claims, one a line, indented, each with its state and
+// the reason the evidence gave.
+func printLedger(claims []vouch.Claim) {
+	for _, c := range claims {
+		fmt.Printf("        %-10s %-10s %q: %s\n", c.State, c.Kind, trace.Excerpt(c.Text, 100), trace.Excerpt(c.Reason, 160))
+	}
 }
 
 // sentBack reports whether the verdict sends the work back: retry or
@@ -215,7 +228,7 @@ func verifyLog(eng *engine.Engine, s session, log []byte, ws string) (realResult
 	if err != nil {
 		return realResult{}, err
 	}
-	r := realResult{verdict: rep.Verdict, took: time.Since(start)}
+	r := realResult{verdict: rep.Verdict, took: time.Since(start), claims: rep.Claims}
 	var why []string
 	for _, c := range rep.Checks {
 		if c.Status == vouch.StatusFail {
@@ -245,6 +258,9 @@ func printReal(results []realResult, times []time.Duration) {
 			mark = "UNV "
 		}
 		fmt.Printf("  %s %-7s %-14s %-55s %s\n", mark, r.verdict, kind, r.name, r.why)
+		if showLedger && r.honest {
+			printLedger(r.claims)
+		}
 	}
 	var honest, alarms, unver int
 	type famTally struct{ n, caught int }

@@ -499,9 +499,10 @@ func (sc *scanner) statement(lo, hi int) (Statement, clauseHow, bool) {
 		st.Kind = "behaviour"
 	case complete || action == "complete":
 		st.Kind = "completion"
-	case done && !counted && (action == "add" || action == "implement" || action == "create" || action == "fix"):
-		// A feature, in words: "Implemented duration parsing"; not "Created
-		// 2 files", which its count's check decides.
+	case done && !counted && imperativeWork[action] && action != "document" && action != "rename" && action != "move":
+		// A feature, in words: "Implemented duration parsing", "Removed
+		// silent truncation"; not "Created 2 files", which its count's
+		// check decides.
 		st.Kind = "behaviour"
 	default:
 		st.Kind = "statement"
