@@ -103,10 +103,34 @@ type Bias struct {
 	Bias           float64 `json:"bias"`
 }
 
-// Metrics are the quality metrics of a window of verifications.
+// Metrics are the quality metrics of a window of verifications: the body
+// of GET /v1/metrics. Verdicts count unverified beside pass, retry and
+// fail.
+//
+// Unverified is neither a pass nor a send-back: FirstPass counts only
+// passes; a labelled unverified verification is neither caught nor missed
+// (CatchRate) and never a false alarm (FalseAlarmRate), and is counted in
+// UnverifiedLabels instead; Labels.Labelled, Good and Bad count it, and
+// the false-alarm rate's denominator (every verification) holds it. A
+// reviewer's override of an unverified verdict always changes it (a
+// person decides pass, retry or fail), so Reviews counts it overridden.
 type Metrics struct {
 	Window        Window `json:"window"`
 	Verifications int64  `json:"verifications"`
+	// UnverifiedRate is the verifications left unverified ÷ the
+	// verifications.
+	UnverifiedRate Rate `json:"unverifiedRate"`
+	// Coverage is the claims decided (verified or refuted) ÷ the claims,
+	// over the verifications whose report has a claim ledger (Ledgers of
+	// them; those stored before vouch kept one have none).
+	Coverage Rate `json:"coverage"`
+	// Ledgers counts the verifications whose report has a claim ledger.
+	Ledgers int64 `json:"ledgers"`
+	// RefutedClaims counts the claims the evidence refuted.
+	RefutedClaims int64 `json:"refutedClaims"`
+	// UnverifiedLabels count the labelled verifications the gate left
+	// unverified, by what their latest label says.
+	UnverifiedLabels UnverifiedLabels `json:"unverifiedLabels"`
 	// FirstPass is the attempt-1 verifications that passed ÷ the
 	// attempt-1 verifications.
 	FirstPass Rate `json:"firstPass"`
@@ -177,4 +201,13 @@ func (r Rate) String() string {
 		return "n/a (0)"
 	}
 	return fmt.Sprintf("%.2f (%d/%d)", *r.Value, r.N, r.Of)
+}
+
+// UnverifiedLabels count the labelled verifications the gate left
+// unverified: what a reviewer or an outcome settled for the outputs the
+// gate could not.
+type UnverifiedLabels struct {
+	// Good counts those labelled good, Bad those labelled bad.
+	Good int64 `json:"good"`
+	Bad  int64 `json:"bad"`
 }

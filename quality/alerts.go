@@ -14,6 +14,7 @@ const (
 	AlertFalseAlarmRate = "falseAlarmRate"
 	AlertRetrySuccess   = "retrySuccess"
 	AlertTaskCostRatio  = "taskCostRatio"
+	AlertUnverifiedRate = "unverifiedRate"
 )
 
 // Severities.
@@ -25,7 +26,8 @@ const (
 
 // Rule is one alert's threshold: it fires when its figure crosses
 // Threshold (below it for catch rate and retry success, above it for
-// false alarms and cost) over at least MinLabels observations.
+// false alarms, cost and the unverified rate) over at least MinLabels
+// observations.
 type Rule struct {
 	// Off turns the alert off.
 	Off       bool    `json:"off,omitzero"`
@@ -33,7 +35,8 @@ type Rule struct {
 	// MinLabels is how many observations the figure must rest on before
 	// the alert may fire: labelled bad outputs for the catch rate,
 	// labelled verifications for false alarms, retried tasks for retry
-	// success, priced verifications for cost.
+	// success, priced verifications for cost, verifications for the
+	// unverified rate.
 	MinLabels int    `json:"minLabels"`
 	Severity  string `json:"severity"`
 }
@@ -50,12 +53,27 @@ type AlertConfig struct {
 	FalseAlarmRate Rule           `json:"falseAlarmRate"`
 	RetrySuccess   Rule           `json:"retrySuccess"`
 	TaskCostRatio  Rule           `json:"taskCostRatio"`
+	// UnverifiedRate watches the share of verifications left unverified:
+	// outputs whose claims the gate could not check either way, which
+	// onUnverified accept lets through unchecked. Many of them say the
+	// agents' outputs come without the evidence (traces, workspaces,
+	// sources) their claims need.
+	UnverifiedRate Rule `json:"unverifiedRate"`
 }
+
+// DefaultUnverifiedRate is the default threshold of the unverified-rate
+// alert: more than half of the verifications left unverified. DESIGN.md
+// names no threshold for it. Without a judge, an honest gate says
+// "unverified" often (what code now does, tests with no run shown), so a
+// lower default would fire for every such deployment; past half, most of
+// what agents claim goes on unchecked, and a judge or more evidence (a
+// trace, a workspace with its base) is due.
+const DefaultUnverifiedRate = 0.5
 
 // DefaultAlerts are the alert rules of DESIGN.md: catch rate below 0.6
 // (high), false alarms above 0.15, retry success below 0.5, verification
-// above 30 % of the task's cost (medium); each over at least 20
-// observations.
+// above 30 % of the task's cost (medium); and the unverified rate above
+// [DefaultUnverifiedRate] (medium); each over at least 20 observations.
 func DefaultAlerts() AlertConfig {
 	return AlertConfig{
 		Window:         vouch.Duration(DefaultWindow),
@@ -64,6 +82,7 @@ func DefaultAlerts() AlertConfig {
 		FalseAlarmRate: Rule{Threshold: 0.15, MinLabels: 20, Severity: SeverityMedium},
 		RetrySuccess:   Rule{Threshold: 0.5, MinLabels: 20, Severity: SeverityMedium},
 		TaskCostRatio:  Rule{Threshold: 0.3, MinLabels: 20, Severity: SeverityMedium},
+		UnverifiedRate: Rule{Threshold: DefaultUnverifiedRate, MinLabels: 20, Severity: SeverityMedium},
 	}
 }
 
@@ -75,7 +94,8 @@ func (c *AlertConfig) Check() error {
 	for _, r := range []struct {
 		name string
 		r    Rule
-	}{{AlertCatchRate, c.CatchRate}, {AlertFalseAlarmRate, c.FalseAlarmRate}, {AlertRetrySuccess, c.RetrySuccess}, {AlertTaskCostRatio, c.TaskCostRatio}} {
+	}{{AlertCatchRate, c.CatchRate}, {AlertFalseAlarmRate, c.FalseAlarmRate}, {AlertRetrySuccess, c.RetrySuccess},
+		{AlertTaskCostRatio, c.TaskCostRatio}, {AlertUnverifiedRate, c.UnverifiedRate}} {
 		if r.r.Off {
 			continue
 		}
@@ -130,5 +150,6 @@ func Evaluate(m *Metrics, c AlertConfig) []Status {
 	add(AlertFalseAlarmRate, c.FalseAlarmRate, false, m.FalseAlarmRate.Value, m.Labels.Labelled, "false-alarm rate")
 	add(AlertRetrySuccess, c.RetrySuccess, true, m.RetrySuccess.Value, m.RetrySuccess.Of, "retry success")
 	add(AlertTaskCostRatio, c.TaskCostRatio, false, m.Cost.TaskCostRatio, m.Cost.Priced, "verification cost ÷ task cost")
+	add(AlertUnverifiedRate, c.UnverifiedRate, false, m.UnverifiedRate.Value, m.UnverifiedRate.Of, "unverified rate")
 	return out
 }

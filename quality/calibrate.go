@@ -46,9 +46,14 @@ type Calibration struct {
 	Good int `json:"good"`
 	// Bad counts the labels that say bad.
 	Bad int `json:"bad"`
-	// Fitted counts the labelled verifications the thresholds decide (rows
-	// 3 to 6 of the verdict table): the labels the thresholds are fitted
-	// to. Labels on rows 1 and 2 count as they are, whatever the fit.
+	// Unverified counts the labelled verifications the gate left
+	// unverified: neither passed nor sent back, they agree and disagree
+	// with no label (see [Disagreement]).
+	Unverified int `json:"unverified"`
+	// Fitted counts the labelled verifications the thresholds decide
+	// (rows 2 to 7 of the verdict table, with a score): the labels the
+	// thresholds are fitted to. Labels on row 1, or with no score, count
+	// as they are, whatever the fit.
 	Fitted int `json:"fitted"`
 	// MinLabels is the fewest fitted labels a suggestion needs.
 	MinLabels int `json:"minLabels"`
@@ -99,17 +104,24 @@ type Correlation struct {
 	Met bool `json:"met"`
 }
 
-// ReliabilityBin is one confidence bin of the labelled verifications: how
-// many, their mean confidence, and how often the gate's verdict agreed
-// with the label (a pass labelled good, or a send-back, retry or fail,
-// labelled bad).
+// ReliabilityBin is one confidence bin of the labelled verifications the
+// gate decided (passed or sent back): how many, their mean confidence, and
+// how often the gate's verdict agreed with the label (a pass labelled
+// good, or a send-back, retry or fail, labelled bad). The verifications
+// the gate left unverified made no call to agree with: they are counted
+// apart, in Unverified.
 type ReliabilityBin struct {
 	// Low and High bound the bin's confidence: [Low, High), the last bin
 	// [0.9, 1] included.
 	Low  float64 `json:"low"`
 	High float64 `json:"high"`
-	// Count counts the labelled verifications in the bin.
+	// Count counts the labelled verifications in the bin that the gate
+	// passed or sent back.
 	Count int `json:"count"`
+	// Unverified counts the labelled verifications in the bin that the
+	// gate left unverified, which Count, MeanConfidence and Accuracy leave
+	// out.
+	Unverified int `json:"unverified"`
 	// MeanConfidence is their mean confidence; nil when Count is 0.
 	MeanConfidence *float64 `json:"meanConfidence"`
 	// Agreed counts those whose verdict agreed with the label.
@@ -143,7 +155,9 @@ type Suggestion struct {
 
 // Disagreement is how far verdicts are from the labels: a pass labelled
 // bad, or a send-back labelled good, counts 1; a retry a reviewer made a
-// fail, or a fail made a retry, counts 0.5.
+// fail, or a fail made a retry, counts 0.5; an unverified verdict counts
+// 0 whatever the label, for it neither passed the output nor sent it back
+// (the label is what a person or an outcome settled for it).
 type Disagreement struct {
 	// Labels counts the labelled verifications compared.
 	Labels int `json:"labels"`
@@ -163,9 +177,9 @@ type Changes struct {
 	// Samples counts the verifications looked at: all of them.
 	Samples int `json:"samples"`
 	// Kept counts those whose verdict thresholds and weights do not move
-	// (rows 1 and 2, and rows unknown); the others are decided again.
+	// (row 1, no score, and rows unknown); the others are decided again.
 	Kept int `json:"kept"`
-	// Changed counts the verdicts that change, the sum of the four below.
+	// Changed counts the verdicts that change, the sum of the six below.
 	Changed int `json:"changed"`
 	// PassToSentBack counts passes that would be a retry or a fail.
 	PassToSentBack int `json:"passToSentBack"`
@@ -175,10 +189,19 @@ type Changes struct {
 	RetryToFail int `json:"retryToFail"`
 	// FailToRetry counts fails that would be a retry.
 	FailToRetry int `json:"failToRetry"`
+	// ToUnverified counts passes, retries and fails that would be
+	// unverified: a send-back for a low score that left claims unverified,
+	// once passAt is lower.
+	ToUnverified int `json:"toUnverified"`
+	// FromUnverified counts unverified verdicts that would be a pass, a
+	// retry or a fail: sent back for a low score once passAt is higher.
+	FromUnverified int `json:"fromUnverified"`
 }
 
 // CurvePoint is the trade-off at one passAt. failBelow does not move it:
 // below passAt an output is sent back either way, as a retry or a fail.
+// At or above it, an output passes, or is left unverified when its claims
+// were (the verdict table's row 6), or fails for what no threshold moves.
 type CurvePoint struct {
 	// PassAt is the threshold.
 	PassAt float64 `json:"passAt"`
@@ -186,7 +209,11 @@ type CurvePoint struct {
 	Bad int `json:"bad"`
 	// Caught counts those the gate would have sent back.
 	Caught int `json:"caught"`
-	// CatchRate is Caught ÷ Bad; nil when Bad is 0.
+	// Missed counts those the gate would have passed.
+	Missed int `json:"missed"`
+	// CatchRate is Caught ÷ (Caught + Missed), as the metrics count it: a
+	// bad output left unverified is neither caught nor missed; nil when
+	// Caught + Missed is 0.
 	CatchRate *float64 `json:"catchRate"`
 	// Good counts the labels that say good.
 	Good int `json:"good"`
@@ -195,15 +222,20 @@ type CurvePoint struct {
 	// FalseAlarmRate is FalseAlarms ÷ Good (the good labels, not every
 	// verification); nil when Good is 0.
 	FalseAlarmRate *float64 `json:"falseAlarmRate"`
+	// Unverified counts the labels, good or bad, on the outputs the gate
+	// would have left unverified.
+	Unverified int `json:"unverified"`
 }
 
 // KindWeights is the weight fit of one kind. It fits the labelled
-// verifications whose verdict the score alone decided (rows 3 to 6, no
-// must-pass criterion undecided, no injection) and that decided every
-// dimension of the kind: the score renormalises over the decided
+// verifications whose verdict thresholds decide (rows 2 to 7 with a
+// score, no must-pass criterion undecided, no injection) and that decided
+// every dimension of the kind: the score renormalises over the decided
 // dimensions, so a verification that lacks one says nothing of its
 // weight; and a must-pass failure or an injection makes an output bad
-// whatever its scores.
+// whatever its scores. Verifications that left claims unverified are
+// fitted too: whether their output was good still rides on their
+// scores.
 type KindWeights struct {
 	// Kind is the kind's name.
 	Kind string `json:"kind"`
@@ -237,13 +269,24 @@ type KindWeights struct {
 // Only labelled samples are fitted; all of them are decided again to count
 // the verdicts a suggestion would have changed. A sample is decided again
 // with [engine.Decide], the engine's verdict table, under the suggested
-// policy and the sample's attempt, from its score, MustUndecided and
-// Injection; the score is recomputed with [engine.Score] from the
-// sample's dimension scores when the suggestion changes its kind's
-// weights (and the sample has them), else the stored one is used. Samples
-// decided by rows 1 and 2 (nothing decided; a must-pass failed or too
-// many unverified mentions), and samples whose row is unknown, keep their
-// verdict: thresholds and weights do not move it.
+// policy and the sample's attempt, from its score, MustUndecided,
+// Injection and Ledger (its claims, those left unverified, and whether the
+// row-6 condition held: such a sample is unverified, not a pass, at or
+// above passAt, whatever row first decided it; one without a ledger, made
+// before the claim ledger, is decided again as the six-row table decided
+// it, none of its claims unverified); the score is recomputed with
+// [engine.Score] from the sample's dimension scores when the suggestion
+// changes its kind's weights (and the sample has them), else the stored
+// one is used. Samples decided by row 1 (a must-pass failed, a claim
+// refuted, too many mentions refuted), samples with no score (nothing
+// decided), and samples whose row is unknown keep their verdict:
+// thresholds and weights do not move it.
+//
+// Unverified is neither pass nor fail: a sample's verdict may be
+// unverified, but a label's is a person's, pass, retry or fail. An
+// unverified verdict costs nothing against any label (see
+// [Disagreement]), is left out of the reliability bins' agreement, and is
+// neither caught nor missed on the curve.
 //
 // Thresholds: passAt and failBelow (failBelow ≤ passAt, both on the grid
 // 0, 0.01 … 1) minimise the disagreement with the labels (see
@@ -267,8 +310,8 @@ type KindWeights struct {
 // ([Calibration.WithWeights]).
 //
 // Calibrate returns an error only when base is nil, or when a sample's
-// verdict, or its label's, is not pass, retry or fail, or a label's
-// verdict contradicts its Good.
+// verdict is not pass, retry, fail or unverified, or its label's is not
+// pass, retry or fail, or a label's verdict contradicts its Good.
 func Calibrate(samples []Sample, base *vouch.Policy, opts CalibrateOptions) (*Calibration, error) {
 	if base == nil {
 		return nil, errors.New("quality: calibrate: no base policy")
@@ -284,14 +327,17 @@ func Calibrate(samples []Sample, base *vouch.Policy, opts CalibrateOptions) (*Ca
 	fitGood, fitBad := 0, 0
 	for i := range samples {
 		s := &samples[i]
-		if !knownVerdict(s.Verdict) {
-			return nil, fmt.Errorf("quality: calibrate: sample %q: verdict %q is not pass, retry or fail", s.ID, s.Verdict)
+		if !vouch.Verdict(s.Verdict).Valid() {
+			return nil, fmt.Errorf("quality: calibrate: sample %q: verdict %q is not pass, retry, fail or unverified", s.ID, s.Verdict)
 		}
 		if s.Label == nil {
 			continue
 		}
 		l := s.Label
-		if l.Verdict != "" && (!knownVerdict(l.Verdict) || l.Good != (l.Verdict == string(vouch.VerdictPass))) {
+		if l.Verdict != "" && !ReviewerVerdict(l.Verdict) {
+			return nil, fmt.Errorf("quality: calibrate: sample %q: label verdict %q: a label's verdict is a person's, pass, retry or fail", s.ID, l.Verdict)
+		}
+		if l.Verdict != "" && l.Good != (l.Verdict == string(vouch.VerdictPass)) {
 			return nil, fmt.Errorf("quality: calibrate: sample %q: label verdict %q with good %v", s.ID, l.Verdict, l.Good)
 		}
 		labelled = append(labelled, i)
@@ -299,6 +345,9 @@ func Calibrate(samples []Sample, base *vouch.Policy, opts CalibrateOptions) (*Ca
 			c.Good++
 		} else {
 			c.Bad++
+		}
+		if s.Verdict == string(vouch.VerdictUnverified) {
+			c.Unverified++
 		}
 		if redecidable(s) {
 			c.Fitted++
@@ -344,7 +393,13 @@ func Calibrate(samples []Sample, base *vouch.Policy, opts CalibrateOptions) (*Ca
 	return c, nil
 }
 
-func knownVerdict(v string) bool {
+// ReviewerVerdicts are the verdicts a person may give: a reviewer's
+// override, a label's verdict. Unverified is the gate's verdict alone: a
+// person who looks decides.
+var ReviewerVerdicts = []vouch.Verdict{vouch.VerdictPass, vouch.VerdictRetry, vouch.VerdictFail}
+
+// ReviewerVerdict reports whether v is one of [ReviewerVerdicts].
+func ReviewerVerdict(v string) bool {
 	switch vouch.Verdict(v) {
 	case vouch.VerdictPass, vouch.VerdictRetry, vouch.VerdictFail:
 		return true
@@ -353,9 +408,9 @@ func knownVerdict(v string) bool {
 }
 
 // redecidable reports whether thresholds and weights can move the verdict
-// of s: rows 3 to 6, which have a score.
+// of s: rows 2 to 7 (of the seven-row table), with a score.
 func redecidable(s *Sample) bool {
-	return s.Row >= 3 && s.Row <= 6 && s.Score != nil
+	return s.Row >= 2 && s.Row <= 7 && s.Score != nil
 }
 
 // candidate is a policy to decide samples again under, and which kinds'
@@ -393,8 +448,8 @@ func (c *candidate) score(s *Sample) *float64 {
 	return s.Score
 }
 
-// decide is the verdict of s under the candidate: the stored one for rows
-// 1, 2 and unknown, the verdict table's otherwise.
+// decide is the verdict of s under the candidate: the stored one for row
+// 1, no score and unknown rows, the verdict table's otherwise.
 func (c *candidate) decide(s *Sample) string {
 	if !redecidable(s) {
 		return s.Verdict
@@ -402,14 +457,36 @@ func (c *candidate) decide(s *Sample) string {
 	return redecide(s, &c.pol, c.score(s))
 }
 
-// redecide decides sample s of rows 3 to 6 again under p with score.
+// redecide decides sample s of rows 2 to 7 again under p with score.
 func redecide(s *Sample, p *vouch.Policy, score *float64) string {
-	v, _, _ := engine.Decide(p, s.Attempt, engine.VerdictInputs{Score: score, MustUndecided: s.MustUndecided, Injection: s.Injection})
+	v, _, _ := engine.Decide(p, s.Attempt, inputsOf(s, score))
 	return string(v)
 }
 
-// cost2 is the disagreement of verdict v with label l, in halves.
+// inputsOf are the inputs of the verdict table that s records, with
+// score: row 1's are not (a redecided sample has none of them), and row
+// 6's come from its ledger. A sample without a ledger (made before the
+// claim ledger) is given one decided criterion and no claim, so that
+// row 6 holds for it only with no score, as the six-row table's row 1.
+func inputsOf(s *Sample, score *float64) engine.VerdictInputs {
+	in := engine.VerdictInputs{Score: score, MustUndecided: s.MustUndecided, Injection: s.Injection, Decided: 1}
+	if l := s.Ledger; l != nil {
+		in.Claims, in.Unverified = l.Claims, l.Unverified
+		if l.LeftUnverified && l.Unverified == 0 {
+			// Left unverified with no claim unverified: no claim, and
+			// nothing decided.
+			in.Claims, in.Decided = 0, 0
+		}
+	}
+	return in
+}
+
+// cost2 is the disagreement of verdict v with label l, in halves: none
+// for an unverified verdict, which neither passed nor sent back.
 func cost2(l *Label, v string) int {
+	if v == string(vouch.VerdictUnverified) {
+		return 0
+	}
 	pass := v == string(vouch.VerdictPass)
 	switch {
 	case l.Good && pass, !l.Good && !pass && (l.Verdict == "" || l.Verdict == v):
@@ -450,11 +527,27 @@ type fit struct {
 	fixed          int // the disagreement of labelled samples kept as they are
 	low, mid, high [gridN + 2]int
 	pl, pm, ph     [gridN + 2]int
-	goodPass       [gridN + 2]int
-	badPass        [gridN + 2]int
-	fixedGoodPass  int
-	fixedBadPass   int
-	good, bad      int
+	// goodPass and badPass count the good and bad labels that would pass
+	// at or above passAt, goodUnv and badUnv those left unverified; the
+	// fixed ones count the samples kept as they are.
+	goodPass, badPass, goodUnv, badUnv                     [gridN + 2]int
+	fixedGoodPass, fixedBadPass, fixedGoodUnv, fixedBadUnv int
+	good, bad                                              int
+}
+
+// tally counts verdict v of a label that does not depend on passAt.
+func (f *fit) tally(l *Label, v string) {
+	f.fixed += cost2(l, v)
+	switch {
+	case v == string(vouch.VerdictPass) && l.Good:
+		f.fixedGoodPass++
+	case v == string(vouch.VerdictPass):
+		f.fixedBadPass++
+	case v == string(vouch.VerdictUnverified) && l.Good:
+		f.fixedGoodUnv++
+	case v == string(vouch.VerdictUnverified):
+		f.fixedBadUnv++
+	}
 }
 
 // newFit builds the cost table of the labelled samples under c. The
@@ -477,21 +570,14 @@ func newFit(samples []Sample, labelled []int, c *candidate) *fit {
 			f.bad++
 		}
 		if !redecidable(s) {
-			f.fixed += cost2(l, s.Verdict)
-			if s.Verdict == string(vouch.VerdictPass) {
-				if l.Good {
-					f.fixedGoodPass++
-				} else {
-					f.fixedBadPass++
-				}
-			}
+			f.tally(l, s.Verdict)
 			continue
 		}
 		score := c.score(s)
 		if score == nil {
-			// Every decided dimension weighs nothing now: row 1.
-			v, _, _ := engine.Decide(&c.pol, s.Attempt, engine.VerdictInputs{})
-			f.fixed += cost2(l, string(v))
+			// Every decided dimension weighs nothing now: nothing is
+			// decided (row 6, or an earlier row of what no score moves).
+			f.tally(l, redecide(s, &c.pol, nil))
 			continue
 		}
 		b := bucket(*score)
@@ -499,12 +585,15 @@ func newFit(samples []Sample, labelled []int, c *candidate) *fit {
 		f.mid[b] += cost2(l, redecide(s, &midP, score))
 		hv := redecide(s, &highP, score)
 		f.high[b] += cost2(l, hv)
-		if hv == string(vouch.VerdictPass) {
-			if l.Good {
-				f.goodPass[b]++
-			} else {
-				f.badPass[b]++
-			}
+		switch {
+		case hv == string(vouch.VerdictPass) && l.Good:
+			f.goodPass[b]++
+		case hv == string(vouch.VerdictPass):
+			f.badPass[b]++
+		case hv == string(vouch.VerdictUnverified) && l.Good:
+			f.goodUnv[b]++
+		case hv == string(vouch.VerdictUnverified):
+			f.badUnv[b]++
 		}
 	}
 	return f
@@ -556,12 +645,16 @@ func (f *fit) curve() []CurvePoint {
 	var out []CurvePoint
 	for pi := 0; pi <= gridN; pi += 5 {
 		goodPass, badPass := f.fixedGoodPass, f.fixedBadPass
+		goodUnv, badUnv := f.fixedGoodUnv, f.fixedBadUnv
 		for b := pi + 1; b < gridN+2; b++ {
 			goodPass += f.goodPass[b]
 			badPass += f.badPass[b]
+			goodUnv += f.goodUnv[b]
+			badUnv += f.badUnv[b]
 		}
-		pt := CurvePoint{PassAt: grid(pi), Bad: f.bad, Caught: f.bad - badPass, Good: f.good, FalseAlarms: f.good - goodPass}
-		pt.CatchRate = rate(pt.Caught, pt.Bad)
+		pt := CurvePoint{PassAt: grid(pi), Bad: f.bad, Caught: f.bad - badPass - badUnv, Missed: badPass,
+			Good: f.good, FalseAlarms: f.good - goodPass - goodUnv, Unverified: goodUnv + badUnv}
+		pt.CatchRate = rate(pt.Caught, pt.Caught+pt.Missed)
 		pt.FalseAlarmRate = rate(pt.FalseAlarms, pt.Good)
 		out = append(out, pt)
 	}
@@ -602,6 +695,10 @@ func suggest(samples []Sample, labelled []int, base *vouch.Policy, weights map[s
 		}
 		ch.Changed++
 		switch {
+		case v == string(vouch.VerdictUnverified):
+			ch.ToUnverified++
+		case s.Verdict == string(vouch.VerdictUnverified):
+			ch.FromUnverified++
 		case s.Verdict == string(vouch.VerdictPass):
 			ch.PassToSentBack++
 		case v == string(vouch.VerdictPass):
@@ -685,6 +782,10 @@ func reliability(samples []Sample, labelled []int) []ReliabilityBin {
 	for _, i := range labelled {
 		s := &samples[i]
 		b := min(max(int(s.Confidence*n), 0), n-1)
+		if s.Verdict == string(vouch.VerdictUnverified) {
+			bins[b].Unverified++
+			continue
+		}
 		bins[b].Count++
 		sums[b] += s.Confidence
 		if cost2(&Label{Good: s.Label.Good}, s.Verdict) == 0 {

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/engine"
 	"github.com/vouchgate/vouch/policy"
+	"github.com/vouchgate/vouch/store"
 )
 
 // The tolerances of the recovery tests: a fitted passAt or failBelow
@@ -45,6 +47,9 @@ type history struct {
 	gate bool
 	// kind is the kind of the verifications, answer when empty.
 	kind vouch.Kind
+	// unverified is the percentage of the outputs with a score that
+	// leave a claim unverified: unverified at or above passAt.
+	unverified int
 }
 
 // truthWeights are the weights of the synthetic truth, not those of the
@@ -70,9 +75,14 @@ func (h history) samples(base *vouch.Policy) []Sample {
 			s.Attempt = 3
 		}
 		latent := r.NormFloat64() * h.noise
-		in := engine.VerdictInputs{}
+		// Three claims, all decided, but for some outputs: one claim in
+		// three left unverified (row 6 at or above passAt).
+		in := engine.VerdictInputs{Claims: 3}
+		s.Ledger = &store.Ledger{Claims: 3}
 		switch k := r.IntN(100); {
-		case k < 2: // row 1: nothing decided
+		case k < 2: // row 6: nothing decided, every claim unverified
+			in.Unverified = 3
+			s.Ledger.Unverified, s.Ledger.LeftUnverified = 3, true
 		default:
 			s.Dims = make(map[string]float64, len(dims))
 			for _, d := range dims {
@@ -82,12 +92,17 @@ func (h history) samples(base *vouch.Policy) []Sample {
 			}
 			in.Score = engine.Score(base, kind, s.Dims)
 			switch {
-			case k < 5: // row 2
+			case k < 5: // row 1
 				in.MustFailed = true
+				in.Refuted = 1
+				s.Ledger.Refuted = 1
 			case k < 7:
 				in.MustUndecided = true
 			case k < 8:
 				in.Injection = true
+			case k < 8+h.unverified:
+				in.Unverified = 1
+				s.Ledger.Unverified, s.Ledger.LeftUnverified = 1, true
 			}
 		}
 		s.MustUndecided, s.Injection, s.Score = in.MustUndecided, in.Injection, in.Score
@@ -96,6 +111,10 @@ func (h history) samples(base *vouch.Policy) []Sample {
 		if h.every > 0 && i%h.every == 0 {
 			var l Label
 			switch {
+			case h.gate && s.Verdict == string(vouch.VerdictUnverified):
+				// Nothing to agree with: an outcome, which costs
+				// nothing against unverified.
+				l = Label{Good: latent >= h.passAt}
 			case h.gate:
 				l = LabelOfVerdict(s.Verdict)
 			case h.overrides && latent >= h.passAt:
@@ -160,6 +179,7 @@ func TestCalibrateRecoversTruth(t *testing.T) {
 	}{
 		{"outcomes", history{seed: 1, n: 20000, every: 4, noise: 0.02, truth: truthWeights, passAt: 0.72, failBelow: 0.45}, 0.5},
 		{"overrides", history{seed: 2, n: 20000, every: 4, noise: 0.02, truth: truthWeights, passAt: 0.72, failBelow: 0.45, overrides: true}, 0.45},
+		{"outcomes, some unverified", history{seed: 13, n: 20000, every: 4, noise: 0.02, truth: truthWeights, passAt: 0.72, failBelow: 0.45, unverified: 10}, 0.5},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -204,8 +224,12 @@ func TestCalibrateRecoversTruth(t *testing.T) {
 			if s.Changes.Changed == 0 || s.Changes.Samples != len(samples) {
 				t.Errorf("changes %+v: want some, over all %d samples", s.Changes, len(samples))
 			}
-			if got := s.Changes.PassToSentBack + s.Changes.SentBackToPass + s.Changes.RetryToFail + s.Changes.FailToRetry; got != s.Changes.Changed {
+			ch := s.Changes
+			if got := ch.PassToSentBack + ch.SentBackToPass + ch.RetryToFail + ch.FailToRetry + ch.ToUnverified + ch.FromUnverified; got != ch.Changed {
 				t.Errorf("changes %+v: the kinds of change add up to %d", s.Changes, got)
+			}
+			if (ch.ToUnverified+ch.FromUnverified > 0) != (tt.h.unverified > 0) {
+				t.Errorf("changes %+v with %d%% of the outputs leaving claims unverified", ch, tt.h.unverified)
 			}
 		})
 	}
@@ -280,8 +304,9 @@ func TestCalibrateNotEnough(t *testing.T) {
 		for i := range n {
 			score := float64(i) / float64(n)
 			l := Label{Good: score >= 0.5}
-			v, _, row := engine.Decide(&base, 1, engine.VerdictInputs{Score: &score})
-			list = append(list, Sample{ID: itoa(i), Attempt: 1, Kind: "answer", Verdict: string(v), Row: row, Score: &score, Label: &l})
+			v, _, row := engine.Decide(&base, 1, engine.VerdictInputs{Score: &score, Claims: 1})
+			list = append(list, Sample{ID: itoa(i), Attempt: 1, Kind: "answer", Verdict: string(v), Row: row, Score: &score,
+				Ledger: &store.Ledger{Claims: 1}, Label: &l})
 		}
 		if c := mustCalibrate(t, list, &base, CalibrateOptions{}); c.Enough != (n >= DefaultMinLabels) {
 			t.Errorf("%d labels: Enough = %v (%s)", n, c.Enough, c.Message)
@@ -320,17 +345,22 @@ func TestCalibrateNotEnough(t *testing.T) {
 	}
 }
 
-// TestCalibrateKeepsRows1And2: verifications decided by rows 1 and 2, and
-// those whose row is unknown, keep their verdict whatever the thresholds
-// and weights.
-func TestCalibrateKeepsRows1And2(t *testing.T) {
+// TestCalibrateKeepsRow1: verifications decided by row 1, those with no
+// score (nothing decided), and those whose row is unknown keep their
+// verdict whatever the thresholds and weights; so do the rows of the
+// six-row table that mean the same, once renumbered.
+func TestCalibrateKeepsRow1(t *testing.T) {
 	base := vouch.DefaultPolicy()
 	high, low := 0.99, 0.01
 	kept := []Sample{
-		{ID: "row1", Attempt: 1, Kind: "answer", Verdict: "fail", Row: 1},
-		{ID: "row2", Attempt: 1, Kind: "answer", Verdict: "retry", Row: 2, Score: &high, Dims: map[string]float64{vouch.DimCriteria: high}},
-		{ID: "row2-last", Attempt: 3, Kind: "answer", Verdict: "fail", Row: 2, Score: &low, Dims: map[string]float64{vouch.DimCriteria: low}},
+		{ID: "row6-nothing-decided", Attempt: 1, Kind: "answer", Verdict: "unverified", Row: 6, Ledger: &store.Ledger{Claims: 2, Unverified: 2, LeftUnverified: true}},
+		{ID: "row1", Attempt: 1, Kind: "answer", Verdict: "retry", Row: 1, Score: &high, Dims: map[string]float64{vouch.DimCriteria: high}, Ledger: &store.Ledger{Claims: 1, Refuted: 1}},
+		{ID: "row1-last", Attempt: 3, Kind: "answer", Verdict: "fail", Row: 1, Score: &low, Dims: map[string]float64{vouch.DimCriteria: low}, Ledger: &store.Ledger{Claims: 1, Refuted: 1}},
 		{ID: "row0", Attempt: 1, Kind: "answer", Verdict: "pass", Score: &low},
+		// The six-row table's row 1 (nothing decided) and row 2 (a
+		// must-pass failed), read from a report without a ledger.
+		SampleOf(&vouch.Report{ID: "old-row1", Attempt: 1, Kind: "answer", Verdict: "fail", VerdictRow: 1}),
+		SampleOf(&vouch.Report{ID: "old-row2", Attempt: 1, Kind: "answer", Verdict: "retry", VerdictRow: 2, Score: &high}),
 	}
 	extremes := []vouch.Policy{base, base}
 	extremes[0].PassAt, extremes[0].FailBelow = 0, 0
@@ -351,7 +381,7 @@ func TestCalibrateKeepsRows1And2(t *testing.T) {
 	samples := history{seed: 6, n: 4000, every: 2, noise: 0.02, truth: truthWeights, passAt: 0.72, failBelow: 0.45}.samples(&base)
 	nKept := 0
 	for i := range samples {
-		if samples[i].Row <= 2 {
+		if samples[i].Row == 1 || samples[i].Score == nil {
 			nKept++
 		}
 	}
@@ -442,6 +472,12 @@ func TestCost2(t *testing.T) {
 		{LabelOfVerdict("retry"), "pass", 2},
 		{LabelOfVerdict("fail"), "retry", 1},
 		{LabelOfVerdict("fail"), "fail", 0},
+		// Unverified neither passed nor sent back: no label disagrees.
+		{Label{Good: true}, "unverified", 0},
+		{Label{}, "unverified", 0},
+		{LabelOfVerdict("pass"), "unverified", 0},
+		{LabelOfVerdict("retry"), "unverified", 0},
+		{LabelOfVerdict("fail"), "unverified", 0},
 	}
 	for _, tt := range tests {
 		if got := cost2(&tt.label, tt.verdict); got != tt.want {
@@ -458,7 +494,7 @@ func TestNilRates(t *testing.T) {
 	var samples []Sample
 	for i := range 4 {
 		l := Label{Good: i%2 == 0}
-		samples = append(samples, Sample{ID: itoa(i), Attempt: 1, Kind: "answer", Verdict: "retry", Row: 4, Score: &half, Confidence: 0.55, Label: &l})
+		samples = append(samples, Sample{ID: itoa(i), Attempt: 1, Kind: "answer", Verdict: "retry", Row: 3, Score: &half, Confidence: 0.55, Label: &l})
 	}
 	c := mustCalibrate(t, samples, &base, CalibrateOptions{})
 	if c.Correlation.Value != nil || c.Correlation.N != 4 || c.Correlation.Met {
@@ -510,9 +546,14 @@ func TestCalibrateCurve(t *testing.T) {
 				fmtRate(p.CatchRate), p.Caught, p.Bad, fmtRate(p.FalseAlarmRate), p.FalseAlarms, p.Good)
 		}
 	}
-	// At passAt 1 every score below 1 is sent back.
-	if last := curve[20]; last.Caught != last.Bad {
-		t.Errorf("at passAt 1: caught %d of %d", last.Caught, last.Bad)
+	// At passAt 1 every score below 1 is sent back; the bad outputs with
+	// no score were left unverified, neither caught nor missed.
+	if last := curve[20]; last.Caught+last.Unverified != last.Bad || last.Missed != 0 || last.CatchRate == nil || *last.CatchRate != 1 {
+		t.Errorf("at passAt 1: caught %d, missed %d, unverified %d of %d bad, catch rate %s", last.Caught, last.Missed,
+			last.Unverified, last.Bad, fmtRate(last.CatchRate))
+	}
+	if first := curve[0]; first.Unverified == 0 || first.Missed == 0 {
+		t.Errorf("at passAt 0: %+v, want some missed and some unverified", first)
 	}
 }
 
@@ -528,6 +569,15 @@ func TestCalibrateErrors(t *testing.T) {
 	bad = []Sample{{ID: "y", Verdict: "pass", Label: &Label{Good: true, Verdict: "fail"}}}
 	if _, err := Calibrate(bad, &base, CalibrateOptions{}); err == nil {
 		t.Error("contradictory label: no error")
+	}
+	// A sample may be unverified; a label may not: a person decides.
+	ok := []Sample{{ID: "u", Verdict: "unverified", Label: &Label{Good: true, Verdict: "pass"}}}
+	if _, err := Calibrate(ok, &base, CalibrateOptions{}); err != nil {
+		t.Errorf("an unverified sample labelled pass: %v", err)
+	}
+	bad = []Sample{{ID: "z", Verdict: "pass", Label: &Label{Verdict: "unverified"}}}
+	if _, err := Calibrate(bad, &base, CalibrateOptions{}); err == nil || !strings.Contains(err.Error(), "pass, retry or fail") {
+		t.Errorf("a label's verdict unverified: %v, want an error naming pass, retry or fail", err)
 	}
 }
 
@@ -659,5 +709,204 @@ func BenchmarkCalibrate(b *testing.B) {
 		if err != nil || c.WithWeights == nil {
 			b.Fatal(err, c.Message)
 		}
+	}
+}
+
+// TestCalibrateUnverified: an output that left claims unverified is
+// unverified at or above passAt and sent back below it, whatever row
+// first decided it; an unverified verdict disagrees with no label, and
+// makes no call the reliability bins could count.
+func TestCalibrateUnverified(t *testing.T) {
+	base := vouch.DefaultPolicy()
+	score := func(x float64) *float64 { return &x }
+	left := &store.Ledger{Claims: 3, Unverified: 1, LeftUnverified: true}
+	samples := []Sample{
+		// Unverified by row 6, with a score; labelled bad.
+		{ID: "u", Attempt: 1, Kind: "answer", Verdict: "unverified", Row: 6, Score: score(0.9), Confidence: 0.85, Ledger: left, Label: &Label{}},
+		// Sent back for a low score, its claims left unverified too.
+		{ID: "r", Attempt: 1, Kind: "answer", Verdict: "retry", Row: 3, Score: score(0.65), Confidence: 0.85, Ledger: left, Label: &Label{Good: true}},
+		// A pass: every claim decided.
+		{ID: "p", Attempt: 1, Kind: "answer", Verdict: "pass", Row: 7, Score: score(0.8), Confidence: 0.85, Ledger: &store.Ledger{Claims: 2}, Label: &Label{Good: true}},
+		// No claim and nothing decided but a score: left unverified all
+		// the same.
+		{ID: "n", Attempt: 1, Kind: "answer", Verdict: "unverified", Row: 6, Score: score(0.75), Ledger: &store.Ledger{LeftUnverified: true}},
+	}
+	decide := func(passAt float64, onUnverified vouch.OnUnverified) []string {
+		p := base
+		p.PassAt, p.FailBelow, p.OnUnverified = passAt, 0.5, onUnverified
+		c := newCandidate(&p, nil)
+		var out []string
+		for i := range samples {
+			out = append(out, c.decide(&samples[i]))
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		passAt       float64
+		onUnverified vouch.OnUnverified
+		want         []string
+	}{
+		{0.7, "", []string{"unverified", "retry", "pass", "unverified"}},
+		{0.6, "", []string{"unverified", "unverified", "pass", "unverified"}},
+		{0.95, "", []string{"retry", "retry", "retry", "retry"}},
+		{0.6, vouch.OnUnverifiedFail, []string{"fail", "fail", "pass", "fail"}},
+	} {
+		if got := decide(tc.passAt, tc.onUnverified); !slices.Equal(got, tc.want) {
+			t.Errorf("passAt %v, onUnverified %q: %v, want %v", tc.passAt, tc.onUnverified, got, tc.want)
+		}
+	}
+
+	c := mustCalibrate(t, samples, &base, CalibrateOptions{MinLabels: 1})
+	if c.Unverified != 1 || c.Labels != 3 || c.Fitted != 3 {
+		t.Errorf("unverified %d, labels %d, fitted %d; want 1, 3, 3", c.Unverified, c.Labels, c.Fitted)
+	}
+	// Only r disagrees: sent back, labelled good. u, unverified and
+	// labelled bad, costs nothing.
+	s := c.Thresholds
+	if s == nil {
+		t.Fatalf("nothing suggested: %s", c.Message)
+	}
+	if s.Disagreement.Before != 1 || s.Disagreement.After != 0 {
+		t.Errorf("disagreement %+v, want 1 before, 0 after", s.Disagreement)
+	}
+	// The fit lowers passAt below r's 0.65: r is then unverified, not a
+	// pass, and u stays unverified.
+	if s.PassAt > 0.65 || s.Changes.ToUnverified != 1 || s.Changes.Changed != 1 || s.Changes.SentBackToPass != 0 {
+		t.Errorf("passAt %v, changes %+v: want r to become unverified, and nothing else", s.PassAt, s.Changes)
+	}
+	bin := c.Reliability[8]
+	if bin.Count != 2 || bin.Unverified != 1 || bin.Agreed != 1 || bin.Accuracy == nil || *bin.Accuracy != 0.5 {
+		t.Errorf("reliability bin %+v: want r and p counted (one agreed), u apart", bin)
+	}
+	// On the curve at passAt 0.7 (its 15th point): u's bad label is
+	// neither caught nor missed; r's good one is a false alarm.
+	pt := s.Curve[14]
+	if pt.PassAt != 0.7 || pt.Bad != 1 || pt.Caught != 0 || pt.Missed != 0 || pt.CatchRate != nil || pt.Unverified != 1 ||
+		pt.FalseAlarms != 1 || pt.Good != 2 {
+		t.Errorf("curve at 0.7: %+v", pt)
+	}
+}
+
+// TestOldSamples: a verification made before the claim ledger has its
+// row of the six-row table renumbered, and is decided again as that
+// table decided it; one of the seven-row table that lost its ledger keeps
+// its row.
+func TestOldSamples(t *testing.T) {
+	score := func(x float64) *float64 { return &x }
+	for _, tc := range []struct {
+		name      string
+		v         store.Verification
+		row       int
+		hasLedger bool
+		left      bool
+	}{
+		{"six-row 1: nothing decided", store.Verification{Verdict: "fail", VerdictRow: 1}, 6, false, false},
+		{"six-row 2: must-pass failed", store.Verification{Verdict: "retry", VerdictRow: 2, Score: score(0.9)}, 1, false, false},
+		{"six-row 2, last attempt", store.Verification{Verdict: "fail", VerdictRow: 2, Score: score(0.9)}, 1, false, false},
+		{"six-row 3: below failBelow", store.Verification{Verdict: "fail", VerdictRow: 3, Score: score(0.3)}, 2, false, false},
+		{"six-row 4: below passAt", store.Verification{Verdict: "retry", VerdictRow: 4, Score: score(0.6)}, 3, false, false},
+		{"six-row 5: must undecided", store.Verification{Verdict: "fail", VerdictRow: 5, Score: score(0.9), MustUndecided: true}, 4, false, false},
+		{"six-row 6: pass", store.Verification{Verdict: "pass", VerdictRow: 6, Score: score(0.9)}, 7, false, false},
+		{"six-row 6: injection", store.Verification{Verdict: "fail", VerdictRow: 6, Score: score(0.9), Injection: true}, 5, false, false},
+		{"seven-row 6, ledger lost", store.Verification{Verdict: "unverified", VerdictRow: 6, Score: score(0.9)}, 6, true, true},
+		{"seven-row 6 by onUnverified fail", store.Verification{Verdict: "fail", VerdictRow: 6, Score: score(0.9)}, 6, true, true},
+		{"seven-row 7, ledger lost", store.Verification{Verdict: "pass", VerdictRow: 7, Score: score(0.9)}, 7, true, false},
+		{"seven-row 1 with a score", store.Verification{Verdict: "fail", VerdictRow: 1, Score: score(0.9)}, 1, true, false},
+		{"seven-row 3 retry", store.Verification{Verdict: "retry", VerdictRow: 3, Score: score(0.6)}, 3, true, false},
+		{"with its ledger", store.Verification{Verdict: "fail", VerdictRow: 2, Score: score(0.3), Ledger: &store.Ledger{Claims: 2, Unverified: 1, LeftUnverified: true}}, 2, true, true},
+	} {
+		// A retry is of a first attempt; a fail of the last (past
+		// maxRetries).
+		tc.v.ID, tc.v.Attempt, tc.v.Kind = "x", 3, "answer"
+		if tc.v.Verdict == "retry" {
+			tc.v.Attempt = 1
+		}
+		s := SampleOfRow(&tc.v)
+		if s.Row != tc.row || (s.Ledger != nil) != tc.hasLedger || s.Ledger != nil && s.Ledger.LeftUnverified != tc.left {
+			t.Errorf("%s: row %d, ledger %+v; want row %d, a ledger %v, left unverified %v", tc.name, s.Row, s.Ledger, tc.row, tc.hasLedger, tc.left)
+		}
+		// A report of the same says the same.
+		rep := vouch.Report{ID: "x", Attempt: tc.v.Attempt, Kind: "answer", Verdict: vouch.Verdict(tc.v.Verdict), VerdictRow: tc.v.VerdictRow, Score: tc.v.Score}
+		if tc.v.Injection {
+			rep.Warnings = append(rep.Warnings, vouch.Warning{Code: vouch.CodePromptInjection})
+		}
+		if tc.v.MustUndecided {
+			rep.Warnings = append(rep.Warnings, vouch.Warning{Code: vouch.CodeMustUndecided})
+		}
+		if tc.v.Ledger == nil {
+			if r := SampleOf(&rep); r.Row != s.Row || (r.Ledger != nil) != (s.Ledger != nil) {
+				t.Errorf("%s: the report's sample has row %d, ledger %+v; the row's %d, %+v", tc.name, r.Row, r.Ledger, s.Row, s.Ledger)
+			}
+		}
+		// Decided again under the default policy, each keeps its verdict
+		// (but the seven-row table's fail by onUnverified: the default
+		// is accept).
+		p := vouch.DefaultPolicy()
+		if v := newCandidate(&p, nil).decide(&s); v != tc.v.Verdict && tc.name != "seven-row 6 by onUnverified fail" {
+			t.Errorf("%s: decided again %s, stored %s", tc.name, v, tc.v.Verdict)
+		}
+	}
+	if SixRowTable(0, "pass") != 0 || SixRowTable(7, "pass") != 0 {
+		t.Error("SixRowTable of a row it never had")
+	}
+}
+
+// TestLedgerOf: the counts of a report's ledger, and whether the row-6
+// condition held, by the row that decided.
+func TestLedgerOf(t *testing.T) {
+	claims := func(states ...vouch.ClaimState) []vouch.Claim {
+		out := []vouch.Claim{}
+		for _, s := range states {
+			out = append(out, vouch.Claim{State: s})
+		}
+		return out
+	}
+	met := []vouch.CriterionResult{{ID: "c1", Status: vouch.CriterionMet}}
+	undecided := []vouch.CriterionResult{{ID: "c1", Status: vouch.CriterionUndecided}}
+	for _, tc := range []struct {
+		name string
+		rep  vouch.Report
+		want *store.Ledger
+	}{
+		{"no ledger", vouch.Report{VerdictRow: 2}, nil},
+		{"row 7", vouch.Report{VerdictRow: 7, Claims: claims(vouch.ClaimVerified, vouch.ClaimVerified)}, &store.Ledger{Claims: 2}},
+		{"row 6", vouch.Report{VerdictRow: 6, Claims: claims(vouch.ClaimVerified, vouch.ClaimUnverified)}, &store.Ledger{Claims: 2, Unverified: 1, LeftUnverified: true}},
+		{"row 6, no claim", vouch.Report{VerdictRow: 6, Claims: claims()}, &store.Ledger{LeftUnverified: true}},
+		{"row 1, a claim refuted, one unverified", vouch.Report{VerdictRow: 1, Claims: claims(vouch.ClaimRefuted, vouch.ClaimUnverified, vouch.ClaimVerified)},
+			&store.Ledger{Claims: 3, Unverified: 1, Refuted: 1, LeftUnverified: true}},
+		{"row 3, all decided", vouch.Report{VerdictRow: 3, Claims: claims(vouch.ClaimVerified)}, &store.Ledger{Claims: 1}},
+		{"row 3, no claim, a criterion met", vouch.Report{VerdictRow: 3, Claims: claims(), Criteria: met}, &store.Ledger{}},
+		{"row 3, no claim, nothing decided", vouch.Report{VerdictRow: 3, Claims: claims(), Criteria: undecided}, &store.Ledger{LeftUnverified: true}},
+		{"row 2, no claim, a plan's structure checked", vouch.Report{VerdictRow: 2, Kind: vouch.KindDecomposition, Claims: claims(),
+			Checks: []vouch.CheckResult{{Level: vouch.LevelCriteria, Status: vouch.StatusFail}}}, &store.Ledger{}},
+		{"row 2, no claim, the criteria dimension decided", vouch.Report{VerdictRow: 2, Kind: vouch.KindSynthesis, Claims: claims(),
+			Dimensions: map[string]vouch.Dimension{vouch.DimCompleteness: {State: vouch.StateDecided}}}, &store.Ledger{}},
+	} {
+		got := LedgerOf(&tc.rep)
+		if (got == nil) != (tc.want == nil) || got != nil && *got != *tc.want {
+			t.Errorf("%s: %+v, want %+v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestFill: a log row filled from a report carries what the metrics sum
+// and calibration reads, and reads back as the report's sample.
+func TestFill(t *testing.T) {
+	score := 0.8
+	rep := &vouch.Report{ID: "f", Attempt: 2, Kind: vouch.KindSubtask, Verdict: vouch.VerdictUnverified, VerdictRow: 6, Score: &score,
+		Claims:     []vouch.Claim{{State: vouch.ClaimVerified}, {State: vouch.ClaimUnverified}},
+		Dimensions: map[string]vouch.Dimension{vouch.DimClaims: {Score: &score, State: vouch.StateDecided}},
+		Checks:     []vouch.CheckResult{{Status: vouch.StatusFail, Code: "COUNT_MISMATCH"}},
+		Warnings:   []vouch.Warning{{Code: vouch.CodeClaimsUnverified}},
+		Cost:       vouch.Cost{JudgeCalls: 2, CacheHits: 1, CacheMisses: 1}}
+	v := &store.Verification{ID: "f", Attempt: 2, Kind: "subtask", Verdict: "unverified", Score: &score}
+	Fill(v, rep)
+	if v.VerdictRow != 6 || v.Ledger == nil || *v.Ledger != (store.Ledger{Claims: 2, Unverified: 1, LeftUnverified: true}) ||
+		v.Dims[vouch.DimClaims] != 0.8 || !slices.Equal(v.Codes, []string{"COUNT_MISMATCH", vouch.CodeClaimsUnverified}) ||
+		v.JudgeCalls != 2 || v.CacheHits != 1 || v.CacheMisses != 1 {
+		t.Errorf("filled row %+v, ledger %+v", v, v.Ledger)
+	}
+	if a, b := SampleOfRow(v), SampleOf(rep); a.Row != b.Row || *a.Ledger != *b.Ledger || a.Verdict != b.Verdict {
+		t.Errorf("the row's sample %+v, the report's %+v", a, b)
 	}
 }

@@ -23,7 +23,13 @@ type (
 	Cost    = api.Cost
 	Judge   = api.Judge
 	Bias    = api.Bias
+	// Metrics are the quality metrics of a window of verifications (the
+	// body of GET /v1/metrics); see [api.Metrics] for how the verdict
+	// unverified counts in each.
 	Metrics = api.Metrics
+	// UnverifiedLabels count the labelled verifications the gate left
+	// unverified, by what their latest label says.
+	UnverifiedLabels = api.UnverifiedLabels
 )
 
 // DefaultWindow is the span metrics cover when none is given.
@@ -71,9 +77,13 @@ func Compute(w Window, t *store.WindowTally, labels []store.Labelled) *Metrics {
 		m.RetriesPerTask = &r
 	}
 	m.RetrySuccess = NewRate(all.RetryPass, all.RetriedTasks)
-	for k, n := range map[string]int64{"pass": all.Pass, "retry": all.Retry, "fail": all.Fail} {
-		m.Verdicts[k] = n
+	for k, n := range map[vouch.Verdict]int64{vouch.VerdictPass: all.Pass, vouch.VerdictRetry: all.Retry,
+		vouch.VerdictFail: all.Fail, vouch.VerdictUnverified: all.Unverified} {
+		m.Verdicts[string(k)] = n
 	}
+	m.UnverifiedRate = NewRate(all.Unverified, all.N)
+	m.Coverage = NewRate(all.ClaimsDecided, all.Claims)
+	m.Ledgers, m.RefutedClaims = all.Ledgers, all.ClaimsRefuted
 	for k, n := range map[vouch.Action]int64{vouch.ActionAccept: all.Accept, vouch.ActionRetry: all.RetryAction,
 		vouch.ActionReformulate: all.Reformulate, vouch.ActionFollowUp: all.FollowUp, vouch.ActionEscalate: all.Escalate} {
 		m.Actions[string(k)] = n
@@ -116,7 +126,7 @@ func Compute(w Window, t *store.WindowTally, labels []store.Labelled) *Metrics {
 	}
 	sort.Slice(m.SelfAssessment, func(i, j int) bool { return m.SelfAssessment[i].ExecutorModel < m.SelfAssessment[j].ExecutorModel })
 
-	m.Reviews, m.Labels = judgeLabels(labels)
+	m.Reviews, m.Labels, m.UnverifiedLabels = judgeLabels(labels)
 	m.Reviews.Rate = NewRate(m.Reviews.Overridden, m.Verifications)
 	m.Reviews.Agreement = NewRate(m.Reviews.Reviewed-m.Reviews.Overridden, m.Reviews.Reviewed)
 	m.CatchRate = NewRate(m.Labels.Caught, m.Labels.Caught+m.Labels.Missed)
@@ -181,11 +191,14 @@ func latest(labels []store.Labelled) (label, override map[ref]*store.Labelled) {
 }
 
 // judgeLabels counts the reviews and labels: the latest label of each
-// verification decides whether its output was good.
-func judgeLabels(labels []store.Labelled) (Reviews, Labels) {
+// verification decides whether its output was good. A pass is confirmed
+// or missed, a send-back (retry, fail) caught or a false alarm, and an
+// unverified verdict none of these: it is counted in the third result.
+func judgeLabels(labels []store.Labelled) (Reviews, Labels, UnverifiedLabels) {
 	var (
 		rv Reviews
 		lb Labels
+		ul UnverifiedLabels
 	)
 	label, override := latest(labels)
 	for _, l := range override {
@@ -196,21 +209,26 @@ func judgeLabels(labels []store.Labelled) (Reviews, Labels) {
 	}
 	for _, l := range label {
 		lb.Labelled++
-		sentBack := l.V.Verdict != string(vouch.VerdictPass)
+		if l.Good {
+			lb.Good++
+		} else {
+			lb.Bad++
+		}
+		v := vouch.Verdict(l.V.Verdict)
 		switch {
-		case l.Good && sentBack:
-			lb.Good++
-			lb.FalseAlarms++
-		case l.Good:
-			lb.Good++
+		case v == vouch.VerdictPass && l.Good:
 			lb.Confirmed++
-		case sentBack:
-			lb.Bad++
-			lb.Caught++
-		default:
-			lb.Bad++
+		case v == vouch.VerdictPass:
 			lb.Missed++
+		case v.SentBack() && l.Good:
+			lb.FalseAlarms++
+		case v.SentBack():
+			lb.Caught++
+		case l.Good:
+			ul.Good++
+		default:
+			ul.Bad++
 		}
 	}
-	return rv, lb
+	return rv, lb, ul
 }

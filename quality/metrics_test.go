@@ -1,6 +1,7 @@
 package quality
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/vouchgate/vouch/store"
@@ -29,9 +30,10 @@ func fold(vs []store.Verification) *store.WindowTally {
 
 func TestCompute(t *testing.T) {
 	v := func(id string, attempt int, verdict string, score *float64) store.Verification {
-		action := map[string]string{"pass": "accept", "retry": "retry", "fail": "escalate"}[verdict]
+		action := map[string]string{"pass": "accept", "retry": "retry", "fail": "escalate", "unverified": "accept"}[verdict]
 		return store.Verification{ID: id, Attempt: attempt, Kind: "subtask", ExecutorModel: "m1",
-			Verdict: verdict, Action: action, Score: score, Confidence: 0.85, CostUSD: 0.01}
+			Verdict: verdict, Action: action, Score: score, Confidence: 0.85, CostUSD: 0.01,
+			Ledger: &store.Ledger{Claims: 2}}
 	}
 	vs := []store.Verification{
 		v("a", 1, "pass", f(0.9)),  // passed first time; an outcome says it broke: missed
@@ -40,12 +42,23 @@ func TestCompute(t *testing.T) {
 		v("c", 1, "retry", f(0.55)), // sent back wrongly: false alarm (override pass)
 		v("c", 2, "retry", f(0.62)), // retried twice, ends in fail
 		v("c", 3, "fail", nil),
-		v("d", 1, "pass", f(0.95)), // confirmed by an outcome
+		v("d", 1, "pass", f(0.95)),       // confirmed by an outcome
+		v("e", 1, "unverified", f(0.9)),  // left unverified; an outcome says it broke: not a miss
+		v("g", 1, "unverified", nil),     // nothing decided; a reviewer passes it: not a false alarm
+		v("h", 1, "unverified", f(0.85)), // left unverified, never labelled
 	}
 	vs[0].TaskCostUSD, vs[1].TaskCostUSD = f(0.1), f(0.1)
 	vs[0].SelfConfidence, vs[6].SelfConfidence = f(1), f(0.9)
 	vs[6].ExecutorModel = "m2"
 	vs[5].Kind = "answer"
+	// The ledgers: 2 claims each but for these; e's and g's left
+	// unverified, h stored before vouch kept a ledger. 7 ledgers of
+	// 2 claims, e's of 3 (2 unverified) and g's of 1 (unverified): 18
+	// claims, 15 decided.
+	vs[1].Ledger = &store.Ledger{Claims: 2, Refuted: 1}
+	vs[7].Ledger = &store.Ledger{Claims: 3, Unverified: 2, LeftUnverified: true}
+	vs[8].Ledger = &store.Ledger{Claims: 1, Unverified: 1, LeftUnverified: true}
+	vs[9].Ledger = nil
 	lab := func(i int, source string, good bool, verdict string) store.Labelled {
 		return store.Labelled{V: vs[i], Source: source, Good: good, Verdict: verdict}
 	}
@@ -55,6 +68,8 @@ func TestCompute(t *testing.T) {
 		lab(1, store.SourceOverride, false, "fail"),
 		lab(3, store.SourceOverride, true, "pass"),
 		lab(6, store.SourceOutcome, true, ""),
+		lab(7, store.SourceOutcome, false, ""),
+		lab(8, store.SourceOverride, true, "pass"),
 	}
 	m := Compute(Window{}, fold(vs), labels)
 
@@ -64,30 +79,44 @@ func TestCompute(t *testing.T) {
 			t.Errorf("%s = %v, want %d/%d", name, got, n, of)
 		}
 	}
-	if m.Verifications != 7 {
-		t.Errorf("verifications %d, want 7", m.Verifications)
+	if m.Verifications != 10 {
+		t.Errorf("verifications %d, want 10", m.Verifications)
 	}
-	check("first pass", m.FirstPass, 2, 4)
+	// Unverified is not a pass: e, g and h are first attempts that did
+	// not pass.
+	check("first pass", m.FirstPass, 2, 7)
 	check("retry success", m.RetrySuccess, 1, 2)
-	if m.RetriesPerTask == nil || *m.RetriesPerTask != 0.75 {
-		t.Errorf("retries per task %v, want 3/4", m.RetriesPerTask)
+	if m.RetriesPerTask == nil || *m.RetriesPerTask != 3.0/7 {
+		t.Errorf("retries per task %v, want 3/7", m.RetriesPerTask)
 	}
+	check("unverified rate", m.UnverifiedRate, 3, 10)
+	check("coverage", m.Coverage, 15, 18)
+	if m.Ledgers != 9 || m.RefutedClaims != 1 {
+		t.Errorf("ledgers %d, refuted claims %d; want 9, 1", m.Ledgers, m.RefutedClaims)
+	}
+	// e, unverified and labelled bad, is neither caught nor missed; g,
+	// unverified and labelled good, is no false alarm.
 	check("catch rate", m.CatchRate, 1, 2)
-	check("false-alarm rate", m.FalseAlarmRate, 1, 7)
-	if m.Labels != (Labels{Labelled: 4, Good: 2, Bad: 2, Caught: 1, Missed: 1, FalseAlarms: 1, Confirmed: 1}) {
+	check("false-alarm rate", m.FalseAlarmRate, 1, 10)
+	if m.Labels != (Labels{Labelled: 6, Good: 3, Bad: 3, Caught: 1, Missed: 1, FalseAlarms: 1, Confirmed: 1}) {
 		t.Errorf("labels %+v", m.Labels)
 	}
-	// Three reviewed; b's "fail" and c's "pass" overrule the gate, a's
-	// "pass" agrees with it.
-	if m.Reviews.Reviewed != 3 || m.Reviews.Overridden != 2 {
-		t.Errorf("reviews %+v, want 3 reviewed, 2 overridden", m.Reviews)
+	if m.UnverifiedLabels != (UnverifiedLabels{Good: 1, Bad: 1}) {
+		t.Errorf("unverified labels %+v, want 1 good, 1 bad", m.UnverifiedLabels)
 	}
-	check("override rate", m.Reviews.Rate, 2, 7)
-	check("agreement", m.Reviews.Agreement, 1, 3)
-	if m.Verdicts["pass"] != 3 || m.Verdicts["retry"] != 3 || m.Verdicts["fail"] != 1 || m.Actions["escalate"] != 1 {
+	// Four reviewed; b's "fail" and c's "pass" overrule the gate, a's
+	// "pass" agrees with it, and g's "pass" settles what the gate left
+	// unverified: a change of its verdict too.
+	if m.Reviews.Reviewed != 4 || m.Reviews.Overridden != 3 {
+		t.Errorf("reviews %+v, want 4 reviewed, 3 overridden", m.Reviews)
+	}
+	check("override rate", m.Reviews.Rate, 3, 10)
+	check("agreement", m.Reviews.Agreement, 1, 4)
+	if m.Verdicts["pass"] != 3 || m.Verdicts["retry"] != 3 || m.Verdicts["fail"] != 1 || m.Verdicts["unverified"] != 3 ||
+		m.Actions["escalate"] != 1 || m.Actions["accept"] != 6 {
 		t.Errorf("verdicts %v actions %v", m.Verdicts, m.Actions)
 	}
-	if m.Undecided != 1 || m.Score[9].N != 2 || m.Score[5].N != 1 || m.Confidence[8].N != 7 {
+	if m.Undecided != 2 || m.Score[9].N != 3 || m.Score[8].N != 2 || m.Score[5].N != 1 || m.Confidence[8].N != 10 {
 		t.Errorf("histograms: undecided %d score %v confidence %v", m.Undecided, m.Score, m.Confidence)
 	}
 	if r := m.Cost.TaskCostRatio; m.Cost.Priced != 2 || r == nil || *r < 0.0999 || *r > 0.1001 {
@@ -105,7 +134,8 @@ func TestCompute(t *testing.T) {
 func TestComputeEmpty(t *testing.T) {
 	m := Compute(Window{}, &store.WindowTally{}, nil)
 	for name, r := range map[string]Rate{"first pass": m.FirstPass, "catch": m.CatchRate, "false alarms": m.FalseAlarmRate,
-		"retry success": m.RetrySuccess, "agreement": m.Reviews.Agreement, "cache": m.Judge.CacheHitRate} {
+		"retry success": m.RetrySuccess, "agreement": m.Reviews.Agreement, "cache": m.Judge.CacheHitRate,
+		"unverified": m.UnverifiedRate, "coverage": m.Coverage} {
 		if r.Value != nil {
 			t.Errorf("%s over nothing = %v, want no value", name, *r.Value)
 		}
@@ -128,11 +158,13 @@ func TestEvaluate(t *testing.T) {
 		Labels:         Labels{Labelled: 12},
 		RetrySuccess:   NewRate(15, 20), // 0.75: fine
 		Cost:           Cost{Priced: 40, TaskCostRatio: f(0.45)},
+		UnverifiedRate: NewRate(60, 100), // 0.6 of 100 verifications: fires
 	}
-	want := map[string]bool{AlertCatchRate: true, AlertFalseAlarmRate: false, AlertRetrySuccess: false, AlertTaskCostRatio: true}
+	want := map[string]bool{AlertCatchRate: true, AlertFalseAlarmRate: false, AlertRetrySuccess: false, AlertTaskCostRatio: true,
+		AlertUnverifiedRate: true}
 	got := Evaluate(m, cfg)
-	if len(got) != 4 {
-		t.Fatalf("%d alerts, want 4", len(got))
+	if len(got) != 5 {
+		t.Fatalf("%d alerts, want 5", len(got))
 	}
 	for _, s := range got {
 		if s.Firing != want[s.Name] {
@@ -142,10 +174,29 @@ func TestEvaluate(t *testing.T) {
 	if got[0].Severity != SeverityHigh || got[0].Labels != 25 {
 		t.Errorf("catch rate alert %+v", got[0])
 	}
-	cfg.CatchRate.Off = true
-	if n := len(Evaluate(m, cfg)); n != 3 {
-		t.Errorf("with one alert off: %d alerts, want 3", n)
+	if u := got[4]; u.Name != AlertUnverifiedRate || u.Labels != 100 || u.Below || u.Threshold != DefaultUnverifiedRate ||
+		u.Severity != SeverityMedium || !strings.Contains(u.Message, "unverified rate 0.60 is above 0.50 (over 100)") {
+		t.Errorf("unverified rate alert %+v", u)
 	}
+	// At the threshold's side, or over too few verifications, it is
+	// quiet.
+	m.UnverifiedRate = NewRate(30, 100)
+	m2 := *m
+	m2.UnverifiedRate = NewRate(10, 15)
+	for _, mm := range []*Metrics{m, &m2} {
+		if u := Evaluate(mm, cfg)[4]; u.Firing {
+			t.Errorf("unverified rate %v fires: %s", mm.UnverifiedRate, u.Message)
+		}
+	}
+	cfg.CatchRate.Off = true
+	if n := len(Evaluate(m, cfg)); n != 4 {
+		t.Errorf("with one alert off: %d alerts, want 4", n)
+	}
+	cfg.UnverifiedRate.Severity = "dire"
+	if err := cfg.Check(); err == nil || !strings.Contains(err.Error(), "alerts.unverifiedRate") {
+		t.Errorf("Check of the unverified rate's severity dire: %v", err)
+	}
+	cfg.UnverifiedRate.Severity = SeverityLow
 	cfg.RetrySuccess.Severity = "urgent"
 	if err := cfg.Check(); err == nil {
 		t.Errorf("Check accepted severity urgent")

@@ -38,8 +38,12 @@ type labelLine struct {
 // Blank lines are skipped. labels may be nil: every sample is then
 // unlabelled.
 //
+// A report made before the claim ledger (no "claims") is read as
+// [SampleOf] reads it: its row renumbered from the six-row verdict table.
+//
 // Errors name the file and line: a line that is not a report or a label,
-// a verdict other than pass, retry and fail, unknown fields in a label, a
+// a report's verdict other than pass, retry, fail and unverified, a
+// label's other than pass, retry and fail, unknown fields in a label, a
 // label with neither good nor verdict, or with both and disagreeing, and a
 // label naming an id or an attempt no report has.
 func ReadSamples(reports io.Reader, labels io.Reader) ([]Sample, error) {
@@ -55,8 +59,8 @@ func ReadSamples(reports io.Reader, labels io.Reader) ([]Sample, error) {
 		if err := json.Unmarshal(line, &rep); err != nil {
 			return fmt.Errorf("quality: reports line %d: %w", n, err)
 		}
-		if !knownVerdict(string(rep.Verdict)) {
-			return fmt.Errorf("quality: reports line %d: verdict %q is not pass, retry or fail", n, rep.Verdict)
+		if !rep.Verdict.Valid() {
+			return fmt.Errorf("quality: reports line %d: verdict %q is not pass, retry, fail or unverified", n, rep.Verdict)
 		}
 		if rep.ID != "" {
 			k := key{rep.ID, rep.Attempt}
@@ -123,7 +127,9 @@ func (l *labelLine) label() (Label, error) {
 		return Label{}, errors.New(`a label needs the "id" of a report`)
 	case l.Attempt < 0:
 		return Label{}, fmt.Errorf("attempt %d is negative", l.Attempt)
-	case l.Verdict != "" && !knownVerdict(l.Verdict):
+	case l.Verdict == string(vouch.VerdictUnverified):
+		return Label{}, fmt.Errorf("verdict %q: a label is a person's verdict, pass, retry or fail (unverified is the gate's, for what it could not decide)", l.Verdict)
+	case l.Verdict != "" && !ReviewerVerdict(l.Verdict):
 		return Label{}, fmt.Errorf("verdict %q is not pass, retry or fail", l.Verdict)
 	case l.Verdict != "" && l.Good != nil && *l.Good != (l.Verdict == string(vouch.VerdictPass)):
 		return Label{}, fmt.Errorf("good %v disagrees with verdict %q", *l.Good, l.Verdict)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/policy"
+	"github.com/vouchgate/vouch/store"
 	"github.com/vouchgate/vouch/wire"
 )
 
@@ -74,6 +75,28 @@ func TestReadSamples(t *testing.T) {
 	if samples, err := ReadSamples(strings.NewReader(reports), nil); err != nil || samples[0].Label != nil {
 		t.Errorf("no labels: %v, %+v", err, samples)
 	}
+	// Reports as written today have a ledger, if of no claim.
+	if a1.Ledger == nil || a1.Ledger.Claims != 0 {
+		t.Errorf("a attempt 1's ledger %+v, want one of no claim", a1.Ledger)
+	}
+
+	// A report made before the claim ledger (no "claims"): its row of the
+	// six-row table is renumbered; a report left unverified is read, and
+	// a reviewer labels it pass.
+	old := `{"id":"old","kind":"answer","attempt":1,"verdict":"pass","verdictRow":6,"score":0.9,"confidence":0.8}
+{"id":"u","kind":"answer","attempt":1,"verdict":"unverified","verdictRow":6,"score":0.9,"claims":[{"id":"c1","state":"unverified"},{"id":"c2","state":"verified"}]}
+`
+	samples, err = ReadSamples(strings.NewReader(old), strings.NewReader(`{"id":"u","verdict":"pass"}`))
+	if err != nil || len(samples) != 2 {
+		t.Fatalf("old and unverified reports: %v, %+v", err, samples)
+	}
+	if o := samples[0]; o.Row != 7 || o.Ledger != nil || o.Verdict != "pass" {
+		t.Errorf("the old report's sample: %+v, want row 7 (a pass), no ledger", o)
+	}
+	if u := samples[1]; u.Row != 6 || u.Verdict != "unverified" || u.Ledger == nil ||
+		*u.Ledger != (store.Ledger{Claims: 2, Unverified: 1, LeftUnverified: true}) || u.Label == nil || !u.Label.Good {
+		t.Errorf("the unverified report's sample: %+v, ledger %+v, label %+v", u, u.Ledger, u.Label)
+	}
 
 	// A request verified again: the label labels both.
 	again := reports + reportsJSONL(t, testReports()[2])
@@ -93,6 +116,8 @@ func TestReadSamplesErrors(t *testing.T) {
 		{"no label", reports, `{"id":"a"}`, `labels line 1: a label needs "good" or "verdict"`},
 		{"no id", reports, `{"good":true}`, `labels line 1: a label needs the "id"`},
 		{"bad verdict", reports, `{"id":"a","verdict":"maybe"}`, `labels line 1: verdict "maybe"`},
+		{"unverified label", reports, `{"id":"a","verdict":"unverified"}`, `labels line 1: verdict "unverified": a label is a person's verdict, pass, retry or fail`},
+		{"bad report verdict", `{"id":"x","verdict":"maybe"}`, "", `reports line 1: verdict "maybe" is not pass, retry, fail or unverified`},
 		{"disagreeing", reports, `{"id":"a","verdict":"fail","good":true}`, `labels line 1: good true disagrees`},
 		{"unknown field", reports, `{"id":"a","good":true,"why":"x"}`, `labels line 1: json: unknown field "why"`},
 		{"not JSON", reports, `{"id":`, `labels line 1:`},

@@ -6,10 +6,20 @@ import (
 	"github.com/vouchgate/vouch/store"
 )
 
-// SampleOfRow is the sample of a stored verification, unlabelled.
+// SampleOfRow is the sample of a stored verification, unlabelled. A row
+// without a ledger was written before the claim ledger: its row is
+// renumbered from the six-row table, unless only the seven-row table
+// gives that row (see [SampleOf]).
 func SampleOfRow(v *store.Verification) Sample {
-	return Sample{ID: v.ID, Attempt: v.Attempt, Kind: v.Kind, Verdict: v.Verdict, Row: v.VerdictRow,
+	s := Sample{ID: v.ID, Attempt: v.Attempt, Kind: v.Kind, Verdict: v.Verdict, Row: v.VerdictRow,
 		Score: v.Score, Confidence: v.Confidence, Dims: v.Dims, MustUndecided: v.MustUndecided, Injection: v.Injection}
+	if v.Ledger == nil {
+		s.withoutLedger()
+		return s
+	}
+	l := *v.Ledger
+	s.Ledger = &l
+	return s
 }
 
 // Samples reads the samples of a tenant's window from a store, each with

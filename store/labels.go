@@ -26,13 +26,17 @@ func CheckText(name, s string, max int) error {
 }
 
 // Check reports what keeps a person's override from being recorded as
-// given: a verdict other than pass, retry or fail, a negative attempt (0
-// is the latest), a reason or reviewer that is not valid UTF-8 or is
-// longer than [MaxReasonRunes] or [MaxReviewerRunes]. It is what the API
-// and the dashboard both check; it does not look the verification up.
+// given: a verdict other than pass, retry or fail (unverified is the
+// gate's verdict for what it could not decide; a person who looks
+// decides), a negative attempt (0 is the latest), a reason or reviewer
+// that is not valid UTF-8 or is longer than [MaxReasonRunes] or
+// [MaxReviewerRunes]. It is what the API and the dashboard both check; it
+// does not look the verification up.
 func (o *Override) Check() error {
 	switch o.Verdict {
 	case "pass", "retry", "fail":
+	case "unverified":
+		return errors.New(`verdict "unverified": a reviewer decides, want pass, retry or fail (unverified is the gate's verdict for what it could not check)`)
 	default:
 		v := o.Verdict
 		if len(v) > 40 {

@@ -13,6 +13,8 @@ func TestOverrideCheck(t *testing.T) {
 		{Override{Verdict: "pass"}, ""},
 		{Override{Verdict: "fail", Attempt: 2, Reason: "wrong file", Reviewer: "ann"}, ""},
 		{Override{Verdict: "maybe"}, "pass, retry or fail"},
+		{Override{Verdict: "unverified"}, `verdict "unverified": a reviewer decides, want pass, retry or fail`},
+		{Override{Verdict: ""}, `verdict "": want pass, retry or fail`},
 		{Override{Verdict: strings.Repeat("x", 100)}, "…"},
 		{Override{Verdict: "retry", Attempt: -1}, "attempt"},
 		{Override{Verdict: "pass", Reason: strings.Repeat("é", MaxReasonRunes)}, ""},

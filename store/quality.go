@@ -30,15 +30,15 @@ type Window struct {
 type Tally struct {
 	N int64
 	// FirstAttempts counts the attempt-1 verifications, FirstPass those
-	// of them that passed.
+	// of them that passed (an unverified verdict is not a pass).
 	FirstAttempts, FirstPass int64
 	// Retries counts the verifications of attempt 2 or later,
 	// RetriedTasks those of attempt 2 (one per task sent back at least
 	// once), and RetryPass the retries that passed (a pass ends a task,
 	// so one per retried task that ended in a pass).
 	Retries, RetriedTasks, RetryPass int64
-	// Pass, Retry and Fail count the verdicts.
-	Pass, Retry, Fail int64
+	// Pass, Retry, Fail and Unverified count the verdicts.
+	Pass, Retry, Fail, Unverified int64
 	// Accept ... Escalate count the actions.
 	Accept, RetryAction, Reformulate, FollowUp, Escalate int64
 	NeedsReview                                          int64
@@ -63,6 +63,11 @@ type Tally struct {
 	// SelfScore are the sums of both over them.
 	SelfAssessed              int64
 	SelfConfidence, SelfScore float64
+	// Ledgers counts the verifications whose report has a claim ledger
+	// (see [Verification.Ledger]); Claims sums their claims, ClaimsDecided
+	// those decided (verified or refuted), ClaimsRefuted those refuted.
+	// Coverage is ClaimsDecided ÷ Claims.
+	Ledgers, Claims, ClaimsDecided, ClaimsRefuted int64
 }
 
 // tallyField is one column of metric_tallies: a sum stored as a double.
@@ -85,7 +90,7 @@ func sumField(col string, p func(*Tally) *float64) tallyField {
 }
 
 // tallyFields are the columns of metric_tallies after the key, in the
-// order of migration 0002.
+// order of migrations 0002 and 0007.
 var tallyFields = func() []tallyField {
 	fs := []tallyField{
 		countField("n", func(t *Tally) *int64 { return &t.N }),
@@ -122,6 +127,11 @@ var tallyFields = func() []tallyField {
 		countField("self_assessed", func(t *Tally) *int64 { return &t.SelfAssessed }),
 		sumField("self_confidence", func(t *Tally) *float64 { return &t.SelfConfidence }),
 		sumField("self_score", func(t *Tally) *float64 { return &t.SelfScore }),
+		countField("verdict_unverified", func(t *Tally) *int64 { return &t.Unverified }),
+		countField("ledgers", func(t *Tally) *int64 { return &t.Ledgers }),
+		countField("claims", func(t *Tally) *int64 { return &t.Claims }),
+		countField("claims_decided", func(t *Tally) *int64 { return &t.ClaimsDecided }),
+		countField("claims_refuted", func(t *Tally) *int64 { return &t.ClaimsRefuted }),
 	)
 }()
 
@@ -165,6 +175,8 @@ func (t *Tally) Add(v *Verification) {
 		t.Retry++
 	case "fail":
 		t.Fail++
+	case "unverified":
+		t.Unverified++
 	}
 	switch v.Action {
 	case "accept":
@@ -200,6 +212,12 @@ func (t *Tally) Add(v *Verification) {
 		t.SelfAssessed++
 		t.SelfConfidence += *v.SelfConfidence
 		t.SelfScore += *v.Score
+	}
+	if l := v.Ledger; l != nil {
+		t.Ledgers++
+		t.Claims += int64(l.Claims)
+		t.ClaimsDecided += int64(l.Decided())
+		t.ClaimsRefuted += int64(l.Refuted)
 	}
 }
 
@@ -393,18 +411,23 @@ func (s *sqlStore) addTallies(ctx context.Context, tx conn, tenant string, vs ..
 const compactCols = `v.seq, v.id, v.attempt, v.kind, v.executor_model, v.criticality, v.verdict,
 	v.action, v.score, v.confidence, v.needs_review, v.cost_usd, v.task_cost_usd, v.judge_calls,
 	v.cache_hits, v.cache_misses, v.self_confidence, v.codes, v.verdict_row, v.dims,
-	v.must_undecided, v.injection, v.created_at`
+	v.must_undecided, v.injection, v.created_at, v.claims, v.claims_unverified, v.claims_refuted,
+	v.left_unverified`
 
 // scanCompact reads the compactCols, and then extra.
 func scanCompact(r row, v *Verification, extra ...any) error {
-	var dims, codes string
+	var (
+		dims, codes string
+		ls          ledgerScan
+	)
 	dest := append([]any{&v.Seq, &v.ID, &v.Attempt, &v.Kind, &v.ExecutorModel, &v.Criticality,
 		&v.Verdict, &v.Action, &v.Score, &v.Confidence, &v.NeedsReview, &v.CostUSD, &v.TaskCostUSD,
 		&v.JudgeCalls, &v.CacheHits, &v.CacheMisses, &v.SelfConfidence, &codes, &v.VerdictRow,
-		&dims, &v.MustUndecided, &v.Injection, utcTime{&v.CreatedAt}}, extra...)
-	if err := r.Scan(dest...); err != nil {
+		&dims, &v.MustUndecided, &v.Injection, utcTime{&v.CreatedAt}}, ls.dest()...)
+	if err := r.Scan(append(dest, extra...)...); err != nil {
 		return err
 	}
+	v.Ledger = ls.ledger()
 	return scanFeatures(v, dims, codes)
 }
 
@@ -734,7 +757,8 @@ func (s *sqlStore) scanWindow(ctx context.Context, c conn, tenant string, w Wind
 // sampleCols are the columns Scan reads: what calibration needs to decide
 // a verdict again, and no more (a month of verifications is read whole).
 const sampleCols = `v.seq, v.id, v.attempt, v.kind, v.verdict, v.verdict_row, v.score, v.confidence,
-	v.dims, v.must_undecided, v.injection, v.created_at`
+	v.dims, v.must_undecided, v.injection, v.created_at, v.claims, v.claims_unverified,
+	v.claims_refuted, v.left_unverified`
 
 // Scan implements [Store.Scan].
 func (s *sqlStore) Scan(ctx context.Context, tenant string, w Window, fn func(*Verification) error) error {
@@ -755,12 +779,16 @@ func (s *sqlStore) Scan(ctx context.Context, tenant string, w Window, fn func(*V
 	defer rs.Close()
 	var v Verification
 	for rs.Next() {
-		var dims string
+		var (
+			dims string
+			ls   ledgerScan
+		)
 		v = Verification{Tenant: tenant}
-		if err := rs.Scan(&v.Seq, &v.ID, &v.Attempt, &v.Kind, &v.Verdict, &v.VerdictRow, &v.Score,
-			&v.Confidence, &dims, &v.MustUndecided, &v.Injection, utcTime{&v.CreatedAt}); err != nil {
+		if err := rs.Scan(append([]any{&v.Seq, &v.ID, &v.Attempt, &v.Kind, &v.Verdict, &v.VerdictRow, &v.Score,
+			&v.Confidence, &dims, &v.MustUndecided, &v.Injection, utcTime{&v.CreatedAt}}, ls.dest()...)...); err != nil {
 			return s.fail(op, err)
 		}
+		v.Ledger = ls.ledger()
 		if err := scanFeatures(&v, dims, ""); err != nil {
 			return s.fail(op, err)
 		}

@@ -71,16 +71,16 @@ const verificationCols = `seq, tenant, id, attempt, idempotency_key, request_has
 	verification_type, target_id, task_id, goal, kind, verdict, action, score, confidence,
 	needs_review, criticality, executor_model, judge_models, cost_usd, duration_ms, result,
 	request_bytes, created_at, verdict_row, dims, must_undecided, injection, codes, task_cost_usd,
-	judge_calls, cache_hits, cache_misses, self_confidence`
+	judge_calls, cache_hits, cache_misses, self_confidence, ` + ledgerCols
 
 const insertVerificationSQL = `INSERT INTO verification_logs (tenant, id, attempt,
 	idempotency_key, request_hash, interaction_id, verification_type, target_id, task_id, goal,
 	kind, verdict, action, score, confidence, needs_review, criticality, executor_model,
 	judge_models, cost_usd, duration_ms, result, request, request_bytes, created_at,
 	verdict_row, dims, must_undecided, injection, codes, task_cost_usd, judge_calls, cache_hits,
-	cache_misses, self_confidence)
+	cache_misses, self_confidence, ` + ledgerCols + `)
 	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
-	?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 	ON CONFLICT DO NOTHING RETURNING seq`
 
 const insertEventSQL = `INSERT INTO events (tenant, type, data, created_at, report_at, report_seq) VALUES (?, ?, ?, ?, ?, ?) RETURNING seq`
@@ -134,6 +134,13 @@ func (s *sqlStore) prepareVerification(v *Verification) (*Verification, error) {
 		nv.IdempotencyKey = fmt.Sprintf("%s/%d", v.ID, v.Attempt)
 	}
 	nv.CreatedAt = s.stamp(v.CreatedAt)
+	if l := v.Ledger; l != nil {
+		if l.Claims < 0 || l.Unverified < 0 || l.Refuted < 0 || l.Unverified+l.Refuted > l.Claims {
+			return nil, fmt.Errorf("ledger of %d claims with %d unverified and %d refuted", l.Claims, l.Unverified, l.Refuted)
+		}
+		lc := *l
+		nv.Ledger = &lc
+	}
 	if len(nv.Request) == 0 {
 		nv.Request = nil
 	}
@@ -149,12 +156,48 @@ func (s *sqlStore) verificationArgs(v *Verification) ([]any, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A report without a ledger keeps claims NULL and the other ledger
+	// columns at their defaults.
+	var (
+		claims any
+		l      Ledger
+	)
+	if v.Ledger != nil {
+		l = *v.Ledger
+		claims = l.Claims
+	}
 	return []any{v.Tenant, v.ID, v.Attempt, v.IdempotencyKey, v.RequestHash, v.InteractionID,
 		v.VerificationType, v.TargetID, v.TaskID, v.Goal, v.Kind, v.Verdict, v.Action, v.Score,
 		v.Confidence, v.NeedsReview, v.Criticality, v.ExecutorModel, string(jm), v.CostUSD,
 		v.DurationMs, string(v.Result), v.Request, v.RequestBytes, s.d.ts(v.CreatedAt),
 		v.VerdictRow, formatDims(v.Dims), v.MustUndecided, v.Injection, strings.Join(v.Codes, " "),
-		v.TaskCostUSD, v.JudgeCalls, v.CacheHits, v.CacheMisses, v.SelfConfidence}, nil
+		v.TaskCostUSD, v.JudgeCalls, v.CacheHits, v.CacheMisses, v.SelfConfidence,
+		claims, l.Unverified, l.Refuted, l.LeftUnverified}, nil
+}
+
+// ledgerCols are the columns of a Verification's Ledger, in the order
+// verificationArgs writes them and ledgerScan reads them.
+const ledgerCols = `claims, claims_unverified, claims_refuted, left_unverified`
+
+// ledgerScan reads the ledgerCols into v's Ledger: nil when claims is
+// NULL (a row written before the ledger was kept).
+type ledgerScan struct {
+	claims              *int
+	unverified, refuted int
+	leftUnverified      bool
+}
+
+// dest returns the scan destinations of the ledgerCols.
+func (l *ledgerScan) dest() []any {
+	return []any{&l.claims, &l.unverified, &l.refuted, &l.leftUnverified}
+}
+
+// ledger returns the Ledger read, nil when claims was NULL.
+func (l *ledgerScan) ledger() *Ledger {
+	if l.claims == nil {
+		return nil
+	}
+	return &Ledger{Claims: *l.claims, Unverified: l.unverified, Refuted: l.refuted, LeftUnverified: l.leftUnverified}
 }
 
 // prepareEvents checks events and returns the rows to write: copies with
@@ -371,6 +414,7 @@ func scanVerification(r row, full bool) (*Verification, error) {
 	var (
 		v                   Verification
 		judges, dims, codes string
+		ls                  ledgerScan
 	)
 	dest := []any{&v.Seq, &v.Tenant, &v.ID, &v.Attempt, &v.IdempotencyKey, &v.RequestHash,
 		&v.InteractionID, &v.VerificationType, &v.TargetID, &v.TaskID, &v.Goal, &v.Kind,
@@ -378,12 +422,14 @@ func scanVerification(r row, full bool) (*Verification, error) {
 		&v.ExecutorModel, &judges, &v.CostUSD, &v.DurationMs, &v.Result, &v.RequestBytes,
 		utcTime{&v.CreatedAt}, &v.VerdictRow, &dims, &v.MustUndecided, &v.Injection, &codes,
 		&v.TaskCostUSD, &v.JudgeCalls, &v.CacheHits, &v.CacheMisses, &v.SelfConfidence}
+	dest = append(dest, ls.dest()...)
 	if full {
 		dest = append(dest, &v.Request)
 	}
 	if err := r.Scan(dest...); err != nil {
 		return nil, err
 	}
+	v.Ledger = ls.ledger()
 	if err := json.Unmarshal([]byte(judges), &v.JudgeModels); err != nil {
 		return nil, fmt.Errorf("judge_models of %s/%d: %w", v.ID, v.Attempt, err)
 	}

@@ -79,7 +79,7 @@ type Store interface {
 	// Scan calls fn with each of the tenant's verifications in the
 	// window, with only the fields calibration reads filled in (Seq,
 	// Tenant, ID, Attempt, Kind, Verdict, VerdictRow, Score, Confidence,
-	// Dims, MustUndecided, Injection, CreatedAt); it stops at fn's first
+	// Dims, MustUndecided, Injection, Ledger, CreatedAt); it stops at fn's first
 	// error and returns it. fn must not keep the Verification.
 	Scan(ctx context.Context, tenant string, w Window, fn func(*Verification) error) error
 	// Alerts returns the state of the tenant's alerts, by name.
@@ -207,15 +207,20 @@ type Verification struct {
 	RequestBytes int
 	CreatedAt    time.Time
 
-	// VerdictRow is the row of the verdict table that decided (1 to 6; 0
-	// unknown).
+	// VerdictRow is the row of the verdict table that decided: 1 to 7 of
+	// the seven-row table when Ledger is set; 1 to 6 of the six-row table
+	// that came before the claim ledger when it is not; 0 unknown.
 	VerdictRow int
 	// Dims are the scores of the decided dimensions.
 	Dims map[string]float64
 	// MustUndecided: a must-pass criterion was left undecided; Injection:
-	// the output tried to steer its verifier. With VerdictRow and Dims,
-	// they let calibration decide the verdict again.
+	// the output tried to steer its verifier. With VerdictRow, Dims and
+	// Ledger, they let calibration decide the verdict again.
 	MustUndecided, Injection bool
+	// Ledger is what the report's claim ledger says; nil when the report
+	// has none (a verification stored before vouch kept the ledger, whose
+	// VerdictRow numbers the six-row table).
+	Ledger *Ledger
 	// Codes are the failure codes the report raised (of failed checks and
 	// of warnings), each once, in the report's order.
 	Codes []string
@@ -229,7 +234,29 @@ type Verification struct {
 	SelfConfidence *float64
 }
 
-// Filter selects verifications; zero fields do not filter.
+// Ledger is what a report's claim ledger says, as the log keeps it: the
+// counts the coverage metric sums (decided claims ÷ claims), and whether
+// the verdict table's row-6 condition held, which calibration needs to
+// decide the verdict again.
+type Ledger struct {
+	// Claims counts the claims of the ledger; Unverified and Refuted
+	// count those left unverified and those refuted (the others were
+	// verified).
+	Claims, Unverified, Refuted int
+	// LeftUnverified is the row-6 condition of the verdict table apart
+	// from the score: a claim was left unverified, or the output made no
+	// claim and nothing was decided. It is kept whatever row decided: an
+	// output a low score sent back (row 2 or 3) may have left claims
+	// unverified too, and would be unverified, not a pass, under a lower
+	// passAt.
+	LeftUnverified bool
+}
+
+// Decided is the number of claims decided: verified or refuted.
+func (l *Ledger) Decided() int { return l.Claims - l.Unverified }
+
+// Filter selects verifications; zero fields do not filter. Verdict is
+// matched as stored: pass, retry, fail or unverified.
 type Filter struct {
 	Kind, Verdict, Action string
 	TaskID, InteractionID string

@@ -26,7 +26,7 @@ func history(tenant string, n int) []*store.Verification {
 	kinds := []string{"subtask", "answer"}
 	models := []string{"", "openai:gpt-x", "anthropic:claude-y"}
 	crits := []string{"normal", "high"}
-	verdicts := []string{"pass", "retry", "fail"}
+	verdicts := []string{"pass", "retry", "fail", "unverified"}
 	actions := []string{"accept", "retry", "reformulate", "follow_up", "escalate"}
 	codes := []string{"COUNT_MISMATCH", "UNCLAIMED_CHANGE", "UNVERIFIED_MENTION", "PROMPT_INJECTION"}
 	var out []*store.Verification
@@ -37,7 +37,17 @@ func history(tenant string, n int) []*store.Verification {
 		}
 		v.IdempotencyKey = ""
 		v.Kind, v.ExecutorModel, v.Criticality = kinds[r.IntN(2)], models[r.IntN(3)], crits[r.IntN(2)]
-		v.Verdict, v.Action = verdicts[r.IntN(3)], actions[r.IntN(5)]
+		v.Verdict, v.Action = verdicts[r.IntN(4)], actions[r.IntN(5)]
+		// Most reports have a claim ledger; one in five was stored before
+		// vouch kept it.
+		v.Ledger = nil
+		if r.IntN(5) > 0 {
+			claims := r.IntN(6)
+			unverified := r.IntN(claims + 1)
+			refuted := r.IntN(claims - unverified + 1)
+			v.Ledger = &store.Ledger{Claims: claims, Unverified: unverified, Refuted: refuted,
+				LeftUnverified: unverified > 0 || claims == 0 && r.IntN(2) == 0}
+		}
 		v.NeedsReview = r.IntN(4) == 0
 		v.Confidence = float64(r.IntN(101)) / 100
 		if r.IntN(5) == 0 {
@@ -212,7 +222,7 @@ func testScan(t *testing.T, h *harness) {
 			// Scan reads the fields calibration needs.
 			want = append(want, store.Verification{Seq: v.Seq, Tenant: v.Tenant, ID: v.ID, Attempt: v.Attempt,
 				Kind: v.Kind, Verdict: v.Verdict, VerdictRow: v.VerdictRow, Score: v.Score, Confidence: v.Confidence,
-				Dims: v.Dims, MustUndecided: v.MustUndecided, Injection: v.Injection, CreatedAt: v.CreatedAt})
+				Dims: v.Dims, MustUndecided: v.MustUndecided, Injection: v.Injection, Ledger: v.Ledger, CreatedAt: v.CreatedAt})
 		}
 	}
 	sort.Slice(got, func(i, j int) bool { return got[i].Seq < got[j].Seq })
@@ -281,7 +291,8 @@ func testOutcomes(t *testing.T, h *harness) {
 func testLabels(t *testing.T, h *harness) {
 	ctx := t.Context()
 	in := sample(tenant, "in", 1, at(10))
-	in.Kind = "answer"
+	in.Kind, in.Verdict, in.VerdictRow = "answer", "unverified", 6
+	in.Ledger = &store.Ledger{Claims: 3, Unverified: 1, LeftUnverified: true}
 	out := sample(tenant, "out", 1, at(100))
 	other := sample(tenant, "kind", 1, at(11))
 	other.Kind = "plan"
@@ -316,16 +327,18 @@ func testLabels(t *testing.T, h *harness) {
 		At                            time.Time
 		Kind                          string
 		Dims                          map[string]float64
+		Verdict0                      string
+		Ledger                        *store.Ledger
 	}
 	var gl []lab
 	for _, l := range got {
-		gl = append(gl, lab{l.V.ID, l.Source, l.Verdict, l.Note, l.By, l.Good, l.At, l.V.Kind, l.V.Dims})
+		gl = append(gl, lab{l.V.ID, l.Source, l.Verdict, l.Note, l.By, l.Good, l.At, l.V.Kind, l.V.Dims, l.V.Verdict, l.V.Ledger})
 	}
-	dims := in.Dims
+	dims, ledger := in.Dims, in.Ledger
 	diff(t, "Labels (oldest first, only the window's)", []lab{
-		{"in", store.SourceOverride, "fail", "it lied", "ana", false, at(20).Truncate(time.Microsecond), "answer", dims},
-		{"in", store.SourceOutcome, "", "", "", false, at(25).Truncate(time.Microsecond), "answer", dims},
-		{"in", store.SourceOutcome, "", "held up", "ci", true, at(30).Truncate(time.Microsecond), "answer", dims},
+		{"in", store.SourceOverride, "fail", "it lied", "ana", false, at(20).Truncate(time.Microsecond), "answer", dims, "unverified", ledger},
+		{"in", store.SourceOutcome, "", "", "", false, at(25).Truncate(time.Microsecond), "answer", dims, "unverified", ledger},
+		{"in", store.SourceOutcome, "", "held up", "ci", true, at(30).Truncate(time.Microsecond), "answer", dims, "unverified", ledger},
 	}, gl)
 
 	none, err := h.s.Labels(ctx, "other", store.Window{Since: at(0), Until: at(500)})

@@ -142,13 +142,16 @@ func sample(tenant, id string, attempt int, created time.Time) *store.Verificati
 		Request:      []byte(`{"task":{"goal":"Add a CHANGELOG entry for 1.2.0"},"id":"` + id + `"}`),
 		RequestBytes: 64,
 		CreatedAt:    created,
-		VerdictRow:   6,
+		VerdictRow:   7,
 		Dims:         map[string]float64{"completeness": 0.75, "groundedness": 1},
-		Codes:        []string{"UNCLAIMED_CHANGE", "MUST_UNDECIDED"},
-		TaskCostUSD:  ptr(0.5),
-		JudgeCalls:   2,
-		CacheHits:    1,
-		CacheMisses:  1,
+		// The store keeps what it is given; it does not check that the
+		// ledger agrees with the verdict.
+		Ledger:      &store.Ledger{Claims: 7, Unverified: 2, Refuted: 1, LeftUnverified: true},
+		Codes:       []string{"UNCLAIMED_CHANGE", "MUST_UNDECIDED"},
+		TaskCostUSD: ptr(0.5),
+		JudgeCalls:  2,
+		CacheHits:   1,
+		CacheMisses: 1,
 		// A figure with no short decimal form must come back exactly.
 		SelfConfidence: ptr(0.1 + 0.2),
 	}
@@ -299,7 +302,7 @@ func testRoundtrip(t *testing.T, h *harness) {
 func testNilFields(t *testing.T, h *harness) {
 	v := sample(tenant, "nil", 1, at(0))
 	v.Score, v.Request, v.JudgeModels, v.RequestBytes = nil, nil, nil, 2_000_000
-	v.Dims, v.Codes, v.TaskCostUSD, v.SelfConfidence = nil, nil, nil, nil
+	v.Dims, v.Codes, v.TaskCostUSD, v.SelfConfidence, v.Ledger = nil, nil, nil, nil, nil
 	h.insert(v)
 	g, err := h.s.Get(t.Context(), tenant, "nil", 1)
 	if err != nil {
@@ -314,12 +317,18 @@ func testNilFields(t *testing.T, h *harness) {
 	if g.JudgeModels != nil {
 		t.Errorf("JudgeModels = %q, want nil", g.JudgeModels)
 	}
+	if g.Ledger != nil {
+		t.Errorf("Ledger = %+v, want nil: a report without a ledger", *g.Ledger)
+	}
 	diff(t, "Get", *v, *g)
 
+	// Zero is not nothing: a score of 0, and a ledger of no claim (an
+	// output that claims nothing), come back as such.
 	zero := 0.0
 	v0 := sample(tenant, "zero", 1, at(1))
 	v0.Score = &zero
 	v0.JudgeModels = []string{"only"}
+	v0.Ledger = &store.Ledger{LeftUnverified: true}
 	h.insert(v0)
 	g0, err := h.s.Get(t.Context(), tenant, "zero", 1)
 	if err != nil {
@@ -327,6 +336,9 @@ func testNilFields(t *testing.T, h *harness) {
 	}
 	if g0.Score == nil || *g0.Score != 0 {
 		t.Errorf("Score = %v, want a pointer to 0", g0.Score)
+	}
+	if g0.Ledger == nil || g0.Ledger.Claims != 0 || !g0.Ledger.LeftUnverified {
+		t.Errorf("Ledger = %+v, want a ledger of no claim, left unverified", g0.Ledger)
 	}
 	diff(t, "Get", *v0, *g0)
 }
@@ -516,11 +528,15 @@ func testConcurrentInserts(t *testing.T, h *harness) {
 
 func testInvalidInsert(t *testing.T, h *harness) {
 	for name, mod := range map[string]func(v *store.Verification){
-		"empty tenant":   func(v *store.Verification) { v.Tenant = "" },
-		"bad tenant":     func(v *store.Verification) { v.Tenant = "Acme Corp" },
-		"empty id":       func(v *store.Verification) { v.ID = "" },
-		"attempt 0":      func(v *store.Verification) { v.Attempt = 0 },
-		"no result":      func(v *store.Verification) { v.Result = nil },
+		"empty tenant":    func(v *store.Verification) { v.Tenant = "" },
+		"bad tenant":      func(v *store.Verification) { v.Tenant = "Acme Corp" },
+		"empty id":        func(v *store.Verification) { v.ID = "" },
+		"attempt 0":       func(v *store.Verification) { v.Attempt = 0 },
+		"no result":       func(v *store.Verification) { v.Result = nil },
+		"negative claims": func(v *store.Verification) { v.Ledger = &store.Ledger{Claims: -1} },
+		"more unverified and refuted than claims": func(v *store.Verification) {
+			v.Ledger = &store.Ledger{Claims: 3, Unverified: 2, Refuted: 2}
+		},
 		"foreign events": nil,
 	} {
 		v := sample(tenant, "bad", 1, at(0))
@@ -653,6 +669,8 @@ func testFilters(t *testing.T, h *harness) {
 		{"subtask", "fail", "escalate", "t3", "i2", "m1", true},
 		{"final", "fail", "retry", "t1", "i3", "m3", false},
 		{"subtask", "pass", "accept", "t1", "i3", "m3", false},
+		{"answer", "unverified", "accept", "t4", "i3", "m1", false},
+		{"subtask", "unverified", "escalate", "t4", "i1", "m2", true},
 	}
 	var stored []store.Verification
 	for i, r := range rows {
@@ -677,6 +695,7 @@ func testFilters(t *testing.T, h *harness) {
 		{"none", store.Filter{}, func(store.Verification) bool { return true }},
 		{"kind", store.Filter{Kind: "subtask"}, func(v store.Verification) bool { return v.Kind == "subtask" }},
 		{"verdict", store.Filter{Verdict: "fail"}, func(v store.Verification) bool { return v.Verdict == "fail" }},
+		{"verdict unverified", store.Filter{Verdict: "unverified"}, func(v store.Verification) bool { return v.Verdict == "unverified" }},
 		{"action", store.Filter{Action: "escalate"}, func(v store.Verification) bool { return v.Action == "escalate" }},
 		{"task", store.Filter{TaskID: "t1"}, func(v store.Verification) bool { return v.TaskID == "t1" }},
 		{"interaction", store.Filter{InteractionID: "i2"}, func(v store.Verification) bool { return v.InteractionID == "i2" }},
