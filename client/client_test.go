@@ -197,6 +197,11 @@ func TestClientLabelsAndMetrics(t *testing.T) {
 	if m.Verifications != 2 || m.CatchRate.String() != "0.50 (1/2)" || m.FalseAlarmRate.String() != "0.00 (0/2)" || m.Labels.Labelled != 2 {
 		t.Errorf("metrics: %d verifications, catch %v, false alarms %v, labels %+v", m.Verifications, m.CatchRate, m.FalseAlarmRate, m.Labels)
 	}
+	// The figures of the verdict unverified and of the claim ledger come
+	// through the client too.
+	if m.UnverifiedRate.Of != m.Verifications || m.Ledgers != m.Verifications || m.Coverage.Of == 0 {
+		t.Errorf("metrics: unverified rate %v, %d ledgers, coverage %v", m.UnverifiedRate, m.Ledgers, m.Coverage)
+	}
 	if span := m.Window.Until.Sub(m.Window.Since); span != time.Hour {
 		t.Errorf("window %v, want an hour", span)
 	}
@@ -219,7 +224,7 @@ func TestClientLabelsAndMetrics(t *testing.T) {
 			t.Errorf("%s fires on 2 labels, under the default minimum", a.Name)
 		}
 	}
-	if len(names) != 4 || !names[quality.AlertCatchRate] || rep.Window.Until.IsZero() {
+	if len(names) != 5 || !names[quality.AlertCatchRate] || !names[quality.AlertUnverifiedRate] || rep.Window.Until.IsZero() {
 		t.Errorf("alerts %+v", rep)
 	}
 }

@@ -46,7 +46,7 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "vouch_http_request_duration_seconds",
 			Help: "Time to answer an HTTP request, by route and status code.", Buckets: latencyBuckets}, []string{"route", "code"}),
 		verifications: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "vouch_verifications_total",
-			Help: "Verifications stored, by checkpoint kind and verdict."}, []string{"kind", "verdict"}),
+			Help: "Verifications stored, by checkpoint kind and verdict (pass, retry, fail, unverified)."}, []string{"kind", "verdict"}),
 		judgeCalls: prometheus.NewCounter(prometheus.CounterOpts{Name: "vouch_judge_calls_total",
 			Help: "Calls to judge models made by stored verifications."}),
 		judgeCost: prometheus.NewCounter(prometheus.CounterOpts{Name: "vouch_judge_cost_usd_total",
@@ -75,6 +75,13 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 	f(m.inFlight)
 	f(m.rejected)
 	f(m.streams)
+	// Every kind and verdict from the start, unverified too, so that a
+	// rate over them reads 0 rather than nothing before the first one.
+	for _, k := range vouch.Kinds {
+		for _, v := range vouch.Verdicts {
+			m.verifications.WithLabelValues(string(k), string(v))
+		}
+	}
 	return m
 }
 

@@ -308,6 +308,8 @@ var (
 		"retry_success":     prometheus.NewDesc("vouch_quality_retry_success_rate", "Tasks sent back that ended in a pass, of the tasks sent back.", qualityTenant, nil),
 		"catch":             prometheus.NewDesc("vouch_quality_catch_rate", "Outputs labelled bad that the gate sent back, of the outputs labelled bad.", qualityTenant, nil),
 		"false_alarm":       prometheus.NewDesc("vouch_quality_false_alarm_rate", "Send-backs labelled good, of all verifications.", qualityTenant, nil),
+		"unverified":        prometheus.NewDesc("vouch_quality_unverified_rate", "Verifications left unverified (nothing found false, some claim not checked either way), of all verifications.", qualityTenant, nil),
+		"coverage":          prometheus.NewDesc("vouch_quality_claim_coverage", "Claims decided (verified or refuted), of the claims of the verifications with a claim ledger.", qualityTenant, nil),
 		"override":          prometheus.NewDesc("vouch_quality_override_rate", "Verifications whose reviewer changed the verdict, of all verifications.", qualityTenant, nil),
 		"task_cost_ratio":   prometheus.NewDesc("vouch_quality_task_cost_ratio", "Verification cost over the executor's cost, where the latter is known.", qualityTenant, nil),
 		"cache_hit":         prometheus.NewDesc("vouch_quality_judge_cache_hit_rate", "Judge cache hits, of hits and misses.", qualityTenant, nil),
@@ -368,6 +370,8 @@ func (c *qualityCollector) compute() []prometheus.Metric {
 		rate("retry_success", m.RetrySuccess.Value, t)
 		rate("catch", m.CatchRate.Value, t)
 		rate("false_alarm", m.FalseAlarmRate.Value, t)
+		rate("unverified", m.UnverifiedRate.Value, t)
+		rate("coverage", m.Coverage.Value, t)
 		rate("override", m.Reviews.Rate.Value, t)
 		rate("task_cost_ratio", m.Cost.TaskCostRatio, t)
 		rate("cache_hit", m.Judge.CacheHitRate.Value, t)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -26,17 +27,24 @@ func testQualityLoop(t *testing.T, newEnv envMaker) {
 	review, _ := e.key("acme", store.ScopeReview)
 	other, _ := e.key("globex", store.ScopeReview, store.ScopeRead)
 
-	// a passes; b is sent back (no DONE), then passes; c passes.
-	for _, r := range [][]byte{request("a", 1, "DONE"), request("b", 1, "not yet"), request("b", 2, "DONE"), request("c", 1, "DONE")} {
+	// a passes; b is sent back (no DONE), then passes; c passes; d says
+	// its tests pass, which nothing shows either way: unverified.
+	for _, r := range [][]byte{request("a", 1, "DONE"), request("b", 1, "not yet"), request("b", 2, "DONE"), request("c", 1, "DONE"),
+		request("d", 1, "DONE. I ran the tests and all tests pass.")} {
 		if res := e.do("POST", "/v1/verify", verify, r); res.status != 200 {
 			t.Fatalf("verify: %d %s", res.status, res.body)
 		}
+	}
+	// The log lists d by its verdict.
+	res := e.do("GET", "/v1/verifications?verdict=unverified", verify, nil)
+	if l := decode[api.List](t, res.body); res.status != 200 || len(l.Items) != 1 || l.Items[0].ID != "d" || l.Items[0].Verdict != "unverified" {
+		t.Fatalf("verifications?verdict=unverified: %d %s, want d alone", res.status, res.body)
 	}
 
 	// A reviewer says a was bad after all (a miss); an outcome says b's
 	// first attempt ... is labelled by id and attempt: it was bad, so the
 	// send-back was right (caught); c held up, by task id.
-	res := e.do("POST", "/v1/verifications/a/override", review, []byte(`{"verdict":"fail","reason":"the file it names does not exist"}`))
+	res = e.do("POST", "/v1/verifications/a/override", review, []byte(`{"verdict":"fail","reason":"the file it names does not exist"}`))
 	if res.status != 201 {
 		t.Fatalf("override: %d %s", res.status, res.body)
 	}
@@ -53,6 +61,16 @@ func testQualityLoop(t *testing.T, newEnv envMaker) {
 	}
 	if oc := decode[api.Outcome](t, res.body); oc.VerificationID != "c" || oc.Attempt != 1 || oc.Reporter != "ci" {
 		t.Errorf("outcome by task labelled %+v, want c/1", oc)
+	}
+	// d broke downstream: the gate neither passed nor sent it back, so
+	// it is no miss. A reviewer may not call it unverified: a person
+	// decides.
+	if res := e.do("POST", "/v1/outcomes", review, []byte(`{"verificationId":"d","good":false}`)); res.status != 201 {
+		t.Fatalf("outcome of d: %d %s", res.status, res.body)
+	}
+	if res := e.do("POST", "/v1/verifications/d/override", review, []byte(`{"verdict":"unverified"}`)); res.status != 400 ||
+		!bytes.Contains(res.body, []byte("want pass, retry or fail")) {
+		t.Errorf("override to unverified: %d %s, want 400 naming pass, retry or fail", res.status, res.body)
 	}
 
 	// The override shows beside the report, which is unchanged.
@@ -76,19 +94,27 @@ func testQualityLoop(t *testing.T, newEnv envMaker) {
 			t.Errorf("%s = %v, want %d/%d", name, r, n, of)
 		}
 	}
-	if m.Verifications != 4 {
-		t.Errorf("verifications %d, want 4", m.Verifications)
+	if m.Verifications != 5 {
+		t.Errorf("verifications %d, want 5", m.Verifications)
 	}
-	check("first pass", m.FirstPass, 2, 3)
+	check("first pass", m.FirstPass, 2, 4)
 	check("retry success", m.RetrySuccess, 1, 1)
 	check("catch rate", m.CatchRate, 1, 2)
-	check("false-alarm rate", m.FalseAlarmRate, 0, 4)
-	check("override rate", m.Reviews.Rate, 1, 4)
-	if m.Labels.Labelled != 3 || m.Labels.Missed != 1 || m.Labels.Caught != 1 || m.Labels.Confirmed != 1 {
-		t.Errorf("labels %+v", m.Labels)
+	check("false-alarm rate", m.FalseAlarmRate, 0, 5)
+	check("override rate", m.Reviews.Rate, 1, 5)
+	check("unverified rate", m.UnverifiedRate, 1, 5)
+	if m.Labels.Labelled != 4 || m.Labels.Bad != 3 || m.Labels.Missed != 1 || m.Labels.Caught != 1 || m.Labels.Confirmed != 1 ||
+		m.UnverifiedLabels != (quality.UnverifiedLabels{Bad: 1}) {
+		t.Errorf("labels %+v, unverified %+v", m.Labels, m.UnverifiedLabels)
 	}
-	if len(m.FailurePatterns) == 0 || m.FailurePatterns[0].Count != 1 || len(m.FailurePatterns[0].Examples) != 1 || m.FailurePatterns[0].Examples[0] != "b/1" {
-		t.Errorf("failure patterns %+v, want b/1's", m.FailurePatterns)
+	if m.Verdicts["unverified"] != 1 || m.Verdicts["pass"] != 3 || m.Verdicts["retry"] != 1 {
+		t.Errorf("verdicts %v", m.Verdicts)
+	}
+	// b/1 missed its text; d/1 left claims unverified (codes of equal
+	// counts in code order).
+	if fp := m.FailurePatterns; len(fp) != 2 || fp[0].Code != "CLAIMS_UNVERIFIED" || fp[0].Count != 1 || !slices.Equal(fp[0].Examples, []string{"d/1"}) ||
+		fp[1].Code != "TEXT_MISSING" || fp[1].Count != 1 || !slices.Equal(fp[1].Examples, []string{"b/1"}) {
+		t.Errorf("failure patterns %+v, want d/1's CLAIMS_UNVERIFIED and b/1's TEXT_MISSING", m.FailurePatterns)
 	}
 	// Filters: no verification of another kind, and none in a window
 	// before them.
@@ -119,6 +145,7 @@ func TestLabelInputErrors(t *testing.T) {
 	}{
 		{"/v1/verifications/a/override", verify, `{"verdict":"fail"}`, 403, "review"},
 		{"/v1/verifications/a/override", review, `{"verdict":"maybe"}`, 400, "pass, retry or fail"},
+		{"/v1/verifications/a/override", review, `{"verdict":"unverified"}`, 400, `a reviewer decides, want pass, retry or fail`},
 		{"/v1/verifications/a/override", review, `{"verdict":"fail","extra":1}`, 400, "extra"},
 		{"/v1/verifications/a/override", review, `{"verdict":"fail"} {}`, 400, "after the JSON"},
 		{"/v1/verifications/a/override", review, `{"verdict":"fail","reason":"` + strings.Repeat("x", 4001) + `"}`, 400, "at most 4000"},
@@ -140,6 +167,10 @@ func TestLabelInputErrors(t *testing.T) {
 			t.Errorf("metrics?%s: %d %s, want 400", q, res.status, res.body)
 		}
 	}
+	if res := e.do("GET", "/v1/verifications?verdict=maybe", verify, nil); res.status != 400 ||
+		!bytes.Contains(res.body, []byte("want pass, retry, fail or unverified")) {
+		t.Errorf("verifications?verdict=maybe: %d %s, want 400 naming the verdicts", res.status, res.body)
+	}
 }
 
 func TestAlerts(t *testing.T) { testAlerts(t, newEnv) }
@@ -154,6 +185,7 @@ func testAlerts(t *testing.T, newEnv envMaker) {
 	for _, id := range []string{"a", "b", "c"} {
 		e.do("POST", "/v1/verify", key, request(id, 1, "DONE"))
 	}
+	e.do("POST", "/v1/verify", key, request("u", 1, "DONE, and all tests pass."))
 	alerts := func() map[string]quality.Status {
 		t.Helper()
 		res := e.do("GET", "/v1/alerts", key, nil)
@@ -166,8 +198,13 @@ func testAlerts(t *testing.T, newEnv envMaker) {
 		}
 		return out
 	}
-	if a := alerts(); len(a) != 4 || a[quality.AlertCatchRate].Firing || a[quality.AlertCatchRate].Value != nil {
+	if a := alerts(); len(a) != 5 || a[quality.AlertCatchRate].Firing || a[quality.AlertCatchRate].Value != nil {
 		t.Fatalf("alerts with no label: %+v", a)
+	}
+	// One verification in four left unverified: above the threshold, but
+	// over 4 of the 20 verifications the alert needs.
+	if u := alerts()[quality.AlertUnverifiedRate]; u.Firing || u.Value == nil || *u.Value != 0.25 || u.Labels != 4 || u.MinLabels != 20 {
+		t.Errorf("unverified rate alert %+v: want 0.25 over 4, quiet", u)
 	}
 	e.do("POST", "/v1/verifications/a/override", key, []byte(`{"verdict":"fail"}`))
 	if c := alerts()[quality.AlertCatchRate]; c.Firing || c.Labels != 1 || !strings.Contains(c.Message, "fewer than the 2") {
@@ -178,7 +215,10 @@ func testAlerts(t *testing.T, newEnv envMaker) {
 	if !c.Firing || c.Labels != 2 || c.Severity != quality.SeverityHigh || c.Since.IsZero() {
 		t.Errorf("two missed labels: %+v, want firing", c)
 	}
-	if again := alerts()[quality.AlertCatchRate]; !again.Firing || !again.Since.Equal(c.Since) {
+	// u, unverified, labelled bad, is no miss: the catch rate is over a
+	// and b alone.
+	e.do("POST", "/v1/outcomes", key, []byte(`{"verificationId":"u","good":false}`))
+	if again := alerts()[quality.AlertCatchRate]; !again.Firing || !again.Since.Equal(c.Since) || again.Labels != 2 {
 		t.Errorf("evaluated again: %+v, want still firing since %v", again, c.Since)
 	}
 	evs, err := e.store.Events(t.Context(), "acme", 0, 100)
@@ -198,9 +238,13 @@ func testAlerts(t *testing.T, newEnv envMaker) {
 	for _, want := range []string{
 		`vouch_alert_firing{alert="catchRate",severity="high",tenant="acme"} 1`,
 		`vouch_alert_firing{alert="falseAlarmRate",severity="medium",tenant="acme"} 0`,
+		`vouch_alert_firing{alert="unverifiedRate",severity="medium",tenant="acme"} 0`,
 		`vouch_quality_catch_rate{tenant="acme"} 0`,
-		`vouch_quality_verifications{tenant="acme"} 3`,
+		`vouch_quality_unverified_rate{tenant="acme"} 0.25`,
+		`vouch_quality_verifications{tenant="acme"} 4`,
 		`vouch_quality_collection_errors 0`,
+		`vouch_verifications_total{kind="subtask",verdict="unverified"} 1`,
+		`vouch_verifications_total{kind="answer",verdict="unverified"} 0`,
 	} {
 		if !bytes.Contains(res.body, []byte(want)) {
 			t.Errorf("/metrics lacks %s", want)
@@ -217,19 +261,28 @@ func TestCalibration(t *testing.T) {
 		t.Errorf("patch with no labels: %d %s, want 409 saying why", res.status, res.body)
 	}
 	now := e.clock.now()
+	// Half the rows are of the seven-row verdict table, with their claim
+	// ledger; the others were stored before it, with the six-row table's
+	// rows (a pass by row 6, below failBelow by row 3, below passAt by
+	// row 4), which calibration renumbers.
 	var vs []*store.Verification
 	for i := range 200 {
 		score := float64(i) / 200
-		verdict, row := "pass", 6
+		verdict, row, oldRow := "pass", 7, 6
 		switch {
 		case score < 0.5:
-			verdict, row = "fail", 3
+			verdict, row, oldRow = "fail", 2, 3
 		case score < 0.7:
-			verdict, row = "retry", 4
+			verdict, row, oldRow = "retry", 3, 4
 		}
-		vs = append(vs, &store.Verification{Tenant: "acme", ID: fmt.Sprintf("v%d", i), Attempt: 1, Kind: "answer",
+		v := &store.Verification{Tenant: "acme", ID: fmt.Sprintf("v%d", i), Attempt: 1, Kind: "answer",
 			Verdict: verdict, VerdictRow: row, Score: &score, Confidence: 0.8, Result: []byte(`{}`),
-			Dims: map[string]float64{"groundedness": score}, CreatedAt: now.Add(-time.Duration(i) * time.Minute)})
+			Dims: map[string]float64{"groundedness": score}, CreatedAt: now.Add(-time.Duration(i) * time.Minute),
+			Ledger: &store.Ledger{Claims: 2}}
+		if i%4 >= 2 {
+			v.VerdictRow, v.Ledger = oldRow, nil
+		}
+		vs = append(vs, v)
 	}
 	if _, err := e.store.Import(t.Context(), vs); err != nil {
 		t.Fatal(err)
@@ -250,6 +303,11 @@ func TestCalibration(t *testing.T) {
 	c := decode[quality.Calibration](t, res.body)
 	if !c.Enough || c.Labels != 100 || c.Thresholds == nil || c.Thresholds.PassAt < 0.77 || c.Thresholds.PassAt > 0.83 {
 		t.Fatalf("calibration: enough %v, %d labels, thresholds %+v; want passAt near 0.8 (%s)", c.Enough, c.Labels, c.Thresholds, c.Message)
+	}
+	// Every row is decided again from its score, the old ones too; the
+	// passes below 0.8 become send-backs, and nothing becomes unverified.
+	if ch := c.Thresholds.Changes; ch.Kept != 0 || ch.ToUnverified != 0 || ch.PassToSentBack == 0 || ch.PassToSentBack != ch.Changed {
+		t.Errorf("changes %+v: want only passes sent back, none kept", ch)
 	}
 	res = e.do("GET", "/v1/calibration?format=patch", key, nil)
 	if res.status != 200 || res.header.Get("Content-Type") != "application/yaml" {

@@ -131,8 +131,8 @@ func parseFilter(q url.Values) (store.Filter, error) {
 	if f.Kind != "" && !vouch.Kind(f.Kind).Valid() {
 		bad("kind", "unknown kind %q", truncate(f.Kind, 40))
 	}
-	if v := f.Verdict; v != "" && v != string(vouch.VerdictPass) && v != string(vouch.VerdictRetry) && v != string(vouch.VerdictFail) {
-		bad("verdict", "want pass, retry or fail, got %q", truncate(v, 40))
+	if v := f.Verdict; v != "" && !vouch.Verdict(v).Valid() {
+		bad("verdict", "want pass, retry, fail or unverified, got %q", truncate(v, 40))
 	}
 	if v := q.Get("needsReview"); v != "" {
 		b, err := strconv.ParseBool(v)

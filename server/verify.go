@@ -243,11 +243,9 @@ func (s *Server) record(tenant, key, hash string, body []byte, req *vouch.Reques
 	if rep.Judge != nil {
 		v.JudgeModels = rep.Judge.Models
 	}
-	// What the quality metrics sum and calibration decides again from.
-	sample := quality.SampleOf(rep)
-	v.VerdictRow, v.Dims, v.MustUndecided, v.Injection = sample.Row, sample.Dims, sample.MustUndecided, sample.Injection
-	v.Codes = quality.CodesOf(rep)
-	v.JudgeCalls, v.CacheHits, v.CacheMisses = rep.Cost.JudgeCalls, rep.Cost.CacheHits, rep.Cost.CacheMisses
+	// What the quality metrics sum and calibration decides again from:
+	// the row, dimensions, codes, judge counts and the claim ledger.
+	quality.Fill(v, rep)
 	if ex := req.Task.Executor; ex != nil {
 		v.TaskCostUSD = ex.CostUSD
 	}
