@@ -25,6 +25,7 @@ func TestContrast(t *testing.T) {
 		{"fg", "bg"}, {"fg", "panel"}, {"muted", "bg"}, {"muted", "panel"}, {"link", "bg"}, {"link", "panel"},
 		{"pass-fg", "pass-bg"}, {"retry-fg", "retry-bg"}, {"fail-fg", "fail-bg"}, {"retry-fg", "bg"},
 		{"fg", "mark-ok"}, {"fg", "mark-bad"}, {"focus", "bg"},
+		{"unverified-fg", "unverified-bg"}, {"unverified-fg", "bg"}, {"fg", "mark-unv"},
 	} {
 		a, b := vars[p[0]], vars[p[1]]
 		if a == "" || b == "" {
@@ -68,10 +69,11 @@ var (
 // or style that the CSP would block.
 func TestPagesAccessible(t *testing.T) {
 	e := newEnv(t)
-	e.insert(fixture{id: "a11y", review: true}, fixture{id: "a11y", attempt: 2, review: true, passDocs: true, verdict: "pass"})
+	e.insert(fixture{id: "a11y", review: true}, fixture{id: "a11y", attempt: 2, review: true, passDocs: true, verdict: "pass"},
+		fixture{id: "a11y-u", review: true, verdict: "unverified"})
 	reviewer, _ := e.key("default", store.ScopeRead, store.ScopeReview)
 	rc := e.login(reviewer)
-	for _, path := range []string{"/verifications", "/verifications/a11y", "/verifications/a11y?attempt=1", "/review", "/verifications?kind=nope",
+	for _, path := range []string{"/verifications", "/verifications/a11y", "/verifications/a11y?attempt=1", "/verifications/a11y-u", "/review", "/verifications?kind=nope",
 		"/", "/quality", "/quality?days=13", "/calibration", "/calibration?days=7"} {
 		page := e.get(path, rc).body
 		if strings.Count(page, "<main") != 1 || !strings.Contains(page, `<a class="skip" href="#main">`) || !strings.Contains(page, `<main id="main"`) {

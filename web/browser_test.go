@@ -454,15 +454,26 @@ func TestBrowserDetail(t *testing.T) {
 	if got := b.Text("h1"); got != "Verification m4, attempt 1" {
 		t.Errorf("heading %q", got)
 	}
-	if got := b.Text("section[aria-labelledby=h-verdict] .verdict"); got != "retry" {
+	if got := b.Text("p.headline .verdict"); got != "retry" {
 		t.Errorf("verdict %q", got)
 	}
-	if got := b.Text(".why"); !strings.Contains(got, "Row 2") || !strings.Contains(got, "claims.count failed: 4 claimed, 1 found") {
+	if got := b.Text(".why"); !strings.Contains(got, "Row 1") || !strings.Contains(got, "claims.count failed: 4 claimed, 1 found") {
 		t.Errorf("the reason says %q", got)
+	}
+	// The claim ledger, first: each claim's state, kind and text, and a
+	// link to the checks that decided it.
+	claims := eval[[]string](b, t, `Array.from(document.querySelectorAll("section[aria-labelledby=h-claims] tbody tr")).
+		map(r => r.cells[1].textContent.trim() + " " + r.cells[2].textContent.trim())`)
+	if got, want := strings.Join(claims, ", "), "refuted symbol, verified file, unverified tests"; got != want {
+		t.Errorf("claims: %s, want %s", got, want)
+	}
+	b.Do(chromedp.Click(chromedp.CSS(`section[aria-labelledby=h-claims] a[href="#check-1"]`)))
+	if got := eval[string](b, t, `location.hash + " " + document.querySelector(":target").cells[0].textContent.trim()`); got != "#check-1 claims.count (check 1)" {
+		t.Errorf("the claim's check link went to %q", got)
 	}
 	checks := eval[[]string](b, t, `Array.from(document.querySelectorAll("section[aria-labelledby=h-checks] tbody tr")).
 		map(r => r.cells[0].textContent.trim() + " " + r.cells[3].textContent.trim())`)
-	if got, want := strings.Join(checks, ", "), "structure pass, claims.count fail, claims.region fail, grounding.files pass"; got != want {
+	if got, want := strings.Join(checks, ", "), "structure (check 0) pass, claims.count (check 1) fail, claims.region (check 2) fail, grounding.files (check 3) pass"; got != want {
 		t.Errorf("checks: %s, want %s", got, want)
 	}
 	if got := b.Text("section[aria-labelledby=h-checks] tbody tr:nth-child(2) .evidence"); !strings.Contains(got, "COUNT_MISMATCH") {
@@ -470,7 +481,7 @@ func TestBrowserDetail(t *testing.T) {
 	}
 	// The output, with its mentions marked where they occur.
 	marks := eval[[]string](b, t, `Array.from(document.querySelectorAll("pre.output mark")).map(m => m.className + " " + m.textContent)`)
-	if got, want := strings.Join(marks, ", "), "ok src/parser.ts, bad tokenize"; got != want {
+	if got, want := strings.Join(marks, ", "), "ok src/parser.ts, unv tokenize, bad src/lexer.ts"; got != want {
 		t.Errorf("marks in the output: %s, want %s", got, want)
 	}
 	if got := b.Text("pre.output"); !strings.HasPrefix(got, "Added JSDoc comments to all 4 exported functions") {

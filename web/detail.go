@@ -13,6 +13,7 @@ import (
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/engine"
+	"github.com/vouchgate/vouch/quality"
 	"github.com/vouchgate/vouch/store"
 )
 
@@ -29,6 +30,11 @@ type detailData struct {
 	ReportError string
 	// Why is the verdict table's deciding row, in words.
 	Why string
+	// Claims is the report's claim ledger, each claim with links to the
+	// checks that decided it or tried to; Ledger says what it adds up to
+	// (or that the report has none).
+	Claims []claimRow
+	Ledger string
 	// Goal and TaskID come from the stored request.
 	Goal, TaskID string
 	// Output is the agent's output split around its mentions;
@@ -39,10 +45,76 @@ type detailData struct {
 	Attempts   []attemptColumn
 	Overrides  []store.Override
 	// CanReview is whether the principal may override; Form is the
-	// override form as last sent (with its problem).
+	// override form as last sent (with its problem). Verdicts are those a
+	// person may give: pass, retry or fail.
 	CanReview bool
 	Form      overrideForm
 	Verdicts  []string
+}
+
+// claimRow is one claim of the ledger as the detail page shows it.
+type claimRow struct {
+	vouch.Claim
+	// Checks link the checks that decided the claim (or, for an
+	// unverified one, tried to), by their index in the report's checks.
+	Checks []checkLink
+}
+
+// checkLink links a check of the report by its index.
+type checkLink struct {
+	Index int
+	Name  string
+}
+
+// checkAnchor is the id of a check's row on the detail page.
+func checkAnchor(i int) string { return "check-" + strconv.Itoa(i) }
+
+// claimRows are the ledger's claims, with the checks they cite; an index
+// the report does not have is left out.
+func claimRows(rep *vouch.Report) []claimRow {
+	out := make([]claimRow, 0, len(rep.Claims))
+	for _, c := range rep.Claims {
+		r := claimRow{Claim: c}
+		for _, i := range c.Checks {
+			if i >= 0 && i < len(rep.Checks) {
+				r.Checks = append(r.Checks, checkLink{Index: i, Name: rep.Checks[i].Name})
+			}
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// ledgerSummary says what the ledger adds up to: its claims by state and
+// the coverage; or that the report has no ledger.
+func ledgerSummary(rep *vouch.Report) string {
+	if rep.Claims == nil {
+		return "This report was made before vouch kept a claim ledger: its claims were not listed."
+	}
+	if len(rep.Claims) == 0 {
+		return "The output makes no claim."
+	}
+	var verified, refuted, unverified int
+	for _, c := range rep.Claims {
+		switch c.State {
+		case vouch.ClaimVerified:
+			verified++
+		case vouch.ClaimRefuted:
+			refuted++
+		default:
+			unverified++
+		}
+	}
+	n := len(rep.Claims)
+	return fmt.Sprintf("%d claim%s: %d verified, %d refuted, %d unverified; %d of %d decided (coverage %s).",
+		n, plural(n), verified, refuted, unverified, verified+refuted, n, percent(float64(verified+refuted)/float64(n)))
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
 
 // overrideForm is the override form's fields.
@@ -90,14 +162,24 @@ func (h *Handler) showDetail(w http.ResponseWriter, r *http.Request, id string, 
 		h.storeFailed(w, r, "reading the verification", err)
 		return
 	}
-	d := detailData{V: v, CanReview: p.Has(store.ScopeReview), Form: form, Verdicts: verdicts}
-	if d.Form.Verdict == "" {
+	d := detailData{V: v, CanReview: p.Has(store.ScopeReview), Form: form, Verdicts: reviewerVerdicts}
+	if d.Form.Verdict == "" && quality.ReviewerVerdict(v.Verdict) {
+		// The gate's verdict, to keep or change; an unverified one has
+		// none a person may give: the form asks for a choice.
 		d.Form.Verdict = v.Verdict
 	}
 	if err := json.Unmarshal(v.Result, &d.Report); err != nil {
 		d.ReportError = "The stored report could not be read: " + err.Error()
 	}
-	d.Why = h.verdictRow(v.VerdictRow, d.Report.VerdictRow, vouch.Verdict(v.Verdict))
+	// A report read back has a claim list (empty or not) when the engine
+	// kept a ledger; one made before has none, and its row is of the
+	// six-row table.
+	ledger := d.ReportError != "" || d.Report.Claims != nil
+	d.Why = h.verdictRow(v.VerdictRow, d.Report.VerdictRow, vouch.Verdict(v.Verdict), ledger)
+	d.Claims = claimRows(&d.Report)
+	if d.ReportError == "" {
+		d.Ledger = ledgerSummary(&d.Report)
+	}
 	for name, dim := range d.Report.Dimensions {
 		d.Dimensions = append(d.Dimensions, dimensionRow{name, dim})
 	}
@@ -164,13 +246,18 @@ func (d *detailData) readRequest(v *store.Verification) {
 }
 
 // verdictRow says a row of the verdict table in words, with the server's
-// thresholds (a task may set its own).
-func (h *Handler) verdictRow(stored, reported int, verdict vouch.Verdict) string {
+// thresholds (a task may set its own): a row of the seven-row table, or,
+// for a report without a claim ledger (made before vouch kept one), of
+// the six-row table that decided it.
+func (h *Handler) verdictRow(stored, reported int, verdict vouch.Verdict, ledger bool) string {
 	row := stored
 	if row == 0 {
 		row = reported
 	}
 	pol := h.policy
+	if !ledger {
+		return sixRowWords(row, verdict, &pol)
+	}
 	switch row {
 	case 1:
 		return fmt.Sprintf("Row 1: a must-pass check failed (a claim refuted by the evidence, an explicit criterion unmet), or more than %d mentions are refuted; it is sent back for a retry while attempts remain (attempt ≤ %d), and fails after.", pol.MaxRefuted, pol.MaxRetries)
@@ -189,6 +276,30 @@ func (h *Handler) verdictRow(stored, reported int, verdict vouch.Verdict) string
 		return fmt.Sprintf("Row 6: nothing was found false, but claims could not be checked either way (or nothing could be decided): unverified, handled as the policy's onUnverified (%s) says.", pol.OnUnverified)
 	case 7:
 		return fmt.Sprintf("Row 7: every claim was checked and holds, so it passes (with a follow-up when completeness is below %.1f and gaps remain).", engine.FollowUpBelow)
+	}
+	return "The report does not say which row of the verdict table decided."
+}
+
+// sixRowWords says a row of the six-row verdict table, by which the
+// verifications made before the claim ledger were decided.
+func sixRowWords(row int, verdict vouch.Verdict, pol *vouch.Policy) string {
+	const before = " (the six-row verdict table of the time: this report was made before vouch kept a claim ledger)"
+	switch row {
+	case 1:
+		return "Row 1" + before + ": nothing could be decided, so it failed (fail closed); today nothing decided is unverified."
+	case 2:
+		return fmt.Sprintf("Row 2"+before+": a must-pass check failed, or too many mentions could not be verified; it was sent back for a retry while attempts remained (attempt ≤ %d), and failed after.", pol.MaxRetries)
+	case 3:
+		return fmt.Sprintf("Row 3"+before+": the score is below failBelow (%.2f), so it failed.", pol.FailBelow)
+	case 4:
+		return fmt.Sprintf("Row 4"+before+": the score is below passAt (%.2f); it was sent back for a retry while attempts remained, and failed after.", pol.PassAt)
+	case 5:
+		return "Row 5" + before + ": a must-pass criterion was left undecided, so it failed."
+	case 6:
+		if verdict == vouch.VerdictFail {
+			return "Row 6" + before + ": the output tried to steer its verifier (prompt injection), so it failed and a person must look."
+		}
+		return "Row 6" + before + ": every decided part held, so it passed; claims nothing decided were not told apart then."
 	}
 	return "The report does not say which row of the verdict table decided."
 }

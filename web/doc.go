@@ -11,6 +11,12 @@
 // and static/vouch.js only enhance (partial swaps, keyboard keys, the
 // live list).
 //
+// Each verdict has its colour, always beside its word: pass green, retry
+// amber, fail red, and unverified (nothing found false, some claim not
+// checked either way: neither a pass nor a send-back) blue. A verification's
+// page leads with its claim ledger, each claim linked to the checks that
+// decided it. A person's override is pass, retry or fail, never unverified.
+//
 // Access: a person signs in with an API key of the server; the dashboard
 // keeps a session cookie holding the key's id, an expiry and an HMAC
 // (never the secret), and resolves the key again on every request, so

@@ -88,6 +88,7 @@ var alertNames = map[string]string{
 	quality.AlertFalseAlarmRate: "False-alarm rate",
 	quality.AlertRetrySuccess:   "Retry success",
 	quality.AlertTaskCostRatio:  "Verification cost against the task's",
+	quality.AlertUnverifiedRate: "Unverified rate",
 }
 
 // alertView is an alert as the overview lists it.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/quality"
 	"github.com/vouchgate/vouch/store"
 	"github.com/vouchgate/vouch/wire"
 )
@@ -28,29 +29,59 @@ type fixture struct {
 }
 
 // report builds a realistic report for f: dimensions, a met and an unmet
-// criterion, claims and grounding checks with evidence, mentions, and
-// feedback.
+// criterion, claims and grounding checks with evidence, a claim ledger,
+// mentions, and feedback. A retry or a fail is sent back by row 1 (the
+// count claim refuted), an unverified report left a test claim unverified
+// (row 6), and a pass held every claim (row 7).
 func (f fixture) report() *vouch.Report {
 	score := 0.55
 	docs := vouch.StatusFail
 	crit := vouch.CriterionUnmet
-	if f.passDocs {
-		score, docs, crit = 0.92, vouch.StatusPass, vouch.CriterionMet
+	countClaim := vouch.ClaimRefuted
+	unverified := f.verdict == "unverified"
+	if f.passDocs || unverified {
+		score, docs, crit, countClaim = 0.92, vouch.StatusPass, vouch.CriterionMet, vouch.ClaimVerified
 	}
 	one, quarter := 1.0, 0.25
-	action := vouch.ActionRetry
+	action, row := vouch.ActionRetry, 1
+	reason := "the must-pass check claims.count failed: 4 claimed, 1 found"
 	switch f.verdict {
 	case "pass":
-		action = vouch.ActionAccept
+		action, row, reason = vouch.ActionAccept, 7, "every claim was checked and holds"
 	case "fail":
 		action = vouch.ActionEscalate
+	case "unverified":
+		action, row, reason = vouch.ActionAccept, 6, "1 of 3 claims could not be checked either way; nothing was found false"
+	}
+	claims := []vouch.Claim{
+		{ID: "c1", Text: "Added JSDoc comments to all 4 exported functions", Kind: vouch.ClaimSymbol, Source: vouch.SourceSummary,
+			State: countClaim, Reason: "4 functions claimed, " + map[vouch.ClaimState]string{vouch.ClaimRefuted: "1", vouch.ClaimVerified: "4"}[countClaim] + " found", Checks: []int{1, 2}},
+		{ID: "c2", Text: "src/parser.ts", Kind: vouch.ClaimFile, Source: "output.modified", State: vouch.ClaimVerified,
+			Reason: "the file was read and changed", Checks: []int{3}},
+	}
+	if f.verdict != "pass" {
+		claims = append(claims, vouch.Claim{ID: "c3", Text: "the tests pass", Kind: vouch.ClaimTests, Source: vouch.SourceSummary,
+			State: vouch.ClaimUnverified, Reason: "no test run in the evidence shows it", Checks: []int{}})
+	}
+	decided := 0
+	for _, c := range claims {
+		if c.State != vouch.ClaimUnverified {
+			decided++
+		}
+	}
+	coverage := float64(decided) / float64(len(claims))
+	var refuted []vouch.RefutedMention
+	if countClaim == vouch.ClaimRefuted {
+		refuted = []vouch.RefutedMention{{Text: "src/lexer.ts", Kind: vouch.MentionFile, Sentence: f.summary, Evidence: "not in the workspace"}}
 	}
 	ratio := 0.04
 	agreement := 0.9
 	return &vouch.Report{
 		APIVersion: "vouch/v1", ID: f.id, Kind: vouch.Kind(f.kind), Attempt: f.attempt,
-		Verdict: vouch.Verdict(f.verdict), Action: action, VerdictRow: 2,
-		Reason:      "the must-pass check claims.count failed: 4 claimed, 1 found",
+		Verdict: vouch.Verdict(f.verdict), Action: action, VerdictRow: row,
+		Reason:      reason,
+		Claims:      claims,
+		Coverage:    &coverage,
 		Score:       &score,
 		Confidence:  0.9,
 		NeedsReview: f.review,
@@ -75,6 +106,7 @@ func (f fixture) report() *vouch.Report {
 		Mentions: vouch.Mentions{
 			Verified:   []vouch.VerifiedMention{{Text: "src/parser.ts", Kind: vouch.MentionFile, Evidence: map[string]any{"source": "trace", "call": "t1"}}},
 			Unverified: []vouch.UnverifiedMention{{Text: "tokenize", Kind: vouch.MentionSymbol, Sentence: f.summary}},
+			Refuted:    refuted,
 		},
 		Gaps:        []string{"tokenize, format and validate have no doc comment"},
 		Issues:      []string{"the claimed count does not hold"},
@@ -98,7 +130,7 @@ func (f fixture) verification(t testing.TB) *store.Verification {
 		f.attempt = 1
 	}
 	if f.summary == "" {
-		f.summary = "Added JSDoc comments to all 4 exported functions in src/parser.ts, including tokenize."
+		f.summary = "Added JSDoc comments to all 4 exported functions in src/parser.ts, including tokenize, and left src/lexer.ts as it was; the tests pass."
 	}
 	if f.verdict == "" {
 		f.verdict = "retry"
@@ -125,13 +157,15 @@ func (f fixture) verification(t testing.TB) *store.Verification {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &store.Verification{
+	v := &store.Verification{
 		Tenant: f.tenant, ID: f.id, Attempt: f.attempt, IdempotencyKey: fmt.Sprintf("%s/%d", f.id, f.attempt),
 		RequestHash: "00", VerificationType: "agent", TaskID: "task-" + f.id, Goal: "Add JSDoc comments to the exported functions of src/parser.ts",
 		Kind: f.kind, Verdict: f.verdict, Action: string(rep.Action), Score: rep.Score, Confidence: rep.Confidence,
 		NeedsReview: f.review, ExecutorModel: f.model, JudgeModels: []string{"openai:gpt-4o"}, CostUSD: 0.0042, DurationMs: 12.5,
-		Result: result, Request: req, RequestBytes: len(req), CreatedAt: f.at, VerdictRow: 2,
+		Result: result, Request: req, RequestBytes: len(req), CreatedAt: f.at,
 	}
+	quality.Fill(v, rep)
+	return v
 }
 
 // insert stores the fixtures in order.

@@ -8,13 +8,13 @@ import (
 )
 
 // segment is a piece of an agent's output: plain text, or a mention the
-// report verified or could not verify. The template escapes each piece
-// and draws mentions as <mark> elements; no piece is ever trusted as
-// HTML.
+// report verified, refuted or could not check. The template escapes each
+// piece and draws mentions as <mark> elements; no piece is ever trusted
+// as HTML.
 type segment struct {
 	Text string
 	// Mark is "" for plain text, "ok" for a verified mention, "bad" for
-	// an unverified one.
+	// a refuted one, "unv" for an unverified one.
 	Mark string
 	// Kind is the mention's kind; Note says why it is marked.
 	Kind, Note string
@@ -29,7 +29,8 @@ const (
 
 // highlight splits an output around its mentions: each occurrence of a
 // mention's text that does not cut a word is marked, longer mentions
-// first, and where two of the same length overlap, the unverified one.
+// first, and where two of the same length overlap, the refuted one, then
+// the unverified one.
 func highlight(text string, m vouch.Mentions) []segment {
 	type span struct {
 		from, to   int
@@ -62,14 +63,20 @@ func highlight(text string, m vouch.Mentions) []segment {
 		}
 	}
 	// Longer mentions first, so that a mention inside another does not
-	// cut it; at equal length, unverified ones first.
+	// cut it; at equal length, refuted ones first, then unverified ones.
 	type mention struct{ text, mark, kind, note string }
 	var list []mention
+	for i, r := range m.Refuted {
+		if i >= maxMentions {
+			break
+		}
+		list = append(list, mention{r.Text, "bad", string(r.Kind), "refuted " + string(r.Kind)})
+	}
 	for i, u := range m.Unverified {
 		if i >= maxMentions {
 			break
 		}
-		list = append(list, mention{u.Text, "bad", string(u.Kind), "unverified " + string(u.Kind)})
+		list = append(list, mention{u.Text, "unv", string(u.Kind), "unverified " + string(u.Kind)})
 	}
 	for i, v := range m.Verified {
 		if i >= maxMentions {

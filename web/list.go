@@ -8,18 +8,32 @@ import (
 	"time"
 
 	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/quality"
 	"github.com/vouchgate/vouch/store"
 )
 
 // listPageSize is how many verifications a page of the list shows.
 const listPageSize = 100
 
-// Choices of the list's filters.
+// Choices of the list's filters, and of a reviewer's verdict.
 var (
-	kinds    = []string{string(vouch.KindSubtask), string(vouch.KindDecomposition), string(vouch.KindSynthesis), string(vouch.KindModeration), string(vouch.KindAnswer)}
-	verdicts = []string{string(vouch.VerdictPass), string(vouch.VerdictRetry), string(vouch.VerdictFail)}
-	actions  = []string{string(vouch.ActionAccept), string(vouch.ActionRetry), string(vouch.ActionReformulate), string(vouch.ActionFollowUp), string(vouch.ActionEscalate)}
+	kinds = []string{string(vouch.KindSubtask), string(vouch.KindDecomposition), string(vouch.KindSynthesis), string(vouch.KindModeration), string(vouch.KindAnswer)}
+	// verdicts are the gate's: pass, retry, fail and unverified.
+	verdicts = verdictNames(vouch.Verdicts)
+	// reviewerVerdicts are a person's: pass, retry and fail. Unverified
+	// is the gate's word for what it could not check; a person decides.
+	reviewerVerdicts = verdictNames(quality.ReviewerVerdicts)
+	actions          = []string{string(vouch.ActionAccept), string(vouch.ActionRetry), string(vouch.ActionReformulate), string(vouch.ActionFollowUp), string(vouch.ActionEscalate)}
 )
+
+// verdictNames returns verdicts as strings.
+func verdictNames(vs []vouch.Verdict) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = string(v)
+	}
+	return out
+}
 
 // listForm is the list's filter form as given (echoed back into it).
 type listForm struct {

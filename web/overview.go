@@ -133,14 +133,34 @@ func headlineRates(m *quality.Metrics) []figure {
 			func(n, of string) string { return n + " of " + of + " first attempts passed" }, "no first attempt yet"),
 		rateFigure("Retry success", "Tasks sent back at least once that ended in a pass.", m.RetrySuccess,
 			func(n, of string) string { return n + " of " + of + " tasks sent back ended in a pass" }, "no task sent back yet"),
-		rateFigure("Catch rate", "Outputs labelled bad that the gate sent back, of the outputs labelled bad.", m.CatchRate,
+		rateFigure("Catch rate", "Outputs labelled bad that the gate passed or sent back: the share it sent back. A bad output it left unverified is neither caught nor missed.", m.CatchRate,
 			func(n, of string) string { return n + " of " + of + " outputs labelled bad were sent back" }, catchNone),
 		falseAlarm,
+		unverifiedFigure(m),
+		coverageFigure(m),
 	}
 }
 
-// verdictSeries are the stacked series of the verdicts chart.
-var verdictSeries = []chart.Series{{Name: "pass", Tone: chart.ToneGood}, {Name: "retry", Tone: chart.ToneWarn}, {Name: "fail", Tone: chart.ToneBad}}
+// unverifiedFigure is the share of the verifications the gate left
+// unverified.
+func unverifiedFigure(m *quality.Metrics) figure {
+	return rateFigure("Unverified rate", "Verifications left unverified: nothing was found false, but some claim could not be checked either way. Neither a pass nor a send-back.",
+		m.UnverifiedRate, func(n, of string) string { return n + " of " + of + " verifications were left unverified" }, "no verifications yet")
+}
+
+// coverageFigure is the share of the claims the gate decided.
+func coverageFigure(m *quality.Metrics) figure {
+	return rateFigure("Claim coverage", "Claims the evidence decided, verified or refuted, of every claim the outputs made.",
+		m.Coverage, func(n, of string) string {
+			return n + " of " + of + " claims decided (" + chart.Num(float64(m.RefutedClaims)) + " refuted), over " +
+				chart.Num(float64(m.Ledgers)) + " verifications with a claim ledger"
+		}, "no claim ledger yet")
+}
+
+// verdictSeries are the stacked series of the verdicts chart: unverified
+// in blue, neither a pass's green nor a send-back's amber or red.
+var verdictSeries = []chart.Series{{Name: "pass", Tone: chart.ToneGood}, {Name: "retry", Tone: chart.ToneWarn}, {Name: "fail", Tone: chart.ToneBad},
+	{Name: "unverified", Tone: chart.ToneInfo}}
 
 // verdictsByDay counts the verdicts of each UTC day from since (a day's
 // start) to until, from the store's tallies: one window a day, each read
@@ -162,7 +182,7 @@ func (h *Handler) verdictsByDay(ctx context.Context, tenant string, since, until
 			all.Merge(&t.Groups[i].Tally)
 		}
 		c.Bars = append(c.Bars, chart.Bar{Label: day.Format("2006-01-02"),
-			Values: []float64{float64(all.Pass), float64(all.Retry), float64(all.Fail)}})
+			Values: []float64{float64(all.Pass), float64(all.Retry), float64(all.Fail), float64(all.Unverified)}})
 	}
 	return c, nil
 }

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -38,6 +39,10 @@ func TestListFiltersAndPages(t *testing.T) {
 			f.verdict, f.passDocs = "pass", true
 		case 1:
 			f.verdict, f.review = "fail", true
+		default:
+			if i%7 == 0 {
+				f.verdict = "unverified"
+			}
 		}
 		if i%5 == 0 {
 			f.kind, f.model = "answer", "claude-haiku"
@@ -82,10 +87,11 @@ func TestListFiltersAndPages(t *testing.T) {
 	// Filters, alone and together, and the Older link keeps them.
 	for q, want := range map[string]func(i int) bool{
 		"verdict=fail":                    func(i int) bool { return i%3 == 1 },
+		"verdict=unverified":              func(i int) bool { return i%3 == 2 && i%7 == 0 },
 		"kind=answer":                     func(i int) bool { return i%5 == 0 },
 		"model=claude-haiku&verdict=pass": func(i int) bool { return i%5 == 0 && i%3 == 0 },
 		"review=yes":                      func(i int) bool { return i%3 == 1 },
-		"review=no&action=accept":         func(i int) bool { return i%3 == 0 },
+		"review=no&action=accept":         func(i int) bool { return i%3 == 0 || i%3 == 2 && i%7 == 0 },
 		"task=task-v007":                  func(i int) bool { return i == 7 },
 		"since=2026-11-02T11:00&until=2026-11-02T11:10": func(i int) bool { return i >= 60 && i < 70 },
 		"since=2026-11-02T13:00:00Z":                    func(i int) bool { return i >= 180 },
@@ -115,6 +121,13 @@ func TestListFiltersAndPages(t *testing.T) {
 		}
 	}
 
+	// Every verdict is a filter, unverified in its own colour.
+	res = e.get("/verifications?verdict=unverified", nil)
+	for _, want := range []string{`<option selected>unverified</option>`, `<span class="verdict v-unverified">unverified</span>`} {
+		if !strings.Contains(res.body, want) {
+			t.Errorf("the list filtered by unverified lacks %q", want)
+		}
+	}
 	// The form echoes the filters, selected.
 	res = e.get("/verifications?verdict=fail&model=claude-haiku", nil)
 	if !strings.Contains(res.body, `<option selected>fail</option>`) || !strings.Contains(res.body, `value="claude-haiku"`) {
@@ -162,12 +175,17 @@ func TestDetail(t *testing.T) {
 	body := res.body
 	for _, want := range []string{
 		"attempt 2",
-		"Row 2: a must-pass check failed", // the deciding row, in words
-		"the must-pass check claims.count failed",
+		"Row 7: every claim was checked and holds", // the deciding row, in words
+		// The claim ledger, at the top: each claim's state in its
+		// colour, kind, text and reason, and links to its checks.
+		`<h2 id="h-claims">Claims</h2>`, "2 claims: 2 verified, 0 refuted, 0 unverified; 2 of 2 decided (coverage 100%).",
+		`<span class="verdict s-verified">verified</span>`, "Added JSDoc comments to all 4 exported functions", "4 functions claimed, 4 found",
+		`<a href="#check-1" class="mono">claims.count</a>`, `<tr id="check-1">`,
+		"every claim was checked and holds",
 		"claims.count", "COUNT_MISMATCH", // a check and its evidence
 		"doc comments on parse, tokenize, format, validate", "(inferred from the task)", "rule", // criteria and who decided
 		"groundedness", "undecided", // dimensions
-		`<mark class="ok" title="verified file">src/parser.ts</mark>`, `<mark class="bad" title="unverified symbol">tokenize</mark>`,
+		`<mark class="ok" title="verified file">src/parser.ts</mark>`, `<mark class="unv" title="unverified symbol">tokenize</mark>`,
 		"Previous attempt: COUNT_MISMATCH",             // feedback
 		"openai:gpt-4o", "$0.0042", "1200 in, 180 out", // judge and cost
 		"Attempt 1", "Attempt 2", "verdict retry → pass", "score 0.55 → 0.92", "check claims.count: fail → pass", "criterion c1: unmet → met",
@@ -177,10 +195,64 @@ func TestDetail(t *testing.T) {
 			t.Errorf("the detail page lacks %q", want)
 		}
 	}
-	// An earlier attempt by ?attempt.
+	if i, j := strings.Index(body, `id="h-claims"`), strings.Index(body, `id="h-verdict"`); i < 0 || j < 0 || i > j {
+		t.Errorf("the claims are not at the top, before the verdict's reasons")
+	}
+	// An earlier attempt by ?attempt: a claim refuted, one unverified, a
+	// mention refuted.
 	res = e.get("/verifications/task-7?attempt=1", nil)
 	if res.status != http.StatusOK || !strings.Contains(res.body, "attempt 1</h1>") {
 		t.Errorf("attempt 1: %d", res.status)
+	}
+	for _, want := range []string{
+		"Row 1: a must-pass check failed", "the must-pass check claims.count failed",
+		"3 claims: 1 verified, 1 refuted, 1 unverified; 2 of 3 decided (coverage 67%).",
+		`<span class="verdict s-refuted">refuted</span>`, "4 functions claimed, 1 found",
+		`<span class="verdict s-unverified">unverified</span>`, "the tests pass", "no test run in the evidence shows it",
+		`<mark class="bad" title="refuted file">src/lexer.ts</mark>`, "src/lexer.ts</mark> (file): not in the workspace",
+	} {
+		if !strings.Contains(res.body, want) {
+			t.Errorf("attempt 1's page lacks %q", want)
+		}
+	}
+	// An unverified verification: its verdict in its own colour, and a
+	// form that asks a person for pass, retry or fail.
+	e.insert(fixture{id: "u1", verdict: "unverified"})
+	res = e.get("/verifications/u1", nil)
+	for _, want := range []string{
+		`<span class="verdict v-unverified">unverified</span>`, "Row 6: nothing was found false",
+		`<option value="" selected disabled>choose one</option><option>pass</option><option>retry</option><option>fail</option></select>`,
+	} {
+		if !strings.Contains(res.body, want) {
+			t.Errorf("the unverified verification's page lacks %q", want)
+		}
+	}
+	if strings.Contains(res.body, "<option>unverified</option>") {
+		t.Error("the override form offers unverified")
+	}
+	// A report made before the claim ledger: said so, and its row told
+	// by the six-row table.
+	old := fixture{id: "old", verdict: "pass", passDocs: true}.verification(t)
+	var rep map[string]any
+	if err := json.Unmarshal(old.Result, &rep); err != nil {
+		t.Fatal(err)
+	}
+	delete(rep, "claims")
+	delete(rep, "coverage")
+	rep["verdictRow"] = 6
+	var err error
+	if old.Result, err = json.Marshal(rep); err != nil {
+		t.Fatal(err)
+	}
+	old.VerdictRow, old.Ledger = 6, nil
+	if _, err := e.st.Insert(t.Context(), old, nil); err != nil {
+		t.Fatal(err)
+	}
+	res = e.get("/verifications/old", nil)
+	for _, want := range []string{"made before vouch kept a claim ledger", "Row 6 (the six-row verdict table of the time", "so it passed"} {
+		if !strings.Contains(res.body, want) {
+			t.Errorf("the old verification's page lacks %q", want)
+		}
 	}
 	for path, status := range map[string]int{
 		"/verifications/nope":             http.StatusNotFound,
@@ -316,9 +388,10 @@ func TestEscapesAgentText(t *testing.T) {
 func TestHighlight(t *testing.T) {
 	m := vouch.Mentions{
 		Verified:   []vouch.VerifiedMention{{Text: "parser.ts", Kind: "file"}, {Text: "src/parser.ts", Kind: "file"}, {Text: "", Kind: "file"}},
-		Unverified: []vouch.UnverifiedMention{{Text: "tokenize", Kind: "symbol"}, {Text: "parse", Kind: "symbol"}},
+		Unverified: []vouch.UnverifiedMention{{Text: "tokenize", Kind: "symbol"}, {Text: "parse", Kind: "symbol"}, {Text: "lexer", Kind: "symbol"}},
+		Refuted:    []vouch.RefutedMention{{Text: "lexer", Kind: "symbol"}},
 	}
-	segs := highlight("In src/parser.ts, tokenize and parse; tokenize again.", m)
+	segs := highlight("In src/parser.ts, tokenize and parse; tokenize again, not lexer.", m)
 	var b strings.Builder
 	for _, s := range segs {
 		if s.Mark != "" {
@@ -329,7 +402,8 @@ func TestHighlight(t *testing.T) {
 	}
 	// "parse" inside "src/parser.ts" cuts a word; the longer file
 	// mention is marked whole.
-	want := "In [ok:src/parser.ts], [bad:tokenize] and [bad:parse]; [bad:tokenize] again."
+	// A mention both refuted and unverified is marked refuted.
+	want := "In [ok:src/parser.ts], [unv:tokenize] and [unv:parse]; [unv:tokenize] again, not [bad:lexer]."
 	if b.String() != want {
 		t.Errorf("highlight:\n got %s\nwant %s", b.String(), want)
 	}
@@ -343,6 +417,39 @@ func TestDurationFormat(t *testing.T) {
 	}{{0, "—"}, {0.004, "0.00 ms"}, {0.42, "0.42 ms"}, {3.25, "3.2 ms"}, {12.5, "12 ms"}, {1834.6, "1835 ms"}} {
 		if got := ms(tc.v); got != tc.want {
 			t.Errorf("ms(%v) = %q, want %q", tc.v, got, tc.want)
+		}
+	}
+}
+
+// TestClaimFigures: the overview and the quality page show the unverified
+// rate and the claims' coverage with their counts, from the ledgers the
+// rows keep, and the verdicts chart counts unverified apart.
+func TestClaimFigures(t *testing.T) {
+	e := newEnv(t)
+	at := epoch.Add(-time.Hour)
+	// Claims: retry 3 (1 verified, 1 refuted, 1 unverified), unverified
+	// 3 (2 verified, 1 unverified), pass 2 (verified): 6 of 8 decided.
+	e.insert(fixture{id: "r", verdict: "retry", at: at}, fixture{id: "u", verdict: "unverified", at: at}, fixture{id: "p", verdict: "pass", passDocs: true, at: at})
+	if err := e.st.AddOutcome(t.Context(), &store.Outcome{Tenant: openTenant, VerificationID: "u", Good: false}); err != nil {
+		t.Fatal(err)
+	}
+	overview := e.get("/", nil)
+	for _, want := range []string{
+		"1 of 3 verifications were left unverified", "6 of 8 claims decided (1 refuted), over 3 verifications with a claim ledger",
+		"<dt>Unverified rate</dt>", "<dt>Claim coverage</dt>", "1 were left unverified in all",
+		"<th scope=\"col\">unverified</th>",
+	} {
+		if !strings.Contains(overview.body, want) {
+			t.Errorf("the overview lacks %q", want)
+		}
+	}
+	q := e.get("/quality", nil)
+	for _, want := range []string{
+		`<h2 id="h-claims">Claims and the unverified verdict</h2>`, "1 of 3 verifications were left unverified",
+		"6 of 8 claims decided", "0 of 1 labelled unverified outputs were good",
+	} {
+		if !strings.Contains(q.body, want) {
+			t.Errorf("the quality page lacks %q", want)
 		}
 	}
 }

@@ -36,6 +36,9 @@ type qualityData struct {
 	// Reviews are the reviewers' override rate and their agreement with
 	// the gate.
 	Reviews []figure
+	// Claims are the unverified rate, the claims' coverage, and what the
+	// labels said of the outputs left unverified.
+	Claims []figure
 }
 
 // patternView is a failure code with links to its latest examples.
@@ -99,6 +102,7 @@ func (h *Handler) handleQuality(w http.ResponseWriter, r *http.Request) {
 	samples := quality.LabelledSamples(labels)
 	d.Labelled = len(samples)
 	d.Reviews = reviewFigures(m.Reviews)
+	d.Claims = claimFigures(m)
 	d.Reliability = chart.Reliability{ID: "reliability", Title: "Reliability of the confidence", XLabel: "confidence",
 		YLabel: "verdict agreed with the label", Empty: "No labelled verifications in this window"}
 	for _, b := range quality.Reliability(samples) {
@@ -138,6 +142,22 @@ func histogram(id, title, x string, bins []quality.Bin) chart.Histogram {
 		c.Bins = append(c.Bins, chart.Bin{From: b.From, To: b.To, Count: float64(b.N)})
 	}
 	return c
+}
+
+// claimFigures are the quality page's figures of the claims and the
+// verdict unverified: how often the gate left an output unverified, how
+// much of what the outputs claimed it decided, and how the outputs it
+// left unverified held up where a label says.
+func claimFigures(m *quality.Metrics) []figure {
+	ul := m.UnverifiedLabels
+	return []figure{
+		unverifiedFigure(m),
+		coverageFigure(m),
+		rateFigure("Unverified outputs that held up", "Of the outputs the gate left unverified and a reviewer or an outcome labelled, those labelled good. They count neither in the catch rate nor as false alarms.",
+			quality.NewRate(ul.Good, ul.Good+ul.Bad), func(n, of string) string {
+				return n + " of " + of + " labelled unverified outputs were good"
+			}, "no unverified output labelled yet"),
+	}
 }
 
 // reviewFigures are the quality page's figures of the reviews: how often

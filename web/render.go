@@ -99,6 +99,8 @@ var funcs = template.FuncMap{
 	"evidence": evidenceList,
 	// overridePath is where a verification's override form posts.
 	"overridePath": overridePath,
+	// checkAnchor is the id of a check's row on the detail page.
+	"checkAnchor": checkAnchor,
 	// signed formats a difference with its sign, two decimals.
 	"signed": func(v float64) string {
 		s := strconv.FormatFloat(v, 'f', 2, 64)

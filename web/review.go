@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/quality"
 	"github.com/vouchgate/vouch/store"
 )
 
@@ -28,7 +29,8 @@ type reviewData struct {
 	After     int64
 	Next      string
 	CanReview bool
-	Verdicts  []string
+	// Verdicts are those a person may give: pass, retry or fail.
+	Verdicts []string
 }
 
 // reviewItem is one verification waiting for a person.
@@ -36,8 +38,14 @@ type reviewItem struct {
 	V      store.Verification
 	Reason string
 	// Failed names the first failed checks, with their reasons.
-	Failed     []string
-	Unverified int
+	Failed []string
+	// Unverified counts the mentions the evidence said nothing of;
+	// UnverifiedClaims the claims of the ledger left unverified.
+	Unverified, UnverifiedClaims int
+	// Acceptable is whether the gate's verdict is one a person may give
+	// (pass, retry or fail), and so may be accepted as it is; an
+	// unverified one must be decided.
+	Acceptable bool
 }
 
 // handleReview shows the review queue: the verifications that need a
@@ -55,13 +63,18 @@ func (h *Handler) handleReview(w http.ResponseWriter, r *http.Request) {
 		h.storeFailed(w, r, "reading the review queue", err)
 		return
 	}
-	d := reviewData{After: after, CanReview: p.Has(store.ScopeReview), Verdicts: verdicts}
+	d := reviewData{After: after, CanReview: p.Has(store.ScopeReview), Verdicts: reviewerVerdicts}
 	for _, v := range page.Items {
-		it := reviewItem{V: v}
+		it := reviewItem{V: v, Acceptable: quality.ReviewerVerdict(v.Verdict)}
 		var rep vouch.Report
 		if err := json.Unmarshal(v.Result, &rep); err == nil {
 			it.Reason = rep.Reason
 			it.Unverified = len(rep.Mentions.Unverified)
+			for _, c := range rep.Claims {
+				if c.State == vouch.ClaimUnverified {
+					it.UnverifiedClaims++
+				}
+			}
 			for _, c := range rep.Checks {
 				if c.Status == vouch.StatusFail && len(it.Failed) < maxFailedShown {
 					it.Failed = append(it.Failed, c.Name+": "+c.Reason)
@@ -99,7 +112,8 @@ func reviewTarget(r *http.Request) (id string, attempt int, back string, ok bool
 }
 
 // handleReviewAccept accepts a verification's own verdict: an override
-// with that verdict and the reason "accepted in review".
+// with that verdict and the reason "accepted in review". An unverified
+// verdict cannot be accepted: a person decides pass, retry or fail (400).
 func (h *Handler) handleReviewAccept(w http.ResponseWriter, r *http.Request) {
 	id, attempt, back, ok := reviewTarget(r)
 	if !ok {

@@ -112,6 +112,51 @@ func TestReviewQueue(t *testing.T) {
 	}
 }
 
+// TestReviewUnverified: an unverified verification in the queue cannot be
+// accepted as it is (a person decides pass, retry or fail); its form asks
+// for a choice, and a decision takes it out of the queue.
+func TestReviewUnverified(t *testing.T) {
+	e := newEnv(t)
+	e.insert(fixture{id: "u", review: true, verdict: "unverified"}, fixture{id: "f", review: true, verdict: "fail", at: epoch.Add(time.Minute)})
+	reviewer, _ := e.key("default", store.ScopeRead, store.ScopeReview)
+	rc := e.login(reviewer)
+	page := e.get("/review", rc)
+	if got := strings.Join(queueIDs(page.body), " "); got != "u/1 f/1" {
+		t.Fatalf("queue: %s", got)
+	}
+	if n := strings.Count(page.body, "data-accept"); n != 1 {
+		t.Errorf("%d accept forms, want 1: f's alone", n)
+	}
+	for _, want := range []string{`<span class="verdict v-unverified">unverified</span>`, "1 claim left unverified",
+		"decide pass, retry or fail", `<details open>`, `<option value="" selected disabled>choose one</option>`, "Accept fail"} {
+		if !strings.Contains(page.body, want) {
+			t.Errorf("the queue lacks %q", want)
+		}
+	}
+	if strings.Contains(page.body, "Accept unverified") || strings.Contains(page.body, "<option>unverified</option>") {
+		t.Error("the queue offers to accept, or to give, unverified")
+	}
+	token := csrfOf(t, page.body)
+	res := e.do(http.MethodPost, "/review/accept", url.Values{"csrf": {token}, "id": {"u"}, "attempt": {"1"}}, rc)
+	if res.status != http.StatusBadRequest || !strings.Contains(res.body, "want pass, retry or fail") {
+		t.Errorf("accepting unverified: %d, want 400 naming pass, retry or fail", res.status)
+	}
+	res = e.do(http.MethodPost, "/review/override", url.Values{"csrf": {token}, "id": {"u"}, "attempt": {"1"}, "verdict": {"unverified"}}, rc)
+	if res.status != http.StatusBadRequest {
+		t.Errorf("overriding to unverified: %d, want 400", res.status)
+	}
+	res = e.do(http.MethodPost, "/review/override", url.Values{"csrf": {token}, "id": {"u"}, "attempt": {"1"}, "verdict": {"pass"}, "reason": {"ran the tests myself"}}, rc)
+	if res.status != http.StatusSeeOther {
+		t.Fatalf("deciding pass: %d", res.status)
+	}
+	if ovs, err := e.st.Overrides(t.Context(), "default", "u", 1); err != nil || len(ovs) != 1 || ovs[0].Verdict != "pass" {
+		t.Errorf("overrides of u: %+v, %v", ovs, err)
+	}
+	if got := strings.Join(queueIDs(e.get("/review", rc).body), " "); got != "f/1" {
+		t.Errorf("queue after deciding u: %s", got)
+	}
+}
+
 func TestTenantIsolation(t *testing.T) {
 	e := newEnv(t)
 	e.insert(fixture{tenant: "acme", id: "secret-task", review: true, summary: "acme's private output"})

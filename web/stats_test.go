@@ -153,7 +153,17 @@ func TestOverviewShowsTheMetrics(t *testing.T) {
 		n(m.FalseAlarmRate.N)+" of "+n(m.FalseAlarmRate.Of)+" verifications were sent back but labelled good ("+n(m.Labels.Labelled)+" labelled)",
 		fmt.Sprintf("%d verifications.", m.Verifications),
 		fmt.Sprintf("%.0f%%", *m.FirstPass.Value*100),
+		n(m.UnverifiedRate.N)+" of "+n(m.UnverifiedRate.Of)+" verifications were left unverified",
+		fmt.Sprintf("%d were left unverified in all", m.Verdicts["unverified"]),
 	)
+	if m.UnverifiedRate.N == 0 || m.UnverifiedRate.Of != m.Verifications {
+		t.Errorf("the demo's unverified rate %v: want some of the %d verifications", m.UnverifiedRate, m.Verifications)
+	}
+	if m.Coverage.Value != nil {
+		p.has(t, "coverage", n(m.Coverage.N)+" of "+n(m.Coverage.Of)+" claims decided")
+	} else {
+		p.has(t, "coverage", "Claim coverage", "no claim ledger yet")
+	}
 	if m.Cost.TaskCostRatio == nil {
 		t.Fatal("no task cost ratio in the demo")
 	}
@@ -176,7 +186,8 @@ func TestOverviewShowsTheMetrics(t *testing.T) {
 		for i := range wt.Groups {
 			all.Merge(&wt.Groups[i].Tally)
 		}
-		p.has(t, "the verdicts of "+day.Format("2006-01-02"), row(day.Format("2006-01-02"), n(all.Pass), n(all.Retry), n(all.Fail), n(all.Pass+all.Retry+all.Fail)))
+		p.has(t, "the verdicts of "+day.Format("2006-01-02"), row(day.Format("2006-01-02"), n(all.Pass), n(all.Retry), n(all.Fail), n(all.Unverified),
+			n(all.Pass+all.Retry+all.Fail+all.Unverified)))
 		total += all.N
 		days++
 	}
@@ -215,6 +226,12 @@ func TestQualityShowsTheMetrics(t *testing.T) {
 			t.Fatalf("%s: %d", what, p.status)
 		}
 		p.has(t, what, fmt.Sprintf(`<option value="%d" selected>`, days), fmt.Sprintf("%d verifications", m.Verifications))
+		if m.UnverifiedRate.Value != nil {
+			p.has(t, what+": unverified", n(m.UnverifiedRate.N)+" of "+n(m.UnverifiedRate.Of)+" verifications were left unverified")
+		}
+		if ul := m.UnverifiedLabels; ul.Good+ul.Bad > 0 {
+			p.has(t, what+": unverified labels", n(ul.Good)+" of "+n(ul.Good+ul.Bad)+" labelled unverified outputs were good")
+		}
 		for _, b := range m.Confidence {
 			p.has(t, what+": confidence", row(chart.Num(b.From)+" to "+chart.Num(b.To), n(b.N)))
 		}
@@ -239,7 +256,9 @@ func TestQualityShowsTheMetrics(t *testing.T) {
 			if bias == "+0.00" || bias == "-0.00" {
 				bias = "0.00"
 			}
-			p.has(t, what+": bias", `<th scope="row" class="mono">`+b.ExecutorModel+`</th><td class="num">`+n(b.N)+`</td>`, bias)
+			// The table's last cell; html/template writes "+" as &#43;.
+			p.has(t, what+": bias", `<th scope="row" class="mono">`+b.ExecutorModel+`</th><td class="num">`+n(b.N)+`</td>`,
+				`<td class="num">`+strings.ReplaceAll(bias, "+", "&#43;")+`</td></tr>`)
 		}
 	}
 	for _, q := range []string{"days=13", "days=x"} {
@@ -278,8 +297,13 @@ func TestCalibrationPageAndPatch(t *testing.T) {
 		fmt.Sprintf("%d labelled verifications (%d good, %d bad) of %d", c.Labels, c.Good, c.Bad, c.Samples),
 		`<th scope="row">passAt</th><td>0.7</td>`,
 		fmt.Sprintf("would have changed %d of %d past verdicts", sg.Changes.Changed, sg.Changes.Samples),
+		fmt.Sprintf("made unverified: %d; unverified ones sent back: %d.", sg.Changes.ToUnverified, sg.Changes.FromUnverified),
 		`href="/calibration/patch?days=30" download`,
 		"in force 0.7")
+	if c.Unverified == 0 {
+		t.Errorf("the demo's calibration has no label on an unverified verdict")
+	}
+	p.has(t, "calibration", fmt.Sprintf("%d are on verdicts the gate left unverified", c.Unverified))
 	if sg.PassAt != 0.7 {
 		p.has(t, "calibration", fmt.Sprintf("suggested %v", sg.PassAt))
 	}

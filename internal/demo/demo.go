@@ -13,7 +13,10 @@
 // Labels then go through the same API: reviewers' overrides
 // (POST /v1/verifications/{id}/override) and downstream outcomes
 // (POST /v1/outcomes), most agreeing with the gate, some not: false
-// alarms (sent back, but good) and misses (passed, but bad).
+// alarms (sent back, but good) and misses (passed, but bad); and they
+// settle many of the outputs the gate left unverified (claims nothing in
+// the request could check either way), a reviewer with pass, retry or
+// fail, for a person decides.
 //
 // The one stand-in is the judge model: a scripted provider answers the
 // judge's real prompts with scores around the quality the demo gives
@@ -419,18 +422,29 @@ var (
 )
 
 // label adds the labels: reviewers look at most of what the gate flagged
-// for review, some send-backs and a few passes; downstream outcomes come
-// back for many of the outputs that passed (those that were used).
+// for review, some send-backs, many of the outputs it left unverified and
+// a few passes; downstream outcomes come back for many of the outputs
+// that passed or were left unverified (those that were used, as
+// onUnverified accept lets them be).
+//
+// A reviewer gives pass, retry or fail, never unverified: a person who
+// looks decides. An unverified output that held up is a pass; one that
+// did not is sent back, as a fail when it carries a defect the rules
+// catch, else as a retry.
 func (sd *seeder) label() error {
 	for _, v := range sd.done {
 		if err := sd.ctx.Err(); err != nil {
 			return err
 		}
 		pass := v.verdict == string(vouch.VerdictPass)
+		unverified := v.verdict == string(vouch.VerdictUnverified)
 		var review, outcome bool
 		switch u := sd.r.Float64(); {
 		case v.needsReview:
 			review = u < 0.75
+		case unverified:
+			review = u < 0.5
+			outcome = !review && u < 0.8
 		case !pass:
 			review = u < 0.45
 		default:
@@ -446,14 +460,20 @@ func (sd *seeder) label() error {
 			reasons := goodReasons
 			if !good {
 				reasons = badReasons
-				verdict = v.verdict
-				if pass {
+				switch {
+				case pass:
 					verdict = string(vouch.VerdictRetry)
+				case unverified && v.defect:
+					verdict = string(vouch.VerdictFail)
+				case unverified:
+					verdict = string(vouch.VerdictRetry)
+				default:
+					verdict = v.verdict
 				}
 			}
 			in := api.OverrideInput{Verdict: verdict, Reason: reasons[sd.r.IntN(len(reasons))],
 				Reviewer: reviewers[sd.r.IntN(len(reviewers))], Attempt: v.attempt}
-			if good == pass && sd.r.Float64() < 0.5 {
+			if good == pass && !unverified && sd.r.Float64() < 0.5 {
 				in.Reason = "" // agreeing with the gate needs no reason
 			}
 			body, _ := json.Marshal(in)

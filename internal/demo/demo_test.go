@@ -46,10 +46,15 @@ func TestSeed(t *testing.T) {
 	if sum.Tasks >= n || sum.Tasks < n/2 {
 		t.Errorf("%d tasks for %d verifications: want some retries, not mostly", sum.Tasks, n)
 	}
-	for _, v := range []vouch.Verdict{vouch.VerdictPass, vouch.VerdictRetry, vouch.VerdictFail} {
+	for _, v := range vouch.Verdicts {
 		if sum.Verdicts[string(v)] == 0 {
 			t.Errorf("no %s verdict: %v", v, sum.Verdicts)
 		}
+	}
+	// A realistic mix: passes the most, unverified neither most nor
+	// rare.
+	if u := sum.Verdicts[string(vouch.VerdictUnverified)]; sum.Verdicts[string(vouch.VerdictPass)] <= u || u < n/20 || u > n/3 {
+		t.Errorf("verdicts %v: want passes the most, and unverified between 5 %% and a third", sum.Verdicts)
 	}
 	for _, k := range []vouch.Kind{vouch.KindAnswer, vouch.KindSubtask, vouch.KindSynthesis, vouch.KindDecomposition, vouch.KindModeration} {
 		if sum.Kinds[string(k)] == 0 {
@@ -76,8 +81,32 @@ func TestSeed(t *testing.T) {
 	if m.Verifications != n {
 		t.Errorf("metrics count %d verifications", m.Verifications)
 	}
-	t.Logf("first pass %v, retry success %v, catch %v, false alarms %v, labels %+v, cost ratio %v",
-		m.FirstPass, m.RetrySuccess, m.CatchRate, m.FalseAlarmRate, m.Labels, deref(m.Cost.TaskCostRatio))
+	t.Logf("first pass %v, retry success %v, catch %v, false alarms %v, unverified %v, labels %+v (unverified %+v), cost ratio %v",
+		m.FirstPass, m.RetrySuccess, m.CatchRate, m.FalseAlarmRate, m.UnverifiedRate, m.Labels, m.UnverifiedLabels, deref(m.Cost.TaskCostRatio))
+	if m.UnverifiedRate.N != int64(sum.Verdicts[string(vouch.VerdictUnverified)]) || m.UnverifiedRate.Of != n {
+		t.Errorf("unverified rate %v, want %d of %d", m.UnverifiedRate, sum.Verdicts[string(vouch.VerdictUnverified)], n)
+	}
+	// Reviewers and outcomes settle some of the unverified outputs, some
+	// good, some bad; every override is a person's pass, retry or fail.
+	if m.UnverifiedLabels.Good == 0 || m.UnverifiedLabels.Bad == 0 {
+		t.Errorf("unverified labels %+v: want some of each", m.UnverifiedLabels)
+	}
+	labels, err := st.Labels(ctx, server.DefaultTenant, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reviewedUnverified := 0
+	for _, l := range labels {
+		if l.Source == store.SourceOverride && !quality.ReviewerVerdict(l.Verdict) {
+			t.Errorf("override %s of %s/%d: not a reviewer's verdict", l.Verdict, l.V.ID, l.V.Attempt)
+		}
+		if l.Source == store.SourceOverride && l.V.Verdict == string(vouch.VerdictUnverified) {
+			reviewedUnverified++
+		}
+	}
+	if reviewedUnverified == 0 {
+		t.Error("no reviewer settled an unverified verification")
+	}
 	if m.CatchRate.Value == nil || m.FalseAlarmRate.Value == nil {
 		t.Fatalf("catch %v, false alarms %v: want both computed", m.CatchRate, m.FalseAlarmRate)
 	}
