@@ -39,6 +39,14 @@ func newCalibrateCmd(st Streams) *cobra.Command {
     1), and thresholds fitted again under them;
   - for each suggestion, how many past verdicts it would have changed.
 
+Unverified is neither a pass nor a fail: a report may be unverified, but a
+label's verdict is a person's, pass, retry or fail. An unverified verdict
+disagrees with no label, is left out of the reliability table's agreement,
+and is neither caught nor missed on the curve; an output that left claims
+unverified is unverified, not a pass, at or above passAt. Reports made
+before the claim ledger (no "claims") are decided again by the six-row
+verdict table of their time, renumbered.
+
 Below --min-labels labels (default 30) nothing is suggested: "not enough
 labels", never noise. Nothing is applied: --write-policy FILE writes the
 suggestion as a policy file (it refuses to overwrite one) for a person to
@@ -49,7 +57,7 @@ The labels come from a server (--server URL, else VOUCH_SERVER: GET
 directly (--store DSN, --tenant, default "default"), or from files: --reports
 is JSONL of reports as 'vouch verify --json' prints them, --labels JSONL of
 {"id": ..., "attempt": N, "good": true|false} or {"id": ..., "verdict":
-"pass|retry|fail"}. With a store or files, --policy files (in order) are the
+"pass|retry|fail"} (a label is never "unverified": a person decides). With a store or files, --policy files (in order) are the
 base policy. The window (--since, --until, --window, --kind) is as in 'vouch
 metrics'.
 
@@ -210,8 +218,8 @@ func readSampleFiles(reports, labels string) ([]quality.Sample, error) {
 
 // renderCalibration writes a calibration for a person.
 func renderCalibration(w io.Writer, c *quality.Calibration) {
-	fmt.Fprintf(w, "%d verifications, %d labelled (%d good, %d bad); %d on rows the thresholds decide\n",
-		c.Samples, c.Labels, c.Good, c.Bad, c.Fitted)
+	fmt.Fprintf(w, "%d verifications, %d labelled (%d good, %d bad); %d on rows the thresholds decide; %d on verdicts left unverified\n",
+		c.Samples, c.Labels, c.Good, c.Bad, c.Fitted, c.Unverified)
 	fmt.Fprintf(w, "%s\n", c.Message)
 	cor := "n/a"
 	if c.Correlation.Value != nil {
@@ -223,14 +231,14 @@ func renderCalibration(w io.Writer, c *quality.Calibration) {
 	}
 	fmt.Fprintf(w, "\nScore against label: point-biserial %s over %d (%s the target %.1f)\n", cor, c.Correlation.N, met, c.Correlation.Target)
 
-	fmt.Fprintln(w, "\nReliability: confidence against how often the verdict agreed with the label")
+	fmt.Fprintln(w, "\nReliability: confidence against how often the verdict agreed with the label (unverified verdicts made no call: apart)")
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "  confidence\tlabels\tagreed\taccuracy")
+	fmt.Fprintln(tw, "  confidence\tlabels\tagreed\taccuracy\tunverified")
 	for _, b := range c.Reliability {
-		if b.Count == 0 {
+		if b.Count == 0 && b.Unverified == 0 {
 			continue
 		}
-		fmt.Fprintf(tw, "  %.1f-%.1f\t%d\t%d\t%s\n", b.Low, b.High, b.Count, b.Agreed, ratio(b.Accuracy))
+		fmt.Fprintf(tw, "  %.1f-%.1f\t%d\t%d\t%s\t%d\n", b.Low, b.High, b.Count, b.Agreed, ratio(b.Accuracy), b.Unverified)
 	}
 	tw.Flush()
 
@@ -254,12 +262,12 @@ func suggestion(w io.Writer, title string, s *quality.Suggestion) {
 	d := s.Disagreement
 	fmt.Fprintf(w, "  disagreement with %d labels: %g (%s) now, %g (%s) suggested\n", d.Labels, d.Before, ratio(d.BeforeRate), d.After, ratio(d.AfterRate))
 	ch := s.Changes
-	fmt.Fprintf(w, "  past verdicts it would change: %d of %d (pass→sent back %d, sent back→pass %d, retry→fail %d, fail→retry %d)\n",
-		ch.Changed, ch.Samples, ch.PassToSentBack, ch.SentBackToPass, ch.RetryToFail, ch.FailToRetry)
+	fmt.Fprintf(w, "  past verdicts it would change: %d of %d (pass→sent back %d, sent back→pass %d, retry→fail %d, fail→retry %d, →unverified %d, unverified→sent back %d)\n",
+		ch.Changed, ch.Samples, ch.PassToSentBack, ch.SentBackToPass, ch.RetryToFail, ch.FailToRetry, ch.ToUnverified, ch.FromUnverified)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "  passAt\tcatch\tfalse alarms")
+	fmt.Fprintln(tw, "  passAt\tcatch\tfalse alarms\tunverified")
 	for _, p := range s.Curve {
-		fmt.Fprintf(tw, "  %.2f\t%s (%d/%d)\t%s (%d/%d)\n", p.PassAt, ratio(p.CatchRate), p.Caught, p.Bad, ratio(p.FalseAlarmRate), p.FalseAlarms, p.Good)
+		fmt.Fprintf(tw, "  %.2f\t%s (%d/%d)\t%s (%d/%d)\t%d\n", p.PassAt, ratio(p.CatchRate), p.Caught, p.Caught+p.Missed, ratio(p.FalseAlarmRate), p.FalseAlarms, p.Good, p.Unverified)
 	}
 	tw.Flush()
 }

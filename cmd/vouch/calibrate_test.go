@@ -79,6 +79,72 @@ func TestCalibrateFiles(t *testing.T) {
 	}
 }
 
+// TestCalibrateFilesSevenRows calibrates on reports of the seven-row
+// verdict table, with their claim ledgers, some left unverified: the
+// thresholds fit the labels as they do on the six-row reports, an
+// unverified report labelled either way costs nothing, and a label may
+// not be unverified.
+func TestCalibrateFilesSevenRows(t *testing.T) {
+	dir := t.TempDir()
+	var reports, labels strings.Builder
+	unverified := 0
+	for i := range 240 {
+		score := float64(i%200) / 200
+		verdict, row, state := "pass", 7, "verified"
+		switch {
+		case i >= 200:
+			// Left unverified: a claim no evidence decides.
+			verdict, row, state = "unverified", 6, "unverified"
+			score = 0.86 + float64(i-200)/400
+		case score < 0.5:
+			verdict, row = "fail", 2
+		case score < 0.7:
+			verdict, row = "retry", 3
+		}
+		fmt.Fprintf(&reports, `{"id":"r%d","attempt":1,"kind":"answer","verdict":%q,"verdictRow":%d,"score":%v,"confidence":0.8,`+
+			`"claims":[{"id":"c1","state":"verified"},{"id":"c2","state":%q}],"dimensions":{"groundedness":{"score":%v,"state":"decided","weight":1}}}`+"\n",
+			i, verdict, row, score, state, score)
+		if i%2 == 0 {
+			// Half the unverified outputs are labelled bad: they cost
+			// nothing, good or bad, while they stay unverified.
+			good := score >= 0.8
+			if i >= 200 {
+				good = i%4 == 0
+				unverified++
+			}
+			fmt.Fprintf(&labels, `{"id":"r%d","good":%t}`+"\n", i, good)
+		}
+	}
+	rp, lp := filepath.Join(dir, "reports.jsonl"), filepath.Join(dir, "labels.jsonl")
+	os.WriteFile(rp, []byte(reports.String()), 0o644)
+	os.WriteFile(lp, []byte(labels.String()), 0o644)
+	e := &labelEnv{t: t}
+	code, out, errs := e.run(nil, "calibrate", "--reports", rp, "--labels", lp, "--json")
+	if code != 0 {
+		t.Fatalf("calibrate: %d %s", code, errs)
+	}
+	var c quality.Calibration
+	if err := json.Unmarshal([]byte(out), &c); err != nil {
+		t.Fatal(err)
+	}
+	if !c.Enough || c.Thresholds == nil || c.Thresholds.PassAt < 0.77 || c.Thresholds.PassAt > 0.83 || c.Unverified != unverified {
+		t.Fatalf("calibration: %s; %d on unverified verdicts; thresholds %+v, want passAt near 0.8 and %d unverified", c.Message, c.Unverified, c.Thresholds, unverified)
+	}
+	// The six-row reports of TestCalibrateFiles disagree with the labels
+	// 10 times before; these as many (the unverified ones cost nothing).
+	if d := c.Thresholds.Disagreement; d.Before != 10 || d.After != 0 {
+		t.Errorf("disagreement %+v, want 10 before, 0 after", d)
+	}
+	code, out, _ = e.run(nil, "calibrate", "--reports", rp, "--labels", lp)
+	if code != 0 || !strings.Contains(out, fmt.Sprintf("; %d on verdicts left unverified", unverified)) || !strings.Contains(out, "unverified→sent back") {
+		t.Errorf("calibrate text: %d\n%s", code, out)
+	}
+	os.WriteFile(lp, []byte(`{"id":"r201","verdict":"unverified"}`+"\n"), 0o644)
+	if code, _, errs := e.run(nil, "calibrate", "--reports", rp, "--labels", lp); code != 2 || !strings.Contains(errs, "pass, retry or fail") {
+		t.Errorf("a label unverified: %d %s, want exit 2 naming pass, retry or fail", code, errs)
+	}
+}
+
 // TestCalibrateAndExamplesOnServer reads calibration and examples from a
 // server and from its store.
 func TestCalibrateAndExamplesOnServer(t *testing.T) {

@@ -30,7 +30,8 @@ func newReviewCmd(st Streams) *cobra.Command {
 		Short: "Record a person's verdict on a stored verification (an override)",
 		Long: `Record a person's verdict (pass, retry or fail) beside the verification ID in
 a server's log: POST /v1/verifications/ID/override, with a key that has the
-review scope. The report never changes; the override sits beside it and labels
+review scope. Unverified is the gate's verdict for what it could not check
+either way, never a person's: a person who looks decides, and settles it. The report never changes; the override sits beside it and labels
 the verification for the quality metrics (the latest label of a verification
 counts). --attempt picks an attempt (default the latest); --reviewer defaults
 to the API key's name. It prints the override as recorded.
@@ -49,6 +50,8 @@ to the API key's name. It prints the override as recorded.
 			case vouch.VerdictPass, vouch.VerdictRetry, vouch.VerdictFail:
 			case "":
 				return usageErr(errors.New("review needs --verdict pass, retry or fail"))
+			case vouch.VerdictUnverified:
+				return usageErr(errors.New(`--verdict "unverified": a reviewer decides, want pass, retry or fail (unverified is the gate's verdict for what it could not check)`))
 			default:
 				return usageErr(fmt.Errorf("--verdict %q: want pass, retry or fail", f.verdict))
 			}

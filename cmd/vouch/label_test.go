@@ -63,7 +63,8 @@ func newLabelEnv(t *testing.T) *labelEnv {
 	t.Cleanup(hs.Close)
 	e.url = hs.URL
 
-	// a passes; b is sent back (no DONE), then passes; c passes.
+	// a passes; b is sent back (no DONE), then passes; c passes; d says
+	// its tests pass, which nothing shows either way: unverified.
 	c, err := client.New(hs.URL, client.WithAPIKey(e.verify))
 	if err != nil {
 		t.Fatal(err)
@@ -72,7 +73,7 @@ func newLabelEnv(t *testing.T) *labelEnv {
 		id      string
 		attempt int
 		summary string
-	}{{"a", 1, "DONE"}, {"b", 1, "not yet"}, {"b", 2, "DONE"}, {"c", 1, "DONE"}} {
+	}{{"a", 1, "DONE"}, {"b", 1, "not yet"}, {"b", 2, "DONE"}, {"c", 1, "DONE"}, {"d", 1, "DONE, and all tests pass."}} {
 		body := fmt.Sprintf(`{"id":%q,"attempt":%d,"interactionId":"run-1","task":{"id":"t-%s","goal":"say done",`+
 			`"executor":{"provider":"openai","model":"gpt-4o-mini","costUsd":0.02},`+
 			`"criteria":[{"id":"c1","text":"says DONE","must":true,"check":{"type":"contains","value":"DONE"}}]},`+
@@ -136,6 +137,7 @@ func TestLabelCommands(t *testing.T) {
 		{"no server", nil, []string{"review", "a", "--verdict", "fail"}, 2, []string{"--server", "VOUCH_SERVER"}},
 		{"not a URL", map[string]string{"VOUCH_SERVER": "localhost:8080"}, []string{"review", "a", "--verdict", "pass"}, 2, []string{"--server", "http://"}},
 		{"bad verdict", e.as(e.review), []string{"review", "a", "--verdict", "maybe"}, 2, []string{`"maybe"`, "pass, retry or fail"}},
+		{"unverified verdict", e.as(e.review), []string{"review", "a", "--verdict", "unverified"}, 2, []string{`"unverified"`, "a reviewer decides, want pass, retry or fail"}},
 		{"no verdict", e.as(e.review), []string{"review", "a"}, 2, []string{"--verdict"}},
 		{"no id", e.as(e.review), []string{"review", "--verdict", "fail"}, 2, []string{"one verification ID"}},
 		{"unknown id", e.as(e.review), []string{"review", "zz", "--verdict", "fail"}, 2, []string{"404", `no verification "zz"`}},

@@ -41,14 +41,25 @@ func newMetricsCmd(st Streams) *cobra.Command {
 passes first time, how often retries end in a pass, and, from the labels
 (overrides and outcomes; the latest of a verification counts):
 
-  catch rate        sent back and labelled bad ÷ labelled bad
+  catch rate        sent back and labelled bad ÷ passed or sent back and
+                    labelled bad
   false-alarm rate  sent back and labelled good ÷ all verifications
 
-Every rate is printed with its counts, "0.83 (5/6)", for a rate over 6 is not
-read like one over 6,000. Then the verdicts and actions, the confidence and
-score histograms, the most frequent failure codes with examples (id/attempt),
-the cost next to the tasks' cost, and each executor model's self-assessment
-bias. --json prints the metrics as GET /v1/metrics answers them.
+and of the gate alone:
+
+  unverified rate   left unverified ÷ all verifications
+  claim coverage    claims decided (verified or refuted) ÷ claims
+
+Unverified is neither a pass nor a send-back: never a first pass, and a
+labelled unverified output is neither caught, missed nor a false alarm (its
+labels are counted apart). Every rate is printed with its counts, "0.83
+(5/6)", for a rate over 6 is not read like one over 6,000. Then the verdicts
+(pass, retry, fail, unverified) and actions, the confidence and score
+histograms, the most frequent failure codes with examples (id/attempt), the
+cost next to the tasks' cost, and each executor model's self-assessment bias.
+--json prints the metrics as GET /v1/metrics answers them; from a server,
+as this client reads them (the unverified rate is counted from the verdicts;
+the claim coverage and the unverified outputs' labels come with --store).
 
 The metrics come from a server (--server URL, else VOUCH_SERVER: GET
 /v1/metrics, read scope; the key names the tenant) or from a store directly
@@ -237,7 +248,9 @@ func renderMetrics(w io.Writer, m *quality.Metrics) {
 	lb := m.Labels
 	fmt.Fprintf(tw, "\nLabels: %d labelled (%d good, %d bad); the latest label of each verification counts\n", lb.Labelled, lb.Good, lb.Bad)
 	fmt.Fprintf(tw, "  caught %d, missed %d, false alarms %d, confirmed %d\n", lb.Caught, lb.Missed, lb.FalseAlarms, lb.Confirmed)
-	rate("catch rate", m.CatchRate, "sent back and labelled bad, of those labelled bad")
+	ul := m.UnverifiedLabels
+	fmt.Fprintf(tw, "  left unverified %d good, %d bad: neither caught nor missed, and no false alarm\n", ul.Good, ul.Bad)
+	rate("catch rate", m.CatchRate, "sent back and labelled bad, of those passed or sent back and labelled bad")
 	rate("false-alarm rate", m.FalseAlarmRate, "sent back and labelled good, of all verifications")
 	fmt.Fprintf(tw, "\nReviews: %d reviewed, %d overridden\n", m.Reviews.Reviewed, m.Reviews.Overridden)
 	rate("override rate", m.Reviews.Rate, "the reviewer's verdict differs from the gate's, of all verifications")
@@ -245,6 +258,9 @@ func renderMetrics(w io.Writer, m *quality.Metrics) {
 	fmt.Fprintf(tw, "\nGate\n")
 	rate("first pass", m.FirstPass, "attempt 1 passed, of attempt-1 verifications")
 	rate("retry success", m.RetrySuccess, "tasks sent back that ended in a pass, of tasks sent back")
+	rate("unverified rate", m.UnverifiedRate, "left unverified (nothing found false, a claim not checked either way), of all verifications")
+	rate("claim coverage", m.Coverage, fmt.Sprintf("claims decided (verified or refuted; %d refuted), of the claims of the %d verifications with a claim ledger",
+		m.RefutedClaims, m.Ledgers))
 	perTask := "n/a"
 	if m.RetriesPerTask != nil {
 		perTask = fmt.Sprintf("%.2f", *m.RetriesPerTask)
@@ -252,7 +268,7 @@ func renderMetrics(w io.Writer, m *quality.Metrics) {
 	fmt.Fprintf(tw, "  retries per task\t%s\t%d retries\n", perTask, m.Retries)
 	fmt.Fprintf(tw, "  needs review\t%d\n", m.NeedsReview)
 	tw.Flush()
-	fmt.Fprintf(w, "  verdicts  %s\n", counts(m.Verdicts, []string{"pass", "retry", "fail"}))
+	fmt.Fprintf(w, "  verdicts  %s\n", counts(m.Verdicts, []string{"pass", "retry", "fail", "unverified"}))
 	fmt.Fprintf(w, "  actions   %s\n", counts(m.Actions, []string{string(vouch.ActionAccept), string(vouch.ActionRetry),
 		string(vouch.ActionReformulate), string(vouch.ActionFollowUp), string(vouch.ActionEscalate)}))
 

@@ -43,13 +43,18 @@ func TestMetricsAndAlertsCommands(t *testing.T) {
 	}
 	remote, _ := metrics(e.as(e.verify))
 	local, _ := metrics(nil, "--store", e.dsn, "--tenant", "acme")
-	if remote.Verifications != 4 || remote.CatchRate.String() != "0.50 (1/2)" || remote.FalseAlarmRate.String() != "0.00 (0/4)" ||
-		remote.FirstPass.String() != "0.67 (2/3)" || remote.Labels.Labelled != 3 {
-		t.Errorf("metrics: %d verifications, catch %v, false alarms %v, first pass %v, labels %+v",
-			remote.Verifications, remote.CatchRate, remote.FalseAlarmRate, remote.FirstPass, remote.Labels)
+	if remote.Verifications != 5 || remote.CatchRate.String() != "0.50 (1/2)" || remote.FalseAlarmRate.String() != "0.00 (0/5)" ||
+		remote.FirstPass.String() != "0.50 (2/4)" || remote.Labels.Labelled != 3 || remote.Verdicts["unverified"] != 1 {
+		t.Errorf("metrics: %d verifications, catch %v, false alarms %v, first pass %v, labels %+v, verdicts %v",
+			remote.Verifications, remote.CatchRate, remote.FalseAlarmRate, remote.FirstPass, remote.Labels, remote.Verdicts)
 	}
+	// From a server, --json is what the client reads: the metrics of
+	// package api, the same as the store's, the claims' figures with them.
 	if !reflect.DeepEqual(remote, local) {
 		t.Errorf("--server and --store differ:\n%+v\n%+v", remote, local)
+	}
+	if remote.UnverifiedRate.String() != "0.20 (1/5)" || remote.Ledgers != 5 {
+		t.Errorf("--server: unverified rate %v, want 1 of 5; %d ledgers, want 5", remote.UnverifiedRate, remote.Ledgers)
 	}
 	if other, _ := metrics(nil, "--store", e.dsn); other.Verifications != 0 {
 		t.Errorf("tenant default of the store: %d verifications, want none", other.Verifications)
@@ -58,17 +63,21 @@ func TestMetricsAndAlertsCommands(t *testing.T) {
 		t.Errorf("--kind answer: %d verifications", m.Verifications)
 	}
 
-	// The text of --server and --store is the same, and gives every rate
-	// with its counts.
+	// The text of --server and --store gives every rate with its counts.
 	_, text, errs := e.run(e.as(e.verify), append([]string{"metrics"}, window...)...)
 	_, localText, _ := e.run(nil, append([]string{"metrics", "--store", e.dsn, "--tenant", "acme"}, window...)...)
-	if text != localText {
-		t.Errorf("text of --server and --store differ:\n%s\n%s", text, localText)
+	for _, want := range []string{"5 verifications", "catch rate        0.50 (1/2)", "false-alarm rate  0.00 (0/5)", "first pass        0.50 (2/4)",
+		"unverified rate   0.20 (1/5)", "verdicts  pass 3  retry 1  fail 0  unverified 1", "CLAIMS_UNVERIFIED", "e.g. d/1", "TEXT_MISSING", "e.g. b/1",
+		"openai:gpt-4o-mini"} {
+		for _, tx := range []string{text, localText} {
+			if !strings.Contains(tx, want) {
+				t.Errorf("metrics text lacks %q:\n%s%s", want, tx, errs)
+			}
+		}
 	}
-	for _, want := range []string{"4 verifications", "catch rate        0.50 (1/2)", "false-alarm rate  0.00 (0/4)", "first pass        0.67 (2/3)",
-		"verdicts  pass 3  retry 1  fail 0", "TEXT_MISSING", "e.g. b/1", "openai:gpt-4o-mini"} {
-		if !strings.Contains(text, want) {
-			t.Errorf("metrics text lacks %q:\n%s%s", want, text, errs)
+	for _, tx := range []string{text, localText} {
+		if !strings.Contains(tx, "claim coverage    ") || !strings.Contains(tx, "left unverified 0 good, 0 bad") {
+			t.Errorf("metrics text lacks the claims' figures:\n%s", tx)
 		}
 	}
 
@@ -79,7 +88,8 @@ func TestMetricsAndAlertsCommands(t *testing.T) {
 	}
 	code, out, _ = e.run(e.as(e.verify), "alerts", "--json")
 	var rep quality.AlertReport
-	if err := json.Unmarshal([]byte(out), &rep); code != 0 || err != nil || len(rep.Alerts) != 4 || rep.Alerts[0].Name != quality.AlertCatchRate || !rep.Alerts[0].Firing {
+	if err := json.Unmarshal([]byte(out), &rep); code != 0 || err != nil || len(rep.Alerts) != 5 || rep.Alerts[0].Name != quality.AlertCatchRate || !rep.Alerts[0].Firing ||
+		rep.Alerts[4].Name != quality.AlertUnverifiedRate || rep.Alerts[4].Labels != 5 {
 		t.Errorf("alerts --json: %d %v\n%s", code, err, out)
 	}
 
@@ -120,7 +130,7 @@ func TestRenderQuality(t *testing.T) {
 		RetriesPerTask: f(10.0 / 30),
 		Retries:        10,
 		RetrySuccess:   quality.NewRate(6, 8),
-		Verdicts:       map[string]int64{"pass": 28, "retry": 9, "fail": 3},
+		Verdicts:       map[string]int64{"pass": 24, "retry": 9, "fail": 3, "unverified": 4},
 		Actions:        map[string]int64{"accept": 28, "retry": 8, "reformulate": 1, "follow_up": 0, "escalate": 3},
 		NeedsReview:    2,
 		Confidence: []quality.Bin{{From: 0, To: 0.1}, {From: 0.1, To: 0.2}, {From: 0.2, To: 0.3}, {From: 0.3, To: 0.4}, {From: 0.4, To: 0.5, N: 2},
@@ -132,14 +142,19 @@ func TestRenderQuality(t *testing.T) {
 			{Code: "TEXT_MISSING", Meaning: "the required text is not in the output", Count: 9, Examples: []string{"r31/1", "r30/1", "r22/2", "r12/1"}},
 			{Code: "FILE_MISSING", Count: 2, Examples: []string{"r7/1"}},
 		},
-		Reviews:        quality.Reviews{Reviewed: 6, Overridden: 2, Rate: quality.NewRate(2, 40), Agreement: quality.NewRate(4, 6)},
-		Labels:         quality.Labels{Labelled: 12, Good: 7, Bad: 5, Caught: 4, Missed: 1, FalseAlarms: 1, Confirmed: 6},
-		CatchRate:      quality.NewRate(4, 5),
-		FalseAlarmRate: quality.NewRate(1, 40),
-		Cost:           quality.Cost{VerificationUSD: 0.42, Priced: 20, PricedVerificationUSD: 0.2, TaskUSD: 2.5, TaskCostRatio: f(0.08)},
-		CostByKind:     map[string]quality.Cost{"code": {VerificationUSD: 0.42}},
-		Judge:          quality.Judge{Calls: 30, CacheHits: 10, CacheMisses: 20, CacheHitRate: quality.NewRate(10, 30)},
-		SelfAssessment: []quality.Bias{{ExecutorModel: "openai:gpt-4o-mini", N: 25, SelfConfidence: 0.91, VerifiedScore: 0.74, Bias: 0.17}},
+		Reviews:          quality.Reviews{Reviewed: 6, Overridden: 2, Rate: quality.NewRate(2, 40), Agreement: quality.NewRate(4, 6)},
+		Labels:           quality.Labels{Labelled: 15, Good: 8, Bad: 7, Caught: 4, Missed: 1, FalseAlarms: 1, Confirmed: 6},
+		CatchRate:        quality.NewRate(4, 5),
+		FalseAlarmRate:   quality.NewRate(1, 40),
+		Cost:             quality.Cost{VerificationUSD: 0.42, Priced: 20, PricedVerificationUSD: 0.2, TaskUSD: 2.5, TaskCostRatio: f(0.08)},
+		CostByKind:       map[string]quality.Cost{"code": {VerificationUSD: 0.42}},
+		Judge:            quality.Judge{Calls: 30, CacheHits: 10, CacheMisses: 20, CacheHitRate: quality.NewRate(10, 30)},
+		SelfAssessment:   []quality.Bias{{ExecutorModel: "openai:gpt-4o-mini", N: 25, SelfConfidence: 0.91, VerifiedScore: 0.74, Bias: 0.17}},
+		UnverifiedRate:   quality.NewRate(4, 40),
+		Coverage:         quality.NewRate(88, 110),
+		Ledgers:          36,
+		RefutedClaims:    7,
+		UnverifiedLabels: quality.UnverifiedLabels{Good: 1, Bad: 2},
 	}
 	alerts := quality.DefaultAlerts()
 	alerts.CatchRate.Threshold, alerts.CatchRate.MinLabels = 0.9, 5

@@ -74,8 +74,10 @@ and cost (--json: the loop's result as JSON on stdout). --events FILE appends th
 loop's events as JSONL; --memory FILE carries findings and known hallucinations
 between runs of the same --interaction.
 
-Exit codes: 0 accepted; 1 escalated, out of retries or a contradiction to
-clarify; 2 usage or bad input.`,
+Exit codes: 0 accepted (also when the last attempt is unverified: nothing found
+false, but claims nothing could check, and the policy's onUnverified is accept;
+the summary says so and lists them); 1 escalated, out of retries or a
+contradiction to clarify; 2 usage or bad input.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if f.task == "" {
 				return usageErr(errors.New("run needs --task TASK.yaml"))
@@ -290,7 +292,21 @@ func printRunSummary(w io.Writer, r *loop.Result) {
 	}
 	switch r.Outcome {
 	case loop.Accepted:
-		fmt.Fprintf(w, "accepted after %d attempt(s)\n", len(r.Attempts))
+		if !r.Unverified {
+			fmt.Fprintf(w, "accepted after %d attempt(s)\n", len(r.Attempts))
+			for _, fu := range r.FollowUps {
+				fmt.Fprintf(w, "follow-up for a gap: %s\n", fu.Gap)
+			}
+			break
+		}
+		fmt.Fprintf(w, "accepted UNVERIFIED after %d attempt(s): nothing was found false, but these claims could not be checked:\n", len(r.Attempts))
+		if n := len(r.Attempts); n > 0 && r.Attempts[n-1].Report != nil {
+			for _, c := range r.Attempts[n-1].Report.Claims {
+				if c.State == vouch.ClaimUnverified {
+					fmt.Fprintf(w, "  %s %q: %s\n", c.ID, clipLine(c.Text, 100), c.Reason)
+				}
+			}
+		}
 		for _, fu := range r.FollowUps {
 			fmt.Fprintf(w, "follow-up for a gap: %s\n", fu.Gap)
 		}
