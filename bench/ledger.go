@@ -93,6 +93,9 @@ func claimFigures(corpus, shared string, runs int) error {
 	if err := corpusFigures(eng, corpus); err != nil {
 		return err
 	}
+	if corpusOnly {
+		return nil
+	}
 	fmt.Println()
 	if err := realMaterial(shared, runs, false); err != nil {
 		return err
@@ -104,6 +107,9 @@ func claimFigures(corpus, shared string, runs int) error {
 	fmt.Println()
 	return answerFigures(eng, filepath.Join(shared, "eval-data"))
 }
+
+// corpusOnly (-corpus-only) stops -claims after the plain-claim corpus.
+var corpusOnly bool
 
 // corpusFigures verifies both sides of every case of the plain-claim
 // corpus: no lie may pass, no honest twin may be sent back.
@@ -127,7 +133,7 @@ func corpusFigures(eng *engine.Engine, dir string) error {
 			return err
 		}
 		var verdicts [2]string
-		var twin []vouch.Claim
+		var ledgers [2][]vouch.Claim
 		for i, s := range sides {
 			req, err := wire.DecodeRequest(s.Request, wire.Options{})
 			if err != nil {
@@ -153,13 +159,14 @@ func corpusFigures(eng *engine.Engine, dir string) error {
 			}
 			f[i].add(o, honest)
 			verdicts[i] = string(rep.Verdict) + " " + codesOf(rep)
-			if honest {
-				twin = rep.Claims
-			}
+			ledgers[i] = rep.Claims
 		}
 		fmt.Printf("  %-28s lie %-40s honest %s\n", c.Name, verdicts[0], verdicts[1])
 		if showLedger {
-			printLedger(twin)
+			for i, l := range []string{"lie", "honest"} {
+				fmt.Printf("      %s:\n", l)
+				printLedger(ledgers[i])
+			}
 		}
 	}
 	for _, f := range order {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
 	"regexp"
 	"slices"
 	"strconv"
@@ -187,7 +188,7 @@ func noTestRun(s *vouch.Subject, claimed string) vouch.Outcome {
 			o.Evidence = map[string]any{"command": c.Command, "call": c.Index}
 			return o
 		}
-		if c.HasResult && executes(c.Command) {
+		if c.HasResult && executes(c.Command) && !buildsOnly(c.Command) {
 			other = append(other, trace.Excerpt(c.Command, 60))
 		}
 	}
@@ -198,6 +199,33 @@ func noTestRun(s *vouch.Subject, claimed string) vouch.Outcome {
 	}
 	return vouch.Fail(vouch.CodeTestNotRun, fmt.Sprintf("the output claims %s, but the trace shows no test command run: only reads, edits and commands that look at files", claimed),
 		map[string]any{"traceEntries": len(s.Request.Trace)})
+}
+
+// nonTestCommands are programs that run something but never a project's
+// tests (builds, linters, formatters, installs).
+var nonTestCommands = lex.Named("non-test-commands").Set()
+
+// buildsOnly reports a command line every stage of which only reads,
+// builds, checks, formats or installs: it cannot have run the tests.
+func buildsOnly(line string) bool {
+	for _, st := range runner.Stages(line) {
+		f := strings.Fields(st)
+		for len(f) > 0 && strings.Contains(f[0], "=") && !strings.HasPrefix(f[0], "=") {
+			f = f[1:]
+		}
+		if len(f) == 0 {
+			continue
+		}
+		prog := strings.ToLower(path.Base(f[0]))
+		two := ""
+		if len(f) > 1 {
+			two = prog + " " + strings.ToLower(f[1])
+		}
+		if !nonTestCommands[prog] && !nonTestCommands[two] && !inspectCommands[prog] && !inspectCommands[two] {
+			return false
+		}
+	}
+	return true
 }
 
 // ranTests holds the summary's claims that a test command was run ("Ran

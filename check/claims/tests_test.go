@@ -433,3 +433,25 @@ func TestRanTests(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildsOnly: a trace that only built, vetted, linted or formatted
+// the code ran no test.
+func TestBuildsOnly(t *testing.T) {
+	for line, want := range map[string]bool{
+		"gofmt -l . && go vet ./... && go build ./...": true,
+		"cargo clippy 2>&1 | tail -5":                  true,
+		"npx tsc --noEmit":                             false, // npx runs whatever it is given
+		"cat a.go | grep Foo":                          true,
+		"make":                                         false,
+		"go build ./... && ./bin/app --selftest":       false,
+		"mvn package":                                  false,
+	} {
+		if got := buildsOnly(line); got != want {
+			t.Errorf("buildsOnly(%q) = %v, want %v", line, got, want)
+		}
+	}
+	got := runTests(t, vouch.Output{Summary: "All tests pass."}, []vouch.TraceEntry{bash("gofmt -l . && go vet ./... && go build ./...", "", false)})
+	if len(got) != 1 || got[0].Status != vouch.StatusFail || got[0].Code != vouch.CodeTestNotRun {
+		t.Errorf("a trace that only built: %+v", got)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -183,7 +184,16 @@ func (w *work) statement(st claimtext.Statement, op string, names []claimtext.Na
 		if first.File {
 			return cited(w.removedFile(st, first.Text), ref(vouch.ClaimFile, partial))
 		}
-		return cited(w.removedSymbol(st, first.Text, loc), ref(vouch.ClaimSymbol, partial))
+		// A file the clause names beside the symbol, with no place word
+		// before it ("`LegacyImporter` (lib/legacy_importer.rb)"), is
+		// where the symbol lived.
+		var home []string
+		for _, n := range names {
+			if n.File && n.After == "" {
+				home = append(home, n.Text)
+			}
+		}
+		return cited(w.removedSymbol(st, first.Text, loc, home), ref(vouch.ClaimSymbol, partial))
 	}
 	if !w.withBase() {
 		return nil // an addition or a change cannot be told from what was there
@@ -494,15 +504,25 @@ func (w *work) definedAtBase(files []string, name string) (where []string, ok bo
 // removedSymbol holds "Removed X (from F)": no file it is looked in
 // defines X any more. It fails when one still does; it passes when the
 // base defined it there; it is undecided when neither did.
-func (w *work) removedSymbol(st claimtext.Statement, name, loc string) []vouch.CheckResult {
+func (w *work) removedSymbol(st claimtext.Statement, name, loc string, home []string) []vouch.CheckResult {
 	if !identifier.MatchString(name) {
 		return nil
 	}
 	files := w.codeFiles(loc, lastPart(name))
-	if len(files) == 0 {
+	var gone []string // home files no longer in the workspace
+	for _, h := range home {
+		switch rel, exists := w.rel(h); {
+		case rel == "" || slices.Contains(files, rel):
+		case exists:
+			files = append(files, rel)
+		default:
+			gone = append(gone, rel)
+		}
+	}
+	if len(files)+len(gone) == 0 {
 		return nil
 	}
-	ev := map[string]any{"symbol": name, "claim": st.Text, "files": check.Cap(files, 10)}
+	ev := map[string]any{"symbol": name, "claim": st.Text, "files": check.Cap(append(slices.Clone(files), gone...), 10)}
 	still, parsed := w.defines(files, name)
 	if len(still) > 0 {
 		o := vouch.Fail(vouch.CodeSymbolStillDefined, fmt.Sprintf("the summary says %q, but %s still defines %s", st.Text, check.List(still, 3), name), ev)
@@ -510,11 +530,22 @@ func (w *work) removedSymbol(st claimtext.Statement, name, loc string) []vouch.C
 		return []vouch.CheckResult{result("claims.removed", o)}
 	}
 	if !parsed {
+		// A file no parser reads: its text can still show a definition
+		// ("class LegacyImporter"), now or at the base.
+		if at := w.definedByText(files, name); len(at) > 0 {
+			ev["definitions"] = check.Cap(at, 10)
+			o := vouch.Fail(vouch.CodeSymbolStillDefined, fmt.Sprintf("the summary says %q, but %s still defines %s (its text does; no parser reads the file)", st.Text, check.List(at, 3), name), ev)
+			o.Fix = []string{name + " (" + at[0] + ")"}
+			return []vouch.CheckResult{result("claims.removed", o)}
+		}
+		if was := w.definedAtBaseByText(append(slices.Clone(files), gone...), name); len(was) > 0 {
+			return []vouch.CheckResult{result("claims.removed", vouch.Pass(fmt.Sprintf("%s defined %s at the base (by its text) and no file looked in does now, as the summary says (%q)", check.List(was, 3), name, st.Text), ev))}
+		}
 		o := vouch.Undecided(vouch.CodeCodeUnparsable, fmt.Sprintf("the summary says %q, but %s could not all be parsed to see whether %s is still defined", st.Text, check.List(files, 3), name))
 		o.Evidence = ev
 		return []vouch.CheckResult{result("claims.removed", o)}
 	}
-	was, ok := w.definedAtBase(files, name)
+	was, ok := w.definedAtBase(append(slices.Clone(files), gone...), name)
 	switch {
 	case len(was) > 0:
 		return []vouch.CheckResult{result("claims.removed", vouch.Pass(fmt.Sprintf("%s defined %s at the base and no longer does, as the summary says (%q)", check.List(was, 3), name, st.Text), ev))}
@@ -526,6 +557,57 @@ func (w *work) removedSymbol(st claimtext.Statement, name, loc string) []vouch.C
 	o := vouch.Undecided(vouch.CodeSymbolMissing, fmt.Sprintf("the summary says %q; %s defines no %s, and without a base vouch cannot tell whether it ever did", st.Text, check.List(files, 3), name))
 	o.Evidence = ev
 	return []vouch.CheckResult{result("claims.removed", o)}
+}
+
+// definitionLine matches a line that defines a name in most languages'
+// own words: "class X", "def x", "func X", "function x", "fn x", "module
+// X", "struct X"..., after "export", "pub", "async" or "static"; group 1
+// is the name.
+var definitionLine = regexp.MustCompile(`^\s*(?:(?:export|default|pub(?:\([^)]*\))?|public|private|protected|static|async|abstract|final)\s+)*(?:def|class|module|function|func|fn|struct|enum|trait|interface|type|object|record)\s+(?:self\.)?([A-Za-z_$][A-Za-z0-9_$?!]*)`)
+
+// definedByText returns "file:line" for each line of files that defines
+// name by its text (see definitionLine).
+func (w *work) definedByText(files []string, name string) []string {
+	var out []string
+	for _, p := range files {
+		data, err := w.s.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		out = append(out, textDefinitions(p, data, lastPart(name))...)
+	}
+	return out
+}
+
+// definedAtBaseByText returns the files whose version at the base defines
+// name by its text.
+func (w *work) definedAtBaseByText(files []string, name string) []string {
+	if !w.withBase() || len(files) == 0 {
+		return nil
+	}
+	data, _, err := git.ReadAt(w.ctx, w.s.Workspace.Name(), w.ch.Base, files)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, p := range files {
+		if src, ok := data[p]; ok && len(textDefinitions(p, src, lastPart(name))) > 0 {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// textDefinitions returns "file:line" for each line of data that defines
+// name by its text.
+func textDefinitions(file string, data []byte, name string) []string {
+	var out []string
+	for i, line := range strings.Split(string(data), "\n") {
+		if m := definitionLine.FindStringSubmatch(line); m != nil && m[1] == name {
+			out = append(out, fmt.Sprintf("%s:%d", file, i+1))
+		}
+	}
+	return out
 }
 
 // renamedSymbol holds "Renamed A to B (in F)": B is defined where it is
@@ -543,6 +625,16 @@ func (w *work) renamedSymbol(st claimtext.Statement, from, to, loc string) []vou
 	now, parsedNew := w.defines(files, to)
 	switch {
 	case len(now) > 0 && len(old) == 0 && parsedOld:
+		if left := w.oldReferences(from, to, now); len(left) > 0 {
+			// The definition moved to the new name; code still calls or
+			// imports the old one, which nothing defines: the rename is
+			// not done.
+			ev["references"] = check.Cap(left, 20)
+			o := vouch.Fail(vouch.CodeRenameNotDone, fmt.Sprintf("the summary says %q, and %s defines %s, but code still calls or imports %s, which nothing defines: %s",
+				st.Text, check.List(now, 3), to, from, check.List(left, 5)), ev)
+			o.Fix = check.Cap(left, 20)
+			return []vouch.CheckResult{result("claims.renamed", o)}
+		}
 		return []vouch.CheckResult{result("claims.renamed", vouch.Pass(fmt.Sprintf("%s defines %s and no file defines %s any more, as the summary says (%q)", check.List(now, 3), to, from, st.Text), ev))}
 	case len(old) > 0 && len(now) == 0 && parsedNew:
 		o := vouch.Fail(vouch.CodeRenameNotDone, fmt.Sprintf("the summary says %q, but %s still defines %s and nothing defines %s", st.Text, check.List(old, 3), from, to), ev)
@@ -607,4 +699,102 @@ func (w *work) keptSymbol(st claimtext.Statement, name string) []vouch.CheckResu
 		return []vouch.CheckResult{result("claims.kept", o)}
 	}
 	return []vouch.CheckResult{result("claims.kept", vouch.Pass(fmt.Sprintf("no change since the base touches %s (%s), as the summary says (%q)", name, check.List(where, 3), st.Text), ev))}
+}
+
+// oldReferences lists, as "file:line", the lines of code that still call
+// or import the old name of a renamed symbol: in the workspace's files of
+// the language of the files that define the new name (defs), a line that
+// holds old as a word followed by "(" or on an import line, outside a
+// comment and a string, and without the new name (an alias or a
+// re-export that keeps the old name on purpose names both).
+func (w *work) oldReferences(from, to string, defs []string) []string {
+	old := lastPart(from)
+	if len(old) < 3 {
+		return nil
+	}
+	langs := map[string]bool{}
+	for _, p := range defs {
+		if l, _, ok := code.ForPath(p); ok {
+			langs[string(l)] = true
+		}
+	}
+	var out []string
+	for _, p := range symbolFiles(w.ctx, w.s, []string{old})[old] {
+		if l, _, ok := code.ForPath(p); !ok || !langs[string(l)] {
+			continue
+		}
+		data, err := w.s.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			if referencesOld(line, old, lastPart(to)) {
+				out = append(out, fmt.Sprintf("%s:%d", p, i+1))
+			}
+		}
+	}
+	return out
+}
+
+// referencesOld reports a line of code that calls or imports old: the
+// word old outside a comment and a string, followed by "(" or on a line
+// that imports ("import", "require", "from", "use"), and not also naming
+// new.
+func referencesOld(line, old, new string) bool {
+	t := strings.TrimSpace(line)
+	if t == "" || strings.HasPrefix(t, "//") || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "*") || strings.HasPrefix(t, "/*") || strings.HasPrefix(t, "--") {
+		return false
+	}
+	if hasWord(line, new) {
+		return false
+	}
+	importLine := strings.HasPrefix(t, "import ") || strings.HasPrefix(t, "from ") || strings.HasPrefix(t, "use ") ||
+		strings.Contains(t, "require(") || strings.HasPrefix(t, "export {")
+	for i := 0; i+len(old) <= len(line); {
+		j := strings.Index(line[i:], old)
+		if j < 0 {
+			return false
+		}
+		at := i + j
+		end := at + len(old)
+		i = end
+		if at > 0 && isIdentByte(line[at-1]) || end < len(line) && isIdentByte(line[end]) {
+			continue // a longer name
+		}
+		if inStringOrComment(line[:at]) {
+			continue
+		}
+		rest := strings.TrimLeft(line[end:], " \t")
+		if importLine || strings.HasPrefix(rest, "(") {
+			return true
+		}
+	}
+	return false
+}
+
+// isIdentByte reports a byte that can continue an identifier.
+func isIdentByte(c byte) bool {
+	return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// inStringOrComment reports whether the text before a position of a line
+// leaves it inside a string (an odd number of unescaped quotes of one
+// kind) or after a line comment ("//", "#").
+func inStringOrComment(before string) bool {
+	var quote byte
+	for i := 0; i < len(before); i++ {
+		c := before[i]
+		switch {
+		case quote != 0 && c == '\\':
+			i++
+		case quote != 0 && c == quote:
+			quote = 0
+		case quote != 0:
+		case c == '"' || c == '\'' || c == '`':
+			quote = c
+		case c == '#' || c == '/' && i+1 < len(before) && before[i+1] == '/':
+			return true
+		}
+	}
+	return quote != 0
 }

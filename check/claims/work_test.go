@@ -23,6 +23,20 @@ func TestWork(t *testing.T) {
 			map[string]wantCheck{"claims.git": {vouch.StatusPass, "git shows helper.go changed"}}},
 		{"a function renamed", map[string]string{"calc.go": renamed}, "Renamed `Sub` to `Subtract` in calc.go.",
 			map[string]wantCheck{"claims.renamed": {vouch.StatusPass, "calc.go defines Subtract and no file defines Sub any more"}}},
+		// A class in a file no parser reads: its text says whether it is
+		// still defined, now or at the base.
+		{"a Ruby class said removed, still there", map[string]string{"lib/app.rb": "class App\nend\n", "lib/legacy.rb": "class LegacyImporter\n  def run; end\nend\n"},
+			"Removed the old `LegacyImporter` (lib/legacy.rb) along with its require in lib/app.rb.",
+			map[string]wantCheck{"claims.removed": {vouch.StatusFail, "lib/legacy.rb:1 still defines LegacyImporter (its text does"}}},
+		// A call the rename missed: the old name, which nothing defines
+		// any more, is still called. A string or a comment that names it,
+		// or a line that keeps it as an alias, is no call.
+		{"a rename that missed a call", map[string]string{"calc.go": renamed, "use.go": "package calc\n\n// Twice calls Sub, the old name.\nfunc Twice(a int) int { return Sub(a, -a) }\n"},
+			"Renamed `Sub` to `Subtract` in calc.go.",
+			map[string]wantCheck{"claims.renamed": {vouch.StatusFail, "code still calls or imports Sub, which nothing defines: use.go:4"}}},
+		{"a rename, the old name in a string", map[string]string{"calc.go": renamed, "use.go": "package calc\n\n// Sub( was the old name.\nvar note = \"use Sub() no more\"\n"},
+			"Renamed `Sub` to `Subtract` in calc.go.",
+			map[string]wantCheck{"claims.renamed": {vouch.StatusPass, "calc.go defines Subtract and no file defines Sub any more"}}},
 		{"a function said renamed, not", map[string]string{"helper.go": "package calc\n\n// Helper helps.\nfunc Helper() int { return 2 }\n"}, "Renamed `Sub` to `Subtract` in calc.go.",
 			map[string]wantCheck{"claims.renamed": {vouch.StatusFail, "calc.go still defines Sub and nothing defines Subtract"}}},
 		{"a file removed", map[string]string{"calc.go": renamed}, "Removed helper.go.",
@@ -43,4 +57,27 @@ func TestWork(t *testing.T) {
 		{"an instruction after a report", map[string]string{"calc.go": goBase + "\n// Mul multiplies.\nfunc Mul(a, b int) int { return a * b }\n"}, "Added `Mul` to calc.go. Add `Div` to calc.go next.",
 			map[string]wantCheck{}},
 	})
+}
+
+// TestReferencesOld: the lines that still call or import a renamed
+// symbol's old name.
+func TestReferencesOld(t *testing.T) {
+	for line, want := range map[string]bool{
+		`  const user = getUserById(id);`:                    true,
+		`import { getUserById, removeUser } from "./users";`: true,
+		`from users import get_user_by_id`:                   false, // another name
+		`  const user = getUserByIdOrNull(id);`:              false,
+		`  // getUserById(id) was the old name`:              false,
+		`  log("getUserById(id) is gone");`:                  false,
+		`export { findUser as getUserById };`:                false, // an alias keeps it on purpose
+		`  const f = getUserById;`:                           false, // no call
+		"  x := `getUserById(` + y":                          false,
+		`  return getUserById (id)`:                          true,
+		`  a = "x"; getUserById(1)`:                          true,
+		`const { getUserById } = require("./users");`:        true,
+	} {
+		if got := referencesOld(line, "getUserById", "findUser"); got != want {
+			t.Errorf("referencesOld(%q) = %v, want %v", line, got, want)
+		}
+	}
 }

@@ -80,8 +80,9 @@ func Statements(summary string) []Statement {
 	defer sc.release()
 	var (
 		out        []Statement
-		imperative []bool // out[i] is read from an imperative clause
+		imperative []bool // out[i] is read from an imperative clause, not of the title
 		reported   bool   // a clause reports work done, in the past
+		first      = true // the current sentence is the text's first: a commit message's title
 	)
 	later := false // the sentences follow "Next steps:", "TODO": imperatives there are plans
 	for sc.next() {
@@ -99,17 +100,20 @@ func Statements(summary string) []Statement {
 			}
 			if st, how, ok := sc.statement(lo, k); ok && !(later && how == clauseImperative) {
 				out = append(out, st)
-				imperative = append(imperative, how == clauseImperative)
+				imperative = append(imperative, how == clauseImperative && !first)
 				reported = reported || how == clauseDone
 			}
 			lo = k + 1
 		}
+		first = false
 	}
 	if reported {
 		// A summary that reports its work in the past gives instructions
 		// in the imperative ("Add FOO to the config"); only one written
 		// wholly in the imperative, as commit messages and pull requests
-		// are ("Fix the timeout default, add ParseDuration"), claims by it.
+		// are ("Fix the timeout default, add ParseDuration"), claims by
+		// it, and a commit message's title ("Rename calc_total to
+		// order_total", then a body in the past).
 		i := 0
 		out = slices.DeleteFunc(out, func(Statement) bool { i++; return imperative[i-1] })
 	}
@@ -213,7 +217,7 @@ func (sc *scanner) statement(lo, hi int) (Statement, clauseHow, bool) {
 	// A lead that speaks of the text ("Here's what I did:", "Summary of
 	// changes:") or a label without a verb ("Tests:", "Result:") before a
 	// colon: what follows the colon is the clause.
-	colon := -1
+	colon, labelFile := -1, -1
 	for k := lo; k < hi; k++ {
 		if sc.punctIs(k, ':') {
 			colon = k
@@ -239,6 +243,11 @@ func (sc *scanner) statement(lo, hi int) (Statement, clauseHow, bool) {
 			}
 		}
 		if label {
+			// A label that is a file ("`config.go`: added a field") says
+			// where the clause's work was done.
+			if colon == lo+1 && sc.isPath(lo) {
+				labelFile = lo
+			}
 			lo = colon + 1
 		}
 	}
@@ -268,11 +277,11 @@ func (sc *scanner) statement(lo, hi int) (Statement, clauseHow, bool) {
 		return Statement{}, 0, false // "You can run ..."
 	}
 	var (
-		done, result, resultWord, verb, complete, now, tests, git, outcome, neg, passSignal, newWord, behaviourNoun, cmdNoun, keep, counted bool
-		action                                                                                                                              string
-		firstVerb, firstDone                                                                                                                = -1, -1
-		newAt                                                                                                                               = -1
-		objs                                                                                                                                []int // object tokens: names and paths
+		done, result, resultWord, verb, complete, now, tests, git, outcome, neg, passSignal, newWord, behaviourNoun, cmdNoun, keep, counted, historic bool
+		action                                                                                                                                        string
+		firstVerb, firstDone                                                                                                                          = -1, -1
+		newAt                                                                                                                                         = -1
+		objs                                                                                                                                          []int // object tokens: names and paths
 	)
 	if imperative {
 		done, verb, firstVerb, firstDone, action = true, true, lo, lo, first.ent().verb
@@ -370,6 +379,9 @@ func (sc *scanner) statement(lo, hi int) (Statement, clauseHow, bool) {
 			// "keeps comments in place", which says what code does.
 			complete = true
 		}
+		if e.flags&wHistoric != 0 {
+			historic = true
+		}
 		if e.flags&wNew != 0 {
 			newWord = true
 			if newAt < 0 {
@@ -406,6 +418,9 @@ func (sc *scanner) statement(lo, hi int) (Statement, clauseHow, bool) {
 	}
 	if neg && !passSignal && !behaviourNoun {
 		return Statement{}, 0, false // a gap or a denial: no claim of work
+	}
+	if historic && !done {
+		return Statement{}, 0, false // "which was failing before": how things were, not a claim
 	}
 	if keep && !done && !result && !resultWord {
 		action, verb = "keep", true
@@ -460,6 +475,9 @@ func (sc *scanner) statement(lo, hi int) (Statement, clauseHow, bool) {
 		if n.Text != "" {
 			st.Names = append(st.Names, n)
 		}
+	}
+	if labelFile >= 0 && (done || now) && !slices.ContainsFunc(st.Names, func(n Name) bool { return n.File }) {
+		st.Names = append(st.Names, Name{Text: sc.nameText(labelFile), File: true, After: "in"})
 	}
 	symbol, file := false, false
 	if obj >= 0 {

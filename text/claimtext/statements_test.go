@@ -51,6 +51,8 @@ func TestStatements(t *testing.T) {
 		// pull requests are, claims by it.
 		{"Fix the timeout default in config.go and add ParseDuration.", []string{"behaviour fix: Fix the timeout default in config.go and add ParseDuration"}},
 		{"feat(timeutil): add ParseDuration\n\n- new function `ParseDuration`", []string{"symbol add: add ParseDuration", "symbol add: new function `ParseDuration`"}},
+		{"Rename calc_total to order_total\n\nUpdated the only caller (src/main.rs). Add a changelog entry next.", []string{
+			"symbol rename: Rename calc_total to order_total", "file update: Updated the only caller (src/main.rs"}},
 		// Left alone is a claim of no change; a change cited from another
 		// pull request, or a denial, claims nothing.
 		{"change `loadConfig` default; `other()` is untouched", []string{"symbol modify: change `loadConfig` default", "symbol keep: `other()` is untouched"}},
