@@ -34,6 +34,7 @@ import (
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/internal/jsonerr"
+	"github.com/vouchgate/vouch/text/claimtext"
 )
 
 // Env is what a factory may use while compiling a check.
@@ -341,4 +342,15 @@ func FileError(path string, err error) vouch.Outcome {
 	}
 	o.Evidence = ev
 	return o
+}
+
+// statementsKey is the memo key of Statements.
+type statementsKey struct{}
+
+// Statements returns the claims the request's summary makes, clause by
+// clause (package claimtext's Statements), read once per verification:
+// the claim ledger and every analyzer that holds a kind of them share the
+// reading.
+func Statements(s *vouch.Subject) []claimtext.Statement {
+	return s.Memo(statementsKey{}, func() any { return claimtext.Statements(s.Request.Output.Summary) }).([]claimtext.Statement)
 }

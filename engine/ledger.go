@@ -7,7 +7,7 @@ import (
 	"unicode"
 
 	"github.com/vouchgate/vouch"
-	"github.com/vouchgate/vouch/text/claimtext"
+	"github.com/vouchgate/vouch/check"
 )
 
 // The claim ledger (DESIGN.md, "The claim ledger"): every claim the output
@@ -123,7 +123,7 @@ func (r *run) unverifiedClaims() ([]vouch.JudgeClaim, map[string]vouch.ClaimRef)
 func (r *run) entries(checks []vouch.CheckResult, mentions *vouch.Mentions, crits []vouch.CriterionResult) []*entry {
 	var es []*entry
 	if readsWork(r.kind) {
-		for _, st := range claimtext.Statements(r.req.Output.Summary) {
+		for _, st := range check.Statements(r.subj) {
 			es = append(es, &entry{
 				claim:    vouch.Claim{Text: st.Text, Kind: vouch.ClaimKind(st.Kind), Source: vouch.SourceSummary},
 				sentence: st.Sentence, start: st.Start, end: st.End, action: st.Action,

@@ -33,7 +33,7 @@ func diffClaims(ctx context.Context, s *vouch.Subject, counts []claimtext.CountC
 	// A clause that says tests were added without a count ("Tests added",
 	// "Added `parse` with tests") claims at least one.
 	var some []claimtext.Statement
-	for _, st := range claimtext.Statements(s.Request.Output.Summary) {
+	for _, st := range check.Statements(s) {
 		if st.Kind == "tests" && workOp(st.Action) == "add" &&
 			!slices.ContainsFunc(tests, func(c claimtext.CountClaim) bool { return c.Sentence == st.Sentence }) {
 			some = append(some, st)

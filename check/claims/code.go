@@ -428,7 +428,7 @@ func addInferred(s *vouch.Subject, f *vouch.Findings, d *docEval) {
 	cr.Evidence["criterion"] = InferredDocID
 	// The criterion holds the summary's claims that the doc comments were
 	// written ("Added docstrings to load and save"): it checked them.
-	for _, st := range claimtext.Statements(s.Request.Output.Summary) {
+	for _, st := range check.Statements(s) {
 		if st.Action == "document" {
 			cr.Claims = append(cr.Claims, vouch.SummaryRef(vouch.ClaimSymbol, st.Text, st.Sentence))
 		}

@@ -100,7 +100,7 @@ func (testsAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Fin
 	// above is read from ("go test ./... passes") claims it too.
 	var more []claimtext.Statement
 	if s.Policy.Infer.Counts && (req.Output.TestResult == vouch.TestPassed || len(runs) > 0 || len(req.Trace) > 0) {
-		for _, st := range claimtext.Statements(req.Output.Summary) {
+		for _, st := range check.Statements(s) {
 			if st.Kind == "tests" && st.Action == "pass" && !slices.ContainsFunc(all, func(c claimtext.TestClaim) bool { return c.Sentence == st.Sentence }) {
 				more = append(more, st)
 			}
@@ -238,7 +238,7 @@ func buildsOnly(line string) bool {
 func ranTests(s *vouch.Subject, runs []testRun, source string) (vouch.CheckResult, bool) {
 	var refs []vouch.ClaimRef
 	var named [][]string // the runners the claims name
-	for _, st := range claimtext.Statements(s.Request.Output.Summary) {
+	for _, st := range check.Statements(s) {
 		if st.Action != "run" {
 			continue
 		}

@@ -67,7 +67,7 @@ func (workAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Find
 	if s.Workspace == nil || !s.Policy.Infer.Counts {
 		return nil
 	}
-	sts := claimtext.Statements(s.Request.Output.Summary)
+	sts := check.Statements(s)
 	if len(sts) == 0 {
 		return nil
 	}

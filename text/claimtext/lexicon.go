@@ -70,6 +70,8 @@ const (
 	wSubject                        // subjectPronouns
 	wStmtBreak                      // statementBreaks
 	wCmdNoun                        // commandNouns
+	wBehaviourNoun                  // behaviourNouns
+	wTechName                       // techNames
 )
 
 // verbForm is the form of a verb in [actionVerbs].
@@ -167,7 +169,8 @@ var flagLists = []struct {
 	{"unlisted-words", wCommon}, {"explicit-doc-words", wDocExplicit}, {"test-objects", wTestObj},
 	{"http-status-nouns", wHTTPNoun}, {"bare-file-names", wBareFile},
 	{"completion-words", wComplete}, {"non-claim-leads", wNonClaim}, {"subject-pronouns", wSubject},
-	{"statement-breaks", wStmtBreak}, {"command-nouns", wCmdNoun},
+	{"statement-breaks", wStmtBreak}, {"command-nouns", wCmdNoun}, {"behaviour-nouns", wBehaviourNoun},
+	{"tech-names", wTechName},
 }
 
 // phraseFlags are the meanings of [claim-phrases] lines that set a flag.

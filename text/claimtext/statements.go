@@ -400,7 +400,7 @@ func (sc *scanner) statement(lo, hi int) (Statement, clauseHow, bool) {
 		if strings.EqualFold(t.text(sc.s), "now") {
 			now = true
 		}
-		if (e.noun == "test" || e.flags&wTestSubject != 0 || e.verb == "test" && strings.HasPrefix(strings.ToLower(t.text(sc.s)), "test")) && k < asideAt {
+		if (e.noun == "test" || e.flags&wTestSubject != 0 || e.verb == "test" && len(t.text(sc.s)) >= 4 && strings.EqualFold(t.text(sc.s)[:4], "test")) && k < asideAt {
 			// "Tested the parser"; not "they cover every change", which
 			// speaks of tests only beside a word for them; not "Added
 			// `parse`, following the pattern of its tests".
@@ -409,7 +409,7 @@ func (sc *scanner) statement(lo, hi int) (Statement, clauseHow, bool) {
 		if e.git != "" && e.git != "object" {
 			git = true
 		}
-		if behaviourNouns[strings.ToLower(t.text(sc.s))] {
+		if e.flags&wBehaviourNoun != 0 {
 			behaviourNoun = true
 		}
 		if e.flags&wBareFile != 0 {
@@ -634,13 +634,10 @@ func (sc *scanner) copulaIn(lo, hi int) bool {
 func (sc *scanner) named(k int) bool {
 	t := &sc.toks[k]
 	w := t.text(sc.s)
-	if techNames[strings.ToLower(w)] {
+	if !t.camel && strings.IndexByte(w, '_') <= 0 && !(t.upper && t.lower && len(w) > 1 && strings.ContainsAny(w[1:], "ABCDEFGHIJKLMNOPQRSTUVWXYZ")) {
 		return false
 	}
-	if t.camel || strings.IndexByte(w, '_') > 0 {
-		return true
-	}
-	return t.upper && t.lower && len(w) > 1 && strings.ContainsAny(w[1:], "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+	return !t.is(wTechName) && !techNames[strings.ToLower(w)]
 }
 
 // techNames are the names of languages, tools and products, lowered.
@@ -728,12 +725,12 @@ func (sc *scanner) saysBehaviour(lo, hi int) bool {
 		if t.kind != tWord {
 			continue
 		}
-		w := strings.ToLower(t.text(sc.s))
+		w := t.text(sc.s)
 		next := &sc.toks[k+1]
 		switch {
-		case w == "so" && k > lo:
+		case strings.EqualFold(w, "so") && k > lo:
 			return true
-		case w == "to" && next.kind == tWord && next.ent() != nil && next.ent().form == formBase:
+		case strings.EqualFold(w, "to") && next.kind == tWord && next.ent() != nil && next.ent().form == formBase:
 			// "to read the timeout": a purpose; "to add `parse`": a change,
 			// whose object the clause names.
 			switch next.ent().verb {
@@ -752,7 +749,6 @@ func (sc *scanner) saysBehaviour(lo, hi int) bool {
 // "returns", "exports", "splits", "handles".
 func presentVerb(sc *scanner, k int) bool {
 	t := &sc.toks[k]
-	w := strings.ToLower(t.text(sc.s))
 	if e := t.ent(); e != nil {
 		if e.form == formS || e.outcome {
 			return true
@@ -761,5 +757,6 @@ func presentVerb(sc *scanner, k int) bool {
 			return false
 		}
 	}
+	w := strings.ToLower(t.text(sc.s))
 	return len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us")
 }
