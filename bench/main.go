@@ -168,7 +168,7 @@ func run(n, runs, conc int, answers string) error {
 		start := time.Now()
 		err := cmd.Run()
 		wall := time.Since(start)
-		if code := cmd.ProcessState.ExitCode(); err != nil && code != 1 {
+		if code := cmd.ProcessState.ExitCode(); err != nil && code != 1 && code != 3 {
 			return fmt.Errorf("vouch exited %d: %v\n%s", code, err, stderr.String())
 		}
 		ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
@@ -264,28 +264,36 @@ func score(out string, labels []bool) error {
 	if len(lines) != len(labels) {
 		return fmt.Errorf("%d reports for %d rows", len(lines), len(labels))
 	}
-	// Two counts: flagged by the verdict alone, and by the verdict or an
-	// unverified mention.
-	var byVerdict, byWarning evalstat.Confusion
-	// Flagged rows by the row of the verdict table that decided, for the
-	// hallucinated [0] and the supported [1] rows: row 1 is "nothing
-	// could be decided", which no rule flagged.
+	// A row is sent back (retry or fail), passed, or left unverified,
+	// which is neither: "flagged" is sent back.
+	var back evalstat.Confusion
+	var passed, passedFaithful, unver, unverHallucinated int
+	// Rows sent back by the row of the verdict table that decided, for the
+	// hallucinated [0] and the supported [1] rows.
 	var byRow [2][8]int
 	for i, line := range lines {
 		var rep struct {
 			VerdictRow int    `json:"verdictRow"`
 			Verdict    string `json:"verdict"`
-			Mentions   struct {
-				Unverified []jsontext.Value `json:"unverified"`
-			} `json:"mentions"`
 		}
 		if err := json.Unmarshal([]byte(line), &rep, json.RejectUnknownMembers(false)); err != nil || rep.Verdict == "" {
 			return fmt.Errorf("report %d: %v %s", i+1, err, line)
 		}
-		flagged := rep.Verdict != "pass"
-		byVerdict.Add(flagged, labels[i])
-		byWarning.Add(flagged || len(rep.Mentions.Unverified) > 0, labels[i])
-		if flagged && rep.VerdictRow >= 0 && rep.VerdictRow < len(byRow[0]) {
+		sent := rep.Verdict == "retry" || rep.Verdict == "fail"
+		back.Add(sent, labels[i])
+		switch {
+		case rep.Verdict == "pass":
+			passed++
+			if !labels[i] {
+				passedFaithful++
+			}
+		case rep.Verdict == "unverified":
+			unver++
+			if labels[i] {
+				unverHallucinated++
+			}
+		}
+		if sent && rep.VerdictRow >= 0 && rep.VerdictRow < len(byRow[0]) {
 			l := 1
 			if labels[i] {
 				l = 0
@@ -293,9 +301,16 @@ func score(out string, labels []bool) error {
 			byRow[l][rep.VerdictRow]++
 		}
 	}
-	printConfusion("verdicts", byVerdict)
-	printConfusion("verdicts or unverified mentions", byWarning)
-	fmt.Print("  flagged by verdict row (hallucinated/supported):")
+	printConfusion("sent back (retry or fail)", back)
+	share := func(n, of int) string {
+		if of == 0 {
+			return "-"
+		}
+		return fmt.Sprintf("%.3f", float64(n)/float64(of))
+	}
+	fmt.Printf("passed: %d, of them faithful %s; unverified: %d (%s of the rows; %d hallucinated)\n",
+		passed, share(passedFaithful, passed), unver, share(unver, len(labels)), unverHallucinated)
+	fmt.Print("  sent back by verdict row (hallucinated/supported):")
 	for r := range byRow[0] {
 		if byRow[0][r]+byRow[1][r] > 0 {
 			fmt.Printf(" row %d: %d/%d", r, byRow[0][r], byRow[1][r])
@@ -307,8 +322,12 @@ func score(out string, labels []bool) error {
 
 // printConfusion prints what a confusion says of one way of flagging.
 func printConfusion(what string, c evalstat.Confusion) {
-	fmt.Printf("%s: %d hallucinated rows flagged of %d, %d supported rows flagged of %d\n", what, c.TP, c.TP+c.FN, c.FP, c.FP+c.TN)
-	fmt.Printf("  precision %.3f, recall %.3f, balanced accuracy %.3f\n", c.Precision(), c.Recall(), c.Balanced())
+	fmt.Printf("%s: %d hallucinated rows of %d, %d supported rows of %d\n", what, c.TP, c.TP+c.FN, c.FP, c.FP+c.TN)
+	precision := "-" // nothing flagged: no precision to speak of
+	if c.TP+c.FP > 0 {
+		precision = fmt.Sprintf("%.3f", c.Precision())
+	}
+	fmt.Printf("  precision %s, recall %.3f, balanced accuracy %.3f\n", precision, c.Recall(), c.Balanced())
 }
 
 // writeBatch writes n requests (package benchreq) to path.
