@@ -13,65 +13,65 @@ import (
 type wflag uint64
 
 const (
-	wAux          wflag = 1 << iota // auxiliaries
-	wAdverb                         // adverbs
-	wNeg                            // negations
-	wNegAux                         // negationAux
-	wFuture                         // futureMarkers
-	wModal                          // modals
-	wIntentBefore                   // intentBefore
-	wGap                            // gapWords
-	wLabel                          // labelWords
-	wApprox                         // approximators
-	wQuant                          // quantifiers
-	wQFiller                        // quantifierFillers
-	wPrep                           // prepositions
-	wConj                           // conjunctions
-	wDet                            // determiners
-	wBreak                          // clauseBreakers
-	wRelative                       // relatives
-	wCond                           // conditionals
-	wHistoric                       // historicMarkers
-	wOtherVerb                      // otherVerbs
-	wImperative                     // imperativeVerbs
-	wFiller                         // clauseFillers
-	wPassWord                       // passWords
-	wFailWord                       // failWords
-	wTestSubject                    // testSubjects
-	wCommon                         // commonWords
-	wDoc                            // docObjects
-	wDocExplicit                    // explicitDocWords
-	wTestObj                        // testObjects
-	wEnabler                        // "was able to"
-	wPassSignal                     // "no failures"
-	wNumber                         // numberWords, "a dozen"
-	wUnPart                         // negatedParticiples
-	wHTTPNoun                       // httpStatusNouns
-	wBareFile                       // bareFileNames
-	wNew                            // newWords
-	wLibrary                        // libraryNames
-	wAbbrev                         // abbreviations
-	wPronoun                        // resultPronouns
-	wFraction                       // fractionWords
-	wProNoun                        // proNouns
-	wOf                             // partitiveWords
-	wJoin                           // listJoiners
-	wSum                            // sumWords
-	wResultNeg                      // resultNegations
-	wSequence                       // sequenceWords
-	wHave                           // haveWords
-	wObjPrep                        // objectPrepositions
-	wPlace                          // placePrepositions
-	wPair                           // pairWords
-	wWith                           // accompanyWords
-	wCountTotal                     // countTotals
-	wComplete                       // completionWords
-	wNonClaim                       // nonClaimLeads
-	wSubject                        // subjectPronouns
-	wStmtBreak                      // statementBreaks
-	wCmdNoun                        // commandNouns
-	wBehaviourNoun                  // behaviourNouns
-	wTechName                       // techNames
+	wAux           wflag = 1 << iota // auxiliaries
+	wAdverb                          // adverbs
+	wNeg                             // negations
+	wNegAux                          // negationAux
+	wFuture                          // futureMarkers
+	wModal                           // modals
+	wIntentBefore                    // intentBefore
+	wGap                             // gapWords
+	wLabel                           // labelWords
+	wApprox                          // approximators
+	wQuant                           // quantifiers
+	wQFiller                         // quantifierFillers
+	wPrep                            // prepositions
+	wConj                            // conjunctions
+	wDet                             // determiners
+	wBreak                           // clauseBreakers
+	wRelative                        // relatives
+	wCond                            // conditionals
+	wHistoric                        // historicMarkers
+	wOtherVerb                       // otherVerbs
+	wImperative                      // imperativeVerbs
+	wFiller                          // clauseFillers
+	wPassWord                        // passWords
+	wFailWord                        // failWords
+	wTestSubject                     // testSubjects
+	wCommon                          // commonWords
+	wDoc                             // docObjects
+	wDocExplicit                     // explicitDocWords
+	wTestObj                         // testObjects
+	wEnabler                         // "was able to"
+	wPassSignal                      // "no failures"
+	wNumber                          // numberWords, "a dozen"
+	wUnPart                          // negatedParticiples
+	wHTTPNoun                        // httpStatusNouns
+	wBareFile                        // bareFileNames
+	wNew                             // newWords
+	wLibrary                         // libraryNames
+	wAbbrev                          // abbreviations
+	wPronoun                         // resultPronouns
+	wFraction                        // fractionWords
+	wProNoun                         // proNouns
+	wOf                              // partitiveWords
+	wJoin                            // listJoiners
+	wSum                             // sumWords
+	wResultNeg                       // resultNegations
+	wSequence                        // sequenceWords
+	wHave                            // haveWords
+	wObjPrep                         // objectPrepositions
+	wPlace                           // placePrepositions
+	wPair                            // pairWords
+	wWith                            // accompanyWords
+	wCountTotal                      // countTotals
+	wComplete                        // completionWords
+	wNonClaim                        // nonClaimLeads
+	wSubject                         // subjectPronouns
+	wStmtBreak                       // statementBreaks
+	wCmdNoun                         // commandNouns
+	wBehaviourNoun                   // behaviourNouns
+	wTechName                        // techNames
 )
 
 // verbForm is the form of a verb in [actionVerbs].

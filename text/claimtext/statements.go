@@ -452,7 +452,7 @@ func (sc *scanner) statement(lo, hi int) (Statement, clauseHow, bool) {
 	st.Text = sc.s[st.Start:st.End]
 	// The object the clause is about: the first name or path after its
 	// verb of done work, else the first it holds.
-	objs = slices.DeleteFunc(objs, func(k int) bool { return isCommitID(sc.nameText(k)) })
+	objs = slices.DeleteFunc(objs, func(k int) bool { return IsCommitID(sc.nameText(k)) })
 	obj := -1
 	for _, k := range objs {
 		if obj < 0 || firstDone >= 0 && obj < firstDone && k > firstDone {
@@ -643,9 +643,9 @@ func (sc *scanner) named(k int) bool {
 // techNames are the names of languages, tools and products, lowered.
 var techNames = lex.Named("tech-names").Set()
 
-// isCommitID reports a word that is a commit id: 7 to 40 hexadecimal
-// digits, with a digit and a letter among them ("af81c43").
-func isCommitID(w string) bool {
+// IsCommitID reports a word that is a commit id: 7 to 40 lower-case
+// hexadecimal digits, with a digit and a letter among them ("af81c43").
+func IsCommitID(w string) bool {
 	if len(w) < 7 || len(w) > 40 {
 		return false
 	}

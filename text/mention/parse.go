@@ -887,7 +887,7 @@ func (p *parser) code(i int) {
 		}
 		return
 	}
-	if name == "" || name[0] == '-' || name[0] == ':' || isHash(name) {
+	if name == "" || name[0] == '-' || name[0] == ':' || claimtext.IsCommitID(name) {
 		return
 	}
 	base := name
@@ -914,26 +914,6 @@ func (p *parser) code(i int) {
 	if m := p.add(cl.kind, cs+cl.a, e, cl.norm); m != nil {
 		m.Line = cl.line
 	}
-}
-
-// isHash reports a commit hash: 7 to 40 hexadecimal digits with a digit and
-// a letter.
-func isHash(s string) bool {
-	if len(s) < 7 || len(s) > 40 {
-		return false
-	}
-	digit, letter := false, false
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case isDigit(c):
-			digit = true
-		case c >= 'a' && c <= 'f':
-			letter = true
-		default:
-			return false
-		}
-	}
-	return digit && letter
 }
 
 // command reads a code span with spaces: "npm install express", "pip
