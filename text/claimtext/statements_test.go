@@ -97,3 +97,24 @@ func TestStatementNames(t *testing.T) {
 		t.Errorf("names:\n got %q\nwant %q", got, want)
 	}
 }
+
+// FuzzStatements: any text reads without a panic, and every statement's
+// text is the part of its sentence its offsets say.
+func FuzzStatements(f *testing.F) {
+	for _, s := range []string{
+		"Added ParseRange to ranges.py. All tests pass.",
+		"## Summary\n- add `ParseDuration`; `Parse` is untouched\n- [x] Tests added",
+		"Next steps:\n- fix `parse`", "Renamed `a` to `b` (the old `c.go` was removed in #8).",
+		"`config.go`: added a field; it now rejects empty input, which was failing before.",
+		"```\ncode\n```", "((((", "Fixed: ", "I'm ready. Status: done!",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, st := range Statements(s) {
+			if st.Start < 0 || st.End > len(st.Sentence) || st.Start > st.End || st.Sentence[st.Start:st.End] != st.Text {
+				t.Fatalf("%q: statement %+v", s, st)
+			}
+		}
+	})
+}
