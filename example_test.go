@@ -64,3 +64,26 @@ func Example_undecided() {
 	// MUST_UNDECIDED
 	// NOTHING_DECIDED
 }
+
+// A claim no rule can check, and nothing found false: the verdict is
+// unverified, never pass, and the ledger says which claims held and which
+// could not be checked. The built-in onUnverified (accept) lets the work
+// go on, marked so.
+func Example_unverified() {
+	eng, _ := engine.New(engine.Options{})
+	done := vouch.NewCheckSpec("contains", false, map[string]any{"value": "v2.3"})
+	rep, _ := eng.Verify(context.Background(), &vouch.Request{
+		Task: vouch.Task{Goal: "Write the v2.3 release notes", Criteria: []vouch.Criterion{
+			{ID: "version", Text: "names the version", Check: &done},
+		}},
+		Output: vouch.Output{Summary: "The v2.3 notes are done. The parser now reports the column of each error."},
+	})
+	fmt.Println(rep.Verdict, rep.Action, rep.VerdictRow)
+	for _, c := range rep.Claims {
+		fmt.Printf("%s %s %s: %q\n", c.ID, c.State, c.Kind, c.Text)
+	}
+	// Output:
+	// unverified accept 6
+	// c1 verified completion: "The v2.3 notes are done"
+	// c2 unverified behaviour: "The parser now reports the column of each error"
+}
