@@ -186,7 +186,7 @@ var catalogue = []CodeInfo{
 	{CodeJudgeRefuted, CodeCheck, "the judge, asked about a claim no rule could decide, found the evidence shows it false; its reason says why"},
 	{CodeSymbolStillDefined, CodeCheck, "a function, method or type the summary says was removed is still defined in the file it was removed from"},
 	{CodeRenameNotDone, CodeCheck, "the summary says a function or file was renamed, but the old name is still defined (or the file still there) and the new one is not"},
-	{CodeUnchangedClaimFalse, CodeCheck, "the summary says a file or function was left unchanged, but git shows a change to it since the base: it fails when the trace wrote the file, and is undecided otherwise"},
+	{CodeUnchangedClaimFalse, CodeCheck, "the summary says a file or function was left unchanged, but git shows a change to it since the base (undecided: such claims are often qualified)"},
 	{CodeContradiction, CodeCheck, "two outputs contradict each other (one entity with different numbers, a file created by one and deleted by another, opposite statements); both sources are named"},
 	{CodeSubgoalUnknown, CodeCheck, "a plan names a subgoal id in dependsOn or phases that no subgoal has"},
 	{CodeDependencyCycle, CodeCheck, "a plan's dependencies form a cycle; evidence names it"},

@@ -64,7 +64,7 @@ func diffClaims(ctx context.Context, s *vouch.Subject, counts []claimtext.CountC
 	if len(tests)+len(some) > 0 {
 		tc := countTests(ctx, s, ch)
 		for _, st := range some {
-			r := addedTests(claimtext.CountClaim{Text: st.Text, Sentence: st.Sentence}, 1, tc)
+			r := someTestsAdded(st, tc)
 			r.Claims = []vouch.ClaimRef{vouch.SummaryRef(vouch.ClaimTests, st.Text, st.Sentence)}
 			out = append(out, r)
 		}
@@ -79,6 +79,21 @@ func diffClaims(ctx context.Context, s *vouch.Subject, counts []claimtext.CountC
 		}
 	}
 	return out
+}
+
+// someTestsAdded holds a claim that tests were added, with no count
+// ("Tests added", "Added `parse` with tests"): a test function the changes
+// add shows it. Without one it is undecided, never refuted: tests come in
+// more shapes than functions (cases added to a table, examples, golden
+// files, doctests, helpers), and a claim with no count names none.
+func someTestsAdded(st claimtext.Statement, tc addedCount) vouch.CheckResult {
+	ev := map[string]any{"claim": st.Text, "found": len(tc.added), "added": nonNil(check.Cap(tc.added, 50))}
+	if len(tc.added) > 0 {
+		return result("claims.count", vouch.Pass(fmt.Sprintf("the claim %q holds: the changes add %d test functions (%s)", st.Text, len(tc.added), check.List(tc.added, 10)), ev))
+	}
+	o := vouch.Undecided(vouch.CodeCountUndecided, fmt.Sprintf("the summary says %q, and the changes add no test function vouch counts; tests in other shapes (cases in a table, examples, golden files, doctests) it cannot count", st.Text))
+	o.Evidence = ev
+	return result("claims.count", o)
 }
 
 // testsAddedClaim reports a claim that a number of tests were added:

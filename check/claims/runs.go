@@ -3,6 +3,7 @@ package claims
 import (
 	"context"
 	"fmt"
+	"path"
 	"regexp"
 	"strings"
 
@@ -190,10 +191,25 @@ func executes(line string) bool {
 			continue
 		}
 		prog := strings.ToLower(f[0])
-		if inspectCommands[prog] || len(f) > 1 && inspectCommands[prog+" "+strings.ToLower(f[1])] {
+		if (inspectCommands[prog] || len(f) > 1 && inspectCommands[prog+" "+strings.ToLower(f[1])]) && !runsOthers(f) {
 			continue
 		}
 		return true
+	}
+	return false
+}
+
+// runsOthers reports a command that looks at files but runs commands of
+// its own: find with -exec, -execdir, -ok or -okdir.
+func runsOthers(argv []string) bool {
+	if len(argv) == 0 || !strings.EqualFold(path.Base(argv[0]), "find") {
+		return false
+	}
+	for _, a := range argv[1:] {
+		switch a {
+		case "-exec", "-execdir", "-ok", "-okdir":
+			return true
+		}
 	}
 	return false
 }

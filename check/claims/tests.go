@@ -181,14 +181,32 @@ func (testsAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Fin
 // background may have ended unseen: only a trace that ran nothing but
 // reads, edits and inspections refutes the claim (TEST_NOT_RUN).
 func noTestRun(s *vouch.Subject, claimed string) vouch.Outcome {
+	sum := trace.SummaryFor(s)
+	// Another agent, or a tool vouch does not read as a command (an IDE's
+	// test runner, a plugin), may have run them.
+	if len(sum.Agents) > 0 {
+		d := sum.Agents[0]
+		o := vouch.Undecided(vouch.CodeTestNotRun, fmt.Sprintf("the output claims %s; no test run vouch can read is in the trace, but a task handed to another agent (%s, call %d) may have run them", claimed, d.Tool, d.Index))
+		o.Evidence = map[string]any{"call": d.Index, "tool": d.Tool}
+		return o
+	}
+	if len(sum.Plugins) > 0 {
+		p := sum.Plugins[0]
+		o := vouch.Undecided(vouch.CodeTestNotRun, fmt.Sprintf("the output claims %s; no test run vouch can read is in the trace, but a tool it does not read (%s, call %d) may have run them", claimed, p.Tool, p.Index))
+		o.Evidence = map[string]any{"call": p.Index, "tool": p.Tool}
+		return o
+	}
 	var other []string
-	for _, c := range trace.SummaryFor(s).Commands {
+	for _, c := range sum.Commands {
 		if _, _, ok := testStage(c.Command); ok && c.Background && c.ExitCode == nil {
 			o := vouch.Undecided(vouch.CodeTestNotRun, fmt.Sprintf("the output claims %s; %q was started in the background (call %d) and the trace never shows how it ended", claimed, trace.Excerpt(c.Command, 80), c.Index))
 			o.Evidence = map[string]any{"command": c.Command, "call": c.Index}
 			return o
 		}
-		if c.HasResult && executes(c.Command) && !buildsOnly(c.Command) {
+		// A command that runs something other than builds and checks, or
+		// whose output shows a test run (a git hook's, a find -exec's),
+		// may have run them.
+		if c.HasResult && (executes(c.Command) && !buildsOnly(c.Command) || showsTestRun(s.Request.Trace[c.Index].OutputText())) {
 			other = append(other, trace.Excerpt(c.Command, 60))
 		}
 	}
@@ -200,6 +218,14 @@ func noTestRun(s *vouch.Subject, claimed string) vouch.Outcome {
 	return vouch.Fail(vouch.CodeTestNotRun, fmt.Sprintf("the output claims %s, but the trace shows no test command run: only reads, edits and commands that look at files", claimed),
 		map[string]any{"traceEntries": len(s.Request.Trace)})
 }
+
+// testRunOutput matches what a test runner prints of its run: "14
+// passed", "Tests: 3 failed", "ok  example.com/x 0.1s", "Ran 5 tests",
+// "test result: ok", "5 examples, 0 failures", "PASS"/"FAIL" lines.
+var testRunOutput = regexp.MustCompile(`(?im)\b\d+ (?:passed|failed|passing|failing|tests?|specs?|examples?)\b|^\s*tests?:\s+\d|^ok\s+\S+\s+[\d.]+s|^ran \d+ tests?|test result:|^(?:--- )?(?:PASS|FAIL)\b`)
+
+// showsTestRun reports output in which a test runner reports a run.
+func showsTestRun(out string) bool { return testRunOutput.MatchString(out) }
 
 // nonTestCommands are programs that run something but never a project's
 // tests (builds, linters, formatters, installs).
@@ -221,7 +247,7 @@ func buildsOnly(line string) bool {
 		if len(f) > 1 {
 			two = prog + " " + strings.ToLower(f[1])
 		}
-		if !nonTestCommands[prog] && !nonTestCommands[two] && !inspectCommands[prog] && !inspectCommands[two] {
+		if !nonTestCommands[prog] && !nonTestCommands[two] && !inspectCommands[prog] && !inspectCommands[two] || runsOthers(f) {
 			return false
 		}
 	}

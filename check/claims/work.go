@@ -91,7 +91,7 @@ func (workAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Find
 		}
 		var names []claimtext.Name
 		for _, n := range st.Names {
-			if !n.Aside {
+			if !n.Aside && !n.Ref {
 				names = append(names, n)
 			}
 		}
@@ -173,6 +173,17 @@ func (w *work) statement(st claimtext.Statement, op string, names []claimtext.Na
 		if from == nil || to == nil {
 			return nil
 		}
+		if from.File && to.File && from.After == "from" {
+			// "Moved the date helpers from utils.py to dates.py": content
+			// moved between files, both changed; not a file renamed.
+			var out []vouch.CheckResult
+			for _, f := range []string{from.Text, to.Text} {
+				if r, ok := w.changedFile(st, f); ok {
+					out = append(out, r)
+				}
+			}
+			return cited(out, ref(vouch.ClaimFile, true))
+		}
 		if from.File && to.File {
 			return cited(w.renamedFile(st, from.Text, to.Text), ref(vouch.ClaimFile, partial))
 		}
@@ -206,6 +217,14 @@ func (w *work) statement(st claimtext.Statement, op string, names []claimtext.Na
 	}
 	var out []vouch.CheckResult
 	if first.File {
+		if op == "add" && loc != "" {
+			// "Added `.env` and `coverage.out` to `.gitignore`": entries of
+			// the file the clause names last, which changed.
+			if r, ok := w.changedFile(st, loc); ok {
+				return cited([]vouch.CheckResult{r}, ref(vouch.ClaimFile, partial))
+			}
+			return nil
+		}
 		if op == "add" {
 			return cited(w.createdFile(st, first.Text), ref(vouch.ClaimFile, partial))
 		}
@@ -258,6 +277,11 @@ func location(names []claimtext.Name) string {
 				return n.Text
 			}
 		}
+		if !n.File && n.After != "to" && n.After != "as" && n.After != "into" {
+			// "Updated `Sub` to use `Helper` from helper.go": the file is
+			// where the name before it is, not where the work was done.
+			return ""
+		}
 	}
 	return ""
 }
@@ -288,10 +312,17 @@ func (w *work) rel(name string) (rel string, exists bool) {
 	if r == "" || name == "." || strings.HasPrefix(name, "../") {
 		return "", false
 	}
-	if fi, err := w.s.Stat(r); err == nil {
-		return r, fi.Mode().IsRegular() || fi.IsDir()
+	stat := func(p string) bool {
+		fi, err := w.s.Stat(p)
+		return err == nil && (fi.Mode().IsRegular() || fi.IsDir())
 	}
 	if w.ch != nil && w.ch.Repo {
+		// What the work changed comes first: "Added a README.md to
+		// examples/" names examples/README.md, new, not the README.md at
+		// the root, untouched.
+		if w.ch.File(r) != nil {
+			return r, stat(r)
+		}
 		var match []string
 		for _, p := range w.ch.Paths() {
 			if strings.HasSuffix(p, "/"+name) {
@@ -299,12 +330,14 @@ func (w *work) rel(name string) (rel string, exists bool) {
 			}
 		}
 		if len(match) == 1 {
-			_, err := w.s.Stat(match[0])
-			return match[0], err == nil
+			return match[0], stat(match[0])
 		}
 		if len(match) > 1 {
 			return "", false
 		}
+	}
+	if stat(r) {
+		return r, true
 	}
 	if !strings.Contains(name, "/") {
 		// A bare name may stand for a file deeper in the tree.
@@ -357,6 +390,16 @@ func (w *work) createdFile(st claimtext.Statement, name string) []vouch.CheckRes
 		return []vouch.CheckResult{result("claims.created", o)}
 	}
 	if fc := w.ch.File(rel); fc == nil || fc.Status == git.Deleted {
+		data, skipped, err := git.ReadAt(w.ctx, w.s.Workspace.Name(), w.ch.Base, []string{rel})
+		if err == nil && data[rel] == nil && skipped[rel] == nil {
+			// A file git ignores (".env"): not at the base, there now.
+			return []vouch.CheckResult{result("claims.created", vouch.Pass(fmt.Sprintf("%s exists and was not there at the base (git does not track it), as the summary says (%q)", rel, st.Text), ev))}
+		}
+		if err != nil {
+			o := vouch.Undecided(vouch.CodeGitUnavailable, fmt.Sprintf("the summary says %q; git shows no change to %s, and its version at the base could not be read: %v", st.Text, rel, err))
+			o.Evidence = ev
+			return []vouch.CheckResult{result("claims.created", o)}
+		}
 		o := vouch.Fail(vouch.CodeNoChange, fmt.Sprintf("the summary says %q, but %s was there at the base and git shows no change to it since", st.Text, rel), ev)
 		o.Fix = []string{rel}
 		return []vouch.CheckResult{result("claims.created", o)}
@@ -566,8 +609,13 @@ func (w *work) removedSymbol(st claimtext.Statement, name, loc string, home []st
 var definitionLine = regexp.MustCompile(`^\s*(?:(?:export|default|pub(?:\([^)]*\))?|public|private|protected|static|async|abstract|final)\s+)*(?:def|class|module|function|func|fn|struct|enum|trait|interface|type|object|record)\s+(?:self\.)?([A-Za-z_$][A-Za-z0-9_$?!]*)`)
 
 // definedByText returns "file:line" for each line of files that defines
-// name by its text (see definitionLine).
+// name by its text (see definitionLine). A name of a member
+// ("JsonImporter#run", "Store.Close") is not looked for: its text cannot
+// tell one class's "def run" from another's.
 func (w *work) definedByText(files []string, name string) []string {
+	if lastPart(name) != name {
+		return nil
+	}
 	var out []string
 	for _, p := range files {
 		data, err := w.s.ReadFile(p)
@@ -582,7 +630,7 @@ func (w *work) definedByText(files []string, name string) []string {
 // definedAtBaseByText returns the files whose version at the base defines
 // name by its text.
 func (w *work) definedAtBaseByText(files []string, name string) []string {
-	if !w.withBase() || len(files) == 0 {
+	if !w.withBase() || len(files) == 0 || lastPart(name) != name {
 		return nil
 	}
 	data, _, err := git.ReadAt(w.ctx, w.s.Workspace.Name(), w.ch.Base, files)
@@ -649,24 +697,19 @@ func (w *work) renamedSymbol(st claimtext.Statement, from, to, loc string) []vou
 }
 
 // keptFile holds "F is unchanged" against the changes since the base: it
-// passes when git shows no change to F. A change git shows fails the claim
-// when a call of the trace wrote F (the agent changed what it says it left
-// alone); without such a call it is undecided: the change may be another's.
+// passes when git shows no change to F. A change git shows leaves it
+// undecided, never refuted: the claim is often qualified ("unchanged except
+// for the flag", "its API is unchanged", "all files but F").
 func (w *work) keptFile(st claimtext.Statement, name string) []vouch.CheckResult {
 	rel, changed := resolveSaid(w.s, w.ch, name)
 	if rel == "" {
 		return nil
 	}
 	ev := map[string]any{"file": rel, "claim": st.Text, "base": w.ch.Base}
-	switch {
-	case !changed:
+	if !changed {
 		return []vouch.CheckResult{result("claims.kept", vouch.Pass(fmt.Sprintf("git shows no change to %s since the base, as the summary says (%q)", rel, st.Text), ev))}
-	case wroteFile(w.traceWritten(), rel):
-		o := vouch.Fail(vouch.CodeUnchangedClaimFalse, fmt.Sprintf("the summary says %q, but git shows %s changed since the base, and the trace wrote it", st.Text, rel), ev)
-		o.Fix = []string{rel}
-		return []vouch.CheckResult{result("claims.kept", o)}
 	}
-	o := vouch.Undecided(vouch.CodeUnchangedClaimFalse, fmt.Sprintf("the summary says %q, but git shows %s changed since the base (by no call of the trace vouch saw)", st.Text, rel))
+	o := vouch.Undecided(vouch.CodeUnchangedClaimFalse, fmt.Sprintf("the summary says %q, but git shows %s changed since the base", st.Text, rel))
 	o.Evidence = ev
 	return []vouch.CheckResult{result("claims.kept", o)}
 }
@@ -702,58 +745,83 @@ func (w *work) keptSymbol(st claimtext.Statement, name string) []vouch.CheckResu
 }
 
 // oldReferences lists, as "file:line", the lines of code that still call
-// or import the old name of a renamed symbol: in the workspace's files of
-// the language of the files that define the new name (defs), a line that
-// holds old as a word followed by "(" or on an import line, outside a
-// comment and a string, and without the new name (an alias or a
-// re-export that keeps the old name on purpose names both).
+// or import the old name of a renamed symbol, which nothing defines any
+// more: in the workspace's files of the language of the files that define
+// the new name (defs), a line that calls old, bare (not a method of some
+// other value: "f.Close()"), in a file of a directory a definition is in
+// (where a bare name means it), or imports old from the module of a
+// definition ("import { old } from './users'"). A file that defines old
+// itself, by its parse or its text, means its own; a line that names the
+// new name too keeps the old one on purpose (an alias, a re-export).
 func (w *work) oldReferences(from, to string, defs []string) []string {
 	old := lastPart(from)
 	if len(old) < 3 {
 		return nil
 	}
-	langs := map[string]bool{}
+	langs, dirs, modules := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, p := range defs {
 		if l, _, ok := code.ForPath(p); ok {
 			langs[string(l)] = true
 		}
+		dirs[path.Dir(p)] = true
+		modules[strings.TrimSuffix(path.Base(p), path.Ext(p))] = true
 	}
 	var out []string
 	for _, p := range symbolFiles(w.ctx, w.s, []string{old})[old] {
 		if l, _, ok := code.ForPath(p); !ok || !langs[string(l)] {
 			continue
 		}
+		if own, _ := w.defines([]string{p}, old); len(own) > 0 {
+			continue
+		}
 		data, err := w.s.ReadFile(p)
-		if err != nil {
+		if err != nil || len(textDefinitions(p, data, old)) > 0 {
 			continue
 		}
 		for i, line := range strings.Split(string(data), "\n") {
-			if referencesOld(line, old, lastPart(to)) {
-				out = append(out, fmt.Sprintf("%s:%d", p, i+1))
+			switch referencesOld(line, old, lastPart(to)) {
+			case refCall:
+				if dirs[path.Dir(p)] {
+					out = append(out, fmt.Sprintf("%s:%d", p, i+1))
+				}
+			case refImport:
+				for m := range modules {
+					if hasWord(line, m) {
+						out = append(out, fmt.Sprintf("%s:%d", p, i+1))
+						break
+					}
+				}
 			}
 		}
 	}
 	return out
 }
 
-// referencesOld reports a line of code that calls or imports old: the
-// word old outside a comment and a string, followed by "(" or on a line
-// that imports ("import", "require", "from", "use"), and not also naming
-// new.
-func referencesOld(line, old, new string) bool {
+// The ways a line can still use a renamed symbol's old name.
+const (
+	refNone   = iota
+	refCall   // calls it, bare: "old(x)"
+	refImport // imports it: "import { old } from ..."
+)
+
+// referencesOld says how a line of code uses old: it imports it (an
+// import line that names it) or calls it bare (old followed by "(", not a
+// method of another value), outside a comment and a string, and not on a
+// line that names new too.
+func referencesOld(line, old, new string) int {
 	t := strings.TrimSpace(line)
 	if t == "" || strings.HasPrefix(t, "//") || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "*") || strings.HasPrefix(t, "/*") || strings.HasPrefix(t, "--") {
-		return false
+		return refNone
 	}
 	if hasWord(line, new) {
-		return false
+		return refNone
 	}
 	importLine := strings.HasPrefix(t, "import ") || strings.HasPrefix(t, "from ") || strings.HasPrefix(t, "use ") ||
 		strings.Contains(t, "require(") || strings.HasPrefix(t, "export {")
 	for i := 0; i+len(old) <= len(line); {
 		j := strings.Index(line[i:], old)
 		if j < 0 {
-			return false
+			return refNone
 		}
 		at := i + j
 		end := at + len(old)
@@ -764,12 +832,18 @@ func referencesOld(line, old, new string) bool {
 		if inStringOrComment(line[:at]) {
 			continue
 		}
-		rest := strings.TrimLeft(line[end:], " \t")
-		if importLine || strings.HasPrefix(rest, "(") {
-			return true
+		if importLine {
+			return refImport
+		}
+		before := strings.TrimRight(line[:at], " \t")
+		if strings.HasSuffix(before, ".") || strings.HasSuffix(before, "->") {
+			continue // a method of another value: "f.Close()"
+		}
+		if strings.HasPrefix(strings.TrimLeft(line[end:], " \t"), "(") {
+			return refCall
 		}
 	}
-	return false
+	return refNone
 }
 
 // isIdentByte reports a byte that can continue an identifier.

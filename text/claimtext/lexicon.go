@@ -72,6 +72,7 @@ const (
 	wCmdNoun                         // commandNouns
 	wBehaviourNoun                   // behaviourNouns
 	wTechName                        // techNames
+	wRefNoun                         // referenceNouns
 )
 
 // verbForm is the form of a verb in [actionVerbs].
@@ -170,7 +171,7 @@ var flagLists = []struct {
 	{"http-status-nouns", wHTTPNoun}, {"bare-file-names", wBareFile},
 	{"completion-words", wComplete}, {"non-claim-leads", wNonClaim}, {"subject-pronouns", wSubject},
 	{"statement-breaks", wStmtBreak}, {"command-nouns", wCmdNoun}, {"behaviour-nouns", wBehaviourNoun},
-	{"tech-names", wTechName},
+	{"tech-names", wTechName}, {"reference-nouns", wRefNoun},
 }
 
 // phraseFlags are the meanings of [claim-phrases] lines that set a flag.

@@ -53,6 +53,9 @@ type Name struct {
 	// Object reports the name the clause's work is done to: the first
 	// after its verb of done work, else its first name.
 	Object bool
+	// Ref reports a name the clause refers to rather than works on or in:
+	// "a link to `X`", "the call to `f()`", "a test for `Sub`".
+	Ref bool
 }
 
 // Statements reads a work summary into the claims it makes, clause by
@@ -81,8 +84,8 @@ func Statements(summary string) []Statement {
 	var (
 		out        []Statement
 		imperative []bool // out[i] is read from an imperative clause, not of the title
-		reported   bool   // a clause reports work done, in the past
-		first      = true // the current sentence is the text's first: a commit message's title
+		reported   bool   // a clause claims otherwise than in the imperative
+		first      = hasTitle(summary)
 	)
 	later := false // the sentences follow "Next steps:", "TODO": imperatives there are plans
 	for sc.next() {
@@ -101,23 +104,40 @@ func Statements(summary string) []Statement {
 			if st, how, ok := sc.statement(lo, k); ok && !(later && how == clauseImperative) {
 				out = append(out, st)
 				imperative = append(imperative, how == clauseImperative && !first)
-				reported = reported || how == clauseDone
+				reported = reported || how != clauseImperative
 			}
 			lo = k + 1
 		}
 		first = false
 	}
 	if reported {
-		// A summary that reports its work in the past gives instructions
-		// in the imperative ("Add FOO to the config"); only one written
+		// A summary that reports its work otherwise ("Added X", "X now
+		// returns 3", "all tests pass") gives instructions in the
+		// imperative ("Rename .env.example to .env"); only one written
 		// wholly in the imperative, as commit messages and pull requests
 		// are ("Fix the timeout default, add ParseDuration"), claims by
 		// it, and a commit message's title ("Rename calc_total to
-		// order_total", then a body in the past).
+		// order_total", a blank line, then a body in the past).
 		i := 0
 		out = slices.DeleteFunc(out, func(Statement) bool { i++; return imperative[i-1] })
 	}
 	return out
+}
+
+// hasTitle reports a text whose first line is a commit message's title: a
+// line of at most 80 characters, not ended by a stop, a colon or a
+// question mark, followed by a blank line (or alone).
+func hasTitle(text string) bool {
+	line, rest, more := strings.Cut(strings.TrimLeft(text, "\n"), "\n")
+	line = strings.TrimSpace(line)
+	if line == "" || len(line) > 80 || strings.ContainsAny(line[len(line)-1:], ".!?:;") {
+		return false
+	}
+	if !more {
+		return true
+	}
+	next, _, _ := strings.Cut(rest, "\n")
+	return strings.TrimSpace(next) == ""
 }
 
 // clauseHow is how a clause claims: by a verb of done work, in the
@@ -269,7 +289,7 @@ func (sc *scanner) statement(lo, hi int) (Statement, clauseHow, bool) {
 		// test ./... is green". A change in the imperative ("Add
 		// ParseDuration") is a claim in a commit message's style, kept
 		// only when the whole summary is written so (see Statements).
-		if first.ent().form != formBase || !imperativeWork[first.ent().verb] || sc.addressesReader(lo, hi) {
+		if first.ent().form != formBase || !imperativeWork[first.ent().verb] || sc.addressesReader(lo, hi) || sc.instructs(lo, hi) {
 			return Statement{}, 0, false
 		}
 		imperative = true
@@ -455,6 +475,9 @@ func (sc *scanner) statement(lo, hi int) (Statement, clauseHow, bool) {
 	objs = slices.DeleteFunc(objs, func(k int) bool { return IsCommitID(sc.nameText(k)) })
 	obj := -1
 	for _, k := range objs {
+		if sc.refersTo(lo, k) {
+			continue // "a link to X": X is not what the work was done to
+		}
 		if obj < 0 || firstDone >= 0 && obj < firstDone && k > firstDone {
 			obj = k
 		}
@@ -468,7 +491,7 @@ func (sc *scanner) statement(lo, hi int) (Statement, clauseHow, bool) {
 			continue
 		}
 		o++
-		n := Name{Text: sc.nameText(k), File: sc.isPath(k), Aside: aside, Object: k == obj}
+		n := Name{Text: sc.nameText(k), File: sc.isPath(k), Aside: aside, Object: k == obj, Ref: sc.refersTo(lo, k)}
 		if k > lo && sc.wordHas(k-1, wPrep|wObjPrep|wPlace) {
 			n.After = strings.ToLower(sc.toks[k-1].text(sc.s))
 		}
@@ -600,6 +623,47 @@ func (sc *scanner) nowVerb(lo, hi int) bool {
 		}
 	}
 	return false
+}
+
+// instructs reports an imperative clause among tokens [lo, hi) that says
+// when or why to do it, as an instruction does and a commit message's
+// claim does not: "please", "before running", "after merging", "if you",
+// "to reset the cache".
+func (sc *scanner) instructs(lo, hi int) bool {
+	for k := lo; k < hi; k++ {
+		if sc.toks[k].kind != tWord {
+			continue
+		}
+		w := sc.toks[k].text(sc.s)
+		switch {
+		case strings.EqualFold(w, "please"), sc.wordHas(k, wCond):
+			return true
+		case (strings.EqualFold(w, "before") || strings.EqualFold(w, "after") || strings.EqualFold(w, "once") || strings.EqualFold(w, "when")) && k+1 < hi && sc.toks[k+1].kind == tWord:
+			return true
+		case strings.EqualFold(w, "to") && k+1 < hi && sc.toks[k+1].kind == tWord && sc.toks[k+1].ent() != nil && sc.toks[k+1].ent().form == formBase && sc.toks[k+1].ent().verb == "":
+			return true // "to reset the cache": a purpose
+		}
+	}
+	return false
+}
+
+// refersTo reports a name at token k that the clause refers to rather
+// than works on: after a reference noun and a preposition, "a link to X",
+// "the call to X()", "a test for X", "entries for X".
+func (sc *scanner) refersTo(lo, k int) bool {
+	j := k - 1
+	for j > lo && sc.wordHas(j, wDet) {
+		j--
+	}
+	if j <= lo || sc.toks[j].kind != tWord {
+		return false
+	}
+	switch p := sc.toks[j].text(sc.s); {
+	case strings.EqualFold(p, "to"), strings.EqualFold(p, "for"), strings.EqualFold(p, "of"), strings.EqualFold(p, "on"), strings.EqualFold(p, "about"):
+	default:
+		return false
+	}
+	return sc.wordHas(j-1, wRefNoun)
 }
 
 // addressesReader reports a clause among tokens [lo, hi) that speaks to
