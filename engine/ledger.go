@@ -25,6 +25,7 @@ type entry struct {
 	end      int
 	action   string // the clause's action class (claimtext.Statement.Action)
 	links    []link
+	squeezed string // the sentence's letters and digits, lowered (see sameSentence); set on first use
 }
 
 // aboutRun reports an entry whose clause speaks of a run and what it
@@ -53,8 +54,8 @@ type link struct {
 	must bool
 }
 
-// ledgerKinds are the checkpoint kinds whose summary is read as a report
-// of work, clause by clause. The statements of an answer, a synthesis or
+// readsWork reports whether a checkpoint kind's summary is read as a
+// report of work, clause by clause: a subtask's. The statements of an answer, a synthesis or
 // a moderator's summary are the claims their analyzers hold against the
 // sources, and a plan makes no claim of work done.
 func readsWork(k vouch.Kind) bool { return k == vouch.KindSubtask }
@@ -69,13 +70,11 @@ func (r *run) ledger(checks []vouch.CheckResult, mentions *vouch.Mentions, crits
 	es := r.entries(checks, mentions, crits)
 	out := make([]vouch.Claim, 0, len(es))
 	for i, e := range es {
-		c := e.claim
-		c.ID = claimID(i)
 		if decide(e, r.subj.Workspace != nil) {
 			refutedMust = true
 		}
-		c.State, c.Reason = e.claim.State, e.claim.Reason
-		c.Kind = e.claim.Kind
+		c := e.claim
+		c.ID = claimID(i)
 		for _, l := range e.links {
 			if l.check >= 0 && !slices.Contains(c.Checks, l.check) {
 				c.Checks = append(c.Checks, l.check)
@@ -204,10 +203,23 @@ func linkRef(es []*entry, ref vouch.ClaimRef, l link) []*entry {
 	// The clauses of the sentence the phrase is in, and of them those the
 	// phrase lies in.
 	var same []*entry
+	refKey := ""
 	for _, e := range es {
-		if e.claim.Source == vouch.SourceSummary && e.sentence != "" && sameSentence(e.sentence, ref.Sentence) {
-			same = append(same, e)
+		if e.claim.Source != vouch.SourceSummary || e.sentence == "" {
+			continue
 		}
+		if e.sentence != ref.Sentence {
+			if refKey == "" {
+				refKey = squeeze(ref.Sentence)
+			}
+			if e.squeezed == "" {
+				e.squeezed = squeeze(e.sentence)
+			}
+			if !sameSentence(e.squeezed, refKey) {
+				continue
+			}
+		}
+		same = append(same, e)
 	}
 	at := -1
 	if len(same) > 0 && ref.Text != "" {
@@ -251,14 +263,11 @@ func linkRef(es []*entry, ref vouch.ClaimRef, l link) []*entry {
 	return es
 }
 
-// sameSentence reports whether two renderings of a sentence are the same
-// sentence: equal once reduced to their letters and digits, or one
-// holding the other (a reader that split it further, or kept a bullet).
-func sameSentence(a, b string) bool {
-	if a == b {
-		return true
-	}
-	na, nb := squeeze(a), squeeze(b)
+// sameSentence reports whether two renderings of a sentence, reduced to
+// their letters and digits (see squeeze), are the same sentence: equal, or
+// one holding the other (a reader that split it further, or kept a
+// bullet).
+func sameSentence(na, nb string) bool {
 	if na == "" || nb == "" {
 		return false
 	}

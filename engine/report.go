@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/trace"
 )
 
 // report assembles the report: dimensions, score, confidence, verdict,
@@ -312,7 +313,7 @@ func verdictReason(rep *vouch.Report, p *vouch.Policy, row int, in VerdictInputs
 						more = fmt.Sprintf(" (and %d more)", in.Unverified-1)
 					}
 					return fmt.Sprintf("%d of %d claims could not be checked, and nothing was found false: %q is unverified: %s%s",
-						in.Unverified, in.Claims, clip(c.Text, 120), c.Reason, more)
+						in.Unverified, in.Claims, trace.Excerpt(c.Text, 120), c.Reason, more)
 				}
 			}
 		}
@@ -336,17 +337,6 @@ func verdictReason(rep *vouch.Report, p *vouch.Policy, row int, in VerdictInputs
 // isCriterionCheck reports a check that decides a written criterion: its
 // criterion result is counted instead.
 func isCriterionCheck(c *vouch.CheckResult) bool { return c.Evidence["criterion"] != nil }
-
-// clip cuts s to n bytes at a rune boundary, with an ellipsis.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
-}
 
 // firstUndecided returns the reason of the first check or criterion that
 // stayed undecided, "" when none did.
@@ -490,7 +480,7 @@ func unverifiedFeedback(rep *vouch.Report) string {
 			fmt.Fprintf(&b, "\n- … and %d more", len(open)-most)
 			break
 		}
-		fmt.Fprintf(&b, "\n- %q (%s)", clip(c.Text, 160), c.Reason)
+		fmt.Fprintf(&b, "\n- %q (%s)", trace.Excerpt(c.Text, 160), c.Reason)
 	}
 	b.WriteString("\nFor each, show how it can be checked (the command that shows it and what it printed, the file and lines), or withdraw it. Do not repeat work that was already done.")
 	return b.String()

@@ -165,7 +165,7 @@ const (
 	FollowUpBelow    = 0.6
 )
 
-// Unverified reports whether in leaves the work unverified (verdict table
+// unverified reports whether in leaves the work unverified (verdict table
 // row 6, once nothing was found false): a claim stays unverified, or
 // nothing was decided, or the output makes no claim and no criterion was
 // decided.

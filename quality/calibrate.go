@@ -400,11 +400,7 @@ var ReviewerVerdicts = []vouch.Verdict{vouch.VerdictPass, vouch.VerdictRetry, vo
 
 // ReviewerVerdict reports whether v is one of [ReviewerVerdicts].
 func ReviewerVerdict(v string) bool {
-	switch vouch.Verdict(v) {
-	case vouch.VerdictPass, vouch.VerdictRetry, vouch.VerdictFail:
-		return true
-	}
-	return false
+	return slices.Contains(ReviewerVerdicts, vouch.Verdict(v))
 }
 
 // redecidable reports whether thresholds and weights can move the verdict

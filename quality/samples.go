@@ -12,13 +12,11 @@ import (
 // gives that row (see [SampleOf]).
 func SampleOfRow(v *store.Verification) Sample {
 	s := Sample{ID: v.ID, Attempt: v.Attempt, Kind: v.Kind, Verdict: v.Verdict, Row: v.VerdictRow,
-		Score: v.Score, Confidence: v.Confidence, Dims: v.Dims, MustUndecided: v.MustUndecided, Injection: v.Injection}
-	if v.Ledger == nil {
+		Score: v.Score, Confidence: v.Confidence, Dims: v.Dims, MustUndecided: v.MustUndecided, Injection: v.Injection,
+		Ledger: v.Ledger}
+	if s.Ledger == nil {
 		s.withoutLedger()
-		return s
 	}
-	l := *v.Ledger
-	s.Ledger = &l
 	return s
 }
 

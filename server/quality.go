@@ -306,7 +306,7 @@ var (
 		"labelled":          prometheus.NewDesc("vouch_quality_labelled", "Verifications in the alert window with an override or an outcome.", qualityTenant, nil),
 		"first_pass":        prometheus.NewDesc("vouch_quality_first_pass_rate", "Attempt-1 verifications that passed, of the attempt-1 verifications.", qualityTenant, nil),
 		"retry_success":     prometheus.NewDesc("vouch_quality_retry_success_rate", "Tasks sent back that ended in a pass, of the tasks sent back.", qualityTenant, nil),
-		"catch":             prometheus.NewDesc("vouch_quality_catch_rate", "Outputs labelled bad that the gate sent back, of the outputs labelled bad.", qualityTenant, nil),
+		"catch":             prometheus.NewDesc("vouch_quality_catch_rate", "Outputs labelled bad that the gate sent back, of those labelled bad that it passed or sent back (not those it left unverified).", qualityTenant, nil),
 		"false_alarm":       prometheus.NewDesc("vouch_quality_false_alarm_rate", "Send-backs labelled good, of all verifications.", qualityTenant, nil),
 		"unverified":        prometheus.NewDesc("vouch_quality_unverified_rate", "Verifications left unverified (nothing found false, some claim not checked either way), of all verifications.", qualityTenant, nil),
 		"coverage":          prometheus.NewDesc("vouch_quality_claim_coverage", "Claims decided (verified or refuted), of the claims of the verifications with a claim ledger.", qualityTenant, nil),

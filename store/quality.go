@@ -420,11 +420,11 @@ func scanCompact(r row, v *Verification, extra ...any) error {
 		dims, codes string
 		ls          ledgerScan
 	)
-	dest := append([]any{&v.Seq, &v.ID, &v.Attempt, &v.Kind, &v.ExecutorModel, &v.Criticality,
+	dest := append(ls.appendDest([]any{&v.Seq, &v.ID, &v.Attempt, &v.Kind, &v.ExecutorModel, &v.Criticality,
 		&v.Verdict, &v.Action, &v.Score, &v.Confidence, &v.NeedsReview, &v.CostUSD, &v.TaskCostUSD,
 		&v.JudgeCalls, &v.CacheHits, &v.CacheMisses, &v.SelfConfidence, &codes, &v.VerdictRow,
-		&dims, &v.MustUndecided, &v.Injection, utcTime{&v.CreatedAt}}, ls.dest()...)
-	if err := r.Scan(append(dest, extra...)...); err != nil {
+		&dims, &v.MustUndecided, &v.Injection, utcTime{&v.CreatedAt}}), extra...)
+	if err := r.Scan(dest...); err != nil {
 		return err
 	}
 	v.Ledger = ls.ledger()
@@ -777,15 +777,17 @@ func (s *sqlStore) Scan(ctx context.Context, tenant string, w Window, fn func(*V
 		return s.fail(op, err)
 	}
 	defer rs.Close()
-	var v Verification
+	var (
+		v    Verification
+		dims string
+		ls   ledgerScan
+	)
+	// One set of destinations for every row: a month is read whole.
+	dest := ls.appendDest([]any{&v.Seq, &v.ID, &v.Attempt, &v.Kind, &v.Verdict, &v.VerdictRow, &v.Score,
+		&v.Confidence, &dims, &v.MustUndecided, &v.Injection, utcTime{&v.CreatedAt}})
 	for rs.Next() {
-		var (
-			dims string
-			ls   ledgerScan
-		)
 		v = Verification{Tenant: tenant}
-		if err := rs.Scan(append([]any{&v.Seq, &v.ID, &v.Attempt, &v.Kind, &v.Verdict, &v.VerdictRow, &v.Score,
-			&v.Confidence, &dims, &v.MustUndecided, &v.Injection, utcTime{&v.CreatedAt}}, ls.dest()...)...); err != nil {
+		if err := rs.Scan(dest...); err != nil {
 			return s.fail(op, err)
 		}
 		v.Ledger = ls.ledger()

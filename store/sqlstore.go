@@ -182,22 +182,22 @@ const ledgerCols = `claims, claims_unverified, claims_refuted, left_unverified`
 // ledgerScan reads the ledgerCols into v's Ledger: nil when claims is
 // NULL (a row written before the ledger was kept).
 type ledgerScan struct {
-	claims              *int
+	claims              sql.NullInt64
 	unverified, refuted int
 	leftUnverified      bool
 }
 
-// dest returns the scan destinations of the ledgerCols.
-func (l *ledgerScan) dest() []any {
-	return []any{&l.claims, &l.unverified, &l.refuted, &l.leftUnverified}
+// appendDest appends the scan destinations of the ledgerCols to dest.
+func (l *ledgerScan) appendDest(dest []any) []any {
+	return append(dest, &l.claims, &l.unverified, &l.refuted, &l.leftUnverified)
 }
 
 // ledger returns the Ledger read, nil when claims was NULL.
 func (l *ledgerScan) ledger() *Ledger {
-	if l.claims == nil {
+	if !l.claims.Valid {
 		return nil
 	}
-	return &Ledger{Claims: *l.claims, Unverified: l.unverified, Refuted: l.refuted, LeftUnverified: l.leftUnverified}
+	return &Ledger{Claims: int(l.claims.Int64), Unverified: l.unverified, Refuted: l.refuted, LeftUnverified: l.leftUnverified}
 }
 
 // prepareEvents checks events and returns the rows to write: copies with
@@ -422,7 +422,7 @@ func scanVerification(r row, full bool) (*Verification, error) {
 		&v.ExecutorModel, &judges, &v.CostUSD, &v.DurationMs, &v.Result, &v.RequestBytes,
 		utcTime{&v.CreatedAt}, &v.VerdictRow, &dims, &v.MustUndecided, &v.Injection, &codes,
 		&v.TaskCostUSD, &v.JudgeCalls, &v.CacheHits, &v.CacheMisses, &v.SelfConfidence}
-	dest = append(dest, ls.dest()...)
+	dest = ls.appendDest(dest)
 	if full {
 		dest = append(dest, &v.Request)
 	}

@@ -174,7 +174,7 @@ func (h *Handler) showDetail(w http.ResponseWriter, r *http.Request, id string, 
 	// A report read back has a claim list (empty or not) when the engine
 	// kept a ledger; one made before has none, and its row is of the
 	// six-row table.
-	ledger := d.ReportError != "" || d.Report.Claims != nil
+	ledger := d.Report.Claims != nil || d.ReportError != "" && v.Ledger != nil
 	d.Why = h.verdictRow(v.VerdictRow, d.Report.VerdictRow, vouch.Verdict(v.Verdict), ledger)
 	d.Claims = claimRows(&d.Report)
 	if d.ReportError == "" {

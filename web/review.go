@@ -70,10 +70,8 @@ func (h *Handler) handleReview(w http.ResponseWriter, r *http.Request) {
 		if err := json.Unmarshal(v.Result, &rep); err == nil {
 			it.Reason = rep.Reason
 			it.Unverified = len(rep.Mentions.Unverified)
-			for _, c := range rep.Claims {
-				if c.State == vouch.ClaimUnverified {
-					it.UnverifiedClaims++
-				}
+			if l := quality.LedgerOf(&rep); l != nil {
+				it.UnverifiedClaims = l.Unverified
 			}
 			for _, c := range rep.Checks {
 				if c.Status == vouch.StatusFail && len(it.Failed) < maxFailedShown {

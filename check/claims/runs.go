@@ -181,7 +181,13 @@ func runsAfter(req *vouch.Request, sum *trace.Summary, after int) (runs []trace.
 
 // executes reports a command line with a stage that runs something other
 // than an inspect command.
-func executes(line string) bool {
+func executes(line string) bool { return !onlyStagesOf(line, inspectCommands) }
+
+// onlyStagesOf reports whether every stage of a command line runs a
+// program (or a program and its subcommand: "git diff") of one of the
+// lists, and none of them runs commands of its own (see runsOthers).
+// Variable assignments before a program are skipped.
+func onlyStagesOf(line string, lists ...map[string]bool) bool {
 	for _, st := range runner.Stages(line) {
 		f := strings.Fields(st)
 		for len(f) > 0 && strings.Contains(f[0], "=") && !strings.HasPrefix(f[0], "=") {
@@ -190,13 +196,20 @@ func executes(line string) bool {
 		if len(f) == 0 {
 			continue
 		}
-		prog := strings.ToLower(f[0])
-		if (inspectCommands[prog] || len(f) > 1 && inspectCommands[prog+" "+strings.ToLower(f[1])]) && !runsOthers(f) {
-			continue
+		prog := strings.ToLower(path.Base(f[0]))
+		two := ""
+		if len(f) > 1 {
+			two = prog + " " + strings.ToLower(f[1])
 		}
-		return true
+		listed := false
+		for _, l := range lists {
+			listed = listed || l[prog] || two != "" && l[two]
+		}
+		if !listed || runsOthers(f) {
+			return false
+		}
 	}
-	return false
+	return true
 }
 
 // runsOthers reports a command that looks at files but runs commands of

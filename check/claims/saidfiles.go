@@ -90,17 +90,10 @@ func resolveSaid(s *vouch.Subject, ch *git.Changes, name string) (rel string, ch
 	if name == "" || name == "." || strings.HasPrefix(name, "../") || path.IsAbs(name) {
 		return "", false
 	}
-	var match []string
-	for _, p := range ch.Paths() {
-		if p == name || strings.HasSuffix(p, "/"+name) {
-			match = append(match, p)
-		}
-	}
-	switch len(match) {
-	case 1:
-		return match[0], true
-	case 0:
-	default:
+	switch p, n := changedPath(ch, name); {
+	case n == 1:
+		return p, true
+	case n > 1:
 		return "", false // several changed files end so: which one is meant?
 	}
 	r := s.Rel(name)
@@ -111,6 +104,19 @@ func resolveSaid(s *vouch.Subject, ch *git.Changes, name string) (rel string, ch
 		return "", false
 	}
 	return r, false
+}
+
+// changedPath returns the changed file whose path is name or ends with
+// "/"+name when exactly one does, and how many do.
+func changedPath(ch *git.Changes, name string) (string, int) {
+	var match string
+	n := 0
+	for _, p := range ch.Paths() {
+		if p == name || strings.HasSuffix(p, "/"+name) {
+			match, n = p, n+1
+		}
+	}
+	return match, n
 }
 
 // countsKey memoises the count claims of a subject's summary.

@@ -47,7 +47,7 @@ var identifier = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*(?:[.#][A-Za-z_$][
 func saidSymbol(ctx context.Context, s *vouch.Subject, ch *git.Changes, c claimtext.CountClaim, files func() map[string][]string) (out []vouch.CheckResult) {
 	ref := vouch.SummaryRef(vouch.ClaimSymbol, c.Text, c.Sentence)
 	ref.Partial = c.Action == "fix" // a fix is more than a change to the code
-	defer func() { cite(out, ref) }()
+	defer func() { cited(out, ref) }()
 	added := symbolAdds[c.Action]
 	for _, name := range symbolNames(c) {
 		if ctx.Err() != nil {
@@ -119,13 +119,6 @@ func saidSymbol(ctx context.Context, s *vouch.Subject, ch *git.Changes, c claimt
 		out = append(out, result("claims.symbol", o))
 	}
 	return out
-}
-
-// cite makes each check of rs cite ref.
-func cite(rs []vouch.CheckResult, ref vouch.ClaimRef) {
-	for i := range rs {
-		rs[i].Claims = append(rs[i].Claims, ref)
-	}
 }
 
 // addedNowhere holds a name the summary says it added that no parsed file

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path"
 	"regexp"
 	"slices"
 	"strconv"
@@ -233,26 +232,7 @@ var nonTestCommands = lex.Named("non-test-commands").Set()
 
 // buildsOnly reports a command line every stage of which only reads,
 // builds, checks, formats or installs: it cannot have run the tests.
-func buildsOnly(line string) bool {
-	for _, st := range runner.Stages(line) {
-		f := strings.Fields(st)
-		for len(f) > 0 && strings.Contains(f[0], "=") && !strings.HasPrefix(f[0], "=") {
-			f = f[1:]
-		}
-		if len(f) == 0 {
-			continue
-		}
-		prog := strings.ToLower(path.Base(f[0]))
-		two := ""
-		if len(f) > 1 {
-			two = prog + " " + strings.ToLower(f[1])
-		}
-		if !nonTestCommands[prog] && !nonTestCommands[two] && !inspectCommands[prog] && !inspectCommands[two] || runsOthers(f) {
-			return false
-		}
-	}
-	return true
-}
+func buildsOnly(line string) bool { return onlyStagesOf(line, inspectCommands, nonTestCommands) }
 
 // ranTests holds the summary's claims that a test command was run ("Ran
 // `go test ./...`", "I ran the test suite"), whatever it showed, against

@@ -115,7 +115,6 @@ type work struct {
 	ch      *git.Changes
 	written []string
 	wOnce   sync.Once
-	files   map[string]map[string][]string // symbolFiles by name
 }
 
 func (w *work) withBase() bool { return w.ch != nil && w.ch.Repo && w.ch.Base != "" }
@@ -176,6 +175,9 @@ func (w *work) statement(st claimtext.Statement, op string, names []claimtext.Na
 		if from.File && to.File && from.After == "from" {
 			// "Moved the date helpers from utils.py to dates.py": content
 			// moved between files, both changed; not a file renamed.
+			if !w.withBase() {
+				return nil
+			}
 			var out []vouch.CheckResult
 			for _, f := range []string{from.Text, to.Text} {
 				if r, ok := w.changedFile(st, f); ok {
@@ -323,16 +325,10 @@ func (w *work) rel(name string) (rel string, exists bool) {
 		if w.ch.File(r) != nil {
 			return r, stat(r)
 		}
-		var match []string
-		for _, p := range w.ch.Paths() {
-			if strings.HasSuffix(p, "/"+name) {
-				match = append(match, p)
-			}
-		}
-		if len(match) == 1 {
-			return match[0], stat(match[0])
-		}
-		if len(match) > 1 {
+		switch p, n := changedPath(w.ch, name); {
+		case n == 1:
+			return p, stat(p)
+		case n > 1:
 			return "", false
 		}
 	}

@@ -324,11 +324,15 @@ func (r *result) statements(f *vouch.Findings, dim string) {
 			Claims:   refs(found),
 		})
 	}
-	if len(contra) > 0 {
-		var sentences []string
-		for _, c := range contra {
-			sentences = append(sentences, support.Explain(c, "source"))
+	explain := func(cs []*support.Claim) []string {
+		out := make([]string, len(cs))
+		for i, c := range cs {
+			out[i] = support.Explain(c, "source")
 		}
+		return out
+	}
+	if len(contra) > 0 {
+		sentences := explain(contra)
 		f.Checks = append(f.Checks, vouch.CheckResult{
 			Name: "grounding.claims", Level: vouch.LevelGrounding, Strength: vouch.StrengthStrict,
 			Status: vouch.StatusFail, Confidence: 1, Dimension: dim, Weight: float64(len(contra)), Score: 0,
@@ -343,10 +347,7 @@ func (r *result) statements(f *vouch.Findings, dim string) {
 		})
 	}
 	if len(open) > 0 {
-		var sentences []string
-		for _, c := range open {
-			sentences = append(sentences, support.Explain(c, "source"))
-		}
+		sentences := explain(open)
 		f.Checks = append(f.Checks, vouch.CheckResult{
 			Name: "grounding.claims", Level: vouch.LevelGrounding, Strength: vouch.StrengthStrict,
 			Status: vouch.StatusUndecided, Dimension: dim, Weight: float64(len(open)),
@@ -356,28 +357,6 @@ func (r *result) statements(f *vouch.Findings, dim string) {
 			Claims:   refs(open),
 		})
 	}
-}
-
-// undecided lists the atoms of the claims that no rule could read either
-// way (see support.Claim.Undecided), each with its sentence.
-func undecided(claims []support.Claim) []string {
-	var out []string
-	for i := range claims {
-		for _, a := range claims[i].Undecided {
-			out = append(out, fmt.Sprintf("%q in %q", a.Text, strings.TrimSpace(claims[i].Sentence.Text)))
-		}
-	}
-	return out
-}
-
-func checkable(claims []support.Claim) int {
-	n := 0
-	for i := range claims {
-		if claims[i].Checkable {
-			n++
-		}
-	}
-	return n
 }
 
 // evidence is everything a mention can be found in, built lazily.

@@ -57,9 +57,8 @@ labels are counted apart). Every rate is printed with its counts, "0.83
 (pass, retry, fail, unverified) and actions, the confidence and score
 histograms, the most frequent failure codes with examples (id/attempt), the
 cost next to the tasks' cost, and each executor model's self-assessment bias.
---json prints the metrics as GET /v1/metrics answers them; from a server,
-as this client reads them (the unverified rate is counted from the verdicts;
-the claim coverage and the unverified outputs' labels come with --store).
+--json prints the metrics as GET /v1/metrics answers them, from a server
+as from a store.
 
 The metrics come from a server (--server URL, else VOUCH_SERVER: GET
 /v1/metrics, read scope; the key names the tenant) or from a store directly
@@ -268,9 +267,9 @@ func renderMetrics(w io.Writer, m *quality.Metrics) {
 	fmt.Fprintf(tw, "  retries per task\t%s\t%d retries\n", perTask, m.Retries)
 	fmt.Fprintf(tw, "  needs review\t%d\n", m.NeedsReview)
 	tw.Flush()
-	fmt.Fprintf(w, "  verdicts  %s\n", counts(m.Verdicts, []string{"pass", "retry", "fail", "unverified"}))
-	fmt.Fprintf(w, "  actions   %s\n", counts(m.Actions, []string{string(vouch.ActionAccept), string(vouch.ActionRetry),
-		string(vouch.ActionReformulate), string(vouch.ActionFollowUp), string(vouch.ActionEscalate)}))
+	fmt.Fprintf(w, "  verdicts  %s\n", counts(m.Verdicts, vouch.Verdicts))
+	fmt.Fprintf(w, "  actions   %s\n", counts(m.Actions, []vouch.Action{vouch.ActionAccept, vouch.ActionRetry,
+		vouch.ActionReformulate, vouch.ActionFollowUp, vouch.ActionEscalate}))
 
 	fmt.Fprintln(w, "\nConfidence")
 	histogram(w, m.Confidence)
@@ -336,12 +335,12 @@ func windowText(w quality.Window) string {
 
 // counts writes a distribution in the order given, then any other key
 // sorted.
-func counts(m map[string]int64, order []string) string {
+func counts[K ~string](m map[string]int64, order []K) string {
 	var parts []string
 	seen := map[string]bool{}
 	for _, k := range order {
-		parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))
-		seen[k] = true
+		parts = append(parts, fmt.Sprintf("%s %d", k, m[string(k)]))
+		seen[string(k)] = true
 	}
 	var rest []string
 	for k := range m {

@@ -5,9 +5,9 @@ import (
 	"io"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/trace"
 )
 
 const (
@@ -164,16 +164,7 @@ func render(w io.Writer, rep *vouch.Report, color bool) {
 }
 
 // clipLine puts s on one line of at most n bytes, cut at a rune boundary.
-func clipLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
-}
+func clipLine(s string, n int) string { return trace.Excerpt(strings.Join(strings.Fields(s), " "), n) }
 
 // verdictWhy is the reason for the first line: the report's own, or, for
 // a report without one (built by hand, or by an older vouch), the first

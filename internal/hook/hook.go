@@ -25,6 +25,7 @@ import (
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/git"
+	"github.com/vouchgate/vouch/trace"
 	"github.com/vouchgate/vouch/trace/claudecode"
 )
 
@@ -332,9 +333,7 @@ func unverifiedLine(rep *vouch.Report) string {
 	if n == 0 {
 		return rep.Reason
 	}
-	if r := []rune(first); len(r) > 120 {
-		first = string(r[:120]) + "…"
-	}
+	first = trace.Excerpt(first, 120)
 	return fmt.Sprintf("%d of %d claims could not be checked, and nothing was found false (first: %q); the session's report lists them.", n, len(rep.Claims), first)
 }
 

@@ -278,7 +278,6 @@ func (sc *scanner) statement(lo, hi int) (Statement, clauseHow, bool) {
 		return Statement{}, 0, false
 	}
 	first := &sc.toks[lo]
-	word := func(k int) string { return strings.ToLower(sc.toks[k].text(sc.s)) }
 	imperative := false
 	switch {
 	case sc.wordHas(lo, wCond):
@@ -293,7 +292,7 @@ func (sc *scanner) statement(lo, hi int) (Statement, clauseHow, bool) {
 			return Statement{}, 0, false
 		}
 		imperative = true
-	case word(lo) == "you":
+	case strings.EqualFold(first.text(sc.s), "you"):
 		return Statement{}, 0, false // "You can run ..."
 	}
 	var (
@@ -701,11 +700,8 @@ func (sc *scanner) named(k int) bool {
 	if !t.camel && strings.IndexByte(w, '_') <= 0 && !(t.upper && t.lower && len(w) > 1 && strings.ContainsAny(w[1:], "ABCDEFGHIJKLMNOPQRSTUVWXYZ")) {
 		return false
 	}
-	return !t.is(wTechName) && !techNames[strings.ToLower(w)]
+	return !t.is(wTechName) // "JSDoc", "TypeScript": the lexicon's tech-names
 }
-
-// techNames are the names of languages, tools and products, lowered.
-var techNames = lex.Named("tech-names").Set()
 
 // IsCommitID reports a word that is a commit id: 7 to 40 lower-case
 // hexadecimal digits, with a digit and a letter among them ("af81c43").
