@@ -102,25 +102,28 @@ const (
 
 // Warning codes.
 const (
-	CodeNothingDecided    = "NOTHING_DECIDED"
-	CodeMustUndecided     = "MUST_UNDECIDED"
-	CodeNoJudge           = "NO_JUDGE"
-	CodeJudgeFailed       = "JUDGE_FAILED"
-	CodeJudgeDisagree     = "JUDGE_DISAGREEMENT"
-	CodeTooManyRefuted    = "TOO_MANY_REFUTED"
-	CodeClaimsUnverified  = "CLAIMS_UNVERIFIED"
-	CodePromptInjection   = "PROMPT_INJECTION"
-	CodeAnalyzerFailed    = "ANALYZER_FAILED"
-	CodeLastAttempt       = "LAST_ATTEMPT"
-	CodeUnclaimedChange   = "UNCLAIMED_CHANGE"
-	CodeUnverifiedFile    = "UNVERIFIED_FILE"
-	CodeUnverifiedPackage = "UNVERIFIED_PACKAGE"
-	CodeUnverifiedSymbol  = "UNVERIFIED_SYMBOL"
-	CodeUnverifiedURL     = "UNVERIFIED_URL"
-	CodeFallBack          = "FALL_BACK_TO_OUTPUTS"
-	CodeSameModelJudge    = "SAME_MODEL_JUDGE"
-	CodeJudgeBypassed     = "JUDGE_BYPASSED"
-	CodeJudgeBudget       = "JUDGE_BUDGET"
+	CodeNothingDecided   = "NOTHING_DECIDED"
+	CodeMustUndecided    = "MUST_UNDECIDED"
+	CodeNoJudge          = "NO_JUDGE"
+	CodeJudgeFailed      = "JUDGE_FAILED"
+	CodeJudgeDisagree    = "JUDGE_DISAGREEMENT"
+	CodeTooManyRefuted   = "TOO_MANY_REFUTED"
+	CodeClaimsUnverified = "CLAIMS_UNVERIFIED"
+	CodePromptInjection  = "PROMPT_INJECTION"
+	// CodeInjectionInEvidence flags instructions found in what a tool
+	// returned; they are evidence, and never decide the verdict.
+	CodeInjectionInEvidence = "INJECTION_IN_EVIDENCE"
+	CodeAnalyzerFailed      = "ANALYZER_FAILED"
+	CodeLastAttempt         = "LAST_ATTEMPT"
+	CodeUnclaimedChange     = "UNCLAIMED_CHANGE"
+	CodeUnverifiedFile      = "UNVERIFIED_FILE"
+	CodeUnverifiedPackage   = "UNVERIFIED_PACKAGE"
+	CodeUnverifiedSymbol    = "UNVERIFIED_SYMBOL"
+	CodeUnverifiedURL       = "UNVERIFIED_URL"
+	CodeFallBack            = "FALL_BACK_TO_OUTPUTS"
+	CodeSameModelJudge      = "SAME_MODEL_JUDGE"
+	CodeJudgeBypassed       = "JUDGE_BYPASSED"
+	CodeJudgeBudget         = "JUDGE_BUDGET"
 )
 
 // catalogue is the one list of every code vouch emits; a test checks that
@@ -207,6 +210,7 @@ var catalogue = []CodeInfo{
 	{CodeNothingDecided, CodeWarning, "no claim, criterion or dimension could be decided: the verdict is unverified"},
 	{CodeClaimsUnverified, CodeWarning, "claims of the output could not be checked either way: the verdict is unverified (see the policy's onUnverified)"},
 	{CodePromptInjection, CodeWarning, "the output contains instructions aimed at the verifier; it cannot pass and needs review"},
+	{CodeInjectionInEvidence, CodeWarning, "a tool output in the trace holds text shaped like instructions to a verifier; it is evidence, fenced as data wherever a judge reads it, and never decides the verdict"},
 	{CodeTooManyRefuted, CodeWarning, "more mentions are refuted than the policy's maxRefuted: the output is sent back"},
 	{CodeUnclaimedChange, CodeWarning, "files changed that the output never mentions"},
 	{CodeUnverifiedFile, CodeWarning, "the answer mentions a file that no read, listing or write in the trace shows and the workspace does not hold"},

@@ -10,9 +10,12 @@
 // whatever a judge says: a judge that was talked into a pass cannot carry
 // it.
 //
-// It reads the output's summary, its self-assessment's reasoning and gaps,
-// the strings of its metadata, and the outputs of the trace's tool calls
-// (a web page or file the agent read can carry an injection too).
+// It reads what the agent addressed to whoever reads its work: the
+// output's summary, its self-assessment's reasoning and gaps, and the
+// strings of its metadata. The outputs of the trace's tool calls are read
+// too (a web page or file the agent read can carry an injection), but they
+// are evidence, not the agent's word: a flag there is reported as
+// INJECTION_IN_EVIDENCE and never blocks a pass.
 //
 // # Normalisation
 //
@@ -252,32 +255,48 @@ func (analyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Findings
 			add("output.metadata."+k, v)
 		}
 	}
+	if len(flags) > 0 {
+		f.Warnings = append(f.Warnings, warning(vouch.CodePromptInjection, flags,
+			"the agent's text holds instructions aimed at the verifier (%s, in %s); it cannot pass and a human should review it"))
+		f.Issues = append(f.Issues, "injection.scan: "+describe(flags[0]))
+	}
+	// What the tools returned is evidence, not the agent's word: a test's
+	// output printing "System: ...", a log, a page the agent read. It is
+	// fenced as data wherever a judge reads it, and is reported, never
+	// held against the work.
+	var seen []Flag
 	for i := range req.Trace {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		e := &req.Trace[i]
-		add(fmt.Sprintf("trace[%d] %s", i, e.Tool), e.OutputText())
+		if text := e.OutputText(); text != "" {
+			seen = append(seen, Scan(fmt.Sprintf("trace[%d] %s", i, e.Tool), text)...)
+		}
 	}
-	if len(flags) == 0 {
-		return nil
+	if len(seen) > 0 {
+		f.Warnings = append(f.Warnings, warning(vouch.CodeInjectionInEvidence, seen,
+			"a tool output holds text shaped like instructions to a verifier (%s, in %s); it is evidence, read as data, and does not decide the verdict"))
 	}
+	return nil
+}
+
+// warning reports flags under code, the first of them named in msg (a
+// format with the flag's sort and place).
+func warning(code string, flags []Flag, msg string) vouch.Warning {
 	details := make([]string, 0, min(len(flags), maxFlags))
 	for i, fl := range flags {
 		if i == maxFlags {
 			break
 		}
-		details = append(details, fmt.Sprintf("%s %s: %q", fl.Where, fl.What, fl.Text))
+		details = append(details, describe(fl))
 	}
-	f.Warnings = append(f.Warnings, vouch.Warning{
-		Code: vouch.CodePromptInjection,
-		Message: fmt.Sprintf("the agent's text holds instructions aimed at the verifier (%s, in %s); it cannot pass and a human should review it",
-			flags[0].What, flags[0].Where),
-		Details: map[string]any{"flags": details, "count": len(flags)},
-	})
-	f.Issues = append(f.Issues, "injection.scan: "+details[0])
-	return nil
+	return vouch.Warning{Code: code, Message: fmt.Sprintf(msg, flags[0].What, flags[0].Where),
+		Details: map[string]any{"flags": details, "count": len(flags)}}
 }
+
+// describe says where a flag is, what it is and what it quotes.
+func describe(fl Flag) string { return fmt.Sprintf("%s %s: %q", fl.Where, fl.What, fl.Text) }
 
 func sortedKeys(m map[string]any) []string {
 	out := make([]string, 0, len(m))

@@ -84,10 +84,12 @@ var submitMarkers = []string{"COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT", "MINI_SWE_
 // COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT line) answers the command that
 // submitted.
 //
-// The claimed output: the summary is the text of the last assistant
-// message that has text besides its command (a leading "THOUGHT:" label
-// dropped), else the submission; metadata holds the submission and the exit
-// status when the trajectory records them. Commands and commandResults (with
+// The claimed output is what the agent said at the end, never what its
+// commands did: the summary is the text of its last message besides its
+// command (a leading "THOUGHT:" label dropped), empty when that message
+// is only the command that submits (it then claims nothing); metadata
+// holds the exit status when the trajectory records it. The submission
+// (the patch) is evidence: the output of the call that submitted. Commands and commandResults (with
 // the exit status when the observation states it) come from the calls;
 // created and modified are left empty (a shell command's effect on files
 // is not read from its text). The goal is the task the first user message
@@ -261,9 +263,9 @@ func (m *msweReader) assistant(msg *msweMessage, text string, extra map[string]a
 			m.byCall[a.callID] = k
 		}
 	}
-	if p := prose(text); p != "" {
-		m.prose = p
-	}
+	// What the agent said at the end is what it claims: the text of its
+	// last message, never an earlier narration.
+	m.prose = prose(text)
 	return nil
 }
 
@@ -396,16 +398,21 @@ func (m *msweReader) finish() *trace.Transcript {
 	t := &m.t
 	o := &t.Output
 	o.Summary = m.prose
-	sub := strings.TrimSpace(m.submission)
-	if o.Summary == "" {
-		o.Summary = sub
+	if m.submission != "" {
+		// A submission the trajectory records, where no observation
+		// answered the call that submitted, is that call's output.
+		for i := len(t.Trace) - 1; i >= 0; i-- {
+			if e := &t.Trace[i]; isSubmit(trace.Command(e.Input)) {
+				if e.Output == nil {
+					e.Output = agentlog.Quote(m.submission)
+				}
+				break
+			}
+		}
 	}
 	o.Metadata = map[string]any{"source": "mini-swe-agent"}
 	if m.exitStatus != "" {
 		o.Metadata["exitStatus"] = m.exitStatus
-	}
-	if sub != "" {
-		o.Metadata["submission"] = m.submission
 	}
 	if len(t.Trace) > 0 {
 		o.ToolCalls = []string{Tool}

@@ -169,11 +169,36 @@ func TestReadEdgeCases(t *testing.T) {
 		tr := readMini(t, traj("user", task,
 			"assistant", block("echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && git diff"),
 			"user", "diff --git a/p.py b/p.py\n+fix"))
-		if tr.Output.Summary != "diff --git a/p.py b/p.py\n+fix" {
-			t.Errorf("summary %q: want the submission when there is no other text", tr.Output.Summary)
+		// A last message that only submits claims nothing: the patch is
+		// evidence, the output of the call that submitted, never a summary.
+		if tr.Output.Summary != "" {
+			t.Errorf("summary %q: want none when the last message is only the command", tr.Output.Summary)
 		}
-		if tr.Output.Metadata["submission"] == nil {
-			t.Errorf("metadata %v", tr.Output.Metadata)
+		if got := tr.Trace[0].OutputText(); got != "diff --git a/p.py b/p.py\n+fix" {
+			t.Errorf("the submitting call's output %q", got)
+		}
+		if _, ok := tr.Output.Metadata["submission"]; ok {
+			t.Errorf("metadata %v holds the submission", tr.Output.Metadata)
+		}
+	})
+	t.Run("recorded submission", func(t *testing.T) {
+		msgs := traj("user", task, "assistant", "Done.\n\n"+block("echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && git diff"))
+		tr := readMini(t, `{"info": {"submission": "diff --git a/x b/x"}, "messages": `+msgs+`}`)
+		if got := tr.Trace[0].OutputText(); got != "diff --git a/x b/x" {
+			t.Errorf("the submitting call's output %q: want the recorded submission", got)
+		}
+		if tr.Output.Summary != "Done." {
+			t.Errorf("summary %q", tr.Output.Summary)
+		}
+	})
+	t.Run("earlier narration", func(t *testing.T) {
+		tr := readMini(t, traj("user", task,
+			"assistant", "THOUGHT: I fixed it and all tests pass.\n\n"+block("pytest"),
+			"user", "<returncode>1</returncode>\n<output>\n1 failed\n</output>",
+			"assistant", block("echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && git diff"),
+			"user", "diff"))
+		if tr.Output.Summary != "" {
+			t.Errorf("summary %q: an earlier message's text is no claim at the end", tr.Output.Summary)
 		}
 	})
 	t.Run("truncated file", func(t *testing.T) {
@@ -212,7 +237,7 @@ func TestReadVersion2(t *testing.T) {
 		t.Errorf("entries %+v", tr.Trace)
 	}
 	if tr.Goal != "Add a --verbose flag" || tr.Output.Summary != "All 3 tests pass. Submitting." ||
-		tr.Output.Metadata["submission"] != "patch" || tr.Output.Metadata["exitStatus"] != "Submitted" {
+		tr.Output.Metadata["exitStatus"] != "Submitted" {
 		t.Errorf("goal %q summary %q metadata %v", tr.Goal, tr.Output.Summary, tr.Output.Metadata)
 	}
 
