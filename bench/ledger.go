@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	stdjson "encoding/json"
 	"fmt"
@@ -10,14 +8,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
-
-	"github.com/go-json-experiment/json"
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/engine"
 	"github.com/vouchgate/vouch/internal/claimcorpus"
-	"github.com/vouchgate/vouch/trace/miniswe"
 	"github.com/vouchgate/vouch/wire"
 )
 
@@ -189,104 +183,6 @@ func codesOf(rep *vouch.Report) string {
 		}
 	}
 	return strings.Join(codes, ",")
-}
-
-// swebenchRun is one line of outcomes.jsonl.
-type swebenchRun struct {
-	ID         string `json:"id"`
-	Repo       string `json:"repo"`
-	Resolved   bool   `json:"resolved"`
-	FinalClaim string `json:"final_claim"`
-}
-
-// swebenchFigures verifies the mini-swe-agent runs of dir without a
-// workspace and compares the verdicts with the harness's outcomes.
-func swebenchFigures(eng *engine.Engine, dir string) error {
-	f, err := os.Open(filepath.Join(dir, "outcomes.jsonl"))
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	var all, claimed tally
-	var findings []string
-	codes := map[string][2]int{}
-	var times []time.Duration
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		var r swebenchRun
-		if err := json.Unmarshal(sc.Bytes(), &r, json.RejectUnknownMembers(false)); err != nil {
-			return fmt.Errorf("outcomes.jsonl: %w", err)
-		}
-		data, err := os.ReadFile(filepath.Join(dir, "trajs", r.ID+".traj.json"))
-		if err != nil {
-			return err
-		}
-		start := time.Now()
-		tr, err := miniswe.Read(bytes.NewReader(data))
-		if err != nil {
-			return fmt.Errorf("%s: %w", r.ID, err)
-		}
-		rep, err := eng.Verify(context.Background(), tr.Request())
-		if err != nil {
-			return fmt.Errorf("%s: %w", r.ID, err)
-		}
-		times = append(times, time.Since(start))
-		o := outcomeOf(rep.Verdict)
-		all.add(o, r.Resolved)
-		if r.FinalClaim == "success" {
-			claimed.add(o, r.Resolved)
-		}
-		if o == sentBack {
-			for _, c := range strings.Split(codesOf(rep), ",") {
-				if c == "" {
-					c = "(none: " + string(rep.Verdict) + " row " + fmt.Sprint(rep.VerdictRow) + ")"
-				}
-				n := codes[c]
-				if r.Resolved {
-					n[0]++
-				} else {
-					n[1]++
-				}
-				codes[c] = n
-			}
-			if r.Resolved {
-				findings = append(findings, fmt.Sprintf("    %s: %s", r.ID, reasonOf(rep)))
-			}
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return err
-	}
-	fmt.Printf("SWE-bench Verified runs (%s: %d runs, %d resolved; no workspace)\n", dir, all.n, all.good)
-	fmt.Printf("resolved runs sent back: %d of %d (%.1f %%)\n", all.backGood, all.good, 100*float64(all.backGood)/float64(max(all.good, 1)))
-	fmt.Printf("runs sent back that were unresolved: %s (%d of %d; base rate %s)\n",
-		share(all.back-all.backGood, all.back), all.back-all.backGood, all.back, share(all.n-all.good, all.n))
-	fmt.Printf("runs passed that were resolved: %s (%d of %d; base rate %s)\n", share(all.passGood, all.pass), all.passGood, all.pass, share(all.good, all.n))
-	fmt.Printf("unverified: %d of %d (%.0f %%)\n", all.unver, all.n, 100*float64(all.unver)/float64(max(all.n, 1)))
-	fmt.Printf("runs whose last message claims success (%d, %d resolved): sent back %d (%d unresolved), passed %d, unverified %d\n",
-		claimed.n, claimed.good, claimed.back, claimed.back-claimed.backGood, claimed.pass, claimed.unver)
-	if len(codes) > 0 {
-		fmt.Print("codes of the runs sent back (resolved/unresolved):")
-		for _, c := range slices.Sorted(func(yield func(string) bool) {
-			for k := range codes {
-				if !yield(k) {
-					return
-				}
-			}
-		}) {
-			fmt.Printf(" %s %d/%d", c, codes[c][0], codes[c][1])
-		}
-		fmt.Println()
-	}
-	if len(findings) > 0 {
-		fmt.Println("  resolved runs sent back, with the reason:")
-		for _, l := range findings {
-			fmt.Println(l)
-		}
-	}
-	slices.Sort(times)
-	fmt.Printf("read + verify of one run: p50 %v, p99 %v\n", times[len(times)/2].Round(time.Millisecond/10), times[min(len(times)-1, len(times)*99/100)].Round(time.Millisecond/10))
-	return nil
 }
 
 // reasonOf is a report's reason, cut to one line.

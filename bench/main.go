@@ -70,6 +70,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/vouchgate/vouch/engine"
 	"github.com/vouchgate/vouch/internal/benchreq"
 
 	"github.com/go-json-experiment/json"
@@ -85,6 +86,8 @@ func main() {
 	evalData := flag.String("eval-data", "", "a directory of public labelled sets (RAGTruth, SummEdits) to score")
 	real := flag.String("real", "", "the shared material directory: verify its real sessions, honest and faulty, and score its labelled sets")
 	claims := flag.String("claims", "", "the shared material directory: the figures of claim-first verdicts (lies and twins of testdata/plainclaims, real sessions, SWE-bench runs, labelled answers): what passes, what is sent back, what is unverified")
+	swebench := flag.String("swebench", "", "a directory of mini-swe-agent runs with their outcomes (outcomes.jsonl, trajs/ID.traj.json), such as the shared eval-data/swebench: verify each with rules only and hold the verdicts against the outcomes")
+	flag.StringVar(&showWarning, "show-warning", "", "with -swebench, print each warning of this code (UNVERIFIED_SYMBOL, ...) with its run")
 	corpus := flag.String("corpus", "testdata/plainclaims", "with -claims, the plain-claim corpus")
 	flag.BoolVar(&corpusOnly, "corpus-only", false, "with -claims, verify the plain-claim corpus alone")
 	flag.BoolVar(&showLedger, "ledger", false, "with -claims or -real, print the claim ledger of each honest session, and of both sides of each plain-claim case")
@@ -114,6 +117,11 @@ func main() {
 		err = serveBench(*n, *clients, *passes, *storeDSN)
 	} else if *loopMode {
 		err = loopCorpus(*runs)
+	} else if *swebench != "" {
+		var eng *engine.Engine
+		if eng, err = engine.New(engine.Options{}); err == nil {
+			err = swebenchFigures(eng, *swebench)
+		}
 	} else if *claims != "" {
 		err = claimFigures(*corpus, *claims, *runs)
 	} else if *real != "" {

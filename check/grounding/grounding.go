@@ -394,6 +394,9 @@ type evText struct {
 	tool  string // that entry's tool
 	text  string
 	code  bool // a file's contents (a read or a write), where imports count
+	// failed marks the output of a call that failed: what the agent saw,
+	// but no evidence that a file it names exists.
+	failed bool
 }
 
 // where names the text in evidence ("trace[3] Read", "sources[0]"); it is
@@ -434,12 +437,28 @@ func newEvidence(ctx context.Context, s *vouch.Subject, prof *profile) *evidence
 					ev.texts = append(ev.texts, at)
 				}
 			}
-			if e.IsError || op == trace.OpControl {
+			if op == trace.OpControl {
 				continue
 			}
+			if op == trace.OpExec && !e.IsError {
+				// A shell command that wrote files holds what it wrote (a
+				// here-doc, a sed expression): the agent's own code, as
+				// the content of a Write is.
+				cmd := trace.Command(e.Input)
+				if len(trace.ShellWrites(cmd, "")) > 0 {
+					at.text, at.code = cmd, true
+					ev.texts = append(ev.texts, at)
+				}
+			}
 			if out := e.OutputText(); out != "" {
-				at.text, at.code = out, op == trace.OpRead
+				// The output of a failed call is still what the agent saw
+				// (a traceback's exception, a failing test's names); it
+				// grounds names, never that a file exists.
+				at.text, at.code, at.failed = out, op == trace.OpRead && !e.IsError, e.IsError
 				ev.texts = append(ev.texts, at)
+				if e.IsError {
+					continue
+				}
 				if prof.claims {
 					// Tool outputs are sources of an answer's claims.
 					ev.sources = append(ev.sources, support.Source{ID: "trace[" + strconv.Itoa(i) + "]", Text: out})
@@ -633,7 +652,7 @@ func (ev *evidence) file(norm string) verdict {
 		}
 	}
 	// Named in the task, a source or a tool's output (git status, ls).
-	if i := ev.textWith(m, nil); i >= 0 {
+	if i := ev.textWith(m, func(t *evText) bool { return !t.failed }); i >= 0 {
 		return verdict{found: true, where: ev.texts[i].where()}
 	}
 	if !local {

@@ -85,6 +85,9 @@ func TestTraceEvidence(t *testing.T) {
 		entry("Glob", map[string]any{"pattern": "**/*.test.ts"}, "/home/u/app/test/parser.test.ts\n", false),
 		entry("Bash", map[string]any{"command": "git status --short"}, " M lib/util.ts\n", false),
 		entry("WebFetch", map[string]any{"url": "https://zod.dev/api"}, "Zod API docs", false),
+		entry("Bash", map[string]any{"command": "python repro.py"}, "Traceback (most recent call last):\nValueError: bad row\ncat: src/missing.ts: No such file or directory", true),
+		entry("Bash", map[string]any{"command": "cat > helper.py <<'EOF'\ndef normalise_rows(rows):\n    return rows\nEOF"}, "", false),
+		entry("Bash", map[string]any{"command": "grep -rn ghostHelper src"}, "", true),
 	}
 	tests := []struct {
 		name       string
@@ -102,6 +105,14 @@ func TestTraceEvidence(t *testing.T) {
 		{"invented symbol, package and URL", "Added `TokenCache.flush()` using the `@acme/fastcache` package, see https://acme.dev/cache.",
 			nil, []string{"package:@acme/fastcache", "symbol:TokenCache.flush()", "url:https://acme.dev/cache"},
 			[]string{"UNVERIFIED_PACKAGE", "UNVERIFIED_SYMBOL", "UNVERIFIED_URL"}},
+		// What a failed run printed is what the agent saw: it grounds a
+		// name, not a file's existence.
+		{"a failed run shows names", "The old code raised `ValueError`.", []string{"symbol:ValueError"}, nil, nil},
+		{"a failed run shows no file", "Fixed src/missing.ts.", nil, []string{"file:src/missing.ts"}, []string{"UNVERIFIED_FILE"}},
+		// A here-doc is the agent's own code, as a Write's content is; a
+		// name it only searched for is not grounded by the search.
+		{"a name written by a here-doc", "Added `normalise_rows()`.", []string{"symbol:normalise_rows()"}, nil, nil},
+		{"a name only searched for", "Called `ghostHelper()`.", nil, []string{"symbol:ghostHelper()"}, []string{"UNVERIFIED_SYMBOL"}},
 		{"half a symbol is not a symbol", "Called `Parser.tokenize()`.", nil, []string{"symbol:Parser.tokenize()"}, []string{"UNVERIFIED_SYMBOL"}},
 		{"a longer word is not the word", "Updated `Pars` in src/parser.ts.", []string{"file:src/parser.ts"}, []string{"symbol:Pars"}, []string{"UNVERIFIED_SYMBOL"}},
 	}
