@@ -90,7 +90,7 @@ func main() {
 	flag.StringVar(&showWarning, "show-warning", "", "with -swebench, print each warning of this code (UNVERIFIED_SYMBOL, ...) with its run")
 	corpus := flag.String("corpus", "testdata/plainclaims", "with -claims, the plain-claim corpus")
 	flag.BoolVar(&corpusOnly, "corpus-only", false, "with -claims, verify the plain-claim corpus alone")
-	flag.BoolVar(&showLedger, "ledger", false, "with -claims or -real, print the claim ledger of each honest session, and of both sides of each plain-claim case")
+	flag.BoolVar(&showLedger, "ledger", false, "with -claims or -real, print the claim ledger of each honest session, and of both sides of each plain-claim case; with -swebench, of each unresolved run that claims success and is not sent back")
 	serve := flag.Bool("serve", false, "drive POST /v1/verify of vouch serve with the text batch (see -store, -c, -passes)")
 	storeDSN := flag.String("store", "", "with -serve, the store DSN (default: a fresh SQLite file; postgres://... for PostgreSQL)")
 	clients := flag.Int("c", 32, "with -serve, requests in flight at once")

@@ -95,6 +95,10 @@ func swebenchFigures(eng *engine.Engine, dir string) error {
 			}
 			warns[w.Code] = n
 		}
+		if showLedger && r.FinalClaim == "success" && !r.Resolved && o != sentBack {
+			fmt.Printf("  %s (unresolved, claims success) %s:\n", r.ID, rep.Verdict)
+			printLedger(rep.Claims)
+		}
 		if o != sentBack {
 			continue
 		}

@@ -1,8 +1,12 @@
 package trace
 
 import (
+	"bytes"
+	"encoding/json"
 	"iter"
 	"strings"
+
+	"github.com/vouchgate/vouch"
 )
 
 // The input keys that hold each kind of argument, in order of preference.
@@ -89,4 +93,33 @@ func firstString(input map[string]any, keys []string) string {
 		}
 	}
 	return ""
+}
+
+// streamKeys are the members of a command's JSON output that hold what
+// it printed.
+var streamKeys = []string{"stdout", "output", "stderr"}
+
+// CommandOutput returns what a command printed, as its trace entry holds
+// it: the text of a string output, or, for an output that is a JSON
+// object ({"exitCode": 0, "stdout": "...", "stderr": "..."}), its stdout,
+// output and stderr members joined by newlines; else the output as it is.
+func CommandOutput(e *vouch.TraceEntry) string {
+	raw := bytes.TrimSpace(e.Output)
+	if len(raw) == 0 || raw[0] != '{' {
+		return e.OutputText()
+	}
+	var obj map[string]any
+	if json.Unmarshal(raw, &obj) != nil {
+		return e.OutputText()
+	}
+	var parts []string
+	for _, k := range streamKeys {
+		if s, ok := obj[k].(string); ok && s != "" {
+			parts = append(parts, s)
+		}
+	}
+	if len(parts) == 0 {
+		return e.OutputText()
+	}
+	return strings.Join(parts, "\n")
 }

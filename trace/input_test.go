@@ -1,8 +1,11 @@
 package trace
 
 import (
+	"encoding/json"
 	"slices"
 	"testing"
+
+	"github.com/vouchgate/vouch"
 )
 
 func TestInputKeys(t *testing.T) {
@@ -73,6 +76,22 @@ func TestWritten(t *testing.T) {
 	} {
 		if got := slices.Collect(Written(tt.input)); !slices.Equal(got, tt.want) {
 			t.Errorf("%s: got %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestCommandOutput(t *testing.T) {
+	for _, tt := range []struct{ out, want string }{
+		{`"ok  \texample.com/m\t0.1s"`, "ok  \texample.com/m\t0.1s"},
+		{`{"exitCode": 1, "stdout": "--- FAIL: TestA", "stderr": "exit status 1"}`, "--- FAIL: TestA\nexit status 1"},
+		{`{"exit_code": 0, "output": "3 passed in 0.1s"}`, "3 passed in 0.1s"},
+		{`{"exitCode": 0}`, `{"exitCode": 0}`},
+		{`{"stdout": 3`, `{"stdout": 3`},
+		{``, ``},
+	} {
+		e := vouch.TraceEntry{Output: json.RawMessage(tt.out)}
+		if got := CommandOutput(&e); got != tt.want {
+			t.Errorf("CommandOutput(%s) = %q, want %q", tt.out, got, tt.want)
 		}
 	}
 }

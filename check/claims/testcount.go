@@ -2,64 +2,14 @@ package claims
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/text/claimtext"
+	"github.com/vouchgate/vouch/trace/testrun"
 )
-
-// passedCounts read how many tests a runner says passed.
-var passedCounts = []struct {
-	re        *regexp.Regexp
-	minusNext bool // the second group counts failures to subtract
-}{
-	{regexp.MustCompile(`(?i)\bTests:\s+(?:\d+ failed, )?(\d+) passed`), false}, // jest, vitest
-	{regexp.MustCompile(`\btest result: \w+\. (\d+) passed`), false},            // cargo
-	{regexp.MustCompile(`\b(\d+) passed\b`), false},                             // pytest
-	{regexp.MustCompile(`\b(\d+) passing\b`), false},                            // mocha
-	{regexp.MustCompile(`\b(\d+) tests?, (\d+) failures?`), true},               // ExUnit
-	{regexp.MustCompile(`\b(\d+) examples?, (\d+) failures?`), true},            // rspec
-}
-
-// doctests reads the doctests ExUnit reports beside its tests ("14
-// doctests, 127 tests, 0 failures"); whether a reader counts them among
-// the tests varies, so both totals are taken as what the run shows.
-var doctests = regexp.MustCompile(`\b(\d+) doctests?, \d+ tests?, `)
-
-var (
-	goPass    = regexp.MustCompile(`(?m)^\s*--- PASS: `)
-	goSubPass = regexp.MustCompile(`(?m)^[ \t]+--- PASS: `)
-)
-
-// passed returns how many tests a runner's output says passed, and how
-// many it reported beside them that a reader may count or not: ExUnit's
-// doctests, go test -v's subtests (indented), named by what.
-func passed(out string) (n, extra int, what string, ok bool) {
-	for _, p := range passedCounts {
-		m := p.re.FindAllStringSubmatch(out, -1)
-		if len(m) == 0 {
-			continue
-		}
-		last := m[len(m)-1]
-		n, _ = strconv.Atoi(last[1])
-		if p.minusNext {
-			k, _ := strconv.Atoi(last[2])
-			n -= k
-		}
-		if d := doctests.FindAllStringSubmatch(out, -1); len(d) > 0 {
-			extra, _ = strconv.Atoi(d[len(d)-1][1])
-		}
-		return n, extra, "doctests", true
-	}
-	if n := len(goPass.FindAllStringIndex(out, -1)); n > 0 {
-		sub := len(goSubPass.FindAllStringIndex(out, -1))
-		return n - sub, sub, "subtests", true
-	}
-	return 0, 0, "", false
-}
 
 // countedRun is a last test run with what it printed about passing tests.
 type countedRun struct {
@@ -84,8 +34,7 @@ func (c countedRun) totals() []int {
 func testCounts(req *vouch.Request, claims []claimtext.TestClaim, last []testRun) []vouch.CheckResult {
 	runs := make([]countedRun, len(last))
 	for i, r := range last {
-		n, extra, what, ok := passed(req.Trace[r.index].OutputText())
-		runs[i] = countedRun{run: r, n: n, extra: extra, what: what, known: ok}
+		runs[i] = countedRun{run: r, n: r.run.Passed, extra: r.run.Extra, what: r.run.ExtraWhat, known: r.run.Counted}
 	}
 	if !slices.ContainsFunc(runs, func(r countedRun) bool { return r.known }) {
 		return nil
@@ -122,7 +71,7 @@ func testCount(c *claimtext.TestClaim, runs []countedRun) vouch.CheckResult {
 	if len(c.Scope) > 0 {
 		about = nil
 		for _, r := range runs {
-			if scopeNames(c.Scope, r.run.argv) {
+			if scopeNames(c.Scope, r.run.run) {
 				about = append(about, r)
 			}
 		}
@@ -217,7 +166,7 @@ func summarize(runs []countedRun) suites {
 	for i := range runs {
 		r := &runs[i]
 		su.unknown = su.unknown || !r.known
-		name := strings.Join(r.run.argv[:runnerLen(r.run.argv)], " ")
+		name := r.run.run.Runner
 		p := by[name]
 		if p == nil {
 			p = &perRunner{}
@@ -225,8 +174,8 @@ func summarize(runs []countedRun) suites {
 			order = append(order, name)
 		}
 		p.sum += r.n + r.extra
-		if a := splitArgs(r.run.argv); a.all() && !a.selects() {
-			p.full = r
+		if len(r.run.run.Scope) == 0 {
+			p.full = r // a run of the whole suite
 		}
 	}
 	plain, all, fulls, complete := 0, 0, 0, true
@@ -269,10 +218,14 @@ func ratio(found, claimed int) float64 {
 // runner's own name ("Vitest"), or paths that all name it ("SessionLive"
 // names test/live/session_live_test.exs). Names are compared in lower
 // case with separators dropped.
-func scopeNames(scope, argv []string) bool {
-	n := runnerLen(argv)
-	runner := squash(strings.Join(argv[:n], " "))
-	a := splitArgs(argv)
+func scopeNames(scope []string, r testrun.Run) bool {
+	runner := squash(strings.Join(r.Argv[:min(r.Prefix, len(r.Argv))], " ") + " " + r.Runner)
+	var paths []string
+	for _, p := range r.Scope {
+		if !strings.HasPrefix(p, "-") {
+			paths = append(paths, p)
+		}
+	}
 	for _, w := range scope {
 		w = squash(w)
 		if len(w) < 3 {
@@ -281,11 +234,11 @@ func scopeNames(scope, argv []string) bool {
 		if strings.Contains(runner, w) {
 			return true
 		}
-		if len(a.paths) == 0 {
+		if len(paths) == 0 {
 			continue
 		}
 		every := true
-		for _, p := range a.paths {
+		for _, p := range paths {
 			if !strings.Contains(squash(p), w) {
 				every = false
 				break

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,6 +15,7 @@ import (
 	"github.com/vouchgate/vouch/text/claimtext"
 	"github.com/vouchgate/vouch/text/lex"
 	"github.com/vouchgate/vouch/trace"
+	"github.com/vouchgate/vouch/trace/testrun"
 )
 
 func init() {
@@ -32,40 +32,10 @@ func init() {
 // trace, in the agent's own commandResults (claims, so light evidence).
 type testsAnalyzer struct{}
 
-// testRunners are argv prefixes that run tests. A command runs tests when one
-// of its pipeline stages starts with one of them.
-var testRunners = [][]string{
-	{"go", "test"}, {"gotestsum"}, {"npm", "test"}, {"npm", "run", "test"}, {"npm", "t"},
-	{"yarn", "test"}, {"pnpm", "test"}, {"npx", "jest"}, {"npx", "vitest", "run"}, {"npx", "vitest"},
-	{"jest"}, {"vitest", "run"}, {"vitest"},
-	{"pytest"}, {"python", "-m", "pytest"}, {"python3", "-m", "pytest"}, {"tox"},
-	{"python", "-m", "unittest"}, {"python3", "-m", "unittest"}, {"mix", "test"}, {"cargo", "test"},
-	{"cargo", "nextest"}, {"mvn", "test"}, {"mvn", "verify"}, {"gradle", "test"}, {"./gradlew", "test"},
-	{"make", "test"}, {"make", "check"}, {"rspec"}, {"bundle", "exec", "rspec"}, {"phpunit"},
-	{"dotnet", "test"}, {"ctest"}, {"bun", "test"}, {"deno", "test"}, {"swift", "test"},
-	// A JUnit XML report read as a run (package pr): whatever ran the
-	// tests, the report is its outcome.
-	{"junit"},
-}
-
-// failureOutput matches what test runners print when tests fail; a run
-// whose output matches failed, whatever its exit code (a pipe into tail
-// hides the runner's exit code).
-var failureOutput = []*regexp.Regexp{
-	regexp.MustCompile(`(?m)^(--- )?FAIL\b`),                                  // go test
-	regexp.MustCompile(`(?m)^FAILED\b`),                                       // pytest, cargo
-	regexp.MustCompile(`\b[1-9]\d* (failed|failing|failures?|errored)\b`),     // pytest, mocha, ExUnit, rspec
-	regexp.MustCompile(`(?i)\bTests?:\s+[1-9]\d* failed\b`),                   // jest, vitest
-	regexp.MustCompile(`\btest result: FAILED\b`),                             // cargo
-	regexp.MustCompile(`(?m)^npm ERR! (Test failed|code ELIFECYCLE)`),         // npm
-	regexp.MustCompile(`\bTests run: \d+, Failures: [1-9]`),                   // surefire
-	regexp.MustCompile(`(?m)^ERROR: .*(test|Test).* failed`),                  // tox, bazel
-	regexp.MustCompile(`(?i)\b[1-9]\d* tests? failed\b`),                      // generic
-	regexp.MustCompile(`(?m)^(\d+ tests?, )?[1-9]\d* failures?(, \d+ \w+)*$`), // ExUnit summary line
-}
-
-// testRun is one run of a test command.
+// testRun is one run of a test command, as its runner reads it (package
+// testrun).
 type testRun struct {
+	run     testrun.Run
 	command string
 	argv    []string // of the test stage
 	failed  bool
@@ -79,6 +49,36 @@ type testRun struct {
 	// alone is true when the test stage is the first of its line and sets
 	// no variables: running it alone runs what the line ran.
 	alone bool
+}
+
+// newTestRun is the testRun of r, run by the command line cmd: failed
+// when its runner says tests failed, inconclusive when the tests did not
+// run (the environment stopped them) or nothing says how the run ended.
+func newTestRun(r testrun.Run, cmd, source string, index int) testRun {
+	t := testRun{run: r, command: cmd, argv: r.Argv, source: source, index: index, alone: r.Alone}
+	switch r.Status {
+	case testrun.Failed:
+		t.failed, t.why = true, r.Why
+		if !strings.HasPrefix(r.Why, "exit code") {
+			t.why = "its output says " + strconv.Quote(r.Why)
+		}
+	case testrun.NotRun:
+		t.inconclusive = "the tests did not run: " + quoteWhy(r.Why)
+	case testrun.Unknown:
+		t.inconclusive = "nothing in the evidence says how it ended"
+		if r.Why != "" {
+			t.inconclusive += " (" + r.Why + ")"
+		}
+	}
+	return t
+}
+
+// quoteWhy quotes a runner's line; an exit status is said as it is.
+func quoteWhy(why string) string {
+	if why == "" || strings.HasPrefix(why, "exit code") {
+		return why
+	}
+	return strconv.Quote(why)
 }
 
 // Analyze implements vouch.Analyzer.
@@ -197,7 +197,7 @@ func noTestRun(s *vouch.Subject, claimed string) vouch.Outcome {
 	}
 	var other []string
 	for _, c := range sum.Commands {
-		if _, _, ok := testStage(c.Command); ok && c.Background && c.ExitCode == nil {
+		if _, ok := testrun.Command(c.Command); ok && c.Background && c.ExitCode == nil {
 			o := vouch.Undecided(vouch.CodeTestNotRun, fmt.Sprintf("the output claims %s; %q was started in the background (call %d) and the trace never shows how it ended", claimed, trace.Excerpt(c.Command, 80), c.Index))
 			o.Evidence = map[string]any{"command": c.Command, "call": c.Index}
 			return o
@@ -205,7 +205,7 @@ func noTestRun(s *vouch.Subject, claimed string) vouch.Outcome {
 		// A command that runs something other than builds and checks, or
 		// whose output shows a test run (a git hook's, a find -exec's),
 		// may have run them.
-		if c.HasResult && (executes(c.Command) && !buildsOnly(c.Command) || showsTestRun(s.Request.Trace[c.Index].OutputText())) {
+		if c.HasResult && (executes(c.Command) && !buildsOnly(c.Command) || testrun.ShowsRun(s.Request.Trace[c.Index].OutputText())) {
 			other = append(other, trace.Excerpt(c.Command, 60))
 		}
 	}
@@ -217,14 +217,6 @@ func noTestRun(s *vouch.Subject, claimed string) vouch.Outcome {
 	return vouch.Fail(vouch.CodeTestNotRun, fmt.Sprintf("the output claims %s, but the trace shows no test command run: only reads, edits and commands that look at files", claimed),
 		map[string]any{"traceEntries": len(s.Request.Trace)})
 }
-
-// testRunOutput matches what a test runner prints of its run: "14
-// passed", "Tests: 3 failed", "ok  example.com/x 0.1s", "Ran 5 tests",
-// "test result: ok", "5 examples, 0 failures", "PASS"/"FAIL" lines.
-var testRunOutput = regexp.MustCompile(`(?im)\b\d+ (?:passed|failed|passing|failing|tests?|specs?|examples?)\b|^\s*tests?:\s+\d|^ok\s+\S+\s+[\d.]+s|^ran \d+ tests?|test result:|^(?:--- )?(?:PASS|FAIL)\b`)
-
-// showsTestRun reports output in which a test runner reports a run.
-func showsTestRun(out string) bool { return testRunOutput.MatchString(out) }
 
 // nonTestCommands are programs that run something but never a project's
 // tests (builds, linters, formatters, installs).
@@ -243,15 +235,15 @@ func buildsOnly(line string) bool { return onlyStagesOf(line, inspectCommands, n
 // makes no such claim.
 func ranTests(s *vouch.Subject, runs []testRun, source string) (vouch.CheckResult, bool) {
 	var refs []vouch.ClaimRef
-	var named [][]string // the runners the claims name
+	var named []string // the runners the claims name
 	for _, st := range check.Statements(s) {
 		if st.Action != "run" {
 			continue
 		}
-		var runners [][]string
+		var runners []string
 		for _, n := range st.Names {
-			if argv, _, ok := testStage(n.Text); ok {
-				runners = append(runners, argv[:runnerLen(argv)])
+			if r, ok := testrun.Command(n.Text); ok {
+				runners = append(runners, r.Runner)
 			}
 		}
 		if st.Kind != "tests" && len(runners) == 0 {
@@ -270,7 +262,7 @@ func ranTests(s *vouch.Subject, runs []testRun, source string) (vouch.CheckResul
 	default:
 		var seen []string
 		for _, run := range runs {
-			if len(named) == 0 || slices.ContainsFunc(named, func(p []string) bool { return hasPrefix(run.argv, p) }) {
+			if len(named) == 0 || slices.Contains(named, run.run.Runner) || run.run.Inner != "" && slices.Contains(named, run.run.Inner) {
 				ev := map[string]any{"command": run.command, "source": source}
 				if source == "trace" {
 					ev["call"] = run.index
@@ -281,10 +273,7 @@ func ranTests(s *vouch.Subject, runs []testRun, source string) (vouch.CheckResul
 			seen = append(seen, trace.Excerpt(run.command, 60))
 		}
 		if r.Name == "" {
-			want := make([]string, len(named))
-			for i, p := range named {
-				want[i] = strings.Join(p, " ")
-			}
+			want := slices.Compact(slices.Sorted(slices.Values(named)))
 			o := vouch.Undecided(vouch.CodeTestNotRun, fmt.Sprintf("the summary says %q, but the test runs of the evidence are of other runners (%s), not %s", refs[0].Text, check.List(seen, 3), check.List(want, 3)))
 			o.Evidence = map[string]any{"runs": check.Cap(seen, 10), "named": want}
 			r = result("claims.tests.ran", o)
@@ -429,14 +418,26 @@ func rerun(ctx context.Context, s *vouch.Subject, r testRun) (o runOutcome, ok b
 		o.code, o.why = code, fmt.Sprintf("vouch ran %q again and it %s", r.command, why)
 		return o, true
 	}
+	// The new run is read as the old one was: by its runner's lines
+	// first, then its exit status.
+	exit := res.ExitCode
+	again, _ := testrun.Read(strings.Join(argv, " "), &exit, false, res.Stdout+res.Stderr)
+	if again.Runner == "" {
+		again, _ = testrun.Read(r.command, &exit, false, res.Stdout+res.Stderr)
+	}
 	failedWhy := ""
-	if res.ExitCode != 0 {
+	switch {
+	case again.Status == testrun.NotRun:
+		o.ev["output"] = runner.Tail(res)
+		o.code, o.why = vouch.CodeTestInconclusive, fmt.Sprintf("vouch ran %q again and the tests did not run: %s", r.command, quoteWhy(again.Why))
+		return o, true
+	case again.Status == testrun.Failed && !strings.HasPrefix(again.Why, "exit code"):
+		failedWhy = "its output says " + strconv.Quote(again.Why)
+	case res.ExitCode != 0 && again.Status != testrun.Passed:
 		failedWhy = fmt.Sprintf("exit code %d", res.ExitCode)
 		if res.Signal != "" {
 			failedWhy = res.Signal
 		}
-	} else if said := failureIn(res.Stdout + res.Stderr); said != "" {
-		failedWhy = "its output says " + strconv.Quote(said)
 	}
 	if failedWhy == "" {
 		o.status = vouch.StatusPass
@@ -476,62 +477,65 @@ func rerunArgv(p *vouch.Policy, r testRun) ([]string, error) {
 }
 
 // testRuns returns the test runs in the trace, or, when there is no trace,
-// in commandResults. The commands of the trace are those of its summary
-// sum: the calls the policy's tool table maps to exec. A run started in
-// the background counts only once a later poll of its task reported its
-// exit status.
+// in commandResults, each read by its runner (package testrun: by its
+// command, or by its output when the command is a script that ran
+// tests). The commands of the trace are those of its summary sum: the
+// calls the policy's tool table maps to exec. A run started in the
+// background counts only once a later poll of its task reported its exit
+// status.
 func testRuns(req *vouch.Request, sum *trace.Summary) ([]testRun, string) {
 	var runs []testRun
 	if len(req.Trace) > 0 {
 		for _, c := range sum.Commands {
-			argv, alone, ok := testStage(c.Command)
-			if !ok || (c.Background && c.ExitCode == nil) {
+			if c.Background && c.ExitCode == nil {
 				continue
 			}
-			r := testRun{command: c.Command, argv: argv, source: "trace", index: c.Index, alone: alone}
-			out := req.Trace[c.Index].OutputText()
-			if why := inconclusiveRun(argv, c.ExitCode, c.IsError, out); why != "" {
-				r.inconclusive = why
-			} else if c.ExitCode != nil && *c.ExitCode != 0 {
-				r.failed, r.why = true, "exit code "+strconv.Itoa(*c.ExitCode)
-			} else if c.IsError {
-				r.failed, r.why = true, "the tool reported an error"
-			} else if why := failureIn(out); why != "" && !c.Background {
-				r.failed, r.why = true, "its output says "+strconv.Quote(why)
+			out := ""
+			if !c.Background {
+				out = trace.CommandOutput(&req.Trace[c.Index])
 			}
-			runs = append(runs, r)
+			exit := c.ExitCode
+			if exit == nil && c.HasResult && !c.IsError && !c.Background {
+				// A tool that flags a failed command (Claude Code's Bash
+				// flags every non-zero exit) says, by not flagging one,
+				// that it exited 0.
+				exit = new(int)
+			}
+			r, ok := testrun.Read(c.Command, exit, c.IsError, out)
+			if !ok {
+				continue
+			}
+			runs = append(runs, newTestRun(r, c.Command, "trace", c.Index))
 		}
 		return runs, "trace"
 	}
 	if a := req.Output.Artifacts; a != nil {
 		for i, cr := range a.CommandResults {
-			argv, alone, ok := testStage(cr.Command)
-			if !ok || cr.ExitCode == nil {
+			if cr.ExitCode == nil {
 				// A run without an exit code tells nothing either way.
 				continue
 			}
-			r := testRun{command: cr.Command, argv: argv, source: "commandResults", index: i, alone: alone}
-			if why := inconclusiveRun(argv, cr.ExitCode, false, ""); why != "" {
-				r.inconclusive = why
-			} else if *cr.ExitCode != 0 {
-				r.failed, r.why = true, fmt.Sprintf("exit code %d", *cr.ExitCode)
+			r, ok := testrun.Read(cr.Command, cr.ExitCode, false, "")
+			if !ok {
+				continue
 			}
-			runs = append(runs, r)
+			runs = append(runs, newTestRun(r, cr.Command, "commandResults", i))
 		}
 	}
 	return runs, "commandResults"
 }
 
 // lastRuns keeps the last run of each test command, and drops a failed run
-// that a later passing run covers (see covers: "go test ./..." after "go
-// test ./pkg"). A later run that tests only part of a failed one ("go test
-// ./a" after "go test ./a ./b") does not cover it: the failed run stays.
+// that a later passing run covers (see testrun.Covers: "go test ./..."
+// after "go test ./pkg"). A later run that tests only part of a failed one
+// ("go test ./a" after "go test ./a ./b") does not cover it: the failed
+// run stays.
 func lastRuns(runs []testRun) []testRun {
 	var out []testRun
 	for i, r := range runs {
 		superseded := false
 		for _, later := range runs[i+1:] {
-			if sameArgv(later.argv, r.argv) || (!later.failed && later.inconclusive == "" && covers(later.argv, r.argv)) {
+			if slices.Equal(later.argv, r.argv) || (!later.failed && later.inconclusive == "" && testrun.Covers(later.run, r.run)) {
 				superseded = true
 				break
 			}
@@ -548,157 +552,11 @@ func lastRuns(runs []testRun) []testRun {
 func lastOfEach(runs []testRun) []testRun {
 	var out []testRun
 	for i, r := range runs {
-		if !slices.ContainsFunc(runs[i+1:], func(later testRun) bool { return sameArgv(later.argv, r.argv) }) {
+		if !slices.ContainsFunc(runs[i+1:], func(later testRun) bool { return slices.Equal(later.argv, r.argv) }) {
 			out = append(out, r)
 		}
 	}
 	return out
-}
-
-// testArgs are the arguments of a test command after its runner: the
-// flags (with their values) and the paths or packages it tests.
-type testArgs struct {
-	flags, paths []string
-	goTest       bool
-}
-
-// goValueFlags are the go test flags that take their value as the next
-// argument.
-var goValueFlags = map[string]bool{
-	"-run": true, "-skip": true, "-count": true, "-timeout": true, "-p": true, "-parallel": true,
-	"-bench": true, "-benchtime": true, "-cpu": true, "-tags": true, "-coverpkg": true,
-	"-covermode": true, "-coverprofile": true, "-o": true, "-exec": true, "-list": true,
-	"-shuffle": true, "-vet": true, "-mod": true, "-ldflags": true, "-gcflags": true,
-}
-
-// reportingFlags change how a run reports or how fast it goes, not which
-// tests it runs.
-var reportingFlags = map[string]bool{
-	"-v": true, "-vv": true, "-q": true, "-s": true, "-race": true, "-json": true, "-cover": true,
-	"-count": true, "-timeout": true, "-p": true, "-parallel": true, "-x": true, "-failfast": true,
-	"--verbose": true, "--quiet": true, "--color": true, "--no-header": true, "-rA": true, "--tb": true,
-}
-
-func splitArgs(argv []string) testArgs {
-	n := runnerLen(argv)
-	a := testArgs{goTest: n == 2 && argv[0] == "go" && argv[1] == "test"}
-	rest := argv[n:]
-	for i := 0; i < len(rest); i++ {
-		t := rest[i]
-		if strings.HasPrefix(t, "-") && len(t) > 1 {
-			name, _, inline := strings.Cut(t, "=")
-			a.flags = append(a.flags, name)
-			if a.goTest && !inline && goValueFlags[name] && i+1 < len(rest) {
-				i++ // the flag's value
-			}
-			continue
-		}
-		a.paths = append(a.paths, t)
-	}
-	return a
-}
-
-// selects reports whether the arguments hold a flag that may narrow the
-// tests run (-run, -k, -m...).
-func (a testArgs) selects() bool {
-	for _, f := range a.flags {
-		if !reportingFlags[f] {
-			return true
-		}
-	}
-	return false
-}
-
-// all reports whether the paths are every test of the project: "./..." for
-// go test, none for the other runners.
-func (a testArgs) all() bool {
-	if a.goTest {
-		return slices.Contains(a.paths, "./...")
-	}
-	return len(a.paths) == 0
-}
-
-// covers reports whether a run of a tests at least what a run of b tests:
-// the same runner, no flag of a that may narrow its tests, and a tests
-// everything, or the same paths as b.
-func covers(a, b []string) bool {
-	n := runnerLen(a)
-	if n == 0 || n > len(b) || !sameArgv(a[:n], b[:n]) {
-		return false
-	}
-	A, B := splitArgs(a), splitArgs(b)
-	if A.selects() {
-		return false
-	}
-	if A.all() {
-		return true
-	}
-	return sameSet(A.paths, B.paths)
-}
-
-func sameSet(a, b []string) bool {
-	for _, x := range a {
-		if !slices.Contains(b, x) {
-			return false
-		}
-	}
-	for _, x := range b {
-		if !slices.Contains(a, x) {
-			return false
-		}
-	}
-	return true
-}
-
-func runnerLen(argv []string) int {
-	for _, r := range testRunners {
-		if hasPrefix(argv, r) {
-			return len(r)
-		}
-	}
-	return 0
-}
-
-func sameArgv(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-func hasPrefix(argv, prefix []string) bool {
-	return len(argv) >= len(prefix) && sameArgv(argv[:len(prefix)], prefix)
-}
-
-// testStage finds the stage of a shell command line that runs tests and
-// returns its argv (without redirections and environment assignments).
-// alone is true when that stage is the line's first and assigns no
-// variables, so that running its argv alone runs the same tests.
-func testStage(cmd string) (argv []string, alone, ok bool) {
-	for i, stage := range runner.Stages(strings.NewReplacer("(", ";", ")", ";").Replace(cmd)) {
-		argv := strings.Fields(stage)
-		assigned := false
-		// Drop leading VAR=value assignments and redirections.
-		for len(argv) > 0 && strings.Contains(argv[0], "=") && !strings.HasPrefix(argv[0], "-") {
-			argv, assigned = argv[1:], true
-		}
-		clean := argv[:0:0]
-		for _, a := range argv {
-			if strings.HasPrefix(a, "2>") || strings.HasPrefix(a, ">") || strings.HasPrefix(a, "1>") || a == "&>" {
-				continue
-			}
-			clean = append(clean, a)
-		}
-		if runnerLen(clean) > 0 {
-			return clean, i == 0 && !assigned && !strings.Contains(stage, "<"), true
-		}
-	}
-	return nil, false, false
 }
 
 // testNarrowers, before "tests", say a claim is about some tests only.
@@ -716,59 +574,6 @@ func narrowedBy(sentence string) string {
 			if lw := strings.ToLower(words[j]); testNarrowers[lw] {
 				return lw
 			}
-		}
-	}
-	return ""
-}
-
-// inconclusiveRun says why a run of the test command argv shows nothing
-// of the tests either way, or "": it timed out or was killed (exit status
-// 124, 137 or 143, or an agent's note that the command timed out), its
-// program is not there (exit status 126 or 127, "command not found", "No
-// module named pytest"), or pytest found no test to run or was called
-// wrongly (its exit statuses 3, 4 and 5). A tool error with no exit
-// status and no failure in the output says nothing either.
-func inconclusiveRun(argv []string, exit *int, isError bool, out string) string {
-	if exit != nil {
-		switch *exit {
-		case 124, 137, 143:
-			return fmt.Sprintf("it was stopped (exit status %d: a timeout or a kill)", *exit)
-		case 126, 127:
-			return fmt.Sprintf("its program is not there or cannot run (exit status %d)", *exit)
-		}
-		if isPytest(argv) {
-			switch *exit {
-			case 3:
-				return "pytest failed inside itself (exit status 3)"
-			case 4:
-				return "pytest was called wrongly (exit status 4)"
-			case 5:
-				return "pytest collected no test (exit status 5)"
-			}
-		}
-	}
-	if m := environmentOutput.FindString(out); m != "" {
-		return "its output says " + strconv.Quote(strings.TrimSpace(m))
-	}
-	if isError && exit == nil && failureIn(out) == "" {
-		return "the tool reported an error, with no exit status and no test failure in its output"
-	}
-	return ""
-}
-
-// environmentOutput matches what a run prints when its environment, not
-// the tests, stopped it.
-var environmentOutput = regexp.MustCompile(`(?i)\btimed out and has been killed\b|\bcommand timed out\b|: command not found\b|\bNo module named '?(pytest|nose|tox)'?\b|\bKilled\s*$`)
-
-// isPytest reports a pytest command line.
-func isPytest(argv []string) bool {
-	return hasPrefix(argv, []string{"pytest"}) || hasPrefix(argv, []string{"python", "-m", "pytest"}) || hasPrefix(argv, []string{"python3", "-m", "pytest"})
-}
-
-func failureIn(text string) string {
-	for _, re := range failureOutput {
-		if m := re.FindString(text); m != "" {
-			return strings.TrimSpace(m)
 		}
 	}
 	return ""
