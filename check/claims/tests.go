@@ -526,25 +526,50 @@ func testRuns(req *vouch.Request, sum *trace.Summary) ([]testRun, string) {
 }
 
 // lastRuns keeps the last run of each test command, and drops a failed run
-// that a later passing run covers (see testrun.Covers: "go test ./..."
-// after "go test ./pkg"). A later run that tests only part of a failed one
-// ("go test ./a" after "go test ./a ./b") does not cover it: the failed
-// run stays.
+// that later passing runs cover (see testrun.Covers: "go test ./..."
+// after "go test ./pkg"), or whose failures they all ran again: a run
+// that named each of its failed tests is covered by later passing runs
+// of the same runner that test every file of them ("pytest a.py" after
+// "pytest a.py b.py" failed in a.py only). A later run that tests only
+// part of what failed ("go test ./a" after "go test ./a ./b" failed in
+// ./b) does not cover it: the failed run stays.
 func lastRuns(runs []testRun) []testRun {
 	var out []testRun
 	for i, r := range runs {
 		superseded := false
 		for _, later := range runs[i+1:] {
-			if slices.Equal(later.argv, r.argv) || (!later.failed && later.inconclusive == "" && testrun.Covers(later.run, r.run)) {
+			if slices.Equal(later.argv, r.argv) || (passes(later) && testrun.Covers(later.run, r.run)) {
 				superseded = true
 				break
 			}
+		}
+		if !superseded && r.failed {
+			superseded = rerunFailures(r, runs[i+1:])
 		}
 		if !superseded {
 			out = append(out, r)
 		}
 	}
 	return out
+}
+
+func passes(r testRun) bool { return !r.failed && r.inconclusive == "" }
+
+// rerunFailures reports whether every file of the failed tests r names
+// was tested again, in full, by a passing run among later, of r's runner.
+func rerunFailures(r testRun, later []testRun) bool {
+	files, all := r.run.FailedFiles()
+	if !all {
+		return false
+	}
+	for _, f := range files {
+		if !slices.ContainsFunc(later, func(l testRun) bool {
+			return passes(l) && l.run.Runner == r.run.Runner && testrun.CoversFile(l.run, f)
+		}) {
+			return false
+		}
+	}
+	return true
 }
 
 // lastOfEach keeps the last run of each test command: a count is about

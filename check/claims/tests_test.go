@@ -65,6 +65,17 @@ func TestTestClaims(t *testing.T) {
 		{"bare go test does not cover ./...", passed, []vouch.TraceEntry{
 			bash("go test ./...", "FAIL\tm/b", true),
 			bash("go test", "ok  \tm\t0.1s", false)}, vouch.StatusFail, vouch.CodeTestClaimContradicted, vouch.StrengthStrict},
+		// A run that names each failed test is covered by later passing
+		// runs of every file they are in; not by a run of another file.
+		{"failed tests run again in full", passed, []vouch.TraceEntry{
+			bash("pytest a/test_x.py a/test_y.py", "FAILED a/test_x.py::test_one - assert 1 == 2\n=== 1 failed, 9 passed in 0.3s ===", true),
+			bash("pytest -W ignore a/test_x.py", "=== 5 passed in 0.2s ===", false)}, vouch.StatusPass, "", vouch.StrengthStrict},
+		{"failed tests not run again", passed, []vouch.TraceEntry{
+			bash("pytest a/test_x.py a/test_y.py", "FAILED a/test_x.py::test_one - assert 1 == 2\n=== 1 failed, 9 passed in 0.3s ===", true),
+			bash("pytest a/test_y.py", "=== 4 passed in 0.2s ===", false)}, vouch.StatusFail, vouch.CodeTestClaimContradicted, vouch.StrengthStrict},
+		{"a cut summary is not every failure", passed, []vouch.TraceEntry{
+			bash("pytest a/test_x.py a/test_y.py", "FAILED a/test_x.py::test_one - assert 1 == 2\n=== 2 failed, 8 passed in 0.3s ===", true),
+			bash("pytest a/test_x.py", "=== 5 passed in 0.2s ===", false)}, vouch.StatusFail, vouch.CodeTestClaimContradicted, vouch.StrengthStrict},
 		{"the same packages with -v cover a failed run", passed, []vouch.TraceEntry{
 			bash("go test ./b ./a", "FAIL\tm/b", true),
 			bash("go test -v -count=1 ./a ./b", "ok  \tm/a\t0.1s\nok  \tm/b\t0.2s", false)}, vouch.StatusPass, "", vouch.StrengthStrict},

@@ -113,9 +113,13 @@ func readPytest(o *output, r *Run) {
 			usage = firstOf(usage, l)
 		case strings.HasPrefix(l, "FAILED ") && strings.Contains(l, "::"):
 			failedLine = firstOf(failedLine, l)
+			r.addFailedID(l[len("FAILED "):])
 		case strings.Contains(l, "ERROR at setup of ") || strings.Contains(l, "ERROR at teardown of ") ||
 			strings.HasPrefix(l, "ERROR ") && strings.Contains(l, "::"):
 			setupErr = true
+			if strings.HasPrefix(l, "ERROR ") {
+				r.addFailedID(l[len("ERROR "):])
+			}
 		case strings.HasPrefix(l, "collected 0 items"):
 			noTests = l
 		}

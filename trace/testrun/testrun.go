@@ -1,6 +1,7 @@
 package testrun
 
 import (
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -95,11 +96,67 @@ type Run struct {
 	Extra int
 	// ExtraWhat says what Extra counts: "doctests" or "subtests".
 	ExtraWhat string
+	// FailedIDs are the ids of the tests the output names as failed or in
+	// error ("tests/test_x.py::test_y", from pytest's short summary),
+	// each once, at most MaxFailedIDs; fewer than Failed+Errors when the
+	// output was cut or the runner does not name them.
+	FailedIDs []string
 	// Scope is what the run was limited to: paths, test ids
 	// (tests/x.py::TestY::test_z), packages, Django labels, and the
 	// narrowing flags with their values ("-k swap_dims", "-run TestX").
 	// Empty for a run of everything.
 	Scope []string
+}
+
+// MaxFailedIDs bounds [Run.FailedIDs].
+const MaxFailedIDs = 100
+
+// addFailedID adds the test id that starts text ("path::test - message").
+func (r *Run) addFailedID(text string) {
+	id, _, _ := strings.Cut(strings.TrimSpace(text), " ")
+	if id == "" || len(r.FailedIDs) >= MaxFailedIDs || slices.Contains(r.FailedIDs, id) {
+		return
+	}
+	r.FailedIDs = append(r.FailedIDs, why(id))
+}
+
+// FailedFiles returns the files of the failed tests a run names (the path
+// of each id, before "::"), each once, and whether they are every failure
+// its counts show: the run named as many failed tests as it counted.
+func (r Run) FailedFiles() ([]string, bool) {
+	var out []string
+	for _, id := range r.FailedIDs {
+		f, _, _ := strings.Cut(id, "::")
+		if !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	return out, r.Counted && len(r.FailedIDs) > 0 && len(r.FailedIDs) == r.Failed+r.Errors
+}
+
+// CoversFile reports whether run a tests every test of file: the runner
+// runs everything, or one of its paths is file or a directory holding
+// it, and no argument narrows the tests it runs.
+func CoversFile(a Run, file string) bool {
+	rn := registry[a.Runner]
+	if rn == nil || a.ByOutput {
+		return false
+	}
+	ap, an := rn.args.split(a.Args())
+	if len(an) > 0 {
+		return false
+	}
+	if rn.args.everything(ap) {
+		return true
+	}
+	file = path.Clean(file)
+	for _, p := range ap {
+		p = path.Clean(p)
+		if p == file || p == "." || strings.HasPrefix(file, p+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // Args returns the arguments of the test command after the words that

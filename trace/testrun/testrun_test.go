@@ -338,3 +338,40 @@ func TestScriptRunsAnotherRunner(t *testing.T) {
 		t.Errorf("Read = %+v", r)
 	}
 }
+
+// TestFailedFiles reads the failed tests a pytest run names, and whether
+// they are all its failures; CoversFile says which later runs test them.
+func TestFailedFiles(t *testing.T) {
+	one := 1
+	out := "FAILED a/tests/test_x.py::test_one - assert 1 == 2\nERROR a/tests/test_x.py::test_two\nFAILED a/tests/test_y.py::TestY::test_z\n=== 2 failed, 40 passed, 1 error in 0.3s ==="
+	r, ok := Read("pytest a/tests/test_x.py a/tests/test_y.py", &one, true, out)
+	if !ok || r.Status != Failed {
+		t.Fatalf("Read = %+v, %v", r, ok)
+	}
+	files, all := r.FailedFiles()
+	if !slices.Equal(files, []string{"a/tests/test_x.py", "a/tests/test_y.py"}) || !all {
+		t.Errorf("FailedFiles = %q, %v; want both files, all", files, all)
+	}
+	// A summary that counts more failures than it names (the output was
+	// cut) does not name them all.
+	cut, _ := Read("pytest", &one, true, "FAILED a/tests/test_x.py::test_one\n=== 3 failed, 1 passed in 0.1s ===")
+	if _, all := cut.FailedFiles(); all {
+		t.Error("a cut summary names every failure")
+	}
+	for _, tt := range []struct {
+		line, file string
+		want       bool
+	}{
+		{"pytest -W ignore a/tests/test_x.py", "a/tests/test_x.py", true},
+		{"pytest a/tests", "a/tests/test_x.py", true},
+		{"python -m pytest", "a/tests/test_x.py", true},
+		{"pytest a/tests/test_y.py", "a/tests/test_x.py", false},
+		{"pytest -k one a/tests/test_x.py", "a/tests/test_x.py", false},
+		{"pytest a/tests/test_x.py::test_one", "a/tests/test_x.py", false},
+	} {
+		r, _ := Command(tt.line)
+		if got := CoversFile(r, tt.file); got != tt.want {
+			t.Errorf("CoversFile(%q, %q) = %v, want %v", tt.line, tt.file, got, tt.want)
+		}
+	}
+}
