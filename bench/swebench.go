@@ -155,6 +155,16 @@ func swebenchFigures(eng *engine.Engine, dir string) error {
 	fmt.Printf("read + verify of one run: p50 %v, p99 %v; the largest trajectory (%.1f MB) %v\n",
 		times[len(times)/2].d.Round(time.Millisecond/10), times[min(len(times)-1, len(times)*99/100)].d.Round(time.Millisecond/10),
 		float64(big.size)/(1<<20), big.d.Round(time.Millisecond/10))
+	var half []time.Duration // trajectories of about half a megabyte
+	for _, t := range times {
+		if t.size >= 400<<10 && t.size <= 600<<10 {
+			half = append(half, t.d)
+		}
+	}
+	if len(half) > 0 {
+		fmt.Printf("read + verify of a 0.4-0.6 MB trajectory (%d runs): p50 %v, slowest %v\n",
+			len(half), half[len(half)/2].Round(time.Millisecond/10), half[len(half)-1].Round(time.Millisecond/10))
+	}
 	return nil
 }
 
