@@ -35,6 +35,9 @@ type Summary struct {
 	// ls names, find results), each once, with the first entry that showed
 	// it: the agent saw these files exist.
 	Seen []SeenPath
+	// Versions replays the writes: what each file held after each call,
+	// as far as the trace shows it (see [Versions.Compare]).
+	Versions *Versions
 }
 
 // File is a file one call read or wrote.
@@ -128,7 +131,7 @@ type SeenPath struct {
 
 // Summarize reads a trace with table t (nil: the built-in table).
 func Summarize(entries []vouch.TraceEntry, t *Table) *Summary {
-	s := &Summary{}
+	s := &Summary{Versions: newVersions()}
 	var seen map[string]bool
 	addSeen := func(p string, i int) {
 		if seen == nil {
@@ -152,6 +155,7 @@ func Summarize(entries []vouch.TraceEntry, t *Table) *Summary {
 				s.Reads = append(s.Reads, File{Path: p, Tool: e.Tool, Index: i, IsError: e.IsError, HasResult: hasResult(e)})
 			}
 		case OpWrite:
+			first := len(s.Writes)
 			if p := FilePath(e.Input); p != "" {
 				s.Writes = append(s.Writes, File{Path: p, Tool: e.Tool, Index: i, IsError: e.IsError, HasResult: hasResult(e)})
 			} else {
@@ -159,6 +163,7 @@ func Summarize(entries []vouch.TraceEntry, t *Table) *Summary {
 					s.Writes = append(s.Writes, File{Path: p, Tool: e.Tool, Index: i, IsError: e.IsError, HasResult: hasResult(e)})
 				}
 			}
+			s.Versions.editCall(i, e, s.Writes[first:])
 		case OpList:
 			dir := DirPath(e.Input)
 			s.Listings = append(s.Listings, Listing{Dir: dir, Pattern: Query(e.Input), Tool: e.Tool, Index: i, IsError: e.IsError})
@@ -185,9 +190,13 @@ func Summarize(entries []vouch.TraceEntry, t *Table) *Summary {
 			}
 			s.Commands = append(s.Commands, c)
 			if !c.Background {
-				for _, p := range ShellWrites(c.Command, e.OutputText()) {
+				stages := parseShell(c.Command)
+				out := e.OutputText()
+				written := shellWrites(stages, out)
+				for _, p := range written {
 					s.Writes = append(s.Writes, File{Path: p, Tool: e.Tool, Index: i, IsError: c.Failed(), HasResult: c.HasResult})
 				}
+				s.Versions.shellCall(i, stages, written, c.Failed(), out)
 			}
 			if !c.Failed() && !c.Background {
 				if mode, dir, base, ok := listingCommand(c.Command); ok {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/vouchgate/vouch"
@@ -26,10 +27,17 @@ func init() {
 
 // runsAnalyzer holds what the summary says a run of the work showed ("I
 // tested the fix", "verified that it works", "it now raises ValueError")
-// against the calls of the trace after the last change to a source file:
-//   - nothing ran after that change (only reads, edits and commands that
-//     look at files, such as cat, grep or git diff): the run it speaks of
-//     came before the change or never happened, VERIFY_NOT_RUN;
+// against the calls of the trace that ran the code as it ends: those after
+// the last change to a source file, or, when nothing ran after it, the
+// earlier runs after which every change was undone (a fix reverted to
+// show a failure was there before, then applied again; see
+// [trace.Versions]):
+//   - no run ran that code (only reads, edits and commands that look at
+//     files, such as cat, grep or git diff, came after the change, and
+//     the runs before it ran other code): the run it speaks of came
+//     before the change or never happened, VERIFY_NOT_RUN; when a write
+//     vouch cannot replay leaves open whether an earlier run ran the same
+//     code, the claim is undecided;
 //   - the claim quotes an outcome (an exception, a message, a value) that
 //     no run after the change printed, and the last of those runs failed
 //     with another exception: VERIFY_CONTRADICTED.
@@ -66,6 +74,15 @@ func (runsAnalyzer) Analyze(_ context.Context, s *vouch.Subject, f *vouch.Findin
 		after = -1
 	}
 	runs, delegated := runsAfter(req, sum, after)
+	// Nothing ran after the last change: an earlier run may have run the
+	// same code, when the writes after it undid each other.
+	undoneAfter, open := -1, drift{call: -1}
+	if len(runs) == 0 && w.Path != "" {
+		var same []trace.CommandRun
+		if same, open = finalCodeRuns(req, sum); len(same) > 0 {
+			runs, undoneAfter = same, same[len(same)-1].Index
+		}
+	}
 	c := claims[0]
 	for _, cl := range claims {
 		if len(cl.Outcomes) > 0 {
@@ -92,6 +109,9 @@ func (runsAnalyzer) Analyze(_ context.Context, s *vouch.Subject, f *vouch.Findin
 	if w.Path != "" {
 		ev["lastChange"] = map[string]any{"file": w.Path, "call": w.Index}
 	}
+	if undoneAfter >= 0 {
+		ev["undoneAfter"] = undoneAfter
+	}
 	if len(runs) == 0 {
 		where := "in the trace"
 		if w.Path != "" {
@@ -99,6 +119,13 @@ func (runsAnalyzer) Analyze(_ context.Context, s *vouch.Subject, f *vouch.Findin
 		}
 		if delegated >= 0 {
 			o := vouch.Undecided(vouch.CodeVerifyNotRun, fmt.Sprintf("the summary says %q; no command ran %s, but a task handed to another agent (call %d) may have run it", c.Text, where, delegated))
+			o.Evidence = ev
+			f.Checks = append(f.Checks, result("claims.runs", o))
+			return nil
+		}
+		if open.call >= 0 {
+			ev["unreplayed"] = map[string]any{"file": open.file, "call": open.call}
+			o := vouch.Undecided(vouch.CodeVerifyNotRun, fmt.Sprintf("the summary says %q; nothing ran %s, and whether an earlier run ran the code as it ends is unknown: vouch cannot replay the write of %s at call %d", c.Text, where, open.file, open.call))
 			o.Evidence = ev
 			f.Checks = append(f.Checks, result("claims.runs", o))
 			return nil
@@ -116,7 +143,11 @@ func (runsAnalyzer) Analyze(_ context.Context, s *vouch.Subject, f *vouch.Findin
 	}
 	if len(c.Outcomes) == 0 {
 		ev["runs"] = len(runs)
-		f.Checks = append(f.Checks, result("claims.runs", vouch.Pass(fmt.Sprintf("%d command(s) ran after the last change, as %q needs", len(runs), c.Text), ev)))
+		why := fmt.Sprintf("%d command(s) ran after the last change, as %q needs", len(runs), c.Text)
+		if undoneAfter >= 0 {
+			why = fmt.Sprintf("the writes after the run at call %d undid each other, so the code it ran is the code the trace ends with (last change: %s, call %d): %d command(s) ran it, as %q needs", undoneAfter, w.Path, w.Index, len(runs), c.Text)
+		}
+		f.Checks = append(f.Checks, result("claims.runs", vouch.Pass(why, ev)))
 		return nil
 	}
 	for _, r := range runs {
@@ -134,7 +165,11 @@ func (runsAnalyzer) Analyze(_ context.Context, s *vouch.Subject, f *vouch.Findin
 	want := claimedExceptions(c.Outcomes)
 	if last.Failed() && got != "" && len(want) > 0 && !want[got] {
 		ev["run"] = map[string]any{"call": last.Index, "command": last.Command, "exception": got}
-		o := vouch.Fail(vouch.CodeVerifyContradicted, fmt.Sprintf("the summary says %q, but the last run after the last change (call %d: %s) failed with %s", strings.TrimSpace(c.Sentence), last.Index, trace.Excerpt(last.Command, 80), got), ev)
+		which := "the last run after the last change"
+		if undoneAfter >= 0 {
+			which = "the last run of the code as the trace ends it"
+		}
+		o := vouch.Fail(vouch.CodeVerifyContradicted, fmt.Sprintf("the summary says %q, but %s (call %d: %s) failed with %s", strings.TrimSpace(c.Sentence), which, last.Index, trace.Excerpt(last.Command, 80), got), ev)
 		o.Fix = []string{last.Command}
 		f.Checks = append(f.Checks, result("claims.runs", o))
 	}
@@ -142,14 +177,46 @@ func (runsAnalyzer) Analyze(_ context.Context, s *vouch.Subject, f *vouch.Findin
 }
 
 // lastSourceWrite returns the last successful write of a file that is not
-// a prose document; its Path is "" when there is none.
+// a prose document or a backup copy; its Path is "" when there is none.
 func lastSourceWrite(sum *trace.Summary) trace.File {
 	for i := len(sum.Writes) - 1; i >= 0; i-- {
-		if w := sum.Writes[i]; !w.IsError && !isDocPath(w.Path) {
+		if w := sum.Writes[i]; !w.IsError && !isDocPath(w.Path) && !isBackupPath(w.Path) {
 			return w
 		}
 	}
 	return trace.File{Index: -1}
+}
+
+// maxFinalRuns bounds the runs finalCodeRuns compares, the latest first:
+// each costs a comparison per file the trace wrote.
+const maxFinalRuns = 64
+
+// finalCodeRuns returns the runs of the trace (see runsAfter), in trace
+// order, that ran the code the trace ends with: after each, every source
+// file the trace wrote (see sourceFiles) holds at the end what it held
+// then. Only the latest maxFinalRuns runs are compared. When none did,
+// open is the latest run for which a write vouch cannot replay leaves
+// that unknown, with the file and the call; its call is -1 when every run
+// surely ran other code.
+func finalCodeRuns(req *vouch.Request, sum *trace.Summary) (same []trace.CommandRun, open drift) {
+	open.call = -1
+	all, _ := runsAfter(req, sum, -1)
+	slices.SortStableFunc(all, func(a, b trace.CommandRun) int { return a.Index - b.Index })
+	all = all[max(0, len(all)-maxFinalRuns):]
+	files := sourceFiles(sum)
+	for k := len(all) - 1; k >= 0; k-- {
+		switch d := driftSince(sum, files, all[k].Index); {
+		case d.same == trace.SameContent:
+			same = append(same, all[k])
+		case d.same == trace.UnknownContent && open.call < 0:
+			open = d
+		}
+	}
+	if len(same) > 0 {
+		open = drift{call: -1}
+	}
+	slices.Reverse(same)
+	return same, open
 }
 
 // runsAfter returns the commands of the trace from call index after on
