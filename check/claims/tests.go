@@ -532,7 +532,8 @@ func testRuns(req *vouch.Request, sum *trace.Summary) ([]testRun, string) {
 // of the same runner that test every file of them ("pytest a.py" after
 // "pytest a.py b.py" failed in a.py only). A later run that tests only
 // part of what failed ("go test ./a" after "go test ./a ./b" failed in
-// ./b) does not cover it: the failed run stays.
+// ./b) does not cover it: the failed run stays. A run that did not
+// happen is dropped once a later run of its runner did run.
 func lastRuns(runs []testRun) []testRun {
 	var out []testRun
 	for i, r := range runs {
@@ -545,6 +546,15 @@ func lastRuns(runs []testRun) []testRun {
 		}
 		if !superseded && r.failed {
 			superseded = rerunFailures(r, runs[i+1:])
+		}
+		if !superseded && r.run.Status == testrun.NotRun {
+			// A run that did not happen (the runner called from the wrong
+			// interpreter, a path that is not there) shows nothing; a
+			// later run of that runner that did run is what the agent
+			// ran instead.
+			superseded = slices.ContainsFunc(runs[i+1:], func(l testRun) bool {
+				return l.run.Runner == r.run.Runner && l.run.Status != testrun.NotRun
+			})
 		}
 		if !superseded {
 			out = append(out, r)

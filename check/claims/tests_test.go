@@ -76,6 +76,14 @@ func TestTestClaims(t *testing.T) {
 		{"a cut summary is not every failure", passed, []vouch.TraceEntry{
 			bash("pytest a/test_x.py a/test_y.py", "FAILED a/test_x.py::test_one - assert 1 == 2\n=== 2 failed, 8 passed in 0.3s ===", true),
 			bash("pytest a/test_x.py", "=== 5 passed in 0.2s ===", false)}, vouch.StatusFail, vouch.CodeTestClaimContradicted, vouch.StrengthStrict},
+		// A run that did not happen is replaced by a later one of its
+		// runner that did, whatever its paths; alone, it decides nothing.
+		{"a run that did not happen, then one that did", passed, []vouch.TraceEntry{
+			bash("python3 -m pytest tests/test_linter.py", "Exit code 1\n/usr/bin/python3: No module named pytest", true),
+			bash("pytest tests/lint/test_linter.py", "=== 2 passed in 0.2s ===", false)}, vouch.StatusPass, "", vouch.StrengthStrict},
+		{"only a run that did not happen", passed, []vouch.TraceEntry{
+			bash("pytest tests/lint/test_linter.py", "=== 2 passed in 0.2s ===", false),
+			bash("python3 -m pytest tests/test_linter.py", "Exit code 1\n/usr/bin/python3: No module named pytest", true)}, vouch.StatusUndecided, vouch.CodeTestInconclusive, vouch.StrengthStrict},
 		{"the same packages with -v cover a failed run", passed, []vouch.TraceEntry{
 			bash("go test ./b ./a", "FAIL\tm/b", true),
 			bash("go test -v -count=1 ./a ./b", "ok  \tm/a\t0.1s\nok  \tm/b\t0.2s", false)}, vouch.StatusPass, "", vouch.StrengthStrict},
