@@ -731,6 +731,9 @@ func (ev *evidence) symbol(norm string) verdict {
 	}); i >= 0 {
 		return verdict{found: true, where: ev.texts[i].where()}
 	}
+	if v, ok := ev.dottedPath(parts); ok {
+		return v
+	}
 	if len(parts) == 1 {
 		// A key of a JSON record given as a source ("WiFi",
 		// "OutdoorSeating") is in its flattened text in words.
@@ -754,6 +757,42 @@ func (ev *evidence) symbol(norm string) verdict {
 		}
 	}
 	return verdict{}
+}
+
+// dottedPath grounds a Python-style dotted name whose leading parts (two
+// or more) are a module ("django.db.models.sql.query.Query.set_group_by",
+// "xarray.core.merge"): a text shows the module's file or directory path
+// (django/db/models/sql/query.py) and one text shows the rest of the name
+// (Query, set_group_by), if any.
+func (ev *evidence) dottedPath(parts []string) (verdict, bool) {
+	if len(parts) < 2 {
+		return verdict{}, false
+	}
+	for k := len(parts); k >= 2; k-- {
+		mod := strings.Join(parts[:k], "/")
+		i := ev.textWith(mod+".py", nil)
+		if i < 0 {
+			i = ev.textWith(mod+"/", nil)
+		}
+		if i < 0 {
+			continue
+		}
+		rest := parts[k:]
+		if len(rest) == 0 {
+			return verdict{found: true, where: ev.texts[i].where()}, true
+		}
+		if i := ev.textWith(rest[0], func(t *evText) bool {
+			for _, p := range rest[1:] {
+				if !support.ContainsWord(t.text, p) {
+					return false
+				}
+			}
+			return true
+		}); i >= 0 {
+			return verdict{found: true, where: ev.texts[i].where()}, true
+		}
+	}
+	return verdict{}, false
 }
 
 // maxParsed caps the workspace files parsed to find symbols.
@@ -821,6 +860,11 @@ func (ev *evidence) pkg(norm string) verdict {
 	}
 	if where := ev.localPackage(norm); where != "" {
 		return verdict{found: true, where: where}
+	}
+	// A module of the project the trace showed by its path
+	// (xarray.core.merge: xarray/core/merge.py) is in no manifest.
+	if v, ok := ev.dottedPath(strings.Split(norm, ".")); ok {
+		return v
 	}
 	if len(ev.manifests) > 0 {
 		return verdict{refuted: true, where: "not in " + strings.Join(ev.manifests, ", ")}

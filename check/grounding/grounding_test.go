@@ -88,6 +88,8 @@ func TestTraceEvidence(t *testing.T) {
 		entry("Bash", map[string]any{"command": "python repro.py"}, "Traceback (most recent call last):\nValueError: bad row\ncat: src/missing.ts: No such file or directory", true),
 		entry("Bash", map[string]any{"command": "cat > helper.py <<'EOF'\ndef normalise_rows(rows):\n    return rows\nEOF"}, "", false),
 		entry("Bash", map[string]any{"command": "grep -rn ghostHelper src"}, "", true),
+		entry("Bash", map[string]any{"command": "pytest -v tests/test_merge.py"}, "tests/test_merge.py::TestMerge::test_override PASSED\n=== 1 passed in 0.1s ===", false),
+		entry("Bash", map[string]any{"command": "grep -rn 'class Query\\|def set_group_by' django/db/models/sql/query.py"}, "django/db/models/sql/query.py:142:class Query(BaseExpression):\ndjango/db/models/sql/query.py:1920:    def set_group_by(self, allow_aliases=True):", false),
 	}
 	tests := []struct {
 		name       string
@@ -113,6 +115,13 @@ func TestTraceEvidence(t *testing.T) {
 		// name it only searched for is not grounded by the search.
 		{"a name written by a here-doc", "Added `normalise_rows()`.", []string{"symbol:normalise_rows()"}, nil, nil},
 		{"a name only searched for", "Called `ghostHelper()`.", nil, []string{"symbol:ghostHelper()"}, []string{"UNVERIFIED_SYMBOL"}},
+		// Test ids, dotted module paths and names shown by grep -n are
+		// grounded by the output that showed them.
+		{"a test id", "`tests/test_merge.py::TestMerge::test_override` passes.", nil, nil, nil},
+		{"a name grep showed", "`set_group_by` is called first.", []string{"symbol:set_group_by"}, nil, nil},
+		{"a dotted path to a module shown", "It goes through `django.db.models.sql.query.Query.set_group_by`.", []string{"symbol:django.db.models.sql.query.Query.set_group_by"}, nil, nil},
+		{"a dotted module shown", "It goes through `django.db.models.sql.query`.", []string{"package:django.db.models.sql.query"}, nil, nil},
+		{"a dotted path to a module never shown", "It goes through `django.db.models.sql.compiler.Query.set_group_by`.", nil, []string{"symbol:django.db.models.sql.compiler.Query.set_group_by"}, []string{"UNVERIFIED_SYMBOL"}},
 		{"half a symbol is not a symbol", "Called `Parser.tokenize()`.", nil, []string{"symbol:Parser.tokenize()"}, []string{"UNVERIFIED_SYMBOL"}},
 		{"a longer word is not the word", "Updated `Pars` in src/parser.ts.", []string{"file:src/parser.ts"}, []string{"symbol:Pars"}, []string{"UNVERIFIED_SYMBOL"}},
 	}
