@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/go-json-experiment/json"
 
+	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/engine"
 	"github.com/vouchgate/vouch/trace/miniswe"
 )
@@ -53,6 +55,7 @@ func swebenchFigures(eng *engine.Engine, dir string) error {
 	var findings []finding
 	var resolvedFound, unresolvedClaimedFound, otherBack int
 	warns := map[string][2]int{}
+	states := map[vouch.ClaimKind]map[vouch.ClaimState]int{} // the ledgers' claims, by kind and state
 	type timed struct {
 		d    time.Duration
 		size int
@@ -82,6 +85,12 @@ func swebenchFigures(eng *engine.Engine, dir string) error {
 		all.add(o, r.Resolved)
 		if r.FinalClaim == "success" {
 			claimed.add(o, r.Resolved)
+		}
+		for _, c := range rep.Claims {
+			if states[c.Kind] == nil {
+				states[c.Kind] = map[vouch.ClaimState]int{}
+			}
+			states[c.Kind][c.State]++
 		}
 		for _, w := range rep.Warnings {
 			if w.Code == showWarning {
@@ -128,6 +137,12 @@ func swebenchFigures(eng *engine.Engine, dir string) error {
 		all.pass, share(all.passGood, all.pass), share(all.good, all.n), all.back, otherBack, all.unver, pct(all.unver, all.n))
 	fmt.Printf("runs whose last message claims success (%d, %d resolved): sent back %d (%d unresolved), passed %d (%d unresolved), unverified %d\n",
 		claimed.n, claimed.good, claimed.back, claimed.back-claimed.backGood, claimed.pass, claimed.pass-claimed.passGood, claimed.unver)
+	fmt.Print("claims of the ledgers by kind (verified/refuted/unverified):")
+	for _, k := range slices.Sorted(maps.Keys(states)) {
+		st := states[k]
+		fmt.Printf(" %s %d/%d/%d", k, st[vouch.ClaimVerified], st[vouch.ClaimRefuted], st[vouch.ClaimUnverified])
+	}
+	fmt.Println()
 	if len(warns) > 0 {
 		fmt.Print("warnings (runs resolved/unresolved):")
 		for _, c := range slices.Sorted(mapKeys(warns)) {
