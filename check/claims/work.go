@@ -16,6 +16,7 @@ import (
 	"github.com/vouchgate/vouch/code"
 	"github.com/vouchgate/vouch/git"
 	"github.com/vouchgate/vouch/text/claimtext"
+	"github.com/vouchgate/vouch/trace"
 )
 
 func init() {
@@ -64,16 +65,19 @@ func workOp(action string) string {
 
 // Analyze implements vouch.Analyzer.
 func (workAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Findings) error {
-	if s.Workspace == nil || !s.Policy.Infer.Counts {
+	if s.Workspace == nil && len(s.Request.Trace) == 0 || !s.Policy.Infer.Counts {
 		return nil
 	}
 	sts := check.Statements(s)
 	if len(sts) == 0 {
 		return nil
 	}
-	ch, err := git.ChangesFor(ctx, s)
-	if err != nil {
-		return nil // claims.git says why git could not be read
+	var ch *git.Changes
+	if s.Workspace != nil {
+		var err error
+		if ch, err = git.ChangesFor(ctx, s); err != nil {
+			return nil // claims.git says why git could not be read
+		}
 	}
 	held := map[string]bool{}
 	for _, c := range summaryCounts(s) {
@@ -140,6 +144,34 @@ func (w *work) statement(st claimtext.Statement, op string, names []claimtext.Na
 		}
 	}
 	loc := location(names)
+	if w.s.Workspace == nil {
+		// Without a workspace, what changed is what the trace's writes
+		// changed: a file named as changed ("Modified a.py", "Fixed the
+		// bug in a.py", "Added a flag to cli.py") is held against them;
+		// nothing else is decided.
+		name := ""
+		switch {
+		case first.After != "" && loc == "":
+			switch first.After {
+			case "to", "in", "into", "inside", "within", "from", "of":
+				if first.File && op != "keep" && op != "rename" {
+					name = first.Text
+				}
+			}
+		case op == "change" && first.File:
+			name = first.Text
+		case (op == "change" || op == "add") && loc != "":
+			name = loc
+		}
+		if name == "" {
+			return nil
+		}
+		if r, ok := w.tracedChange(st, name); ok {
+			whole := op == "change" && name == first.Text && first.After == ""
+			return cited([]vouch.CheckResult{r}, ref(vouch.ClaimFile, partial || !whole))
+		}
+		return nil
+	}
 	if held(first) {
 		// The object's claim is held by its count claim's check; the file
 		// the work was said to be done in is still there to hold.
@@ -411,6 +443,56 @@ func (w *work) changedFile(st claimtext.Statement, name string) (vouch.CheckResu
 		return vouch.CheckResult{}, false
 	}
 	return saidFile(w.ch, w.traceWritten(), rel, changed, st.Text, vouch.ClaimRef{}), true
+}
+
+// tracedChange holds "changed F" against the trace's writes, when there
+// is no base to compare with: the one written file whose path is name or
+// ends with "/"+name. It passes when the content the trace ends with
+// surely differs from what the file held before its first write (see
+// trace.Versions); writes that undid each other, or that vouch cannot
+// replay, leave it undecided. ok is false when no write of the trace is
+// of that file: a script may have changed it, so nothing is decided.
+func (w *work) tracedChange(st claimtext.Statement, name string) (vouch.CheckResult, bool) {
+	name = strings.TrimPrefix(path.Clean(strings.TrimSpace(name)), "./")
+	if name == "" || name == "." {
+		return vouch.CheckResult{}, false
+	}
+	var match string
+	for _, p := range w.traceWritten() {
+		if p == name || strings.HasSuffix(p, "/"+name) {
+			if match != "" && match != p {
+				return vouch.CheckResult{}, false // which file is meant is not said
+			}
+			match = p
+		}
+	}
+	if match == "" {
+		return vouch.CheckResult{}, false
+	}
+	sum := trace.SummaryFor(w.s)
+	var raw string // the path as the trace wrote it
+	for _, wr := range sum.Writes {
+		if !wr.IsError && strings.TrimPrefix(path.Clean(wr.Path), "./") == match {
+			raw = wr.Path
+			break
+		}
+	}
+	ev := map[string]any{"file": match, "claim": st.Text}
+	same, call := sum.Versions.Compare(raw, -1)
+	if call >= 0 {
+		ev["call"] = call
+	}
+	switch same {
+	case trace.ChangedContent:
+		return result("claims.git", vouch.Pass(fmt.Sprintf("the trace's writes changed %s (last at call %d), as the summary says (%q)", match, call, st.Text), ev)), true
+	case trace.SameContent:
+		o := vouch.Undecided(vouch.CodeNoChange, fmt.Sprintf("the summary says %q, but the trace's writes to %s undid each other; with no base to compare with, vouch does not take that as proof", st.Text, match))
+		o.Evidence = ev
+		return result("claims.git", o), true
+	}
+	o := vouch.Undecided(vouch.CodeNoChange, fmt.Sprintf("the summary says %q; the trace wrote %s, but vouch cannot replay the write at call %d to tell whether it ends changed", st.Text, match, call))
+	o.Evidence = ev
+	return result("claims.git", o), true
 }
 
 // removedFile holds "Removed F": F is gone. With a base, git must show

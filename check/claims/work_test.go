@@ -1,6 +1,7 @@
 package claims
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -78,6 +79,44 @@ func TestReferencesOld(t *testing.T) {
 	} {
 		if got := referencesOld(line, "getUserById", "findUser"); got != want {
 			t.Errorf("referencesOld(%q) = %v, want %v", line, got, want)
+		}
+	}
+}
+
+// TestWorkWithoutBase holds a file claimed changed against the trace's
+// writes when there is no base: a write that stays is the change; writes
+// that undid each other, or none at all, decide nothing.
+func TestWorkWithoutBase(t *testing.T) {
+	sed := func(expr string) vouch.TraceEntry {
+		return bash("sed -i '"+expr+"' lib/matplotlib/text.py", "", false)
+	}
+	for _, tt := range []struct {
+		name    string
+		summary string
+		trace   []vouch.TraceEntry
+		want    vouch.Status // "" for no check
+	}{
+		{"a write that stays", "Modified `lib/matplotlib/text.py`: convert `xy` to a tuple.",
+			[]vouch.TraceEntry{sed("s/self.xy = xy/self.xy = tuple(xy)/")}, vouch.StatusPass},
+		{"named by its base name", "Fixed the bug in text.py.",
+			[]vouch.TraceEntry{sed("s/self.xy = xy/self.xy = tuple(xy)/")}, vouch.StatusPass},
+		{"writes that undid each other", "Modified `lib/matplotlib/text.py`.",
+			[]vouch.TraceEntry{sed("s/self.xy = xy/self.xy = tuple(xy)/"), sed("s/self.xy = tuple(xy)/self.xy = xy/")}, vouch.StatusUndecided},
+		{"a file the trace never wrote", "Modified `lib/matplotlib/offsetbox.py`.",
+			[]vouch.TraceEntry{sed("s/self.xy = xy/self.xy = tuple(xy)/")}, ""},
+	} {
+		pol := vouch.DefaultPolicy()
+		s := &vouch.Subject{Request: &vouch.Request{Output: vouch.Output{Summary: tt.summary}, Trace: tt.trace}, Policy: &pol}
+		var f vouch.Findings
+		if err := (workAnalyzer{}).Analyze(context.Background(), s, &f); err != nil {
+			t.Fatal(err)
+		}
+		var got vouch.Status
+		for _, c := range f.Checks {
+			got = c.Status
+		}
+		if got != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.name, got, tt.want)
 		}
 	}
 }
