@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/vouchgate/vouch/internal/loopback"
@@ -48,9 +49,13 @@ type authenticator struct {
 	st  store.Store
 	now func() time.Time
 
+	// mayOpen is set while open mode may hold: the store held no live key
+	// when the server started and has not held one since. Once cleared it
+	// is never set again: revoking every key leaves a closed server.
+	may atomic.Bool
+
 	mu       sync.Mutex
 	keys     map[string]cachedKey
-	open     bool
 	openTill time.Time
 }
 
@@ -59,9 +64,19 @@ type cachedKey struct {
 	till time.Time
 }
 
-func newAuthenticator(st store.Store, now func() time.Time) *authenticator {
-	return &authenticator{st: st, now: now, keys: map[string]cachedKey{}}
+// newAuthenticator returns an authenticator of the keys of st; open says
+// whether the store held no live key at start, so that open mode may hold.
+func newAuthenticator(st store.Store, now func() time.Time, open bool) *authenticator {
+	a := &authenticator{st: st, now: now, keys: map[string]cachedKey{}}
+	a.may.Store(open)
+	return a
 }
+
+// mayOpen reports whether open mode may still hold.
+func (a *authenticator) mayOpen() bool { return a.may.Load() }
+
+// close ends open mode for good.
+func (a *authenticator) close() { a.may.Store(false) }
 
 var (
 	errNoKey  = errors.New("an API key is required: Authorization: Bearer vk_...")
@@ -138,24 +153,32 @@ func (a *authenticator) key(ctx context.Context, id string) (*store.Key, error) 
 	return k, nil
 }
 
-// openMode reports whether the store holds no live key.
+// openMode reports whether the server is in open mode: the store held no
+// live key at start and has held none since. A first key ends it (seen
+// within openTTL); nothing starts it again.
 func (a *authenticator) openMode(ctx context.Context) (bool, error) {
+	if !a.may.Load() {
+		return false, nil
+	}
 	now := a.now()
 	a.mu.Lock()
 	if now.Before(a.openTill) {
-		open := a.open
 		a.mu.Unlock()
-		return open, nil
+		return a.may.Load(), nil
 	}
 	a.mu.Unlock()
 	n, err := a.st.ActiveKeys(ctx)
 	if err != nil {
 		return false, err
 	}
+	if n > 0 {
+		a.close()
+		return false, nil
+	}
 	a.mu.Lock()
-	a.open, a.openTill = n == 0, now.Add(openTTL)
+	a.openTill = now.Add(openTTL)
 	a.mu.Unlock()
-	return n == 0, nil
+	return a.may.Load(), nil
 }
 
 // requireScope authenticates a request and checks that its key holds

@@ -92,6 +92,26 @@ func testAuthAndScopes(t *testing.T, newEnv envMaker) {
 	if res := e.do("GET", "/v1/verifications", "", nil, "X-API-Key", admin); res.status != 200 {
 		t.Errorf("X-API-Key: %d", res.status)
 	}
+	// Revoking every key leaves a closed server: open mode, ended by the
+	// first key, never starts again.
+	keys, err := e.store.Keys(t.Context(), "acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range keys {
+		if err := e.store.RevokeKey(t.Context(), k.ID, e.clock.now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, err := e.store.ActiveKeys(t.Context()); err != nil || n != 0 {
+		t.Fatalf("active keys %d, %v", n, err)
+	}
+	e.clock.advance(time.Minute)
+	for _, path := range []string{"/v1/verifications", "/metrics"} {
+		if res := e.do("GET", path, "", nil, "Host", "localhost:8080"); res.status != 401 {
+			t.Errorf("GET %s without a key after every key was revoked: %d, want 401", path, res.status)
+		}
+	}
 }
 
 // TestTenantIsolation tries to read, list, stream and batch another

@@ -129,8 +129,15 @@ func New(opt Options) (*Server, error) {
 	reg.MustRegister(&qualityCollector{s: s, refresh: 15 * time.Second})
 	s.hub = newHub()
 	s.shareEvents(opt.Store)
-	s.auth = newAuthenticator(s.st, s.now)
-	var err error
+	// Open mode is decided once, here and at Run, never entered later: a
+	// store with no live key now may serve keyless loopback requests until
+	// its first key; a store with keys never does, even once every key is
+	// revoked.
+	keys, err := s.st.ActiveKeys(context.Background())
+	if err != nil {
+		return nil, fmt.Errorf("server: store: %w", err)
+	}
+	s.auth = newAuthenticator(s.st, s.now, keys == 0)
 	if s.commands, err = s.newEngine(s.policy); err != nil {
 		return nil, err
 	}
@@ -223,12 +230,16 @@ func (s *Server) Run(ctx context.Context, ln net.Listener) error {
 		ln.Close()
 		return fmt.Errorf("server: store: %w", err)
 	}
-	if n == 0 && !isLoopback(ln.Addr()) {
+	switch {
+	case n > 0:
+		s.auth.close() // a key was created since New
+	case !s.auth.mayOpen():
+		s.log.Warn("no live API key in the store, but it held one when the server was made: every request needs a key (open mode is decided at start, from an empty store)", "addr", ln.Addr().String())
+	case !isLoopback(ln.Addr()):
 		ln.Close()
 		return fmt.Errorf("server: no API keys in the store, so the server only listens on loopback, not %s: create a key with `vouch keys create --tenant NAME --scope verify,read`, or listen on 127.0.0.1", ln.Addr())
-	}
-	if n == 0 {
-		s.log.Warn("no API keys in the store: listening on loopback only, requests without a key act as tenant \"default\" with every scope", "addr", ln.Addr().String())
+	default:
+		s.log.Warn("no API keys in the store: listening on loopback only, requests without a key act as tenant \"default\" with every scope until the first key is created", "addr", ln.Addr().String())
 	}
 	t := s.cfg.Timeouts
 	srv := &http.Server{
