@@ -166,7 +166,10 @@ func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
 	if err := s.st.Ping(ctx); err != nil {
-		writeError(w, http.StatusServiceUnavailable, "store_unavailable", "the store does not answer: "+err.Error())
+		// The error names the store's user, host and database: it goes to
+		// the log, and the public answer says no more than that.
+		s.log.Warn("readiness: the store does not answer", "err", err)
+		writeError(w, http.StatusServiceUnavailable, "store_unavailable", "the store does not answer")
 		return
 	}
 	select {

@@ -258,7 +258,7 @@ func (s *Server) Run(ctx context.Context, ln net.Listener) error {
 	s.background(runCtx)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
-	s.log.Info("serving", "addr", ln.Addr().String(), "store", redactDSN(s.cfg.Store))
+	s.log.Info("serving", "addr", ln.Addr().String(), "store", store.DisplayDSN(s.cfg.Store))
 	select {
 	case err := <-errc:
 		cancel()
@@ -387,22 +387,6 @@ func isLoopback(a net.Addr) bool {
 		return isUnix
 	}
 	return tcp.IP.IsLoopback()
-}
-
-// redactDSN hides a DSN's password for logs.
-func redactDSN(dsn string) string {
-	if !store.IsPostgres(dsn) {
-		return dsn
-	}
-	at := strings.LastIndex(dsn, "@")
-	scheme := strings.Index(dsn, "://") + 3
-	if at < scheme {
-		return dsn
-	}
-	if colon := strings.Index(dsn[scheme:at], ":"); colon >= 0 {
-		return dsn[:scheme+colon+1] + "***" + dsn[at:]
-	}
-	return dsn
 }
 
 // newID returns a prefixed random id.

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -670,5 +671,32 @@ func TestPostgres(t *testing.T) {
 		"Reverify":                      testReverify,
 	} {
 		t.Run(name, func(t *testing.T) { test(t, pgEnv) })
+	}
+}
+
+// downStore is a store whose Ping fails as pgx's does, naming its user,
+// host and database.
+type downStore struct{ store.Store }
+
+func (downStore) Ping(context.Context) error {
+	return errors.New(`failed to connect to user=vouch_admin database=vouch_prod: 10.1.2.3:5432 (db.internal): dial error`)
+}
+
+// TestReadyStoreDown: /readyz says the store is unavailable and no more;
+// the details go to the log.
+func TestReadyStoreDown(t *testing.T) {
+	st, err := store.Open(t.Context(), filepath.Join(t.TempDir(), "v.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEnvStore(t, downStore{st})
+	res := e.do("GET", "/readyz", "", nil)
+	if res.status != 503 || !bytes.Contains(res.body, []byte("store_unavailable")) {
+		t.Fatalf("readyz with the store down: %d %s", res.status, res.body)
+	}
+	for _, secret := range []string{"vouch_admin", "vouch_prod", "10.1.2.3", "db.internal"} {
+		if bytes.Contains(res.body, []byte(secret)) {
+			t.Errorf("readyz tells anyone %q: %s", secret, res.body)
+		}
 	}
 }

@@ -133,3 +133,24 @@ func TestKeyHas(t *testing.T) {
 		t.Error("a nil key has a scope or matches")
 	}
 }
+
+// TestDisplayDSN shows a PostgreSQL DSN by its host, port and database
+// only, whatever form its password takes.
+func TestDisplayDSN(t *testing.T) {
+	for dsn, want := range map[string]string{
+		"postgres://u:secret@db.example:6432/vouch?sslmode=disable":         "postgres://db.example:6432/vouch",
+		"postgresql://u@db.example/vouch?password=secret&sslmode=disable":   "postgres://db.example:5432/vouch",
+		"postgres://u:s%40cret@[::1]:5433/vouch":                            "postgres://[::1]:5433/vouch",
+		"postgres://u:secret@db.example/vouch?options=-c%20search_path%3Dx": "postgres://db.example:5432/vouch",
+		"postgres://u:secret@db.example:notaport/vouch":                     "postgres (unreadable DSN)",
+		"/var/lib/vouch/vouch.db":                                           "/var/lib/vouch/vouch.db",
+	} {
+		got := store.DisplayDSN(dsn)
+		if got != want {
+			t.Errorf("DisplayDSN(%q) = %q, want %q", dsn, got, want)
+		}
+		if strings.Contains(got, "secret") || strings.Contains(got, "s%40cret") {
+			t.Errorf("DisplayDSN(%q) = %q holds the password", dsn, got)
+		}
+	}
+}

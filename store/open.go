@@ -5,10 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // Options tune a store; the zero value is ready to use.
@@ -154,4 +157,20 @@ func parseSQLiteDSN(dsn string) (sqliteConfig, error) {
 		}
 	}
 	return cfg, nil
+}
+
+// DisplayDSN is how a store's DSN is shown in banners, logs and errors:
+// for PostgreSQL only the host, port and database, read by pgx's own
+// parser, so that no password, user or option (a URL's password, a
+// key=value password, a passfile) is ever printed; a DSN pgx cannot read
+// is shown as "postgres (unreadable DSN)". A SQLite DSN is its path.
+func DisplayDSN(dsn string) string {
+	if !IsPostgres(dsn) {
+		return dsn
+	}
+	cfg, err := pgconn.ParseConfig(dsn)
+	if err != nil {
+		return "postgres (unreadable DSN)"
+	}
+	return fmt.Sprintf("postgres://%s/%s", net.JoinHostPort(cfg.Host, strconv.Itoa(int(cfg.Port))), cfg.Database)
 }

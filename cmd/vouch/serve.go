@@ -177,7 +177,7 @@ func runServe(cmd *cobra.Command, st Streams, f *serveFlags) error {
 		s.Close()
 		return &exitError{code: exitNotOK, err: fmt.Errorf("cannot listen on %s: %w", cfg.Addr, err)}
 	}
-	fmt.Fprintf(st.Err, "vouch serve: listening on http://%s (store %s)\n", ln.Addr(), displayDSN(cfg.Store))
+	fmt.Fprintf(st.Err, "vouch serve: listening on http://%s (store %s)\n", ln.Addr(), store.DisplayDSN(cfg.Store))
 	if cfg.Dashboard {
 		fmt.Fprintf(st.Err, "vouch serve: dashboard at http://%s/\n", ln.Addr())
 	}
@@ -247,22 +247,6 @@ func newLogger(st Streams) (*slog.Logger, error) {
 		return slog.New(slog.NewTextHandler(st.Err, o)), nil
 	}
 	return slog.New(slog.NewJSONHandler(st.Err, o)), nil
-}
-
-// displayDSN hides a DSN's password.
-func displayDSN(dsn string) string {
-	scheme, rest, ok := strings.Cut(dsn, "://")
-	if !ok {
-		return dsn
-	}
-	at := strings.LastIndex(rest, "@")
-	if at < 0 {
-		return dsn
-	}
-	if user, _, ok := strings.Cut(rest[:at], ":"); ok {
-		return scheme + "://" + user + ":***" + rest[at:]
-	}
-	return dsn
 }
 
 // keysFlags are the flags shared by the vouch keys commands.

@@ -98,7 +98,7 @@ func runWorker(cmd *cobra.Command, st Streams, f *workerFlags) error {
 		s.Close()
 		return usageErr(err)
 	}
-	fmt.Fprintf(st.Err, "vouch worker: working batch jobs (store %s)\n", displayDSN(cfg.Store))
+	fmt.Fprintf(st.Err, "vouch worker: working batch jobs (store %s)\n", store.DisplayDSN(cfg.Store))
 	if err := srv.Work(ctx); err != nil {
 		return &exitError{code: exitNotOK, err: err}
 	}
