@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -104,6 +105,18 @@ func openSQLite(ctx context.Context, cfg sqliteConfig, opt Options, hooks sqlite
 	}
 	if fi, err := os.Stat(cfg.path); err == nil && fi.IsDir() {
 		return fail(errors.New("is a directory"))
+	} else if err == nil && fi.Mode().Perm()&0o077 != 0 {
+		log.Warn("store: the database file can be read by other users of this host; it holds every tenant's requests and the dashboard's session key: chmod 600 it", "path", cfg.path, "mode", fi.Mode().Perm().String())
+	}
+	// The file holds every tenant's requests and reports and the session
+	// key: it is created readable by its owner only, whatever the umask,
+	// and SQLite gives its -wal and -shm files the same mode.
+	if f, err := os.OpenFile(cfg.path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600); err == nil {
+		if err := f.Close(); err != nil {
+			return fail(err)
+		}
+	} else if !errors.Is(err, fs.ErrExist) {
+		return fail(err)
 	}
 	busy := fmt.Sprintf("_pragma=busy_timeout(%d)", cfg.busyTimeout)
 	wdb, err := sql.Open("sqlite", cfg.path+"?"+strings.Join([]string{busy,
