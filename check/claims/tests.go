@@ -35,9 +35,8 @@ type testsAnalyzer struct{}
 // testRun is one run of a test command, as its runner reads it (package
 // testrun).
 type testRun struct {
-	run     testrun.Run
+	run     testrun.Run // its Argv is the test stage's; Alone, whether it runs alone what the line ran
 	command string
-	argv    []string // of the test stage
 	failed  bool
 	why     string
 	// inconclusive says why the run shows nothing of the tests either way:
@@ -46,16 +45,13 @@ type testRun struct {
 	inconclusive string
 	source       string // "trace" or "commandResults"
 	index        int
-	// alone is true when the test stage is the first of its line and sets
-	// no variables: running it alone runs what the line ran.
-	alone bool
 }
 
 // newTestRun is the testRun of r, run by the command line cmd: failed
 // when its runner says tests failed, inconclusive when the tests did not
 // run (the environment stopped them) or nothing says how the run ended.
 func newTestRun(r testrun.Run, cmd, source string, index int) testRun {
-	t := testRun{run: r, command: cmd, argv: r.Argv, source: source, index: index, alone: r.Alone}
+	t := testRun{run: r, command: cmd, source: source, index: index}
 	switch r.Status {
 	case testrun.Failed:
 		t.failed, t.why = true, r.Why
@@ -462,14 +458,14 @@ func rerunArgv(p *vouch.Policy, r testRun) ([]string, error) {
 	if err == nil {
 		return argv, nil
 	}
-	_, stageErr := runner.Check(p, r.argv, "")
+	_, stageErr := runner.Check(p, r.run.Argv, "")
 	switch {
 	case errors.Is(stageErr, runner.ErrNotAllowed):
 		return nil, runner.ErrNotAllowed
 	case stageErr != nil:
 		return nil, stageErr
-	case r.alone:
-		return r.argv, nil
+	case r.run.Alone:
+		return r.run.Argv, nil
 	case errors.Is(err, runner.ErrNotAllowed):
 		return nil, fmt.Errorf("its line runs more than the test command, and not all of it is on the allow-list")
 	}
@@ -539,7 +535,7 @@ func lastRuns(runs []testRun) []testRun {
 	for i, r := range runs {
 		superseded := false
 		for _, later := range runs[i+1:] {
-			if slices.Equal(later.argv, r.argv) || (passes(later) && testrun.Covers(later.run, r.run)) {
+			if slices.Equal(later.run.Argv, r.run.Argv) || (passes(later) && testrun.Covers(later.run, r.run)) {
 				superseded = true
 				break
 			}
@@ -587,7 +583,7 @@ func rerunFailures(r testRun, later []testRun) bool {
 func lastOfEach(runs []testRun) []testRun {
 	var out []testRun
 	for i, r := range runs {
-		if !slices.ContainsFunc(runs[i+1:], func(later testRun) bool { return slices.Equal(later.argv, r.argv) }) {
+		if !slices.ContainsFunc(runs[i+1:], func(later testRun) bool { return slices.Equal(later.run.Argv, r.run.Argv) }) {
 			out = append(out, r)
 		}
 	}

@@ -421,6 +421,14 @@ func newEvidence(ctx context.Context, s *vouch.Subject, prof *profile) *evidence
 			b := path.Base(p)
 			ev.byBase[b] = append(ev.byBase[b], p)
 		}
+		// The calls that wrote files, as the summary read them (a shell
+		// command's writes are parsed once, there).
+		wrote := make(map[int]bool, len(ev.sum.Writes))
+		for _, w := range ev.sum.Writes {
+			if !w.IsError {
+				wrote[w.Index] = true
+			}
+		}
 		for i := range req.Trace {
 			e := &req.Trace[i]
 			op := ev.table.CallOp(e.Tool, e.Input)
@@ -440,15 +448,12 @@ func newEvidence(ctx context.Context, s *vouch.Subject, prof *profile) *evidence
 			if op == trace.OpControl {
 				continue
 			}
-			if op == trace.OpExec && !e.IsError {
+			if op == trace.OpExec && !e.IsError && wrote[i] {
 				// A shell command that wrote files holds what it wrote (a
 				// here-doc, a sed expression): the agent's own code, as
 				// the content of a Write is.
-				cmd := trace.Command(e.Input)
-				if len(trace.ShellWrites(cmd, "")) > 0 {
-					at.text, at.code = cmd, true
-					ev.texts = append(ev.texts, at)
-				}
+				at.text, at.code = trace.Command(e.Input), true
+				ev.texts = append(ev.texts, at)
 			}
 			if out := e.OutputText(); out != "" {
 				// The output of a failed call is still what the agent saw
