@@ -49,8 +49,24 @@ type Config struct {
 	// batches, every hour; 0 (the default) keeps everything.
 	Retention vouch.Duration `json:"retention"`
 	// MaxInFlight bounds the requests served at once (default 256); more
-	// are answered 429 with Retry-After, not queued.
+	// are answered 429 with Retry-After, not queued. A request takes its
+	// slot only once its body has arrived.
 	MaxInFlight int `json:"maxInFlight"`
+	// MaxInFlightPerCaller is each caller's share of MaxInFlight (default
+	// a quarter of it): an API key, or for requests without one (the
+	// dashboard's pages, open mode) the client's address. One caller
+	// cannot take every slot.
+	MaxInFlightPerCaller int `json:"maxInFlightPerCaller"`
+	// MaxHeldBodyBytes bounds the bytes of request bodies held in memory
+	// at once, server-wide (default 256 MiB); a body that would go over
+	// is answered 503 with Retry-After. Batch bodies are never held
+	// whole: they are stored as they arrive.
+	MaxHeldBodyBytes int64 `json:"maxHeldBodyBytes"`
+	// MaxEventStreams bounds the open event streams (API and dashboard)
+	// of the server (default 1000), and MaxEventStreamsPerTenant each
+	// tenant's share of them (default 100).
+	MaxEventStreams          int `json:"maxEventStreams"`
+	MaxEventStreamsPerTenant int `json:"maxEventStreamsPerTenant"`
 	// BatchWorkers is how many batch items are verified at once (default:
 	// the number of CPUs on SQLite; on PostgreSQL, where a job also waits
 	// on the database, four times that).
@@ -104,6 +120,9 @@ type Timeouts struct {
 	ReadHeader vouch.Duration `json:"readHeader"`
 	// Read bounds reading a whole request (default 1m).
 	Read vouch.Duration `json:"read"`
+	// Body bounds reading the body of a request that is held before it
+	// is served (default 10s; a batch upload is bounded by Read alone).
+	Body vouch.Duration `json:"body"`
 	// Write bounds writing a response (default 5m); the event stream is
 	// exempt.
 	Write vouch.Duration `json:"write"`
@@ -120,19 +139,23 @@ type Timeouts struct {
 // DefaultConfig returns the defaults.
 func DefaultConfig() Config {
 	return Config{
-		Addr:               "127.0.0.1:8080",
-		Store:              "./vouch.db",
-		MaxRequestBytes:    wire.DefaultMaxBytes,
-		MaxBatchBytes:      256 << 20,
-		StoredRequestBytes: 256 << 10,
-		MaxInFlight:        256,
-		Alerts:             quality.DefaultAlerts(),
-		Dashboard:          true,
-		MCP:                true,
-		Queue:              QueueConfig{Attempts: 5, RetryBackoff: vouch.Duration(time.Second)},
+		Addr:                     "127.0.0.1:8080",
+		Store:                    "./vouch.db",
+		MaxRequestBytes:          wire.DefaultMaxBytes,
+		MaxBatchBytes:            256 << 20,
+		StoredRequestBytes:       256 << 10,
+		MaxInFlight:              256,
+		MaxHeldBodyBytes:         256 << 20,
+		MaxEventStreams:          1000,
+		MaxEventStreamsPerTenant: 100,
+		Alerts:                   quality.DefaultAlerts(),
+		Dashboard:                true,
+		MCP:                      true,
+		Queue:                    QueueConfig{Attempts: 5, RetryBackoff: vouch.Duration(time.Second)},
 		Timeouts: Timeouts{
 			ReadHeader: vouch.Duration(5 * time.Second),
 			Read:       vouch.Duration(time.Minute),
+			Body:       vouch.Duration(10 * time.Second),
 			Write:      vouch.Duration(5 * time.Minute),
 			Idle:       vouch.Duration(2 * time.Minute),
 			Shutdown:   vouch.Duration(30 * time.Second),
@@ -192,6 +215,10 @@ func LoadConfig(path string) (Config, error) {
 	setIf(&c.StoredRequestBytes, file.StoredRequestBytes)
 	setIf(&c.Retention, file.Retention)
 	setIf(&c.MaxInFlight, file.MaxInFlight)
+	setIf(&c.MaxInFlightPerCaller, file.MaxInFlightPerCaller)
+	setIf(&c.MaxHeldBodyBytes, file.MaxHeldBodyBytes)
+	setIf(&c.MaxEventStreams, file.MaxEventStreams)
+	setIf(&c.MaxEventStreamsPerTenant, file.MaxEventStreamsPerTenant)
 	setIf(&c.BatchWorkers, file.BatchWorkers)
 	setIf(&c.Queue.Attempts, file.Queue.Attempts)
 	setIf(&c.Queue.RetryBackoff, file.Queue.RetryBackoff)
@@ -199,6 +226,7 @@ func LoadConfig(path string) (Config, error) {
 	t := file.Timeouts
 	setIf(&c.Timeouts.ReadHeader, t.ReadHeader)
 	setIf(&c.Timeouts.Read, t.Read)
+	setIf(&c.Timeouts.Body, t.Body)
 	setIf(&c.Timeouts.Write, t.Write)
 	setIf(&c.Timeouts.Idle, t.Idle)
 	setIf(&c.Timeouts.Verify, t.Verify)
@@ -271,6 +299,14 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("config: storedRequestBytes must not be negative")
 	case c.MaxInFlight < 1:
 		return fmt.Errorf("config: maxInFlight must be at least 1")
+	case c.MaxInFlightPerCaller < 0 || c.MaxInFlightPerCaller > c.MaxInFlight:
+		return fmt.Errorf("config: maxInFlightPerCaller must be between 1 and maxInFlight (%d); 0 means a quarter of it", c.MaxInFlight)
+	case c.MaxHeldBodyBytes < c.MaxRequestBytes:
+		return fmt.Errorf("config: maxHeldBodyBytes (%d) must hold at least one request of maxRequestBytes (%d)", c.MaxHeldBodyBytes, c.MaxRequestBytes)
+	case c.MaxEventStreams < 1 || c.MaxEventStreamsPerTenant < 1 || c.MaxEventStreamsPerTenant > c.MaxEventStreams:
+		return fmt.Errorf("config: maxEventStreams and maxEventStreamsPerTenant must be at least 1, the share no more than the whole")
+	case c.Timeouts.Body <= 0:
+		return fmt.Errorf("config: timeouts.body must be positive")
 	case c.BatchWorkers < 0:
 		return fmt.Errorf("config: batchWorkers must not be negative")
 	case c.Retention < 0:
@@ -284,6 +320,14 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("config: %w", err)
 	}
 	return nil
+}
+
+// perCaller returns each caller's share of the in-flight slots.
+func (c *Config) perCaller() int {
+	if c.MaxInFlightPerCaller > 0 {
+		return c.MaxInFlightPerCaller
+	}
+	return max(1, c.MaxInFlight/4)
 }
 
 // commandsAllowed reports whether allow-listed commands may run in the

@@ -22,43 +22,67 @@ import (
 	"github.com/vouchgate/vouch/store"
 )
 
-// route is one endpoint: who may call it and whether it counts against
-// the in-flight limit.
+// route is one endpoint: who may call it and how it is admitted.
 type route struct {
 	pattern string
 	scope   string // "" for public
-	limited bool
+	admit   admission
 	h       http.HandlerFunc
 }
 
+// admission says how a route is admitted (see admit.go).
+type admission int
+
+const (
+	// free routes take no slot: public probes, /metrics, and the event
+	// stream, which is bounded by its own caps.
+	free admission = iota
+	// held routes read their body whole first, then take an in-flight
+	// slot of their caller's share.
+	held
+	// streamed routes (a batch upload) read their body as they store it:
+	// they take an upload slot of their caller's share, never an
+	// in-flight one.
+	streamed
+)
+
 // routes builds the handler: the mux, and around each route tracing,
-// metrics, the in-flight limit and authentication.
+// metrics, the body read, authentication and the in-flight limit, in
+// that order, so that no slot is taken before the body has arrived and
+// the caller is known.
 func (s *Server) routes(reg *prometheus.Registry) http.Handler {
 	mux := http.NewServeMux()
 	for _, rt := range s.routeTable(promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg})) {
 		h := http.Handler(rt.h)
+		switch rt.admit {
+		case held:
+			h = s.limitInFlight(h)
+		case streamed:
+			h = s.limitUploads(h)
+		}
 		if rt.scope != "" {
 			h = s.requireScope(rt.scope, h)
 		}
-		if rt.limited {
-			h = s.limitInFlight(h)
+		if rt.admit == held {
+			h = s.holdBody(s.cfg.MaxRequestBytes, h)
 		}
 		mux.Handle(rt.pattern, s.observe(rt.pattern, h))
 	}
 	if s.mcp != nil {
 		// Every request is authenticated; its caller picks the tenant
 		// the tools store into.
-		mux.Handle(mcpPath, s.observe(mcpPath, s.limitInFlight(s.requireScope(store.ScopeVerify, s.mcp))))
+		mux.Handle(mcpPath, s.observe(mcpPath, s.holdBody(s.cfg.MaxRequestBytes, s.requireScope(store.ScopeVerify, s.limitInFlight(s.mcp)))))
 	}
 	if s.web != nil {
 		for _, p := range s.web.Patterns() {
 			h := http.Handler(s.web)
 			// Pages read the store as the API does (the overview and
 			// calibration over a whole window), so they count against
-			// the in-flight limit; static files and the long-lived
-			// event stream (bounded by its own cap) do not.
+			// the in-flight limit, their caller told by address; static
+			// files and the long-lived event stream (bounded by its own
+			// cap) do not.
 			if !strings.Contains(p, "/static/") && !strings.HasSuffix(p, "/ui/events") {
-				h = s.limitInFlight(h)
+				h = s.holdBody(s.cfg.MaxRequestBytes, s.limitInFlight(h))
 			}
 			mux.Handle(p, s.observe(p, h))
 		}
@@ -71,24 +95,24 @@ func (s *Server) routes(reg *prometheus.Registry) http.Handler {
 // part of the API.
 func (s *Server) routeTable(metricsHandler http.Handler) []route {
 	return []route{
-		{"POST /v1/verify", store.ScopeVerify, true, s.handleVerify},
-		{"POST /verify-task", store.ScopeVerify, true, s.handleVerifyTask},
-		{"POST /v1/batches", store.ScopeVerify, true, s.handleCreateBatch},
-		{"GET /v1/batches/{id}", store.ScopeRead, true, s.handleGetBatch},
-		{"GET /v1/batches/{id}/results", store.ScopeRead, true, s.handleBatchResults},
-		{"GET /v1/verifications/{id}", store.ScopeRead, true, s.handleGetVerification},
-		{"GET /v1/verifications", store.ScopeRead, true, s.handleListVerifications},
-		{"POST /v1/verifications/{id}/override", store.ScopeReview, true, s.handleOverride},
-		{"POST /v1/outcomes", store.ScopeReview, true, s.handleOutcome},
-		{"GET /v1/metrics", store.ScopeRead, true, s.handleMetrics},
-		{"GET /v1/alerts", store.ScopeRead, true, s.handleAlerts},
-		{"GET /v1/calibration", store.ScopeRead, true, s.handleCalibration},
-		{"GET /v1/examples", store.ScopeRead, true, s.handleExamples},
-		{"GET /v1/events", store.ScopeRead, false, s.handleEvents},
-		{"GET /healthz", "", false, s.handleHealth},
-		{"GET /readyz", "", false, s.handleReady},
-		{"GET /openapi.json", "", false, handleOpenAPI},
-		{"GET /metrics", store.ScopeAdmin, false, metricsHandler.ServeHTTP},
+		{"POST /v1/verify", store.ScopeVerify, held, s.handleVerify},
+		{"POST /verify-task", store.ScopeVerify, held, s.handleVerifyTask},
+		{"POST /v1/batches", store.ScopeVerify, streamed, s.handleCreateBatch},
+		{"GET /v1/batches/{id}", store.ScopeRead, held, s.handleGetBatch},
+		{"GET /v1/batches/{id}/results", store.ScopeRead, held, s.handleBatchResults},
+		{"GET /v1/verifications/{id}", store.ScopeRead, held, s.handleGetVerification},
+		{"GET /v1/verifications", store.ScopeRead, held, s.handleListVerifications},
+		{"POST /v1/verifications/{id}/override", store.ScopeReview, held, s.handleOverride},
+		{"POST /v1/outcomes", store.ScopeReview, held, s.handleOutcome},
+		{"GET /v1/metrics", store.ScopeRead, held, s.handleMetrics},
+		{"GET /v1/alerts", store.ScopeRead, held, s.handleAlerts},
+		{"GET /v1/calibration", store.ScopeRead, held, s.handleCalibration},
+		{"GET /v1/examples", store.ScopeRead, held, s.handleExamples},
+		{"GET /v1/events", store.ScopeRead, free, s.handleEvents},
+		{"GET /healthz", "", free, s.handleHealth},
+		{"GET /readyz", "", free, s.handleReady},
+		{"GET /openapi.json", "", free, handleOpenAPI},
+		{"GET /metrics", store.ScopeOperator, free, metricsHandler.ServeHTTP},
 	}
 }
 
@@ -134,27 +158,6 @@ func (s *Server) observe(name string, h http.Handler) http.Handler {
 		if sw.status >= 500 {
 			s.log.Warn("request failed", "route", name, "status", sw.status)
 		}
-	})
-}
-
-// limitInFlight answers 429 with Retry-After when MaxInFlight requests
-// are already being served, instead of queueing without bound.
-func (s *Server) limitInFlight(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case s.limit <- struct{}{}:
-		default:
-			s.metrics.rejected.Inc()
-			w.Header().Set("Retry-After", "1")
-			writeError(w, http.StatusTooManyRequests, "overloaded", fmt.Sprintf("%d requests are in flight, the server's limit; retry after a second", cap(s.limit)))
-			return
-		}
-		s.metrics.inFlight.Inc()
-		defer func() {
-			<-s.limit
-			s.metrics.inFlight.Dec()
-		}()
-		h.ServeHTTP(w, r)
 	})
 }
 
@@ -244,12 +247,17 @@ func readBody(r *http.Request, max int64) ([]byte, error) {
 	}
 	b, err := io.ReadAll(io.LimitReader(r.Body, max+1))
 	if err != nil {
-		return nil, &vouch.Error{Code: vouch.ErrSyntax, Message: "reading the body: " + err.Error()}
+		return nil, bodyError(err)
 	}
 	if int64(len(b)) > max {
 		return nil, tooLarge(-1, max)
 	}
 	return b, nil
+}
+
+// bodyError is the input error of a body that could not be read.
+func bodyError(err error) error {
+	return &vouch.Error{Code: vouch.ErrSyntax, Message: "reading the body: " + err.Error()}
 }
 
 func tooLarge(n, max int64) error {

@@ -72,11 +72,14 @@ type Server struct {
 	jobs    *jobQueue  // the job queue (PostgreSQL); nil on SQLite
 	// reverify caches the engines of re-verification batches.
 	reverify reverifyEngines
-	limit    chan struct{}
-	handler  http.Handler
-	web      *web.Handler // nil when the dashboard is off
-	mcp      http.Handler // nil when MCP is off
-	version  string
+	// slots bound the requests served at once, uploads the batch bodies
+	// being stored, bodies the bytes of request bodies held (admit.go).
+	slots, uploads *slots
+	bodies         *budget
+	handler        http.Handler
+	web            *web.Handler // nil when the dashboard is off
+	mcp            http.Handler // nil when MCP is off
+	version        string
 
 	// engines: with and without the policy's allow-listed commands, and
 	// per verifier model (verify-task).
@@ -103,7 +106,9 @@ func New(opt Options) (*Server, error) {
 		log:      opt.Logger,
 		now:      opt.Now,
 		judge:    opt.Judge,
-		limit:    make(chan struct{}, cfg.MaxInFlight),
+		slots:    newSlots(cfg.MaxInFlight, cfg.perCaller()),
+		uploads:  newSlots(maxUploads, maxUploadsPerCaller),
+		bodies:   &budget{max: cfg.MaxHeldBodyBytes},
 		stopping: make(chan struct{}),
 		version:  opt.Version,
 	}
@@ -127,7 +132,7 @@ func New(opt Options) (*Server, error) {
 	s.metrics = newMetrics(reg)
 	s.st = instrument(opt.Store, s.metrics)
 	reg.MustRegister(&qualityCollector{s: s, refresh: 15 * time.Second})
-	s.hub = newHub()
+	s.hub = newHub(cfg.MaxEventStreams, cfg.MaxEventStreamsPerTenant)
 	s.shareEvents(opt.Store)
 	// Open mode is decided once, here and at Run, never entered later: a
 	// store with no live key now may serve keyless loopback requests until
