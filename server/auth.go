@@ -3,7 +3,9 @@ package server
 import (
 	"context"
 	"errors"
+	"mime"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -87,6 +89,47 @@ var (
 	errForeignHost = errors.New("without API keys the server answers only requests addressed to the loopback (Host localhost or 127.0.0.1); create a key to serve other names")
 )
 
+// errCrossSite and errSimpleRequest refuse, in open mode, what a web page
+// elsewhere can make the operator's browser send: a request that says it
+// comes from another site, or a write a page can send without asking
+// (a "simple" request, with no Content-Type or a form's).
+var (
+	errCrossSite     = errors.New("without an API key the server refuses requests from another site's pages (Sec-Fetch-Site or Origin)")
+	errSimpleRequest = errors.New("without an API key a request that writes must say Content-Type: application/json (or application/jsonl for a batch), which a web page cannot send to another site without its consent")
+)
+
+// sameSiteOnly checks a keyless request in open mode. A browser marks
+// where a request comes from (Sec-Fetch-Site, Origin): one from another
+// origin is refused. A write must carry a Content-Type that no web page
+// can send across sites without a CORS preflight, which the server never
+// grants; curl and every client send one.
+func sameSiteOnly(r *http.Request) error {
+	switch r.Header.Get("Sec-Fetch-Site") {
+	case "", "none", "same-origin":
+	default:
+		return errCrossSite
+	}
+	if o := r.Header.Get("Origin"); o != "" {
+		u, err := url.Parse(o)
+		if o == "null" || err != nil || !strings.EqualFold(u.Host, r.Host) {
+			return errCrossSite
+		}
+	}
+	switch r.Method {
+	case http.MethodGet, http.MethodHead, http.MethodOptions:
+		return nil
+	}
+	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil {
+		return errSimpleRequest
+	}
+	switch mt {
+	case "application/json", "application/jsonl", "application/x-ndjson", "application/jsonlines", "application/x-jsonlines":
+		return nil
+	}
+	return errSimpleRequest
+}
+
 // authenticate returns the caller of r.
 func (a *authenticator) authenticate(r *http.Request) (principal, error) {
 	secret := bearer(r)
@@ -98,6 +141,9 @@ func (a *authenticator) authenticate(r *http.Request) (principal, error) {
 		if open {
 			if !loopback.Host(r.Host) {
 				return principal{}, errForeignHost
+			}
+			if err := sameSiteOnly(r); err != nil {
+				return principal{}, err
 			}
 			return principal{tenant: DefaultTenant}, nil
 		}
@@ -191,8 +237,11 @@ func (s *Server) requireScope(scope string, h http.Handler) http.Handler {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="vouch"`)
 			writeError(w, http.StatusUnauthorized, "unauthorized", err.Error())
 			return
-		case errors.Is(err, errForeignHost):
+		case errors.Is(err, errForeignHost) || errors.Is(err, errCrossSite):
 			writeError(w, http.StatusForbidden, "forbidden", err.Error())
+			return
+		case errors.Is(err, errSimpleRequest):
+			writeError(w, http.StatusUnsupportedMediaType, "unsupported_media_type", err.Error())
 			return
 		case err != nil:
 			s.writeStoreError(w, "checking the API key", err)

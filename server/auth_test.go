@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"net/http"
 	"strings"
 	"testing"
@@ -45,6 +46,7 @@ func testAuthAndScopes(t *testing.T, newEnv envMaker) {
 	verifier, _ := e.key("acme", store.ScopeVerify)
 	reader, readerKey := e.key("acme", store.ScopeRead)
 	admin, _ := e.key("acme", store.ScopeAdmin)
+	operator, _ := e.key("ops", store.ScopeOperator)
 
 	for _, tc := range []struct {
 		name, method, path, key string
@@ -57,8 +59,12 @@ func testAuthAndScopes(t *testing.T, newEnv envMaker) {
 		{"verify key verifies", "POST", "/v1/verify", verifier, 200},
 		{"verify key cannot read", "GET", "/v1/verifications", verifier, 403},
 		{"read key reads", "GET", "/v1/verifications/a1", reader, 200},
-		{"metrics need admin", "GET", "/metrics", reader, 403},
-		{"admin reads metrics", "GET", "/metrics", admin, 200},
+		{"metrics need the operator", "GET", "/metrics", reader, 403},
+		// /metrics names every tenant: a tenant's admin key does not
+		// read it.
+		{"a tenant's admin cannot read metrics", "GET", "/metrics", admin, 403},
+		{"the operator reads metrics", "GET", "/metrics", operator, 200},
+		{"the operator key verifies nothing", "POST", "/v1/verify", operator, 403},
 		{"admin verifies", "POST", "/v1/verify", admin, 200},
 		{"health is public", "GET", "/healthz", "", 200},
 	} {
@@ -94,9 +100,13 @@ func testAuthAndScopes(t *testing.T, newEnv envMaker) {
 	}
 	// Revoking every key leaves a closed server: open mode, ended by the
 	// first key, never starts again.
-	keys, err := e.store.Keys(t.Context(), "acme")
-	if err != nil {
-		t.Fatal(err)
+	var keys []store.Key
+	for _, tenant := range []string{"acme", "ops"} {
+		ks, err := e.store.Keys(t.Context(), tenant)
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, ks...)
 	}
 	for _, k := range keys {
 		if err := e.store.RevokeKey(t.Context(), k.ID, e.clock.now()); err != nil {
@@ -182,5 +192,58 @@ func testTenantIsolation(t *testing.T, newEnv envMaker) {
 	}
 	if n != 2 {
 		t.Errorf("beta's stream: %d events, want its own 2", n)
+	}
+}
+
+// In open mode, what any web page can make the operator's browser send
+// is refused: a simple (no-cors) write, and any request marked as from
+// another site. Before, a text/plain POST from any page was verified,
+// and planted overrides, outcomes and batches.
+func TestOpenModeRefusesOtherSites(t *testing.T) {
+	e := newEnv(t, nil)
+	if res := e.do("POST", "/v1/verify", "", request("v1", 1, "DONE")); res.status != 200 {
+		t.Fatalf("a JSON request in open mode: %d %s", res.status, res.body)
+	}
+	writes := []struct{ path, body string }{
+		{"/v1/verify", string(request("v2", 1, "DONE"))},
+		{"/v1/verifications/v1/override", `{"attempt":1,"verdict":"fail","reason":"planted"}`},
+		{"/v1/outcomes", `{"verificationId":"v1","attempt":1,"outcome":"bad"}`},
+		{"/v1/batches", string(request("v3", 1, "DONE"))},
+		{"/verify-task", `{"task":"t","output":"o","criteria":["c"]}`},
+	}
+	for _, w := range writes {
+		for _, ct := range []string{"text/plain", "text/plain;charset=UTF-8", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", ""} {
+			res := e.do("POST", w.path, "", []byte(w.body), "Content-Type", ct)
+			if res.status != http.StatusUnsupportedMediaType {
+				t.Errorf("POST %s as %q without a key: %d %s, want 415", w.path, ct, res.status, res.body)
+			}
+		}
+		for _, h := range [][2]string{
+			{"Origin", "https://attacker.example"},
+			{"Origin", "null"},
+			{"Sec-Fetch-Site", "cross-site"},
+			{"Sec-Fetch-Site", "same-site"},
+		} {
+			res := e.do("POST", w.path, "", []byte(w.body), "Content-Type", "application/json", h[0], h[1])
+			if res.status != http.StatusForbidden {
+				t.Errorf("POST %s with %s: %s: %d %s, want 403", w.path, h[0], h[1], res.status, res.body)
+			}
+		}
+	}
+	if res := e.do("GET", "/v1/verifications/v1", "", nil, "Sec-Fetch-Site", "cross-site"); res.status != http.StatusForbidden {
+		t.Errorf("a cross-site read: %d, want 403", res.status)
+	}
+	// The server's own origin, and a request no browser made, are served.
+	if res := e.do("POST", "/v1/verify", "", request("v4", 1, "DONE"), "Origin", e.http.URL, "Sec-Fetch-Site", "same-origin"); res.status != 200 {
+		t.Errorf("same-origin: %d %s", res.status, res.body)
+	}
+	if res := e.do("POST", "/v1/batches", "", request("v5", 1, "DONE"), "Content-Type", "application/jsonl"); res.status != 202 {
+		t.Errorf("a JSONL batch: %d %s", res.status, res.body)
+	}
+	if _, err := e.store.Get(t.Context(), DefaultTenant, "v2", 1); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("a refused request is in the log: %v", err)
+	}
+	if _, err := e.store.Get(t.Context(), DefaultTenant, "v4", 1); err != nil {
+		t.Errorf("the same-origin request is not in the log: %v", err)
 	}
 }
