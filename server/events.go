@@ -19,22 +19,25 @@ type hub struct {
 	mu   sync.Mutex
 	subs map[string]map[chan struct{}]struct{}
 	n    int
+	// max bounds the streams open at once, perTenant each tenant's share
+	// of them: one tenant's idle streams cannot shut the others out.
+	max, perTenant int
 	// notifier, when the store is shared by several processes, tells
 	// the others of the events this one stores (see fanout.go).
 	notifier store.Notifier
 }
 
-// maxStreams bounds the open event streams of a server.
-const maxStreams = 1000
-
-func newHub() *hub { return &hub{subs: map[string]map[chan struct{}]struct{}{}} }
+func newHub(max, perTenant int) *hub {
+	return &hub{subs: map[string]map[chan struct{}]struct{}{}, max: max, perTenant: perTenant}
+}
 
 // subscribe returns a channel that is signalled when the tenant has new
-// events, or nil when the server has too many streams open.
+// events, or nil when the server, or the tenant, has as many streams
+// open as it may.
 func (h *hub) subscribe(tenant string) chan struct{} {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.n >= maxStreams {
+	if h.n >= h.max || len(h.subs[tenant]) >= h.perTenant {
 		return nil
 	}
 	c := make(chan struct{}, 1)
@@ -118,7 +121,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	wake, unsubscribe := s.subscribe(tenant)
 	if wake == nil {
 		w.Header().Set("Retry-After", "10")
-		writeError(w, http.StatusServiceUnavailable, "overloaded", "too many event streams are open")
+		writeError(w, http.StatusServiceUnavailable, "overloaded", fmt.Sprintf("too many event streams are open: at most %d per tenant, %d in all", s.hub.perTenant, s.hub.max))
 		return
 	}
 	defer unsubscribe()
