@@ -234,7 +234,8 @@ func testAlerts(t *testing.T, newEnv envMaker) {
 	if len(fired) != 1 || !strings.Contains(fired[0], `alert:firing`) || !strings.Contains(fired[0], `"name":"catchRate"`) {
 		t.Errorf("alert events %q, want one alert:firing of catchRate", fired)
 	}
-	res := e.do("GET", "/metrics", key, nil)
+	operator, _ := e.key("ops", store.ScopeOperator)
+	res := e.do("GET", "/metrics", operator, nil)
 	for _, want := range []string{
 		`vouch_alert_firing{alert="catchRate",severity="high",tenant="acme"} 1`,
 		`vouch_alert_firing{alert="falseAlarmRate",severity="medium",tenant="acme"} 0`,

@@ -128,13 +128,15 @@ func (k *Key) Matches(secret string) bool {
 	return subtle.ConstantTimeCompare(hash, k.Hash) == 1 && id == k.ID
 }
 
-// Has reports whether the key holds scope; admin holds every scope.
+// Has reports whether the key holds scope. Admin holds every scope of
+// its tenant; operator, which reads the whole server, only a key created
+// with it holds.
 func (k *Key) Has(scope string) bool {
 	if k == nil {
 		return false
 	}
 	for _, s := range k.Scopes {
-		if s == scope || s == ScopeAdmin {
+		if s == scope || s == ScopeAdmin && scope != ScopeOperator {
 			return true
 		}
 	}

@@ -121,9 +121,13 @@ func TestKeyHas(t *testing.T) {
 		if k.Has(s) != want {
 			t.Errorf("verify+read key Has(%s) = %v", s, !want)
 		}
-		if !admin.Has(s) {
-			t.Errorf("admin key lacks %s", s)
+		if admin.Has(s) != (s != store.ScopeOperator) {
+			t.Errorf("admin key Has(%s) = %v: admin holds every scope of its tenant, never the operator's", s, admin.Has(s))
 		}
+	}
+	operator := &store.Key{Scopes: []string{store.ScopeOperator}}
+	if !operator.Has(store.ScopeOperator) || operator.Has(store.ScopeRead) {
+		t.Error("an operator key holds the operator scope, and no tenant's")
 	}
 	if k.Has("root") {
 		t.Error("a key has an unknown scope")

@@ -380,10 +380,14 @@ const (
 	ScopeRead   = "read"
 	ScopeReview = "review"
 	ScopeAdmin  = "admin"
+	// ScopeOperator reads what spans tenants (the Prometheus /metrics,
+	// which names every tenant): it is the operator's, and admin does not
+	// imply it.
+	ScopeOperator = "operator"
 )
 
 // Scopes lists every scope.
-var Scopes = []string{ScopeVerify, ScopeRead, ScopeReview, ScopeAdmin}
+var Scopes = []string{ScopeVerify, ScopeRead, ScopeReview, ScopeAdmin, ScopeOperator}
 
 // Key is an API key as stored: its hash, never its secret.
 type Key struct {

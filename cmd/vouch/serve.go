@@ -267,8 +267,10 @@ func newKeysCmd(st Streams) *cobra.Command {
 (--store, else VOUCH_STORE, else ./vouch.db), so the first key needs no server.
 A key is shown once, when it is made; the store keeps only its hash. Scopes:
 verify (POST requests and batches), read (reports, lists, events), review
-(overrides), admin (everything, and /metrics). A running server notices a new
-or revoked key within a few seconds.`,
+(overrides and outcomes), admin (every scope of its tenant), operator (the
+Prometheus /metrics, which names every tenant: no tenant's admin key reads it;
+give it to the operator's scraper alone). A running server notices a new or
+revoked key within a few seconds.`,
 	}
 	fl := cmd.PersistentFlags()
 	fl.StringVar(&f.store, "store", "", "the store's `DSN` (default: VOUCH_STORE, else ./vouch.db)")
@@ -310,7 +312,7 @@ or revoked key within a few seconds.`,
 	}
 	create.Flags().StringVar(&f.tenant, "tenant", "", "the key's `TENANT`")
 	create.Flags().StringVar(&f.name, "name", "", "a `NAME` to tell the key by")
-	create.Flags().StringSliceVar(&f.scopes, "scope", []string{store.ScopeVerify, store.ScopeRead}, "the key's `SCOPES`: verify, read, review, admin")
+	create.Flags().StringSliceVar(&f.scopes, "scope", []string{store.ScopeVerify, store.ScopeRead}, "the key's `SCOPES`: verify, read, review, admin, operator")
 	create.Flags().BoolVar(&f.json, "json", false, "print the key as JSON")
 	list := &cobra.Command{
 		Use:   "list [--tenant NAME] [--json]",
