@@ -88,10 +88,14 @@ type Config struct {
 	// `mcp: false` or `vouch serve --no-mcp` turns it off).
 	MCP bool `json:"mcp"`
 	// SessionKeyFile names a file of at least 32 bytes that signs the
-	// dashboard's session cookies. Empty: a random key made at the first
-	// start and kept in the store, so that sessions outlive a restart
-	// and every server on the store accepts them. A file wins over the
-	// stored key, e.g. to rotate the key (which signs every session out).
+	// dashboard's session cookies. Empty: a file of random bytes made at
+	// the first start, mode 0600, never in the store (whoever reads the
+	// database cannot sign a session): DATABASE.session-key beside a
+	// SQLite store, so that every server on it accepts the same sessions,
+	// or vouch/session-key in the user's configuration directory for
+	// PostgreSQL, where servers sharing a store share sessions only when
+	// given one sessionKeyFile. A new file (or a new key in it) signs
+	// every session out.
 	SessionKeyFile string `json:"sessionKeyFile"`
 }
 

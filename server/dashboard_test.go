@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/url"
 	"os"
@@ -176,7 +178,7 @@ func TestDashboardSessionKey(t *testing.T) {
 }
 
 // TestDashboardSessionSharedByServers checks the default session key:
-// kept in the store, so that a session signed by one server is accepted
+// a file beside the SQLite database, so that a session signed by one server is accepted
 // by another on the same store (behind one address, or after a restart),
 // while a server given a key file signs with that instead.
 func TestDashboardSessionSharedByServers(t *testing.T) {
@@ -219,4 +221,45 @@ func dashboardStatus(t *testing.T, e *testEnv, path string, cookies []*http.Cook
 	}
 	res.Body.Close()
 	return res.StatusCode
+}
+
+// TestDashboardSessionKeyNotInStore: the default session key is a file
+// beside the database, readable by its owner alone, and its bytes are
+// nowhere in the database's files. Before, it was a row of the store, so
+// whoever could read vouch.db could sign in as a reviewer.
+func TestDashboardSessionKeyNotInStore(t *testing.T) {
+	dir := t.TempDir()
+	dsn := filepath.Join(dir, "vouch.db")
+	a := newEnvOn(t, dsn, nil)
+	file := dsn + sessionKeySuffix
+	fi, err := os.Stat(file)
+	if err != nil {
+		t.Fatalf("no session key file beside the database: %v", err)
+	}
+	if fi.Mode().Perm() != 0o600 || fi.Size() != sessionKeySize {
+		t.Errorf("session key file: mode %v, %d bytes; want 0600, %d", fi.Mode().Perm(), fi.Size(), sessionKeySize)
+	}
+	key, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reader, _ := a.key("acme", store.ScopeRead)
+	cookies := dashboardLogin(t, a, reader)
+	if err := a.store.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{dsn, dsn + "-wal", dsn + "-shm"} {
+		b, err := os.ReadFile(name)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			t.Fatal(err)
+		}
+		if bytes.Contains(b, key) {
+			t.Errorf("%s holds the session key", filepath.Base(name))
+		}
+	}
+	// The file is the key: a server given it accepts the session.
+	b := newEnvOn(t, dsn, func(c *Config) { c.SessionKeyFile = file })
+	if code := dashboardStatus(t, b, "/verifications", cookies); code != http.StatusOK {
+		t.Errorf("a server given the default key file, with a session of the first: %d, want 200", code)
+	}
 }

@@ -43,9 +43,10 @@ type Options struct {
 	// collectors.
 	Registry *prometheus.Registry
 	// SessionKey signs the dashboard's session cookies (at least 32
-	// bytes); nil means Config.SessionKeyFile's contents, else a key kept
-	// in the store (made at the first start, and shared by every server
-	// on the store).
+	// bytes); nil means Config.SessionKeyFile's contents, else the
+	// default key file, made at the first start and never kept in the
+	// store: beside a SQLite database (shared by every server on it), or
+	// in the user's configuration directory for PostgreSQL.
 	SessionKey []byte
 	// Version is the version the server introduces itself with over
 	// MCP; empty means "dev".
@@ -161,7 +162,7 @@ func New(opt Options) (*Server, error) {
 		s.batches = newBatchPool(s, cfg.BatchWorkers)
 	}
 	if cfg.Dashboard {
-		if s.web, err = s.newDashboard(opt.SessionKey); err != nil {
+		if s.web, err = s.newDashboard(opt.SessionKey, store.File(opt.Store)); err != nil {
 			return nil, err
 		}
 	}

@@ -42,3 +42,38 @@ func Write(path string, data []byte, perm fs.FileMode) error {
 	}
 	return nil
 }
+
+// Create makes path with data and permissions perm, whole, only if it does
+// not exist: the data is written and synced under a temporary name, then
+// linked to path, which fails with an error matching fs.ErrExist when
+// another writer got there first. A reader never sees path part-written.
+func Create(path string, data []byte, perm fs.FileMode) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp)
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(perm)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	if err := os.Link(tmp, path); err != nil {
+		return err
+	}
+	if d, err := os.Open(dir); err == nil {
+		d.Sync() // best effort, as in Write
+		d.Close()
+	}
+	return nil
+}
