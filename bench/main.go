@@ -97,6 +97,9 @@ func main() {
 	passes := flag.Int("passes", 5, "with -serve, timed passes over the batch")
 	mcpMode := flag.Bool("mcp", false, "time verify_output of the JSDoc example over MCP (stdio and HTTP) beside vouch verify; -n round trips (default 2000: give -n 200)")
 	loopMode := flag.Bool("loop", false, "run the loop's scripted corpus: retry success, attempts and cost per accepted task, loop overhead")
+	attack := flag.Bool("attack", false, "run normal traffic against vouch serve alone, then beside a hostile caller's slow bodies and batch uploads, and print its p99 in both (see -n, -c, -attack-batches, -attack-batch-mib)")
+	attackBatches := flag.Int("attack-batches", 4, "with -attack, batch uploads at a time")
+	attackBatchMiB := flag.Int("attack-batch-mib", 64, "with -attack, the size of each batch upload in MiB")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the bench process to `FILE`")
 	flag.Parse()
 	if *cpuProfile != "" {
@@ -115,6 +118,8 @@ func main() {
 		err = mcpBench(*n)
 	} else if *serve {
 		err = serveBench(*n, *clients, *passes, *storeDSN)
+	} else if *attack {
+		err = attackBench(*n, *clients, *attackBatches, *attackBatchMiB)
 	} else if *loopMode {
 		err = loopCorpus(*runs)
 	} else if *swebench != "" {
