@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -130,7 +131,7 @@ func attackBench(n, conc, batches, batchMiB int) error {
 				if i%2 == 1 {
 					path, key = "/v1/verify", attacker
 				}
-				if slowBody(ctx, url+path, key) {
+				if slowBody(ctx, url, path, key) {
 					cut.Add(1)
 				}
 			}
@@ -204,42 +205,50 @@ func createKey(bin, db, tenant string) (string, error) {
 	return k.Key, nil
 }
 
-// slowBody sends a POST whose body trickles in, a byte every 100 ms, until
-// the server answers or ctx ends; it reports whether the server cut it
-// off (answered before the body was done).
-func slowBody(ctx context.Context, url, key string) bool {
-	pr, pw := io.Pipe()
-	req, _ := http.NewRequestWithContext(ctx, "POST", url, pr)
-	if key != "" {
-		req.Header.Set("Authorization", "Bearer "+key)
-		req.Header.Set("Content-Type", "application/json")
-	} else {
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		req.Header.Set("Cookie", "vouch_csrf=made-up-token")
-	}
-	go func() {
-		t := time.NewTicker(100 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				pw.CloseWithError(ctx.Err())
-				return
-			case <-t.C:
-				if _, err := pw.Write([]byte("a")); err != nil {
-					return
-				}
-			}
-		}
-	}()
-	res, err := http.DefaultTransport.RoundTrip(req)
-	pw.Close()
+// slowBody sends, over a connection of its own, the headers of a POST
+// that announces a 1 MB body and then sends a byte of it every 100 ms,
+// until the server answers or ctx ends; it reports whether the server
+// cut it off (answered before the body was done).
+func slowBody(ctx context.Context, base, path, key string) bool {
+	host := strings.TrimPrefix(base, "http://")
+	var d net.Dialer
+	conn, err := d.DialContext(ctx, "tcp", host)
 	if err != nil {
 		return false
 	}
-	io.Copy(io.Discard, res.Body)
-	res.Body.Close()
-	return ctx.Err() == nil
+	defer conn.Close()
+	h := "POST " + path + " HTTP/1.1\r\nHost: " + host + "\r\nContent-Length: 1000000\r\n"
+	if key != "" {
+		h += "Authorization: Bearer " + key + "\r\nContent-Type: application/json\r\n"
+	} else {
+		h += "Content-Type: application/x-www-form-urlencoded\r\nCookie: vouch_csrf=bWFkZS11cC1ieS1hdHRhY2sh\r\n"
+	}
+	if _, err := conn.Write([]byte(h + "\r\n")); err != nil {
+		return false
+	}
+	answered := make(chan struct{})
+	go func() {
+		defer close(answered)
+		io.Copy(io.Discard, conn) // ends when the server answers and closes, or ctx closes conn
+	}()
+	t := time.NewTicker(100 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			conn.Close()
+			<-answered
+			return false
+		case <-answered:
+			return true
+		case <-t.C:
+			if _, err := conn.Write([]byte("a")); err != nil {
+				conn.Close()
+				<-answered
+				return ctx.Err() == nil
+			}
+		}
+	}
 }
 
 // bigBatch uploads a JSONL batch of about size bytes, generated as it is

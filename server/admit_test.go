@@ -77,7 +77,7 @@ func TestSlowLoginsLeaveTheAPI(t *testing.T) {
 	var finishes []func([]byte)
 	var dones []<-chan int
 	for range 4 {
-		h := http.Header{"Content-Type": {"application/x-www-form-urlencoded"}, "Cookie": {"vouch_csrf=made-up"}}
+		h := http.Header{"Content-Type": {"application/x-www-form-urlencoded"}, "Cookie": {"vouch_csrf=bWFkZS11cC1ieS1hdHRhY2sh"}}
 		f, d := e.slowBody("/login", h, -1)
 		finishes, dones = append(finishes, f), append(dones, d)
 	}
