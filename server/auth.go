@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"mime"
 	"net/http"
 	"net/url"
@@ -59,6 +60,12 @@ type authenticator struct {
 	mu       sync.Mutex
 	keys     map[string]cachedKey
 	openTill time.Time
+
+	// log, when set, is told once when a closed server finds no live key
+	// left (every key revoked): it stays closed.
+	log        *slog.Logger
+	closedTill time.Time
+	toldEmpty  bool
 }
 
 type cachedKey struct {
@@ -137,6 +144,9 @@ func (a *authenticator) authenticate(r *http.Request) (principal, error) {
 		open, err := a.openMode(r.Context())
 		if err != nil {
 			return principal{}, err
+		}
+		if !open {
+			a.noteEmpty(r.Context())
 		}
 		if open {
 			if !loopback.Host(r.Host) {
@@ -225,6 +235,35 @@ func (a *authenticator) openMode(ctx context.Context) (bool, error) {
 	a.openTill = now.Add(openTTL)
 	a.mu.Unlock()
 	return a.may.Load(), nil
+}
+
+// noteEmpty logs, once, that a closed server has no live key left: every
+// request is refused until a key is created, and open mode does not come
+// back. The store is asked at most every keyTTL, on requests without a
+// key.
+func (a *authenticator) noteEmpty(ctx context.Context) {
+	if a.log == nil {
+		return
+	}
+	now := a.now()
+	a.mu.Lock()
+	if a.toldEmpty || now.Before(a.closedTill) {
+		a.mu.Unlock()
+		return
+	}
+	a.closedTill = now.Add(keyTTL)
+	a.mu.Unlock()
+	n, err := a.st.ActiveKeys(ctx)
+	if err != nil || n > 0 {
+		return
+	}
+	a.mu.Lock()
+	told := a.toldEmpty
+	a.toldEmpty = true
+	a.mu.Unlock()
+	if !told {
+		a.log.Warn("no live API key is left in the store (every key was revoked): the server stays closed and refuses every request until a key is created; open mode is decided at start only")
+	}
 }
 
 // requireScope authenticates a request and checks that its key holds

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"log/slog"
 	"net/http"
 	"strings"
 	"testing"
@@ -245,5 +246,33 @@ func TestOpenModeRefusesOtherSites(t *testing.T) {
 	}
 	if _, err := e.store.Get(t.Context(), DefaultTenant, "v4", 1); err != nil {
 		t.Errorf("the same-origin request is not in the log: %v", err)
+	}
+}
+
+// Revoking the last key leaves a closed server, and the log says so,
+// once.
+func TestLastKeyRevokedIsLogged(t *testing.T) {
+	e := newEnv(t, nil)
+	_, k := e.key("acme", store.ScopeRead)
+	var logs bytes.Buffer
+	e.srv.auth.log = slog.New(slog.NewTextHandler(&logs, nil))
+	if res := e.do("GET", "/v1/verifications", "", nil); res.status != 401 {
+		t.Fatalf("no key while a key is live: %d", res.status)
+	}
+	if logs.Len() != 0 {
+		t.Fatalf("logged with a live key: %s", logs.String())
+	}
+	if err := e.store.RevokeKey(t.Context(), k.ID, e.clock.now()); err != nil {
+		t.Fatal(err)
+	}
+	e.clock.advance(time.Minute)
+	for range 2 {
+		if res := e.do("GET", "/v1/verifications", "", nil, "Host", "localhost"); res.status != 401 {
+			t.Fatalf("no key after the last was revoked: %d, want 401", res.status)
+		}
+		e.clock.advance(time.Minute)
+	}
+	if n := strings.Count(logs.String(), "no live API key is left"); n != 1 {
+		t.Errorf("logged %d times, want once: %s", n, logs.String())
 	}
 }

@@ -144,6 +144,7 @@ func New(opt Options) (*Server, error) {
 		return nil, fmt.Errorf("server: store: %w", err)
 	}
 	s.auth = newAuthenticator(s.st, s.now, keys == 0)
+	s.auth.log = s.log
 	if s.commands, err = s.newEngine(s.policy); err != nil {
 		return nil, err
 	}

@@ -371,6 +371,9 @@ revoked key within a few seconds.`,
 					return err
 				}
 				fmt.Fprintf(st.Err, "key %s revoked\n", args[0])
+				if n, err := s.ActiveKeys(cmd.Context()); err == nil && n == 0 {
+					fmt.Fprintln(st.Err, "that was the last live key: a running server on this store stays closed and refuses every request until a key is created; a server started on it now would run in open mode (loopback only, every request without a key)")
+				}
 				return nil
 			})
 		},

@@ -178,8 +178,8 @@ func TestKeysCommands(t *testing.T) {
 	if code, _, errs := run("keys", "create", "--store", dsn, "--tenant", "acme", "--scope", "root"); code != 2 || !strings.Contains(errs, "root") {
 		t.Errorf("bad scope: %d %s", code, errs)
 	}
-	if code, _, _ := run("keys", "revoke", "--store", dsn, id); code != 0 {
-		t.Errorf("revoke: %d", code)
+	if code, _, errs := run("keys", "revoke", "--store", dsn, id); code != 0 || !strings.Contains(errs, "last live key") {
+		t.Errorf("revoke of the last key: %d %s", code, errs)
 	}
 	if code, _, errs := run("keys", "revoke", "--store", dsn, "nope"); code != 2 || !strings.Contains(errs, "no key") {
 		t.Errorf("revoke unknown: %d %s", code, errs)
