@@ -53,16 +53,25 @@ func TestLoadConfig(t *testing.T) {
 	for doc, want := range map[string]string{
 		"adress: x\n":     `adress: unknown field (want one of addr,`,
 		"addr: nowhere\n": "want HOST:PORT",
-		"workspaces: {a: /x}\ncommandWorkspaces: [b]\n": `"b" is not one of the workspaces`,
-		"maxInFlight: 0\nretention: -1s\n":              "retention must not be negative",
-		"timeouts: {verify: soon}\n":                    `invalid duration "soon"`,
-		"alerts: {retrySuccess: {severity: dire}}\n":    `severity "dire"`,
-		"alerts: {catchRate: {below: 0.5}}\n":           `below: unknown field`,
+		"workspaces: {a: /x}\ncommandWorkspaces: [b]\n":     `"b" is not one of the workspaces`,
+		"maxInFlight: 0\nretention: -1s\n":                  "retention must not be negative",
+		"timeouts: {verify: soon}\n":                        `invalid duration "soon"`,
+		"alerts: {retrySuccess: {severity: dire}}\n":        `severity "dire"`,
+		"alerts: {catchRate: {below: 0.5}}\n":               `below: unknown field`,
+		"maxInFlight: 8\nmaxInFlightPerCaller: 9\n":         "maxInFlightPerCaller must be between 1 and maxInFlight (8)",
+		"maxHeldBodyBytes: 1000\n":                          "must hold at least one request",
+		"maxEventStreams: 5\nmaxEventStreamsPerTenant: 6\n": "the share no more than the whole",
 	} {
 		os.WriteFile(path, []byte(doc), 0o644)
 		if _, err := LoadConfig(path); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: %v, want %q", doc, err, want)
 		}
+	}
+	// The admission keys, and a share left out: a quarter of the slots.
+	os.WriteFile(path, []byte("maxInFlight: 40\nmaxHeldBodyBytes: 8388608\nmaxEventStreams: 50\nmaxEventStreamsPerTenant: 5\ntimeouts: {body: 3s}\n"), 0o644)
+	if c, err = LoadConfig(path); err != nil || c.perCaller() != 10 || c.MaxHeldBodyBytes != 8<<20 || c.MaxEventStreams != 50 ||
+		c.MaxEventStreamsPerTenant != 5 || c.Timeouts.Body != vouch.Duration(3*time.Second) {
+		t.Errorf("admission keys: %v %+v", err, c)
 	}
 	c = DefaultConfig()
 	env := map[string]string{"VOUCH_ADDR": "127.0.0.1:1", "VOUCH_STORE": "postgres://u:secret@h/db", "VOUCH_MAX_IN_FLIGHT": "8"}
