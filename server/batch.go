@@ -4,9 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"runtime"
 	"strings"
@@ -33,92 +33,240 @@ func batchStatus(b *store.Batch) api.BatchStatus {
 	return st
 }
 
+// Chunks of an upload: a batch is stored as its body arrives, up to
+// batchChunkItems items or batchChunkBytes bytes of requests at a time,
+// whichever comes first, each chunk in a short transaction of its own,
+// so that an upload holds no more than a chunk and a line in memory, and
+// no write transaction while it reads the client's bytes.
+const (
+	batchChunkItems = 1000
+	batchChunkBytes = 2 << 20
+)
+
+// An upload that did not finish (its process ended mid-way) leaves a
+// loading batch that nothing shows or works. It is deleted once no chunk
+// was written to it for loadingStale, or for twice the longest a request
+// may take to read (Timeouts.Read), whichever is longer, so that no live
+// upload is taken for one; loading batches are looked for when the
+// batch runner starts and every loadingSweepGap.
+const (
+	loadingStale    = time.Hour
+	loadingSweepGap = time.Hour
+)
+
+// batchHook, when set (by tests, before the server starts), is called by
+// an upload after each chunk it stored ("stored", while it still holds
+// the chunk) and after it deleted its unfinished batch ("aborted").
+var batchHook func(event, tenant, id string)
+
 // handleCreateBatch takes a batch of requests, as JSONL (one request per
 // line) or a JSON array, stores it, and answers 202 with its status; the
 // requests are verified in the background. A request that does not decode
 // is an item failed from the start, as a bad line of `vouch verify
 // --batch` is.
+//
+// The body is read as it arrives, each request decoded on its own, and
+// stored a chunk at a time (see batchChunkItems) in a batch that stays
+// loading, shown to no one and worked by nothing, until its last chunk is
+// stored; then it turns running in one transaction. A body that fails
+// (a read error, over its limit, an array that does not parse) or a store
+// that fails mid-way deletes what was stored of it. A batch that fits in
+// one chunk is written in one transaction, as a whole.
 func (s *Server) handleCreateBatch(w http.ResponseWriter, r *http.Request) {
-	tenant := tenantOf(r.Context())
-	body, err := readBody(r, s.cfg.MaxBatchBytes)
-	if err != nil {
-		writeInputError(w, err)
+	if r.ContentLength > s.cfg.MaxBatchBytes {
+		writeInputError(w, tooLarge(r.ContentLength, s.cfg.MaxBatchBytes))
 		return
 	}
-	raws, err := splitBatch(body)
-	if err != nil {
-		writeInputError(w, err)
-		return
+	up := &batchUpload{s: s, ctx: r.Context(),
+		b: &store.Batch{Tenant: tenantOf(r.Context()), ID: newID("b-"), State: store.BatchRunning, CreatedAt: s.now().UTC()}}
+	in := newBatchReader(&limitedBody{r: r.Body, left: s.cfg.MaxBatchBytes, max: s.cfg.MaxBatchBytes}, s.cfg.MaxRequestBytes)
+	for {
+		raw, size, err := in.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			up.abort()
+			var ve *vouch.Error
+			if !errors.As(err, &ve) {
+				err = bodyError(err)
+			}
+			writeInputError(w, err)
+			return
+		}
+		if up.n == maxBatchItems {
+			up.abort()
+			writeError(w, http.StatusRequestEntityTooLarge, string(vouch.ErrTooLarge), fmt.Sprintf("the batch holds more than %d requests, the limit", maxBatchItems))
+			return
+		}
+		if err := up.add(raw, size); err != nil {
+			up.abort()
+			s.writeStoreError(w, "storing the batch", err)
+			return
+		}
 	}
-	if len(raws) == 0 {
+	if up.n == 0 {
 		writeError(w, http.StatusBadRequest, string(vouch.ErrMissing), "the batch holds no request")
 		return
 	}
-	if len(raws) > maxBatchItems {
-		writeError(w, http.StatusRequestEntityTooLarge, string(vouch.ErrTooLarge), fmt.Sprintf("the batch holds %d requests, over the limit of %d", len(raws), maxBatchItems))
-		return
-	}
-	now := s.now().UTC()
-	b := &store.Batch{Tenant: tenant, ID: newID("b-"), State: store.BatchRunning, Total: len(raws), CreatedAt: now}
-	items := make([]store.BatchItem, len(raws))
-	pending := 0
-	for i, raw := range raws {
-		it := store.BatchItem{Tenant: tenant, BatchID: b.ID, Index: i, State: store.ItemPending, Request: raw}
-		if int64(len(raw)) > s.cfg.MaxRequestBytes {
-			it.State, it.Request, it.Error = store.ItemError, nil, wire.ErrorLine(i+1, tooLarge(int64(len(raw)), s.cfg.MaxRequestBytes))
-		} else if _, err := wire.DecodeRequest(raw, wire.Options{MaxBytes: s.cfg.MaxRequestBytes, Name: fmt.Sprintf("line %d", i+1)}); err != nil {
-			it.State, it.Error = store.ItemError, wire.ErrorLine(i+1, err)
-		} else {
-			pending++
-		}
-		items[i] = it
-	}
-	if s.jobs != nil {
-		err = s.jobs.createBatch(r.Context(), b, items)
-	} else {
-		err = s.st.CreateBatch(r.Context(), b, items)
-	}
+	saved, err := up.finish()
 	if err != nil {
+		up.abort()
 		s.writeStoreError(w, "storing the batch", err)
 		return
 	}
 	if s.batches != nil {
-		s.batches.added(pending)
+		s.batches.added(up.pending)
 	}
-	saved, err := s.st.Batch(r.Context(), tenant, b.ID)
-	if err != nil {
-		saved = b
-	}
-	w.Header().Set("Location", "/v1/batches/"+b.ID)
+	w.Header().Set("Location", "/v1/batches/"+saved.ID)
 	writeJSON(w, http.StatusAccepted, batchStatus(saved))
 }
 
-// splitBatch splits a batch body into its requests: the elements of a
-// JSON array, or the non-blank lines of JSONL.
-func splitBatch(body []byte) ([][]byte, error) {
-	trimmed := bytes.TrimSpace(body)
-	if len(trimmed) > 0 && trimmed[0] == '[' {
-		var elems []json.RawMessage
-		if err := json.Unmarshal(trimmed, &elems); err != nil {
-			return nil, &vouch.Error{Code: vouch.ErrSyntax, Message: "the batch is not a valid JSON array: " + err.Error()}
+// batchUpload is a batch being stored as its body is read.
+type batchUpload struct {
+	s   *Server
+	ctx context.Context
+	b   *store.Batch
+	// begun: the batch is stored, loading, with the chunks written so
+	// far.
+	begun bool
+	// chunk holds the items not yet written, bytes the size of their
+	// requests and errors.
+	chunk []store.BatchItem
+	bytes int
+	// n counts the items, pending those born pending.
+	n, pending int
+}
+
+// add makes the next item of the batch from a request (nil for one over
+// the limit, of the given size), writing the chunk when it is full.
+func (u *batchUpload) add(raw []byte, size int64) error {
+	max := u.s.cfg.MaxRequestBytes
+	it := store.BatchItem{Tenant: u.b.Tenant, BatchID: u.b.ID, Index: u.n, State: store.ItemPending}
+	if raw == nil {
+		it.State, it.Error = store.ItemError, wire.ErrorLine(u.n+1, tooLarge(size, max))
+	} else {
+		it.Request = bytes.Clone(raw)
+		if _, err := wire.DecodeRequest(raw, wire.Options{MaxBytes: max, Name: fmt.Sprintf("line %d", u.n+1)}); err != nil {
+			it.State, it.Error = store.ItemError, wire.ErrorLine(u.n+1, err)
+		} else {
+			u.pending++
 		}
-		out := make([][]byte, len(elems))
-		for i, e := range elems {
-			out[i] = []byte(e)
-		}
-		return out, nil
 	}
-	var out [][]byte
-	sc := bufio.NewScanner(bytes.NewReader(body))
-	sc.Buffer(nil, len(body)+1)
-	for sc.Scan() {
-		line := bytes.TrimSpace(sc.Bytes())
-		if len(line) == 0 {
-			continue
-		}
-		out = append(out, bytes.Clone(line))
+	u.chunk = append(u.chunk, it)
+	u.bytes += len(it.Request) + len(it.Error)
+	u.n++
+	if len(u.chunk) >= batchChunkItems || u.bytes >= batchChunkBytes {
+		return u.flush()
 	}
-	return out, sc.Err()
+	return nil
+}
+
+// flush writes the chunk to the loading batch, beginning it first when
+// this is the first chunk.
+func (u *batchUpload) flush() error {
+	st := u.s.st
+	if !u.begun {
+		if err := st.BeginBatch(u.ctx, u.b); err != nil {
+			return err
+		}
+		u.begun = true
+	}
+	if err := st.AppendItems(u.ctx, u.b.Tenant, u.b.ID, u.chunk); err != nil {
+		return err
+	}
+	if batchHook != nil {
+		batchHook("stored", u.b.Tenant, u.b.ID)
+	}
+	clear(u.chunk) // let go of the requests
+	u.chunk, u.bytes = u.chunk[:0], 0
+	return nil
+}
+
+// finish stores what is left of the batch and makes it visible, to be
+// worked, returning it with its counts.
+func (u *batchUpload) finish() (*store.Batch, error) {
+	s := u.s
+	if !u.begun {
+		// All in one chunk: one transaction, the jobs with it.
+		var err error
+		if s.jobs != nil {
+			err = s.jobs.createBatch(u.ctx, u.b, u.chunk)
+		} else {
+			err = s.st.CreateBatch(u.ctx, u.b, u.chunk)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if saved, err := s.st.Batch(u.ctx, u.b.Tenant, u.b.ID); err == nil {
+			return saved, nil
+		}
+		return u.b, nil
+	}
+	if len(u.chunk) > 0 {
+		if err := u.flush(); err != nil {
+			return nil, err
+		}
+	}
+	if s.jobs != nil {
+		return s.jobs.commitBatch(u.ctx, u.b.Tenant, u.b.ID)
+	}
+	return s.st.CommitBatch(u.ctx, u.b.Tenant, u.b.ID)
+}
+
+// abort deletes what was stored of an upload that failed. The client
+// may be gone: the deletion does not depend on its request. Should it
+// fail, the batch stays loading, unseen, until the sweep of loading
+// batches deletes it.
+func (u *batchUpload) abort() {
+	if !u.begun {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(u.ctx), storeTimeout)
+	defer cancel()
+	if err := u.s.st.AbortBatch(ctx, u.b.Tenant, u.b.ID); err != nil {
+		u.s.log.Error("store: deleting an unfinished batch", "batch", u.b.ID, "err", err)
+		return
+	}
+	if batchHook != nil {
+		batchHook("aborted", u.b.Tenant, u.b.ID)
+	}
+}
+
+// loadingAge is how long a loading batch goes without a chunk written
+// before it is taken for one whose upload will never finish.
+func (s *Server) loadingAge() time.Duration {
+	return max(loadingStale, 2*time.Duration(s.cfg.Timeouts.Read))
+}
+
+// sweepLoading deletes the loading batches not written to for age: those
+// of uploads whose process ended before they finished.
+func (s *Server) sweepLoading(ctx context.Context, age time.Duration) {
+	n, err := s.st.PruneLoading(ctx, age)
+	if err != nil {
+		if ctx.Err() == nil {
+			s.log.Error("store: deleting the batches of unfinished uploads", "err", err)
+		}
+		return
+	}
+	if n > 0 {
+		s.log.Info("deleted the batches of uploads that never finished", "batches", n)
+	}
+}
+
+// sweepLoadingEvery runs sweepLoading at once, then every
+// loadingSweepGap until ctx is done.
+func (s *Server) sweepLoadingEvery(ctx context.Context) {
+	tick := time.NewTicker(loadingSweepGap)
+	defer tick.Stop()
+	for {
+		s.sweepLoading(ctx, s.loadingAge())
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
 }
 
 func (s *Server) handleGetBatch(w http.ResponseWriter, r *http.Request) {
@@ -231,10 +379,15 @@ func (p *batchPool) wake() {
 	}
 }
 
-// start runs the dispatcher and the workers until ctx is done.
+// start runs the dispatcher and the workers, and sweeps the batches of
+// unfinished uploads, until ctx is done.
 func (p *batchPool) start(ctx context.Context) {
-	p.wg.Add(1 + p.workers)
+	p.wg.Add(2 + p.workers)
 	go p.dispatch(ctx)
+	go func() {
+		defer p.wg.Done()
+		p.s.sweepLoadingEvery(ctx)
+	}()
 	for range p.workers {
 		go p.work(ctx)
 	}

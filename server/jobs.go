@@ -23,12 +23,27 @@ import (
 )
 
 // On a PostgreSQL store, batches are worked through River, a job queue
-// in the same database: creating a batch inserts one job per pending
-// item in the batch's own transaction, and a job completes in the
-// transaction that writes its item's report, so a report row exists
-// exactly once per item however often a job is tried. A job whose
-// worker died is made available again by River's rescuer (after
-// Queue.RescueAfter), and tried by another.
+// in the same database: one job per pending item, inserted in the
+// transaction that makes the batch visible (the one that creates a batch
+// written whole, or the one that ends the upload of a batch stored a
+// chunk at a time), and a job completes in the transaction that writes
+// its item's report, so a report row exists exactly once per item
+// however often a job is tried. A job whose worker died is made
+// available again by River's rescuer (after Queue.RescueAfter), and
+// tried by another.
+//
+// A batch stored as it is uploaded has no job while it loads: its jobs
+// are inserted when its last chunk is stored, in the commit's
+// transaction, a chunk of item indexes at a time read back from the
+// store, so that no job of an unfinished batch can be worked, an upload
+// that fails leaves no job to delete, and no more than a chunk of jobs
+// is held in memory. Inserting them with each chunk of items instead
+// would need the workers to put off (snooze) the jobs of a loading batch
+// for as long as its upload lasts, and the failed uploads' jobs to be
+// found and deleted. The commit's transaction is longer for it (a
+// million jobs, the most a batch has, took 16 s on two cores), but no
+// other transaction waits on the rows it writes: the batch's own, and
+// jobs no one sees before it commits.
 //
 // `vouch worker` processes work the jobs; a `vouch serve` process works
 // them too while no worker is running, so that one process still
@@ -137,31 +152,51 @@ func (q *jobQueue) rescueAfter() time.Duration {
 	return q.jobTimeout() + time.Minute
 }
 
-// enqueue inserts the jobs of a batch's pending items in the batch's
-// transaction.
+// createBatch writes a batch whole, with the jobs of its pending items
+// in its transaction.
 func (q *jobQueue) createBatch(ctx context.Context, b *store.Batch, items []store.BatchItem) error {
 	return q.st.CreateBatchTx(ctx, b, items, func(ctx context.Context, tx pgx.Tx) error {
-		params := make([]river.InsertManyParams, 0, len(items))
+		var pending []int
 		for i, it := range items {
 			if it.State != store.ItemPending && it.State != "" || it.Error != nil {
 				continue
 			}
-			params = append(params, river.InsertManyParams{
-				Args:       itemArgs{Tenant: b.Tenant, Batch: b.ID, Index: i},
-				InsertOpts: &river.InsertOpts{Queue: queueName, MaxAttempts: q.s.cfg.Queue.Attempts},
-			})
+			pending = append(pending, i)
 		}
-		if len(params) == 0 {
-			return nil
-		}
-		_, err := q.inserter.InsertManyFastTx(ctx, tx, params)
-		return err
+		return q.insertJobs(ctx, tx, b.Tenant, b.ID, pending)
 	})
+}
+
+// commitBatch ends the upload of a loading batch, inserting the jobs of
+// its pending items in the commit's transaction, a chunk at a time.
+func (q *jobQueue) commitBatch(ctx context.Context, tenant, id string) (*store.Batch, error) {
+	return q.st.CommitBatchTx(ctx, tenant, id, func(ctx context.Context, tx pgx.Tx, indexes []int) error {
+		return q.insertJobs(ctx, tx, tenant, id, indexes)
+	})
+}
+
+// insertJobs inserts in tx the jobs of a batch's items, by index.
+func (q *jobQueue) insertJobs(ctx context.Context, tx pgx.Tx, tenant, batch string, indexes []int) error {
+	if len(indexes) == 0 {
+		return nil
+	}
+	params := make([]river.InsertManyParams, len(indexes))
+	for k, i := range indexes {
+		params[k] = river.InsertManyParams{
+			Args:       itemArgs{Tenant: tenant, Batch: batch, Index: i},
+			InsertOpts: &river.InsertOpts{Queue: queueName, MaxAttempts: q.s.cfg.Queue.Attempts},
+		}
+	}
+	_, err := q.inserter.InsertManyFastTx(ctx, tx, params)
+	return err
 }
 
 // start runs the queue until ctx is done: a worker works jobs at once; a
 // server works them while no worker is announced.
+// Both sweep the batches of unfinished uploads.
 func (q *jobQueue) start(ctx context.Context) {
+	var sweeping sync.WaitGroup
+	sweeping.Go(func() { q.s.sweepLoadingEvery(ctx) })
 	go func() {
 		defer close(q.stopped)
 		if q.worker {
@@ -170,6 +205,7 @@ func (q *jobQueue) start(ctx context.Context) {
 			q.follow(ctx)
 		}
 		q.stopWorking(context.WithoutCancel(ctx), true)
+		sweeping.Wait()
 	}()
 }
 

@@ -24,6 +24,13 @@ type Queue interface {
 	// after the store's own statements; an error from then undoes the
 	// batch.
 	CreateBatchTx(ctx context.Context, b *Batch, items []BatchItem, then TxFunc) error
+	// CommitBatchTx is [Store.CommitBatch] whose transaction, after the
+	// batch's own update, calls each with the indexes of the batch's
+	// pending items in index order, a bounded number at a time, so that
+	// the queue's jobs for them are inserted as the batch turns running
+	// and none exists while it loads; an error from each undoes the
+	// commit, and the batch stays loading.
+	CommitBatchTx(ctx context.Context, tenant, id string, each ItemsTxFunc) (*Batch, error)
 	// CompleteItemTx is [Store.CompleteItem] whose transaction runs then
 	// after the item's own writes (before the rows every completion of
 	// the batch writes, which stay locked to the commit), also when the
@@ -34,12 +41,17 @@ type Queue interface {
 	// transaction runs then last, as CompleteItemTx does.
 	CompleteItemResultTx(ctx context.Context, tenant, batchID string, index int, result []byte, then TxFunc) error
 	// Item returns one batch item with its Request; ErrNotFound when the
-	// tenant has no such item (its batch was pruned).
+	// tenant has no such item (its batch was pruned), or its batch is
+	// still loading.
 	Item(ctx context.Context, tenant, batchID string, index int) (*BatchItem, error)
 }
 
 // TxFunc runs inside a write transaction of a PostgreSQL store.
 type TxFunc func(ctx context.Context, tx pgx.Tx) error
+
+// ItemsTxFunc runs inside a write transaction of a PostgreSQL store,
+// once per chunk of a batch's items, named by their indexes.
+type ItemsTxFunc func(ctx context.Context, tx pgx.Tx, indexes []int) error
 
 // pgStore is the PostgreSQL store: the shared queries, and the queue's
 // transactions.
@@ -56,6 +68,20 @@ func (s *pgStore) Pool() *pgxpool.Pool { return s.pg.pool }
 // CreateBatchTx implements [Queue.CreateBatchTx].
 func (s *pgStore) CreateBatchTx(ctx context.Context, b *Batch, items []BatchItem, then TxFunc) error {
 	return s.createBatch(ctx, b, items, pgThen(then))
+}
+
+// CommitBatchTx implements [Queue.CommitBatchTx].
+func (s *pgStore) CommitBatchTx(ctx context.Context, tenant, id string, each ItemsTxFunc) (*Batch, error) {
+	if each == nil {
+		return s.commitBatch(ctx, tenant, id, nil)
+	}
+	return s.commitBatch(ctx, tenant, id, func(ctx context.Context, c conn, indexes []int) error {
+		tx, ok := c.(pgConn).q.(pgx.Tx)
+		if !ok {
+			return errors.New("store: a queue's statements outside a transaction")
+		}
+		return each(ctx, tx, indexes)
+	})
 }
 
 // CompleteItemTx implements [Queue.CompleteItemTx].
@@ -94,8 +120,9 @@ func (s *pgStore) Item(ctx context.Context, tenant, batchID string, index int) (
 	}
 	it := BatchItem{Tenant: tenant, BatchID: batchID, Index: index}
 	var errJSON *string
-	err := s.eng.reader().queryRow(ctx, `SELECT state, request, verification_id, attempt, error, ref_id, ref_attempt FROM batch_items
-		WHERE tenant = ? AND batch_id = ? AND idx = ?`, tenant, batchID, index).
+	err := s.eng.reader().queryRow(ctx, `SELECT i.state, i.request, i.verification_id, i.attempt, i.error, i.ref_id, i.ref_attempt
+		FROM batch_items i JOIN batches b ON b.tenant = i.tenant AND b.id = i.batch_id
+		WHERE i.tenant = ? AND i.batch_id = ? AND i.idx = ? AND b.state <> ?`, tenant, batchID, index, BatchLoading).
 		Scan(&it.State, &it.Request, &it.VerificationID, &it.Attempt, &errJSON, &it.RefID, &it.RefAttempt)
 	if errors.Is(err, sql.ErrNoRows) {
 		err = ErrNotFound

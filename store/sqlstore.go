@@ -746,6 +746,78 @@ func (s *sqlStore) CreateBatch(ctx context.Context, b *Batch, items []BatchItem)
 	return s.createBatch(ctx, b, items, nil)
 }
 
+// checkBatch checks a batch to write and returns its kind and policy
+// column.
+func checkBatch(b *Batch) (kind string, policy any, err error) {
+	if b == nil || !ValidTenant(b.Tenant) || b.ID == "" {
+		return "", nil, errors.New("needs a valid tenant and an id")
+	}
+	kind = b.Kind
+	switch kind {
+	case "":
+		kind = BatchVerify
+	case BatchVerify, BatchReverify:
+	default:
+		return "", nil, fmt.Errorf("kind %q: want %s or %s", kind, BatchVerify, BatchReverify)
+	}
+	if b.Policy != nil {
+		policy = string(b.Policy)
+	}
+	return kind, policy, nil
+}
+
+// itemStates returns the state each item is born in, and how many are
+// born failed.
+func itemStates(items []BatchItem) (states []string, failed int, err error) {
+	states = make([]string, len(items))
+	for i, it := range items {
+		switch {
+		case it.State == ItemError || (it.State == "" && it.Error != nil):
+			if len(it.Error) == 0 {
+				return nil, 0, fmt.Errorf("item %d: failed without an error", i)
+			}
+			states[i] = ItemError
+			failed++
+		case it.State == "" || it.State == ItemPending:
+			states[i] = ItemPending
+		default:
+			return nil, 0, fmt.Errorf("item %d: born %q; an item is born pending or failed", i, it.State)
+		}
+	}
+	return states, failed, nil
+}
+
+// insertItems inserts items of a batch in their born states, numbered
+// from first, batchInsertRows to a statement.
+func insertItems(ctx context.Context, tx conn, tenant, batchID string, first int, items []BatchItem, states []string) error {
+	const cols = 8
+	for start := 0; start < len(items); start += batchInsertRows {
+		end := min(start+batchInsertRows, len(items))
+		var q strings.Builder
+		q.WriteString(`INSERT INTO batch_items (tenant, batch_id, idx, state, request, error, ref_id, ref_attempt) VALUES `)
+		args := make([]any, 0, (end-start)*cols)
+		for i := start; i < end; i++ {
+			if i > start {
+				q.WriteString(", ")
+			}
+			q.WriteString("(?, ?, ?, ?, ?, ?, ?, ?)")
+			var req any
+			if len(items[i].Request) > 0 {
+				req = items[i].Request
+			}
+			var errJSON any
+			if states[i] == ItemError {
+				errJSON = string(items[i].Error)
+			}
+			args = append(args, tenant, batchID, first+i, states[i], req, errJSON, items[i].RefID, items[i].RefAttempt)
+		}
+		if _, err := tx.exec(ctx, q.String(), args...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // createBatch is CreateBatch whose transaction runs then (when not nil)
 // after the store's own statements: an error from then undoes the batch.
 func (s *sqlStore) createBatch(ctx context.Context, b *Batch, items []BatchItem, then func(ctx context.Context, tx conn) error) error {
@@ -753,73 +825,28 @@ func (s *sqlStore) createBatch(ctx context.Context, b *Batch, items []BatchItem,
 	if err := s.check(); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}
-	if b == nil || !ValidTenant(b.Tenant) || b.ID == "" {
-		return fmt.Errorf("%s: needs a valid tenant and an id", op)
+	kind, policy, err := checkBatch(b)
+	if err != nil {
+		return fmt.Errorf("%s: %w", op, err)
 	}
-	states := make([]string, len(items))
-	failed := 0
-	for i, it := range items {
-		switch {
-		case it.State == ItemError || (it.State == "" && it.Error != nil):
-			if len(it.Error) == 0 {
-				return fmt.Errorf("%s: item %d: failed without an error", op, i)
-			}
-			states[i] = ItemError
-			failed++
-		case it.State == "" || it.State == ItemPending:
-			states[i] = ItemPending
-		default:
-			return fmt.Errorf("%s: item %d: born %q; an item is born pending or failed", op, i, it.State)
-		}
-	}
-	kind := b.Kind
-	switch kind {
-	case "":
-		kind = BatchVerify
-	case BatchVerify, BatchReverify:
-	default:
-		return fmt.Errorf("%s: kind %q: want %s or %s", op, kind, BatchVerify, BatchReverify)
-	}
-	var policy any
-	if b.Policy != nil {
-		policy = string(b.Policy)
+	states, failed, err := itemStates(items)
+	if err != nil {
+		return fmt.Errorf("%s: %w", op, err)
 	}
 	created := s.stamp(b.CreatedAt)
 	state, finished := BatchRunning, time.Time{}
 	if failed == len(items) {
 		state, finished = BatchDone, created
 	}
-	err := s.eng.write(ctx, func(ctx context.Context, tx conn) error {
+	err = s.eng.write(ctx, func(ctx context.Context, tx conn) error {
 		_, err := tx.exec(ctx, `INSERT INTO batches (tenant, id, state, total, done, failed, created_at, finished_at, kind, policy)
 			VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?)`,
 			b.Tenant, b.ID, state, len(items), failed, s.d.ts(created), s.d.nullTS(finished), kind, policy)
 		if err != nil {
 			return err
 		}
-		const cols = 8
-		for start := 0; start < len(items); start += batchInsertRows {
-			end := min(start+batchInsertRows, len(items))
-			var q strings.Builder
-			q.WriteString(`INSERT INTO batch_items (tenant, batch_id, idx, state, request, error, ref_id, ref_attempt) VALUES `)
-			args := make([]any, 0, (end-start)*cols)
-			for i := start; i < end; i++ {
-				if i > start {
-					q.WriteString(", ")
-				}
-				q.WriteString("(?, ?, ?, ?, ?, ?, ?, ?)")
-				var req any
-				if len(items[i].Request) > 0 {
-					req = items[i].Request
-				}
-				var errJSON any
-				if states[i] == ItemError {
-					errJSON = string(items[i].Error)
-				}
-				args = append(args, b.Tenant, b.ID, i, states[i], req, errJSON, items[i].RefID, items[i].RefAttempt)
-			}
-			if _, err := tx.exec(ctx, q.String(), args...); err != nil {
-				return err
-			}
+		if err := insertItems(ctx, tx, b.Tenant, b.ID, 0, items, states); err != nil {
+			return err
 		}
 		if then != nil {
 			return then(ctx, tx)
@@ -836,25 +863,292 @@ func (s *sqlStore) createBatch(ctx context.Context, b *Batch, items []BatchItem,
 	return nil
 }
 
-// Batch implements [Store.Batch].
+// BeginBatch implements [Store.BeginBatch].
+func (s *sqlStore) BeginBatch(ctx context.Context, b *Batch) error {
+	const op = "store: begin batch"
+	if err := s.check(); err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	kind, policy, err := checkBatch(b)
+	if err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	created, loaded := s.stamp(b.CreatedAt), s.stamp(time.Time{})
+	err = s.eng.write(ctx, func(ctx context.Context, tx conn) error {
+		_, err := tx.exec(ctx, `INSERT INTO batches (tenant, id, state, total, done, failed, created_at, finished_at, kind, policy, loaded_at)
+			VALUES (?, ?, ?, 0, 0, 0, ?, NULL, ?, ?, ?)`,
+			b.Tenant, b.ID, BatchLoading, s.d.ts(created), kind, policy, s.d.ts(loaded))
+		return err
+	})
+	if err != nil {
+		return s.fail(op, err)
+	}
+	b.State, b.Total, b.Done, b.Failed, b.CreatedAt, b.FinishedAt, b.Kind = BatchLoading, 0, 0, 0, created, time.Time{}, kind
+	return nil
+}
+
+// AppendItems implements [Store.AppendItems].
+func (s *sqlStore) AppendItems(ctx context.Context, tenant, id string, items []BatchItem) error {
+	const op = "store: append batch items"
+	if err := s.check(); err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	states, failed, err := itemStates(items)
+	if err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	loaded := s.stamp(time.Time{})
+	var first int
+	err = s.eng.write(ctx, func(ctx context.Context, tx conn) error {
+		// The batch's row first: it must still be loading, and it hands
+		// out the items' indexes (in PostgreSQL, it stays locked to the
+		// commit, so appends to one batch run one at a time).
+		var total int
+		err := tx.queryRow(ctx, `UPDATE batches SET total = total + ?, failed = failed + ?, loaded_at = ?
+			WHERE tenant = ? AND id = ? AND state = ? RETURNING total`,
+			len(items), failed, s.d.ts(loaded), tenant, id, BatchLoading).Scan(&total)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrNotFound
+		}
+		if err != nil {
+			return err
+		}
+		first = total - len(items)
+		return insertItems(ctx, tx, tenant, id, first, items, states)
+	})
+	if err != nil {
+		return s.fail(op, err)
+	}
+	for i := range items {
+		items[i].Tenant, items[i].BatchID, items[i].Index, items[i].State = tenant, id, first+i, states[i]
+	}
+	return nil
+}
+
+// CommitBatch implements [Store.CommitBatch].
+func (s *sqlStore) CommitBatch(ctx context.Context, tenant, id string) (*Batch, error) {
+	return s.commitBatch(ctx, tenant, id, nil)
+}
+
+// commitChunk is how many indexes of pending items commitBatch hands to
+// its each function at a time.
+const commitChunk = 5000
+
+// commitBatch is CommitBatch whose transaction, after the batch's own
+// update, calls each (when not nil) with the indexes of the batch's
+// pending items in index order, commitChunk at a time: an error from
+// each undoes the commit.
+func (s *sqlStore) commitBatch(ctx context.Context, tenant, id string, each func(ctx context.Context, tx conn, indexes []int) error) (*Batch, error) {
+	const op = "store: commit batch"
+	if err := s.check(); err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	now := s.stamp(time.Time{})
+	var b *Batch
+	err := s.eng.write(ctx, func(ctx context.Context, tx conn) error {
+		n, err := tx.exec(ctx, `UPDATE batches SET
+				state = CASE WHEN failed >= total THEN 'done' ELSE 'running' END,
+				finished_at = CASE WHEN failed >= total THEN ? ELSE finished_at END,
+				loaded_at = NULL
+			WHERE tenant = ? AND id = ? AND state = ?`,
+			s.d.ts(now), tenant, id, BatchLoading)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return ErrNotFound
+		}
+		if each != nil {
+			for after := -1; ; {
+				indexes, err := pendingIndexes(ctx, tx, tenant, id, after, commitChunk)
+				if err != nil {
+					return err
+				}
+				if len(indexes) > 0 {
+					if err := each(ctx, tx, indexes); err != nil {
+						return err
+					}
+				}
+				if len(indexes) < commitChunk {
+					break
+				}
+				after = indexes[len(indexes)-1]
+			}
+		}
+		b, err = s.readBatch(ctx, tx, tenant, id, true)
+		return err
+	})
+	if err != nil {
+		return nil, s.fail(op, err)
+	}
+	return b, nil
+}
+
+// pendingIndexes returns up to limit indexes of a batch's pending items
+// after the given one, in order.
+func pendingIndexes(ctx context.Context, c conn, tenant, id string, after, limit int) ([]int, error) {
+	rs, err := c.query(ctx, `SELECT idx FROM batch_items WHERE tenant = ? AND batch_id = ? AND state = ? AND idx > ? ORDER BY idx LIMIT ?`,
+		tenant, id, ItemPending, after, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rs.Close()
+	var out []int
+	for rs.Next() {
+		var i int
+		if err := rs.Scan(&i); err != nil {
+			return nil, err
+		}
+		out = append(out, i)
+	}
+	return out, rs.Err()
+}
+
+// AbortBatch implements [Store.AbortBatch].
+func (s *sqlStore) AbortBatch(ctx context.Context, tenant, id string) error {
+	const op = "store: abort batch"
+	if err := s.check(); err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	if _, err := s.deleteLoading(ctx, tenant, id, time.Time{}); err != nil {
+		return s.fail(op, err)
+	}
+	return nil
+}
+
+// deleteItemsChunk bounds the items one transaction of AbortBatch or
+// PruneLoading deletes.
+const deleteItemsChunk = 5000
+
+// deleteLoading deletes a loading batch (one last written at or before
+// cutoff, when cutoff is not zero) and its items, deleteItemsChunk items
+// to a transaction by ranges of their indexes (all below the batch's
+// Total), then the batch's row; it reports whether it deleted the batch.
+// Each transaction first locks the batch's row while it is still
+// loading, so that no commit turns it running half deleted.
+func (s *sqlStore) deleteLoading(ctx context.Context, tenant, id string, cutoff time.Time) (bool, error) {
+	cond, args := `tenant = ? AND id = ? AND state = ?`, []any{tenant, id, BatchLoading}
+	if !cutoff.IsZero() {
+		cond += ` AND loaded_at <= ?`
+		args = append(args, s.d.ts(cutoff))
+	}
+	for from := 0; ; from += deleteItemsChunk {
+		var gone, deleted bool
+		err := s.eng.write(ctx, func(ctx context.Context, tx conn) error {
+			gone, deleted = false, false
+			var total int
+			err := tx.queryRow(ctx, `UPDATE batches SET loaded_at = loaded_at WHERE `+cond+` RETURNING total`, args...).Scan(&total)
+			if errors.Is(err, sql.ErrNoRows) {
+				gone = true
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			if from < total {
+				_, err := tx.exec(ctx, `DELETE FROM batch_items WHERE tenant = ? AND batch_id = ? AND idx >= ? AND idx < ?`,
+					tenant, id, from, from+deleteItemsChunk)
+				return err
+			}
+			// The items are gone; any left (there is none) would go with
+			// the batch's row.
+			if _, err := tx.exec(ctx, `DELETE FROM batches WHERE `+cond, args...); err != nil {
+				return err
+			}
+			deleted = true
+			return nil
+		})
+		if err != nil {
+			return false, err
+		}
+		if gone || deleted {
+			return deleted, nil
+		}
+	}
+}
+
+// pruneLoadingPage is how many stale loading batches PruneLoading reads
+// at once.
+const pruneLoadingPage = 100
+
+// PruneLoading implements [Store.PruneLoading].
+func (s *sqlStore) PruneLoading(ctx context.Context, age time.Duration) (int, error) {
+	const op = "store: prune loading batches"
+	if err := s.check(); err != nil {
+		return 0, fmt.Errorf("%s: %w", op, err)
+	}
+	cutoff := s.stamp(time.Time{}).Add(-age)
+	type key struct{ tenant, id string }
+	total := 0
+	for {
+		var stale []key
+		rs, err := s.eng.reader().query(ctx, `SELECT tenant, id FROM batches WHERE state = ? AND loaded_at <= ? ORDER BY created_at, seq LIMIT ?`,
+			BatchLoading, s.d.ts(cutoff), pruneLoadingPage)
+		if err != nil {
+			return total, s.fail(op, err)
+		}
+		for rs.Next() {
+			var k key
+			if err := rs.Scan(&k.tenant, &k.id); err != nil {
+				rs.Close()
+				return total, s.fail(op, err)
+			}
+			stale = append(stale, k)
+		}
+		rs.Close()
+		if err := rs.Err(); err != nil {
+			return total, s.fail(op, err)
+		}
+		for _, k := range stale {
+			deleted, err := s.deleteLoading(ctx, k.tenant, k.id, cutoff)
+			if err != nil {
+				return total, s.fail(op, err)
+			}
+			if deleted {
+				total++
+			}
+		}
+		if len(stale) < pruneLoadingPage {
+			return total, nil
+		}
+	}
+}
+
+// Batch implements [Store.Batch]; a loading batch is not found.
 func (s *sqlStore) Batch(ctx context.Context, tenant, id string) (*Batch, error) {
 	const op = "store: batch"
 	if err := s.check(); err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)
 	}
-	var b Batch
-	var policy *string
-	err := s.eng.reader().queryRow(ctx, `SELECT tenant, id, state, total, done, failed, created_at, finished_at, kind, policy
-		FROM batches WHERE tenant = ? AND id = ?`, tenant, id).
-		Scan(&b.Tenant, &b.ID, &b.State, &b.Total, &b.Done, &b.Failed, utcTime{&b.CreatedAt}, utcTime{&b.FinishedAt}, &b.Kind, &policy)
-	if policy != nil {
-		b.Policy = []byte(*policy)
-	}
-	if errors.Is(err, sql.ErrNoRows) {
-		err = ErrNotFound
-	}
+	b, err := s.readBatch(ctx, s.eng.reader(), tenant, id, false)
 	if err != nil {
 		return nil, s.fail(op, err)
+	}
+	return b, nil
+}
+
+// readBatch reads a batch with its counts; a loading one only when
+// loading is set, else it is ErrNotFound.
+func (s *sqlStore) readBatch(ctx context.Context, c conn, tenant, id string, loading bool) (*Batch, error) {
+	q := `SELECT tenant, id, state, total, done, failed, created_at, finished_at, kind, policy
+		FROM batches WHERE tenant = ? AND id = ?`
+	args := []any{tenant, id}
+	if !loading {
+		q += ` AND state <> ?`
+		args = append(args, BatchLoading)
+	}
+	var b Batch
+	var policy *string
+	err := c.queryRow(ctx, q, args...).
+		Scan(&b.Tenant, &b.ID, &b.State, &b.Total, &b.Done, &b.Failed, utcTime{&b.CreatedAt}, utcTime{&b.FinishedAt}, &b.Kind, &policy)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	if policy != nil {
+		b.Policy = []byte(*policy)
 	}
 	return &b, nil
 }
@@ -1061,7 +1355,7 @@ func (s *sqlStore) BatchResults(ctx context.Context, tenant, id string, fn func(
 	}
 	c := s.eng.reader()
 	var one int
-	err := c.queryRow(ctx, `SELECT 1 FROM batches WHERE tenant = ? AND id = ?`, tenant, id).Scan(&one)
+	err := c.queryRow(ctx, `SELECT 1 FROM batches WHERE tenant = ? AND id = ? AND state <> ?`, tenant, id, BatchLoading).Scan(&one)
 	if errors.Is(err, sql.ErrNoRows) {
 		err = ErrNotFound
 	}

@@ -11,7 +11,8 @@
 //
 // Every row carries its tenant and every query filters by it; the only
 // lookups across tenants are the ones authentication and maintenance need
-// ([Store.Key], [Store.PendingItems], [Store.Prune]).
+// ([Store.Key], [Store.PendingItems], [Store.Prune],
+// [Store.PruneLoading]).
 //
 // A write that returned nil is durable: the server answers 200 only after
 // it.
@@ -106,6 +107,36 @@ type Store interface {
 	// an item may be born done with an error, a line that did not parse)
 	// in one transaction. b.Total is len(items).
 	CreateBatch(ctx context.Context, b *Batch, items []BatchItem) error
+	// BeginBatch writes a batch with no items in the state BatchLoading,
+	// for a batch stored as it is uploaded: AppendItems adds its items a
+	// chunk at a time, each in a short transaction, then CommitBatch
+	// makes it visible, or AbortBatch deletes it. A loading batch is
+	// nobody's to see or work: Batch and BatchResults answer ErrNotFound
+	// for it, PendingItems passes it by. b's Kind and Policy are as for
+	// CreateBatch; a zero CreatedAt is set to now, and b gets the stored
+	// state.
+	BeginBatch(ctx context.Context, b *Batch) error
+	// AppendItems adds items to a loading batch in one transaction,
+	// numbered on from the items before them (each item's Index is set),
+	// each born pending or failed as in CreateBatch, and counts them in
+	// the batch's Total and Failed. It returns ErrNotFound when the
+	// tenant has no such batch loading (it was committed, aborted, or
+	// deleted by PruneLoading).
+	AppendItems(ctx context.Context, tenant, id string, items []BatchItem) error
+	// CommitBatch ends the upload of a loading batch in one transaction:
+	// the batch turns BatchRunning (BatchDone when every item failed, or
+	// it has none) and is returned with its counts. It returns
+	// ErrNotFound when the tenant has no such batch loading.
+	CommitBatch(ctx context.Context, tenant, id string) (*Batch, error)
+	// AbortBatch deletes a loading batch and its items, in transactions
+	// of a bounded number of items; a batch that is not loading, or does
+	// not exist, is left as it is and nil is returned.
+	AbortBatch(ctx context.Context, tenant, id string) error
+	// PruneLoading deletes, as AbortBatch does, the loading batches of
+	// every tenant not written to (by BeginBatch or AppendItems) for at
+	// least age by the store's clock: those left by an upload whose
+	// process ended. It returns how many batches it deleted.
+	PruneLoading(ctx context.Context, age time.Duration) (int, error)
 	// Batch returns a batch with its counts.
 	Batch(ctx context.Context, tenant, id string) (*Batch, error)
 	// CompleteItem ends a pending item in one transaction: with v (and
@@ -325,6 +356,9 @@ const (
 
 // Batch states.
 const (
+	// BatchLoading: the batch's items are being stored as its upload
+	// arrives; it is neither shown nor worked (see Store.BeginBatch).
+	BatchLoading = "loading"
 	BatchRunning = "running"
 	BatchDone    = "done"
 )
@@ -332,7 +366,8 @@ const (
 // Batch is a batch of verifications.
 type Batch struct {
 	Tenant, ID string
-	// State is BatchRunning until every item is done or failed.
+	// State is BatchLoading while the batch is uploaded (BeginBatch),
+	// then BatchRunning until every item is done or failed.
 	State               string
 	Total, Done, Failed int
 	CreatedAt           time.Time

@@ -58,6 +58,10 @@ func Run(t *testing.T, newDB NewDB) {
 		{"BatchBornDone", testBatchBornDone},
 		{"ReverifyBatch", testReverifyBatch},
 		{"LargeBatch", testLargeBatch},
+		{"LoadingBatch", testLoadingBatch},
+		{"LoadingBatchBornDone", testLoadingBatchBornDone},
+		{"AbortBatch", testAbortBatch},
+		{"PruneLoading", testPruneLoading},
 		{"ConcurrentCompleteItems", testConcurrentComplete},
 		{"PendingItemsOrder", testPendingOrder},
 		{"Keys", testKeys},
@@ -1643,6 +1647,13 @@ func testClosed(t *testing.T, h *harness) {
 		"CreateBatch": func() error {
 			return s.CreateBatch(ctx, &store.Batch{Tenant: tenant, ID: "b"}, []store.BatchItem{{Request: []byte(`{}`)}})
 		},
+		"BeginBatch": func() error { return s.BeginBatch(ctx, &store.Batch{Tenant: tenant, ID: "l"}) },
+		"AppendItems": func() error {
+			return s.AppendItems(ctx, tenant, "l", []store.BatchItem{{Request: []byte(`{}`)}})
+		},
+		"CommitBatch":  func() error { _, err := s.CommitBatch(ctx, tenant, "l"); return err },
+		"AbortBatch":   func() error { return s.AbortBatch(ctx, tenant, "l") },
+		"PruneLoading": func() error { _, err := s.PruneLoading(ctx, 0); return err },
 		"Batch":        func() error { _, err := s.Batch(ctx, tenant, "b"); return err },
 		"CompleteItem": func() error { return s.CompleteItem(ctx, tenant, "b", 0, nil, nil, []byte(`{}`)) },
 		"PendingItems": func() error { _, err := s.PendingItems(ctx, 10); return err },
