@@ -98,3 +98,67 @@ func TestMigrateClaimLedger(t *testing.T) {
 		t.Errorf("tally %+v: want 2 verifications, 1 fail and 1 unverified, 1 ledger of 4 claims, 3 decided", got)
 	}
 }
+
+// TestMigrateSessionKeyOut opens a database at schema 0008 whose settings
+// hold the dashboard's session key and another setting: migration 0009
+// deletes the key and keeps the other.
+func TestMigrateSessionKeyOut(t *testing.T) {
+	ctx := t.Context()
+	path := filepath.Join(t.TempDir(), "old.db")
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, err := migrations(sqliteDialect.name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ExecContext(ctx, `CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range ms {
+		if m.version > 8 {
+			break
+		}
+		if _, err := db.ExecContext(ctx, m.sql); err != nil {
+			t.Fatalf("%s: %v", m.name, err)
+		}
+		if _, err := db.ExecContext(ctx, `INSERT INTO schema_migrations VALUES (?, ?, ?)`, m.version, m.name, sqliteDialect.ts(t0)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, name := range []string{"dashboard.session_key", "other"} {
+		if _, err := db.ExecContext(ctx, `INSERT INTO settings (name, value, created_at) VALUES (?, ?, ?)`, name, []byte("0123456789abcdef0123456789abcdef"), sqliteDialect.ts(t0)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(ctx, path, Options{Now: func() time.Time { return t0 }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	db, err = sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var names []string
+	rows, err := db.QueryContext(ctx, `SELECT name FROM settings ORDER BY name`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var n string
+		rows.Scan(&n)
+		names = append(names, n)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(names) != 1 || names[0] != "other" {
+		t.Errorf("settings after migration: %q, want only other", names)
+	}
+}
