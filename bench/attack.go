@@ -315,4 +315,3 @@ func watchRSS(pid int) func() int64 {
 		return peak.Load()
 	}
 }
-
