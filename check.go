@@ -117,7 +117,9 @@ type Subject struct {
 	Request *Request
 	Policy  *Policy
 	// Workspace is the agent's workspace, opened as a root that no path can
-	// leave; nil when the request has none.
+	// leave; nil when the request has none. Its files are read through the
+	// Subject's methods (ReadFile, Stat, FS); a process is started in it
+	// through [Subject.Dir], never through its Name, which is for messages.
 	Workspace *os.Root
 	// Now is the clock.
 	Now func() time.Time
@@ -127,6 +129,12 @@ type Subject struct {
 	mu   sync.Mutex
 	memo map[any]any
 	ran  atomic.Bool
+
+	// The directory behind Dir, opened at its first call.
+	dirMu   sync.Mutex
+	dirDone bool
+	dirFile *os.File
+	dirPath string
 }
 
 // MarkRan records that a check ran a command in the workspace: code the

@@ -5,14 +5,83 @@ import (
 	"errors"
 	"io"
 	"io/fs"
-	"os"
 	pathpkg "path"
 	"strings"
+
+	"github.com/vouchgate/vouch/internal/jail"
 )
 
 // Workspace access. Every read of the agent's workspace goes through the
 // Subject, whose Workspace is an *os.Root: no path from a request (with
-// "..", absolute, or through a symlink) can leave the workspace root.
+// "..", absolute, or through a symlink) can leave the workspace root, and
+// every open is package jail's (without blocking, the open file checked).
+// A process vouch starts in the workspace (git, an allowed command) starts
+// in the directory that was opened, through Dir, never through the
+// workspace's path again.
+
+// Dir returns the name to give a child process (git, an allowed command)
+// as its working directory, so that it starts in the workspace that was
+// opened: on Linux /proc/self/fd/N of a descriptor of the workspace held
+// until [Subject.Close] (see jail.FDPath), whatever was renamed or swapped
+// on the workspace's path since it was opened. Where no such name exists
+// (systems other than Linux, a Linux without /proc) it is the name the
+// workspace was opened by. It is "" when the subject has no workspace or
+// its directory cannot be opened; git and the command runner refuse an
+// empty directory.
+func (s *Subject) Dir() string {
+	s.dirMu.Lock()
+	defer s.dirMu.Unlock()
+	if s.dirDone {
+		return s.dirPath
+	}
+	s.dirDone = true
+	if s.Workspace == nil {
+		return ""
+	}
+	f, err := jail.OpenDir(s.Workspace)
+	if err != nil {
+		return ""
+	}
+	if p, ok := jail.FDPath(f); ok {
+		s.dirFile, s.dirPath = f, p
+		return p
+	}
+	f.Close()
+	s.dirPath = s.Workspace.Name()
+	return s.dirPath
+}
+
+// Close releases what the subject holds for its verification: the
+// descriptor behind [Subject.Dir]. It does not close the Workspace, which
+// belongs to whoever opened it. After Close, Dir returns "".
+func (s *Subject) Close() error {
+	s.dirMu.Lock()
+	defer s.dirMu.Unlock()
+	s.dirDone, s.dirPath = true, ""
+	if s.dirFile == nil {
+		return nil
+	}
+	err := s.dirFile.Close()
+	s.dirFile = nil
+	return err
+}
+
+// FS returns the workspace as a file system whose opens are package
+// jail's (a regular file or a directory, opened without blocking), for
+// walking it. Without a workspace every open fails with [ErrNoWorkspace].
+func (s *Subject) FS() fs.FS {
+	if s.Workspace == nil {
+		return noWorkspace{}
+	}
+	return jail.FS(s.Workspace)
+}
+
+// noWorkspace is the file system of a subject without a workspace.
+type noWorkspace struct{}
+
+func (noWorkspace) Open(name string) (fs.File, error) {
+	return nil, &fs.PathError{Op: "open", Path: name, Err: ErrNoWorkspace}
+}
 
 // checkPath refuses paths that are absolute or name a drive.
 func checkPath(path string) error {
@@ -146,13 +215,13 @@ type readResult struct {
 type fileKey string
 
 // afterOpen, when set (by tests), is called after a workspace file is
-// opened and before it is checked.
+// opened and checked, before it is read.
 var afterOpen func(path string)
 
-// read reads a workspace file once per verification: opened first (without
-// blocking, so a FIFO cannot hang it), then the open file is checked (a
-// regular file) and read through the size limit. No path is checked and
-// then opened: what is read is what was checked.
+// read reads a workspace file once per verification: opened by
+// jail.Open (without blocking, so a FIFO cannot hang it; the open file
+// must be a regular file), then read through the size limit. No path is
+// checked and then opened: what is read is what was checked.
 func (s *Subject) read(path string) readResult {
 	// One read a file, however its path is spelled ("a.go", "./a.go").
 	key := fileKey(pathpkg.Clean(path))
@@ -163,20 +232,16 @@ func (s *Subject) read(path string) readResult {
 		if err := checkPath(path); err != nil {
 			return readResult{err: err}
 		}
-		f, err := s.Workspace.OpenFile(path, os.O_RDONLY|openFlags, 0)
+		f, _, err := jail.Open(s.Workspace, path)
+		if errors.Is(err, jail.ErrNotRegular) {
+			return readResult{err: ErrNotRegularFile}
+		}
 		if err != nil {
 			return readResult{err: rootErr(err)}
 		}
 		defer f.Close()
 		if afterOpen != nil {
 			afterOpen(path)
-		}
-		fi, err := f.Stat()
-		if err != nil {
-			return readResult{err: err}
-		}
-		if !fi.Mode().IsRegular() {
-			return readResult{err: ErrNotRegularFile}
 		}
 		limit := s.maxBytes()
 		data, err := io.ReadAll(io.LimitReader(f, limit+1))

@@ -13,14 +13,11 @@ package engine
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"runtime/debug"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/vouchgate/vouch"
@@ -46,11 +43,17 @@ type Options struct {
 	Files fs.FS
 	// MaxRequestBytes bounds a request given to VerifyBytes; 0 means 4 MiB.
 	MaxRequestBytes int64
-	// Workspace maps a request to the directory of its workspace, or "" for
-	// none. Nil means the request's own workspace field, taken as a
-	// directory path. A command-line flag or a server's allow-list of
-	// workspace roots goes here.
-	Workspace func(req *vouch.Request) (string, error)
+	// Workspace opens the workspace of a request: a root of its directory,
+	// or nil for none. The engine owns what it returns: it checks the open
+	// directory (never the filesystem root or a kernel pseudo-filesystem),
+	// reads the workspace through it, starts git and commands in it (see
+	// [vouch.Subject.Dir]) and closes it when the verification ends,
+	// whether or not it succeeds; each call must therefore return a root
+	// of its own. The engine never looks the workspace's path up again:
+	// what was opened is what is verified. Nil means [OpenDir] of the
+	// request's own workspace field. A command-line flag ([WorkspaceAt])
+	// or an allow-list of workspace roots ([Roots.Open]) goes here.
+	Workspace func(req *vouch.Request) (*os.Root, error)
 	// Analyzers names the registered analyzers to run: nil means all of
 	// them, an empty non-nil list none. Each runs only for the checkpoint
 	// kinds it serves, and in pipeline order whatever the order of the
@@ -65,7 +68,7 @@ type Engine struct {
 	now       func() time.Time
 	files     fs.FS
 	maxBytes  int64
-	workspace func(req *vouch.Request) (string, error)
+	workspace func(req *vouch.Request) (*os.Root, error)
 	// pipelines holds, for each checkpoint kind, the analyzers that serve
 	// it in pipeline order; built once by New.
 	pipelines map[vouch.Kind][]namedAnalyzer
@@ -113,7 +116,7 @@ func New(opts Options) (*Engine, error) {
 		e.now = time.Now
 	}
 	if e.workspace == nil {
-		e.workspace = func(req *vouch.Request) (string, error) { return req.Workspace, nil }
+		e.workspace = func(req *vouch.Request) (*os.Root, error) { return OpenDir(req.Workspace) }
 	}
 	pipelines, err := buildPipelines(check.Analyzers(), opts.Analyzers)
 	if err != nil {
@@ -226,17 +229,19 @@ func (e *Engine) Verify(ctx context.Context, req *vouch.Request) (*vouch.Report,
 		}
 	}
 	subj := &vouch.Subject{Request: req, Policy: pol, Now: e.now}
-	dir, err := e.workspace(req)
+	root, err := e.workspace(req)
+	if root != nil {
+		defer root.Close()
+	}
 	if err != nil {
 		return nil, err
 	}
-	if dir != "" {
-		root, err := openWorkspace(dir)
-		if err != nil {
+	if root != nil {
+		if err := checkWorkspace(root); err != nil {
 			return nil, err
 		}
-		defer root.Close()
 		subj.Workspace = root
+		defer subj.Close()
 	}
 
 	run := &run{e: e, ctx: ctx, req: req, kind: kind, pol: pol, subj: subj}
@@ -252,110 +257,6 @@ func (e *Engine) Verify(ctx context.Context, req *vouch.Request) (*vouch.Report,
 	}
 	rep.DurationMs = float64(e.now().Sub(start).Microseconds()) / 1000
 	return rep, nil
-}
-
-func openWorkspace(dir string) (*os.Root, error) {
-	bad := func(err error) error {
-		return &vouch.Error{Code: vouch.ErrInvalid, Path: "workspace", Message: fmt.Sprintf("cannot open workspace %s: %v", dir, unwrapPathErr(err)), Err: err}
-	}
-	abs, err := resolveDir(dir)
-	if err != nil {
-		return nil, bad(err)
-	}
-	if why := SpecialDir(abs); why != "" {
-		return nil, &vouch.Error{Code: vouch.ErrInvalid, Path: "workspace",
-			Message: fmt.Sprintf("%s is %s, never a workspace", dir, why)}
-	}
-	root, err := os.OpenRoot(abs)
-	if err != nil {
-		return nil, bad(err)
-	}
-	// What was opened is checked again, not the path: the directory's
-	// own filesystem.
-	d, err := root.Open(".")
-	if err != nil {
-		root.Close()
-		return nil, bad(err)
-	}
-	defer d.Close()
-	fi, err := d.Stat()
-	if err == nil && !fi.IsDir() {
-		err = errors.New("not a directory")
-	}
-	if err != nil {
-		root.Close()
-		return nil, bad(err)
-	}
-	if why := pseudoFS(d); why != "" {
-		root.Close()
-		return nil, &vouch.Error{Code: vouch.ErrInvalid, Path: "workspace",
-			Message: fmt.Sprintf("%s is on %s, never a workspace", dir, why)}
-	}
-	return root, nil
-}
-
-// WithinRoots returns nil when the directory dir lies inside one of roots
-// (symlinks resolved on both sides), else an input error naming the
-// workspace: a request's workspace field is honoured only inside the roots
-// its caller allows, for the request is written by the agent under
-// verification. A root that is the filesystem root or a kernel
-// pseudo-filesystem (see SpecialDir) allows nothing.
-func WithinRoots(dir string, roots []string) error {
-	real, err := resolveDir(dir)
-	if err != nil {
-		return &vouch.Error{Code: vouch.ErrInvalid, Path: "workspace", Message: fmt.Sprintf("cannot open workspace %s: %v", dir, unwrapPathErr(err)), Err: err}
-	}
-	var names []string
-	for _, r := range roots {
-		rr, err := resolveDir(r)
-		if err != nil || SpecialDir(rr) != "" {
-			continue // the filesystem root or /proc allows nothing
-		}
-		names = append(names, rr)
-		if rel, err := filepath.Rel(rr, real); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) {
-			return nil
-		}
-	}
-	allowed := strings.Join(names, ", ")
-	if allowed == "" {
-		allowed = "none"
-	}
-	return &vouch.Error{Code: vouch.ErrInvalid, Path: "workspace",
-		Message: fmt.Sprintf("the request's workspace %s is outside the allowed workspace roots (%s): give the workspace with --workspace, or allow a root with --workspace-root",
-			dir, allowed)}
-}
-
-// resolveDir returns dir absolute, with its symlinks resolved.
-func resolveDir(dir string) (string, error) {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", err
-	}
-	return filepath.EvalSymlinks(abs)
-}
-
-// SpecialDir says why dir (absolute, symlinks resolved) can never be a
-// workspace, or "": the filesystem root, or a directory of the kernel's
-// pseudo-filesystems (/proc, /sys, /dev), where a file's contents are the
-// state of processes and devices, vouch's own environment among them.
-func SpecialDir(dir string) string {
-	dir = filepath.Clean(dir)
-	if dir == filepath.VolumeName(dir)+string(filepath.Separator) {
-		return "the filesystem root"
-	}
-	for _, p := range []string{"/proc", "/sys", "/dev"} {
-		if dir == p || strings.HasPrefix(dir, p+"/") {
-			return "under " + p
-		}
-	}
-	return ""
-}
-func unwrapPathErr(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 // requestPolicy returns the policy in force for req: the engine's, tightened

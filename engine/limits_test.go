@@ -99,7 +99,11 @@ func TestSpecialWorkspaces(t *testing.T) {
 	}
 }
 
-func TestWithinRoots(t *testing.T) {
+// TestRoots: a workspace is opened only inside an allowed root, whether
+// named as written or through a symlink into the root; never through a
+// symlink or a climb out of it, and never under a root that is the
+// filesystem root.
+func TestRoots(t *testing.T) {
 	root := t.TempDir()
 	inside := filepath.Join(root, "a", "b")
 	if err := os.MkdirAll(inside, 0o755); err != nil {
@@ -110,14 +114,42 @@ func TestWithinRoots(t *testing.T) {
 	if err := os.Symlink(out, link); err != nil {
 		t.Fatal(err)
 	}
-	for dir, ok := range map[string]bool{root: true, inside: true, filepath.Join(root, "a", "..", "a"): true,
-		out: false, link: false, filepath.Join(root, ".."): false, "/proc/self": false} {
-		if err := engine.WithinRoots(dir, []string{root}); (err == nil) != ok {
-			t.Errorf("WithinRoots(%s) = %v, want allowed %v", dir, err, ok)
+	into := filepath.Join(out, "into")
+	if err := os.Symlink(inside, into); err != nil {
+		t.Fatal(err)
+	}
+	rs := engine.OpenRoots([]string{root})
+	defer rs.Close()
+	for dir, ok := range map[string]bool{root: true, inside: true, filepath.Join(root, "a", "..", "a"): true, into: true,
+		out: false, link: false, filepath.Join(root, ".."): false, "/proc/self": false, filepath.Join(root, "missing"): false} {
+		r, err := rs.Open(dir)
+		if (err == nil) != ok {
+			t.Errorf("Open(%s) = %v, want allowed %v", dir, err, ok)
+		}
+		var ve *vouch.Error
+		if err != nil && (!errors.As(err, &ve) || ve.Path != "workspace") {
+			t.Errorf("Open(%s) = %v, want an input error on workspace", dir, err)
+		}
+		if r != nil {
+			r.Close()
 		}
 	}
+	// What is opened is the directory inside the root, by the open root.
+	r, err := rs.Open(into)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	fi, err := r.Stat(".")
+	want, _ := os.Stat(inside)
+	if err != nil || !os.SameFile(fi, want) {
+		t.Errorf("Open(%s) opened another directory than %s", into, inside)
+	}
 	// The filesystem root is no root: it would allow /etc.
-	if err := engine.WithinRoots("/etc", []string{"/"}); err == nil {
+	all := engine.OpenRoots([]string{"/"})
+	defer all.Close()
+	if r, err := all.Open("/etc"); err == nil {
+		r.Close()
 		t.Error("/ allowed /etc as a workspace")
 	}
 }

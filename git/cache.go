@@ -78,7 +78,7 @@ func (c *Cache) do(ctx context.Context, k cacheKey, cl *call) {
 	if r == nil {
 		r = defaultRunner
 	}
-	cl.ch, cl.err = r.read(ctx, k.dir, k.base)
+	cl.ch, cl.err = r.read(ctx, k.dir, nil, k.base)
 	if cl.err != nil {
 		c.mu.Lock()
 		if c.calls[k] == cl {

@@ -33,7 +33,7 @@ func TestCacheDedupesConcurrentCalls(t *testing.T) {
 
 	var perRead atomic.Int64
 	one := &runner{hook: func([]string) { perRead.Add(1) }}
-	want, err := one.read(ctx, r.dir, base)
+	want, err := one.read(ctx, r.dir, nil, base)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -275,7 +275,7 @@ var ErrNoGit = errors.New("git: the git binary was not found")
 // timeout) is an error too. See the package documentation for how git is
 // run.
 func Read(ctx context.Context, dir, base string) (*Changes, error) {
-	return defaultRunner.read(ctx, dir, base)
+	return defaultRunner.read(ctx, dir, nil, base)
 }
 
 // SnapshotInfo is the state of a workspace recorded before an agent is given

@@ -494,7 +494,7 @@ func TestReadCancelled(t *testing.T) {
 			cancel()
 		}
 	}}
-	if got, err := rn.read(ctx, r.dir, base); !errors.Is(err, context.Canceled) {
+	if got, err := rn.read(ctx, r.dir, nil, base); !errors.Is(err, context.Canceled) {
 		t.Fatalf("Read cancelled midway = %+v, %v; want context.Canceled", got, err)
 	}
 }

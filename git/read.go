@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/vouchgate/vouch/internal/jail"
 )
 
 // repoState is what Read learns before it looks at changes.
@@ -130,8 +132,9 @@ func filterOverrides(out []byte) []kv {
 	return cfg
 }
 
-// read implements Read.
-func (r *runner) read(ctx context.Context, dir, base string) (*Changes, error) {
+// read implements Read. Git runs in dir; the new files it lists are read
+// from root, which is dir opened (nil: read opens dir itself).
+func (r *runner) read(ctx context.Context, dir string, root *os.Root, base string) (*Changes, error) {
 	if err := checkBase(base); err != nil {
 		return nil, err
 	}
@@ -211,9 +214,8 @@ func (r *runner) read(ctx context.Context, dir, base string) (*Changes, error) {
 		}
 		ch.Files[fc.Path] = fc
 	}
-	var root *os.Root
-	if len(untracked)+len(cached) > 0 {
-		if root, err = os.OpenRoot(dir); err != nil {
+	if len(untracked)+len(cached) > 0 && root == nil {
+		if root, err = jail.OpenRoot(dir); err != nil {
 			return nil, fmt.Errorf("git: open workspace: %w", err)
 		}
 		defer root.Close()
@@ -323,18 +325,19 @@ var errChanged = errors.New("the file changed while it was read")
 // socket, a device, a directory). A file over maxCountSize is not counted:
 // lc.tooLarge is set instead.
 //
-// The file is opened first and everything else is learned from the open
-// file, so that it cannot be swapped between a check and its use: the open
-// is non-blocking (opening a FIFO does not wait for a writer, and a FIFO is
-// never read), the open file must be a regular file, and the read stops at
-// the limit whatever size the file had when it was examined. The workspace
-// root resolves a symlink itself, following it only when it stays inside
-// the workspace (it does not honour O_NOFOLLOW), so whether p is a symlink
-// is asked of p after the open; when p is not one, the open file must be
-// the file at p, else p changed in between and the read is an error.
+// The file is opened first (by jail.Open) and everything else is learned
+// from the open file, so that it cannot be swapped between a check and its
+// use: the open is non-blocking (opening a FIFO does not wait for a writer,
+// and a FIFO is never read), the open file must be a regular file, and the
+// read stops at the limit whatever size the file had when it was
+// examined. The workspace root resolves a symlink itself, following it
+// only when it stays inside the workspace (it does not honour O_NOFOLLOW),
+// so whether p is a symlink is asked of p after the open; when p is not
+// one, the open file must be the file at p, else p changed in between and
+// the read is an error.
 func countFile(root *os.Root, p string) (lc lineCounter, ok bool, err error) {
 	name := filepath.FromSlash(p)
-	f, oerr := root.OpenFile(name, os.O_RDONLY|openFlags, 0)
+	f, fi, oerr := jail.Open(root, name)
 	if oerr == nil {
 		defer f.Close()
 	}
@@ -350,18 +353,11 @@ func countFile(root *os.Root, p string) (lc lineCounter, ok bool, err error) {
 		_, _ = lc.Write([]byte(target))
 		return lc, true, nil
 	}
-	if errors.Is(oerr, fs.ErrNotExist) {
+	if errors.Is(oerr, fs.ErrNotExist) || errors.Is(oerr, jail.ErrNotRegular) {
 		return lc, false, nil
 	}
 	if oerr != nil {
 		return lc, false, oerr
-	}
-	fi, err := f.Stat()
-	if err != nil {
-		return lc, false, err
-	}
-	if !fi.Mode().IsRegular() {
-		return lc, false, nil
 	}
 	if errors.Is(lerr, fs.ErrNotExist) || lerr == nil && !os.SameFile(li, fi) {
 		return lc, false, errChanged

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/vouchgate/vouch/internal/jail"
 )
 
 // ResolveCommit returns the hash of the commit that rev names in the
@@ -184,9 +186,12 @@ func (r *runner) checkout(ctx context.Context, dir, commit string) (_ *Tree, err
 	return t, nil
 }
 
-// copyShallow copies a repository's shallow file, when it has one.
+// copyShallow copies a repository's shallow file, when it has one. The
+// path comes from the repository's layout, which its owner (the agent, for
+// a workspace) controls: it is opened as jail.OpenPath opens, so a FIFO
+// there is refused, not waited on.
 func copyShallow(from, to string) error {
-	f, err := os.Open(from)
+	f, _, err := jail.OpenPath(from)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}

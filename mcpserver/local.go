@@ -2,7 +2,7 @@ package mcpserver
 
 import (
 	"context"
-	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/vouchgate/vouch"
@@ -13,27 +13,23 @@ import (
 // Within returns the engine's workspace resolver for a server on the
 // agent's own machine (stdio): a request's workspace is a path, taken
 // relative to dir when it is not absolute, and honoured only inside one of
-// roots ([engine.WithinRoots]: symlinks resolved, never the filesystem
-// root or a kernel pseudo-filesystem). With no roots, no workspace is.
-func Within(dir string, roots []string) func(*vouch.Request) (string, error) {
-	return func(req *vouch.Request) (string, error) {
+// roots, never the filesystem root or a kernel pseudo-filesystem. The
+// roots are opened once, here, and each workspace is opened inside one of
+// them ([engine.Roots.Open]): the engine is handed that open directory,
+// and no symlink swapped or directory renamed afterwards changes what it
+// reads. With no roots, no workspace is allowed. The roots stay open for
+// the life of the process.
+func Within(dir string, roots []string) func(*vouch.Request) (*os.Root, error) {
+	rs := engine.OpenRoots(roots)
+	return func(req *vouch.Request) (*os.Root, error) {
 		if req.Workspace == "" {
-			return "", nil
+			return nil, nil
 		}
 		ws := req.Workspace
 		if !filepath.IsAbs(ws) {
 			ws = filepath.Join(dir, ws)
 		}
-		if err := engine.WithinRoots(ws, roots); err != nil {
-			return "", err
-		}
-		// The directory checked, not a name a symlink could be swapped
-		// under since.
-		real, err := filepath.EvalSymlinks(ws)
-		if err != nil {
-			return "", &vouch.Error{Code: vouch.ErrInvalid, Path: "workspace", Message: fmt.Sprintf("cannot open workspace %s: %v", ws, err)}
-		}
-		return real, nil
+		return rs.Open(ws)
 	}
 }
 

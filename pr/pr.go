@@ -205,7 +205,7 @@ func Verify(ctx context.Context, opts Options) (*Result, error) {
 		Policy:    opts.Policy,
 		Judge:     opts.Judge,
 		Now:       opts.Now,
-		Workspace: func(*vouch.Request) (string, error) { return tree.Dir, nil },
+		Workspace: engine.WorkspaceAt(tree.Dir),
 	})
 	if err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -188,17 +189,18 @@ func (s *Server) newEngine(p vouch.Policy) (*engine.Engine, error) {
 	})
 }
 
-// workspaceDir maps a request's workspace name to its directory.
-func (s *Server) workspaceDir(req *vouch.Request) (string, error) {
+// workspaceDir maps a request's workspace name to its directory, opened
+// for the engine (see engine.Options.Workspace).
+func (s *Server) workspaceDir(req *vouch.Request) (*os.Root, error) {
 	if req.Workspace == "" {
-		return "", nil
+		return nil, nil
 	}
 	dir, ok := s.cfg.Workspaces[req.Workspace]
 	if !ok {
-		return "", &vouch.Error{Code: vouch.ErrInvalid, Path: "workspace",
+		return nil, &vouch.Error{Code: vouch.ErrInvalid, Path: "workspace",
 			Message: fmt.Sprintf("unknown workspace %q: a request names one of the server's workspaces (%s), never a path", truncate(req.Workspace, 80), s.workspaceNames())}
 	}
-	return dir, nil
+	return engine.OpenDir(dir)
 }
 
 func (s *Server) workspaceNames() string {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
 	"reflect"
 	"slices"
 	"strings"
@@ -111,7 +112,7 @@ func (s *Server) taskEngineFor(judged bool, model string) (*engine.Engine, error
 	p := s.policy
 	p.Commands.Allow = nil
 	opts := engine.Options{Policy: &p, Now: s.now, MaxRequestBytes: s.cfg.MaxRequestBytes,
-		Workspace: func(*vouch.Request) (string, error) { return "", nil }}
+		Workspace: func(*vouch.Request) (*os.Root, error) { return nil, nil }}
 	if judged {
 		opts.Judge = s.judge
 		if model != "" {

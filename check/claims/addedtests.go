@@ -169,7 +169,7 @@ func countTests(ctx context.Context, s *vouch.Subject, ch *git.Changes) addedCou
 	var base map[string][]byte
 	if len(atBase) > 0 {
 		var err error
-		if base, _, err = git.ReadAt(ctx, s.Workspace.Name(), ch.Base, atBase); err != nil {
+		if base, _, err = git.ReadAt(ctx, s.Dir(), ch.Base, atBase); err != nil {
 			tc.uncountable = append(tc.uncountable, files...)
 			return tc
 		}

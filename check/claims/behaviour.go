@@ -220,7 +220,7 @@ func compareCode(ctx context.Context, s *vouch.Subject, ch *git.Changes) codeCom
 	var skipped map[string]error
 	if len(atBase) > 0 {
 		var err error
-		base, skipped, err = git.ReadAt(ctx, s.Workspace.Name(), ch.Base, atBase)
+		base, skipped, err = git.ReadAt(ctx, s.Dir(), ch.Base, atBase)
 		if err != nil {
 			for _, pr := range pairs {
 				out.unknown = append(out.unknown, pr.fc.Path+" (its version at the base cannot be read)")

@@ -310,7 +310,7 @@ type patchMemo struct {
 // verification; ok is false when it cannot be read whole.
 func patchFor(ctx context.Context, s *vouch.Subject, ch *git.Changes) (string, bool) {
 	m := s.Memo(patchKey{}, func() any {
-		text, cut, err := git.Patch(ctx, s.Workspace.Name(), ch.Base, maxPatch)
+		text, cut, err := git.Patch(ctx, s.Dir(), ch.Base, maxPatch)
 		return patchMemo{text, err == nil && !cut}
 	}).(patchMemo)
 	return m.text, m.ok
@@ -352,7 +352,7 @@ func symbolFiles(ctx context.Context, s *vouch.Subject, names []string) map[stri
 		return out
 	}
 	n, read := 0, 0
-	_ = fs.WalkDir(s.Workspace.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+	_ = fs.WalkDir(s.FS(), ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
 		}

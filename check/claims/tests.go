@@ -403,7 +403,7 @@ func rerun(ctx context.Context, s *vouch.Subject, r testRun) (o runOutcome, ok b
 		o.code, o.why = vouch.CodeCommandNotAllowed, fmt.Sprintf("vouch may not run %q again: %s", r.command, runner.Reason(err))
 		return o, true
 	}
-	res, err := runner.Run(ctx, s.Workspace.Name(), argv, s.Policy)
+	res, err := runner.Run(ctx, s.Dir(), argv, s.Policy)
 	s.MarkRan()
 	o.ev = map[string]any{"command": argv, "exitCode": res.ExitCode, "durationMs": res.Duration.Milliseconds(), "sandbox": runner.Sandboxed(res)}
 	if err != nil {

@@ -383,7 +383,7 @@ func (w *work) rel(name string) (rel string, exists bool) {
 func findBase(s *vouch.Subject, name string) []string {
 	var out []string
 	n := 0
-	_ = fs.WalkDir(s.Workspace.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+	_ = fs.WalkDir(s.FS(), ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
 		}
@@ -418,7 +418,7 @@ func (w *work) createdFile(st claimtext.Statement, name string) []vouch.CheckRes
 		return []vouch.CheckResult{result("claims.created", o)}
 	}
 	if fc := w.ch.File(rel); fc == nil || fc.Status == git.Deleted {
-		data, skipped, err := git.ReadAt(w.ctx, w.s.Workspace.Name(), w.ch.Base, []string{rel})
+		data, skipped, err := git.ReadAt(w.ctx, w.s.Dir(), w.ch.Base, []string{rel})
 		if err == nil && data[rel] == nil && skipped[rel] == nil {
 			// A file git ignores (".env"): not at the base, there now.
 			return []vouch.CheckResult{result("claims.created", vouch.Pass(fmt.Sprintf("%s exists and was not there at the base (git does not track it), as the summary says (%q)", rel, st.Text), ev))}
@@ -602,7 +602,7 @@ func (w *work) definedAtBase(files []string, name string) (where []string, ok bo
 	if !w.withBase() || len(files) == 0 {
 		return nil, false
 	}
-	data, _, err := git.ReadAt(w.ctx, w.s.Workspace.Name(), w.ch.Base, files)
+	data, _, err := git.ReadAt(w.ctx, w.s.Dir(), w.ch.Base, files)
 	if err != nil {
 		return nil, false
 	}
@@ -711,7 +711,7 @@ func (w *work) definedAtBaseByText(files []string, name string) []string {
 	if !w.withBase() || len(files) == 0 || lastPart(name) != name {
 		return nil
 	}
-	data, _, err := git.ReadAt(w.ctx, w.s.Workspace.Name(), w.ch.Base, files)
+	data, _, err := git.ReadAt(w.ctx, w.s.Dir(), w.ch.Base, files)
 	if err != nil {
 		return nil
 	}

@@ -691,7 +691,7 @@ func (ev *evidence) workspaceFiles() map[string][]string {
 	ev.ws = ev.s.Memo(wsKey{}, func() any {
 		out := map[string][]string{}
 		n := 0
-		_ = fs.WalkDir(ev.s.Workspace.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+		_ = fs.WalkDir(ev.s.FS(), ".", func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return nil
 			}

@@ -69,7 +69,7 @@ func (c *commandChecker) Check(ctx context.Context, s *vouch.Subject) vouch.Outc
 		return vouch.Undecided(vouch.CodeNoWorkspace, fmt.Sprintf("%q needs a workspace to run in", cmd))
 	}
 	timeout := time.Duration(s.Policy.Commands.Timeout)
-	res, err := runner.Run(ctx, s.Workspace.Name(), argv, s.Policy)
+	res, err := runner.Run(ctx, s.Dir(), argv, s.Policy)
 	s.MarkRan()
 	if err != nil {
 		o := vouch.Undecided(vouch.CodeCheckUnavailable, fmt.Sprintf("%q could not start: %v", cmd, err))

@@ -100,7 +100,7 @@ func hookConfig(_ context.Context, st Streams, policies []string) (hook.Config, 
 		Judge:  jv,
 		// The workspace is the session's cwd, from Claude Code's own input:
 		// the hook sets it, the agent's log does not.
-		Workspace: func(req *vouch.Request) (string, error) { return req.Workspace, nil },
+		Workspace: func(req *vouch.Request) (*os.Root, error) { return engine.OpenDir(req.Workspace) },
 	})
 	if err != nil {
 		return hook.Config{}, err

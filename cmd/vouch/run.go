@@ -171,7 +171,7 @@ func runAgent(ctx context.Context, st Streams, f *runFlags, argv []string) error
 	eng, err := engine.New(engine.Options{Policy: &pol, Judge: jv,
 		// The workspace is the operator's (--workspace or the current
 		// directory), never one the agent's result names.
-		Workspace: func(*vouch.Request) (string, error) { return ws, nil }})
+		Workspace: engine.WorkspaceAt(ws)})
 	if err != nil {
 		return usageErr(err)
 	}

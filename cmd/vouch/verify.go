@@ -14,6 +14,7 @@ import (
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/engine"
+	"github.com/vouchgate/vouch/internal/jail"
 	"github.com/vouchgate/vouch/judge"
 	"github.com/vouchgate/vouch/wire"
 )
@@ -148,7 +149,10 @@ unless the input is bad.`,
 // newEngine builds the engine for a request source in dir, with the judge
 // j (none when nil).
 func newEngine(f *verifyFlags, pol *vouch.Policy, j vouch.Judge, dir string) (*engine.Engine, error) {
-	files, err := os.OpenRoot(dir)
+	// Files a criterion names sit beside the request, which the agent may
+	// have written: they are opened as package jail opens (a FIFO is
+	// refused, not waited on).
+	files, err := jail.OpenRoot(dir)
 	if err != nil {
 		return nil, fmt.Errorf("cannot open %s: %w", dir, err)
 	}
@@ -156,23 +160,26 @@ func newEngine(f *verifyFlags, pol *vouch.Policy, j vouch.Judge, dir string) (*e
 	if len(roots) == 0 {
 		roots = defaultRoots()
 	}
+	// The roots are opened once; a request's workspace is opened inside
+	// one of them and the engine verifies that open directory.
+	allowed := engine.OpenRoots(roots)
 	return engine.New(engine.Options{
 		Policy:          pol,
 		Judge:           j,
-		Files:           files.FS(),
+		Files:           jail.FS(files),
 		MaxRequestBytes: f.maxBytes,
-		Workspace: func(req *vouch.Request) (string, error) {
+		Workspace: func(req *vouch.Request) (*os.Root, error) {
 			if f.workspace != "" {
-				return f.workspace, nil
+				return engine.OpenDir(f.workspace)
 			}
 			if req.Workspace == "" {
-				return "", nil
+				return nil, nil
 			}
 			ws := req.Workspace
 			if !filepath.IsAbs(ws) {
 				ws = filepath.Join(dir, ws)
 			}
-			return ws, engine.WithinRoots(ws, roots)
+			return allowed.Open(ws)
 		},
 	})
 }

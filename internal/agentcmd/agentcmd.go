@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/internal/jail"
 	"github.com/vouchgate/vouch/trace/claudecode"
 	"github.com/vouchgate/vouch/wire"
 )
@@ -173,7 +174,9 @@ func (c *Command) read(res *Result, stdout []byte, over bool) error {
 }
 
 // readResultFile reads the result file inside Dir, never through a path or
-// a symlink out of it.
+// a symlink out of it, and as package jail opens what an agent controls:
+// without blocking, so that a FIFO the agent left there is refused at once
+// instead of hanging the run, and only a regular file.
 func (c *Command) readResultFile() ([]byte, error) {
 	if c.ResultFile == "" {
 		return nil, errors.New("agent: no result file named")
@@ -182,29 +185,19 @@ func (c *Command) readResultFile() ([]byte, error) {
 	if dir == "" {
 		dir = "."
 	}
-	root, err := os.OpenRoot(dir)
+	root, err := jail.OpenRoot(dir)
 	if err != nil {
 		return nil, fmt.Errorf("agent: %w", err)
 	}
 	defer root.Close()
-	f, err := root.Open(filepath.Clean(c.ResultFile))
-	if err != nil {
-		return nil, fmt.Errorf("agent: its result file: %w", err)
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("agent: its result file: %w", err)
-	}
-	if !fi.Mode().IsRegular() {
+	data, err := jail.ReadFile(root, filepath.Clean(c.ResultFile), MaxOutputBytes)
+	switch {
+	case errors.Is(err, jail.ErrNotRegular):
 		return nil, fmt.Errorf("agent: its result file %s is not a regular file", c.ResultFile)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxOutputBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("agent: its result file: %w", err)
-	}
-	if len(data) > MaxOutputBytes {
+	case errors.Is(err, jail.ErrTooLarge):
 		return nil, fmt.Errorf("agent: its result file is over %d bytes", MaxOutputBytes)
+	case err != nil:
+		return nil, fmt.Errorf("agent: its result file: %w", err)
 	}
 	return data, nil
 }

@@ -25,6 +25,7 @@ import (
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/git"
+	"github.com/vouchgate/vouch/internal/jail"
 	"github.com/vouchgate/vouch/trace"
 	"github.com/vouchgate/vouch/trace/claudecode"
 )
@@ -263,18 +264,16 @@ func request(path string, max int64) (*vouch.Request, error) {
 	if max <= 0 {
 		max = 64 << 20
 	}
-	f, err := os.Open(path)
+	// The log's path comes from the hook's input: opened without blocking
+	// and checked open (a FIFO is refused, not waited on).
+	f, fi, err := jail.OpenPath(path)
+	if errors.Is(err, jail.ErrNotRegular) {
+		return nil, fmt.Errorf("the session log %s is not a regular file", path)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("reading the session log: %w", err)
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("reading the session log: %w", err)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("the session log %s is not a regular file", path)
-	}
 	if fi.Size() > max {
 		return nil, fmt.Errorf("the session log %s is %d bytes, over the limit of %d", path, fi.Size(), max)
 	}

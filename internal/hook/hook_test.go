@@ -57,7 +57,7 @@ func gitIn(t *testing.T, dir string, args ...string) {
 func realConfig(t *testing.T, dir string) Config {
 	t.Helper()
 	pol := vouch.DefaultPolicy()
-	eng, err := engine.New(engine.Options{Policy: &pol, Workspace: func(r *vouch.Request) (string, error) { return r.Workspace, nil }})
+	eng, err := engine.New(engine.Options{Policy: &pol, Workspace: func(r *vouch.Request) (*os.Root, error) { return engine.OpenDir(r.Workspace) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -354,7 +354,7 @@ func BenchmarkStop(b *testing.B) {
 		b.Fatalf("make-workspace.sh: %v\n%s", err, out)
 	}
 	pol := vouch.DefaultPolicy()
-	eng, err := engine.New(engine.Options{Policy: &pol, Workspace: func(r *vouch.Request) (string, error) { return r.Workspace, nil }})
+	eng, err := engine.New(engine.Options{Policy: &pol, Workspace: func(r *vouch.Request) (*os.Root, error) { return engine.OpenDir(r.Workspace) }})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -29,6 +29,8 @@ var (
 	ErrNotAllowed = vouch.ErrCommandNotListed
 	ErrRefused    = vouch.ErrCommandRefused
 	ErrEmpty      = errors.New("runner: empty command")
+	// ErrNoDir is a run without a directory to run in.
+	ErrNoDir = sandbox.ErrNoDir
 )
 
 // shellChars are the characters that make a command line need a shell,
@@ -245,14 +247,20 @@ type Result = sandbox.Result
 
 // Run runs argv, which [Check] allowed, in the workspace dir under the
 // policy's commands settings: its timeout, resource limits, environment,
-// writable directories and network, in the sandbox. It returns an error
-// only when the command could not start; a non-zero exit, a signal, a
-// timeout or a cancellation is in the Result. Output is capped at
-// MaxOutput bytes a stream, and scrubbed of the secrets of vouch's own
-// environment.
+// writable directories and network, in the sandbox. dir is the name a
+// child process is given to start in, [vouch.Subject.Dir] for a
+// verification's workspace (the directory that was opened, whatever its
+// path has become); an empty dir is refused, never taken as vouch's own
+// working directory. It returns an error only when the command could not
+// start; a non-zero exit, a signal, a timeout or a cancellation is in the
+// Result. Output is capped at MaxOutput bytes a stream, and scrubbed of
+// the secrets of vouch's own environment.
 func Run(ctx context.Context, dir string, argv []string, p *vouch.Policy) (Result, error) {
 	if len(argv) == 0 {
 		return Result{}, ErrEmpty
+	}
+	if dir == "" {
+		return Result{}, ErrNoDir
 	}
 	c := p.Commands
 	res, err := sandbox.Run(ctx, sandbox.Config{

@@ -222,3 +222,13 @@ func FuzzShellLine(f *testing.F) {
 		}
 	})
 }
+
+// TestRunWithoutDir: a run without a directory is refused, never started
+// in vouch's own working directory (a subject whose workspace cannot be
+// opened has no Dir).
+func TestRunWithoutDir(t *testing.T) {
+	p := vouch.DefaultPolicy()
+	if _, err := Run(context.Background(), "", []string{"true"}, &p); !errors.Is(err, ErrNoDir) {
+		t.Errorf("Run without a directory = %v, want ErrNoDir", err)
+	}
+}

@@ -60,7 +60,11 @@ type Config struct {
 	// Argv is the program and its arguments. A program without a slash is
 	// looked up in PATH.
 	Argv []string
-	// Dir is the working directory, the workspace: an absolute path.
+	// Dir is the working directory, the workspace: an absolute path. On
+	// Linux it may be the /proc/self/fd/N name of an open directory (see
+	// vouch.Subject.Dir): the run starts in that very directory, and the
+	// write access Landlock grants is to the directory the run started in,
+	// never to a path looked up again.
 	Dir string
 	// Env adds variables to the minimal environment (the operator's
 	// commands.env); later wins.
@@ -134,6 +138,10 @@ type Confinement struct {
 // ErrEmpty is returned for a run without a program.
 var ErrEmpty = errors.New("sandbox: empty command")
 
+// ErrNoDir is returned for a run without a directory to run in: an empty
+// Dir is never taken as vouch's own working directory.
+var ErrNoDir = errors.New("sandbox: no directory to run in")
+
 // Run runs c.Argv in c.Dir, confined, and returns what it did. It returns
 // an error only when the command could not be started (it does not exist,
 // the temporary directory could not be made); a non-zero exit, a signal, a
@@ -143,6 +151,9 @@ var ErrEmpty = errors.New("sandbox: empty command")
 func Run(ctx context.Context, c Config) (Result, error) {
 	if len(c.Argv) == 0 || c.Argv[0] == "" {
 		return Result{}, ErrEmpty
+	}
+	if c.Dir == "" {
+		return Result{}, ErrNoDir
 	}
 	if c.Timeout <= 0 {
 		return Result{}, errors.New("sandbox: the timeout must be positive")

@@ -90,7 +90,11 @@ const grace = 5 * time.Second
 
 func run(ctx context.Context, c Config, tmp string, env []string) (Result, error) {
 	res := Result{ExitCode: -1}
-	writable := []string{c.Dir, tmp}
+	// The supervisor starts in c.Dir and the confiner, which applies the
+	// Landlock rules, inherits its working directory: "." there is the
+	// directory the run started in, not c.Dir looked up again (which, as
+	// /proc/self/fd/N, would name another file in another process).
+	writable := []string{".", tmp}
 	for _, w := range c.Writable {
 		if fi, err := os.Stat(w); err == nil && fi.IsDir() {
 			writable = append(writable, w)
