@@ -8,7 +8,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -33,15 +32,11 @@ import (
 // Every loop is bounded: the attacks stop when the normal traffic is
 // done, and the normal traffic by its count.
 func attackBench(n, conc, batches, batchMiB int) error {
-	dir, err := os.MkdirTemp("", "vouch-bench-attack-")
+	dir, bin, cleanup, err := buildInTemp("vouch-bench-attack-")
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
-	bin, err := buildVouch(dir)
-	if err != nil {
-		return err
-	}
+	defer cleanup()
 	in := filepath.Join(dir, "in.jsonl")
 	if err := writeBatch(in, n); err != nil {
 		return err

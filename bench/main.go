@@ -143,15 +143,11 @@ func main() {
 }
 
 func run(n, runs, conc int, answers string) error {
-	dir, err := os.MkdirTemp("", "vouch-bench-")
+	dir, bin, cleanup, err := buildInTemp("vouch-bench-")
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
-	bin, err := buildVouch(dir)
-	if err != nil {
-		return err
-	}
+	defer cleanup()
 	in := filepath.Join(dir, "in.jsonl")
 	var labels []bool // hallucinated, by line, with -answers
 	if answers != "" {
@@ -206,6 +202,21 @@ func run(n, runs, conc int, answers string) error {
 }
 
 // buildVouch builds the vouch binary into dir.
+// buildInTemp makes a temporary directory named from prefix and builds
+// vouch into it; cleanup removes the directory.
+func buildInTemp(prefix string) (dir, bin string, cleanup func(), err error) {
+	dir, err = os.MkdirTemp("", prefix)
+	if err != nil {
+		return "", "", nil, err
+	}
+	cleanup = func() { os.RemoveAll(dir) }
+	if bin, err = buildVouch(dir); err != nil {
+		cleanup()
+		return "", "", nil, err
+	}
+	return dir, bin, cleanup, nil
+}
+
 func buildVouch(dir string) (string, error) {
 	bin := filepath.Join(dir, "vouch")
 	build := exec.Command("go", "build", "-o", bin, "./cmd/vouch")

@@ -23,15 +23,11 @@ import (
 // verify_output tool of `vouch mcp` over stdio, and the tool at /mcp of
 // `vouch serve` over streamable HTTP; n round trips each, one at a time.
 func mcpBench(n int) error {
-	dir, err := os.MkdirTemp("", "vouch-bench-mcp-")
+	dir, bin, cleanup, err := buildInTemp("vouch-bench-mcp-")
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
-	bin, err := buildVouch(dir)
-	if err != nil {
-		return err
-	}
+	defer cleanup()
 	ws := filepath.Join(dir, "ws")
 	if err := os.Mkdir(ws, 0o755); err != nil {
 		return err

@@ -28,15 +28,11 @@ import (
 // peak RSS and CPU time. The load generator runs on the same machine and
 // takes its share of the cores.
 func serveBench(n, conc, rounds int, dsn string) error {
-	dir, err := os.MkdirTemp("", "vouch-bench-serve-")
+	dir, bin, cleanup, err := buildInTemp("vouch-bench-serve-")
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
-	bin, err := buildVouch(dir)
-	if err != nil {
-		return err
-	}
+	defer cleanup()
 	in := filepath.Join(dir, "in.jsonl")
 	if err := writeBatch(in, n); err != nil {
 		return err

@@ -14,29 +14,7 @@ import (
 // same tally.
 func TestMigrateClaimLedger(t *testing.T) {
 	ctx := t.Context()
-	path := filepath.Join(t.TempDir(), "old.db")
-	db, err := sql.Open("sqlite", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ms, err := migrations(sqliteDialect.name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.ExecContext(ctx, `CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`); err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range ms {
-		if m.version > 6 {
-			break
-		}
-		if _, err := db.ExecContext(ctx, m.sql); err != nil {
-			t.Fatalf("%s: %v", m.name, err)
-		}
-		if _, err := db.ExecContext(ctx, `INSERT INTO schema_migrations VALUES (?, ?, ?)`, m.version, m.name, sqliteDialect.ts(t0)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	path, db := sqliteAtSchema(t, 6)
 	// An old engine's row: nothing decided, so a fail by row 1 of the
 	// six-row table.
 	if _, err := db.ExecContext(ctx, `INSERT INTO verification_logs (tenant, id, attempt, idempotency_key, kind,
@@ -104,29 +82,7 @@ func TestMigrateClaimLedger(t *testing.T) {
 // deletes the key and keeps the other.
 func TestMigrateSessionKeyOut(t *testing.T) {
 	ctx := t.Context()
-	path := filepath.Join(t.TempDir(), "old.db")
-	db, err := sql.Open("sqlite", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ms, err := migrations(sqliteDialect.name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.ExecContext(ctx, `CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`); err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range ms {
-		if m.version > 8 {
-			break
-		}
-		if _, err := db.ExecContext(ctx, m.sql); err != nil {
-			t.Fatalf("%s: %v", m.name, err)
-		}
-		if _, err := db.ExecContext(ctx, `INSERT INTO schema_migrations VALUES (?, ?, ?)`, m.version, m.name, sqliteDialect.ts(t0)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	path, db := sqliteAtSchema(t, 8)
 	for _, name := range []string{"dashboard.session_key", "other"} {
 		if _, err := db.ExecContext(ctx, `INSERT INTO settings (name, value, created_at) VALUES (?, ?, ?)`, name, []byte("0123456789abcdef0123456789abcdef"), sqliteDialect.ts(t0)); err != nil {
 			t.Fatal(err)
@@ -161,4 +117,35 @@ func TestMigrateSessionKeyOut(t *testing.T) {
 	if len(names) != 1 || names[0] != "other" {
 		t.Errorf("settings after migration: %q, want only other", names)
 	}
+}
+
+// sqliteAtSchema makes a SQLite database migrated up to version alone, as
+// an older vouch left it, and returns its path and an open handle.
+func sqliteAtSchema(t *testing.T, version int) (string, *sql.DB) {
+	t.Helper()
+	ctx := t.Context()
+	path := filepath.Join(t.TempDir(), "old.db")
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, err := migrations(sqliteDialect.name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ExecContext(ctx, `CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range ms {
+		if m.version > version {
+			break
+		}
+		if _, err := db.ExecContext(ctx, m.sql); err != nil {
+			t.Fatalf("%s: %v", m.name, err)
+		}
+		if _, err := db.ExecContext(ctx, `INSERT INTO schema_migrations VALUES (?, ?, ?)`, m.version, m.name, sqliteDialect.ts(t0)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return path, db
 }

@@ -13,34 +13,7 @@ import (
 // directory (where the system allows), so the rename is durable too. The
 // temporary file is removed when anything fails.
 func Write(path string, data []byte, perm fs.FileMode) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Chmod(perm)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync() // best effort: not every system syncs a directory
-		d.Close()
-	}
-	return nil
+	return place(path, data, perm, os.Rename)
 }
 
 // Create makes path with data and permissions perm, whole, only if it does
@@ -48,13 +21,20 @@ func Write(path string, data []byte, perm fs.FileMode) error {
 // linked to path, which fails with an error matching fs.ErrExist when
 // another writer got there first. A reader never sees path part-written.
 func Create(path string, data []byte, perm fs.FileMode) error {
+	return place(path, data, perm, os.Link)
+}
+
+// place writes data to a synced temporary file beside path, puts it at
+// path with put (a rename, or a link that never replaces), removes the
+// temporary name, and syncs the directory.
+func place(path string, data []byte, perm fs.FileMode, put func(tmp, path string) error) error {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return err
 	}
 	tmp := f.Name()
-	defer os.Remove(tmp)
+	defer os.Remove(tmp) // gone after a rename; the second name after a link
 	_, err = f.Write(data)
 	if err == nil {
 		err = f.Chmod(perm)
@@ -65,14 +45,14 @@ func Create(path string, data []byte, perm fs.FileMode) error {
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
+	if err == nil {
+		err = put(tmp, path)
+	}
 	if err != nil {
 		return err
 	}
-	if err := os.Link(tmp, path); err != nil {
-		return err
-	}
 	if d, err := os.Open(dir); err == nil {
-		d.Sync() // best effort, as in Write
+		d.Sync() // best effort: not every system syncs a directory
 		d.Close()
 	}
 	return nil
