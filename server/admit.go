@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"os"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -17,7 +16,8 @@ import (
 // sends slowly holds nothing another caller needs:
 //
 //  1. its body is read whole, bounded in size and in time (holdBody), its
-//     bytes counted against a server-wide budget of held bodies;
+//     bytes counted as they arrive against a server-wide budget of held
+//     bodies, of which each address has a share;
 //  2. only then does it take an in-flight slot (limitInFlight), of which
 //     each caller (an API key, or the address of a caller without one)
 //     has its own share.
@@ -25,31 +25,51 @@ import (
 // A slow body therefore costs its sender a connection and the bytes it
 // actually sent, for at most the body timeout; it never holds a slot.
 
-// budget is a count of bytes that may be held at once; take never waits.
+// budget is a count of bytes that may be held at once, server-wide and
+// per caller; take never waits.
 type budget struct {
-	max  int64
-	used atomic.Int64
+	max, perCaller int64
+
+	mu     sync.Mutex
+	used   int64
+	byWhom map[string]int64
 }
 
-// take reserves n bytes, or reports false (reserving nothing) when that
-// would go over the budget.
-func (b *budget) take(n int64) bool {
-	for {
-		used := b.used.Load()
-		if used+n > b.max {
-			return false
-		}
-		if b.used.CompareAndSwap(used, used+n) {
-			return true
-		}
+func newBudget(max, perCaller int64) *budget {
+	return &budget{max: max, perCaller: perCaller, byWhom: map[string]int64{}}
+}
+
+// take reserves n bytes for caller, or reports false (reserving nothing)
+// when that would go over the server's budget or the caller's share.
+func (b *budget) take(caller string, n int64) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.used+n > b.max || b.byWhom[caller]+n > b.perCaller {
+		return false
+	}
+	b.used += n
+	b.byWhom[caller] += n
+	return true
+}
+
+// give returns n bytes caller reserved.
+func (b *budget) give(caller string, n int64) {
+	if n <= 0 {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.used -= n
+	if b.byWhom[caller] -= n; b.byWhom[caller] <= 0 {
+		delete(b.byWhom, caller)
 	}
 }
 
-// give returns n reserved bytes.
-func (b *budget) give(n int64) {
-	if n > 0 {
-		b.used.Add(-n)
-	}
+// inUse returns the bytes held server-wide.
+func (b *budget) inUse() int64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.used
 }
 
 // slots bounds the requests served at once, server-wide and per caller.
@@ -107,6 +127,11 @@ func callerOf(r *http.Request) string {
 	if p := principalOf(r.Context()); p.key != nil {
 		return "key:" + p.key.ID
 	}
+	return addrOf(r)
+}
+
+// addrOf names a request's caller by its address, without the port.
+func addrOf(r *http.Request) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
 		host = r.RemoteAddr
@@ -149,10 +174,12 @@ var errBodyBudget = errors.New("body budget spent")
 
 // holdBody reads a request's body whole before the request goes on, at
 // most max bytes and within the body timeout, counting the bytes against
-// the server's budget of held bodies until the request is done. The
-// handler then reads the body from memory. A body over max is answered
-// 413, one that does not arrive in time 408, and one the budget cannot
-// hold 503 with Retry-After.
+// the server's budget of held bodies, and the share of it of the caller's
+// address (the key is not yet checked), until the request is done. Bytes
+// are reserved as they arrive, never from a declared length, so a slow
+// body holds what it sent and no more. The handler then reads the body
+// from memory. A body over max is answered 413, one that does not arrive
+// in time 408, and one the budget cannot hold 503 with Retry-After.
 func (s *Server) holdBody(max int64, h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Body == nil || r.Body == http.NoBody || r.ContentLength == 0 {
@@ -167,15 +194,16 @@ func (s *Server) holdBody(max int64, h http.Handler) http.Handler {
 		timeout := time.Duration(s.cfg.Timeouts.Body)
 		// The deadline is the connection's; a recorder in tests has none.
 		_ = rc.SetReadDeadline(time.Now().Add(timeout))
-		body, held, err := s.readHeld(r.Body, r.ContentLength, max)
-		defer s.bodies.give(held)
+		who := addrOf(r)
+		body, held, err := s.readHeld(who, r.Body, r.ContentLength, max)
+		defer s.bodies.give(who, held)
 		var ne net.Error
 		switch {
 		case err == nil:
 		case errors.Is(err, errBodyBudget):
 			s.metrics.rejected.Inc()
 			w.Header().Set("Retry-After", "1")
-			writeError(w, http.StatusServiceUnavailable, "overloaded", fmt.Sprintf("the server holds its limit of %d bytes of request bodies; retry after a second", s.bodies.max))
+			writeError(w, http.StatusServiceUnavailable, "overloaded", fmt.Sprintf("the server holds its limit of request bodies (%d bytes, %d per address); retry after a second", s.bodies.max, s.bodies.perCaller))
 			return
 		case errors.Is(err, os.ErrDeadlineExceeded) || errors.As(err, &ne) && ne.Timeout():
 			w.Header().Set("Connection", "close")
@@ -203,29 +231,26 @@ func (s *Server) holdBody(max int64, h http.Handler) http.Handler {
 // errOverMax: a body of unknown length went over its limit.
 var errOverMax = errors.New("body over its limit")
 
-// readHeld reads a body of at most limit bytes (n, when not -1, is its
-// declared length), reserving from the server's budget each byte of
-// buffer before it is filled. It returns what it reserved, to be given
-// back when the request is done, also on error.
-func (s *Server) readHeld(body io.Reader, n, limit int64) ([]byte, int64, error) {
-	var held int64
-	if n > 0 {
-		if !s.bodies.take(n) {
-			return nil, 0, errBodyBudget
-		}
-		held = n
-		buf := make([]byte, n)
-		_, err := io.ReadFull(body, buf)
-		if errors.Is(err, io.ErrUnexpectedEOF) {
-			err = fmt.Errorf("the body ended before its Content-Length: %w", err)
-		}
-		return buf, held, err
-	}
+// readHeld reads a body of at most limit bytes (n, when positive, is its
+// declared length, which bounds it further), reserving from the server's
+// budget for caller each byte of buffer before it is filled: the buffer
+// starts small and doubles, so what is reserved is at most about twice
+// what arrived. It returns what it reserved, to be given back when the
+// request is done, also on error.
+func (s *Server) readHeld(caller string, body io.Reader, n, limit int64) ([]byte, int64, error) {
 	const first = 16 << 10
+	declared := n > 0
+	if declared {
+		limit = min(limit, n)
+	}
+	var held int64
 	var buf []byte
 	for {
 		if len(buf) == cap(buf) {
 			if int64(len(buf)) == limit {
+				if declared {
+					return buf, held, nil // the server reads no further than Content-Length
+				}
 				// Full: one more byte means over the limit.
 				var probe [1]byte
 				m, err := io.ReadFull(body, probe[:])
@@ -239,7 +264,7 @@ func (s *Server) readHeld(body io.Reader, n, limit int64) ([]byte, int64, error)
 				}
 			}
 			grow := min(int64(max(cap(buf), first)), limit-int64(cap(buf)))
-			if !s.bodies.take(grow) {
+			if !s.bodies.take(caller, grow) {
 				return nil, held, errBodyBudget
 			}
 			held += grow
@@ -250,6 +275,9 @@ func (s *Server) readHeld(body io.Reader, n, limit int64) ([]byte, int64, error)
 		m, err := body.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+m]
 		if err == io.EOF {
+			if declared && int64(len(buf)) < n {
+				return nil, held, fmt.Errorf("the body ended after %d of its %d bytes (Content-Length): %w", len(buf), n, io.ErrUnexpectedEOF)
+			}
 			return buf, held, nil
 		}
 		if err != nil {

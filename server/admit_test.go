@@ -45,7 +45,7 @@ func (e *testEnv) slowBody(path string, header http.Header, length int64) (finis
 
 // waitHeld waits until the server holds at least n body bytes.
 func (e *testEnv) waitHeld(n int64) {
-	for e.srv.bodies.used.Load() < n {
+	for e.srv.bodies.inUse() < n {
 		runtime.Gosched()
 	}
 }
@@ -64,7 +64,7 @@ func TestSlowBodyHoldsNoSlot(t *testing.T) {
 	if code := <-done; code != 200 {
 		t.Errorf("the slow request once its body arrived: %d", code)
 	}
-	if n := e.srv.bodies.used.Load(); n != 0 {
+	if n := e.srv.bodies.inUse(); n != 0 {
 		t.Errorf("%d body bytes still held after both requests", n)
 	}
 }
@@ -131,7 +131,7 @@ func TestBodyTimeout(t *testing.T) {
 	if code := <-done; code != http.StatusRequestTimeout {
 		t.Fatalf("a body that never ends: %d, want 408", code)
 	}
-	if n := e.srv.bodies.used.Load(); n != 0 {
+	if n := e.srv.bodies.inUse(); n != 0 {
 		t.Errorf("%d body bytes still held", n)
 	}
 }
@@ -146,7 +146,7 @@ func TestBodyBudget(t *testing.T) {
 	finish, done := e.slowBody("/v1/verify", http.Header{"Content-Type": {"application/json"}}, max)
 	e.waitHeld(max)
 	res := e.do("POST", "/v1/verify", "", body)
-	if res.status != 503 || res.header.Get("Retry-After") == "" || !bytes.Contains(res.body, []byte("bytes of request bodies")) {
+	if res.status != 503 || res.header.Get("Retry-After") == "" || !bytes.Contains(res.body, []byte("limit of request bodies")) {
 		t.Fatalf("a body past the budget: %d %s", res.status, res.body)
 	}
 	rest := `{"goal":"g"},"output":{"summary":"DONE"}}`
@@ -179,34 +179,71 @@ func TestHeldBodyTooLarge(t *testing.T) {
 	if res.StatusCode != 413 {
 		t.Errorf("chunked body over the limit: %d %s", res.StatusCode, b)
 	}
-	if n := e.srv.bodies.used.Load(); n != 0 {
+	if n := e.srv.bodies.inUse(); n != 0 {
 		t.Errorf("%d body bytes still held", n)
 	}
 }
 
 func TestReadHeldAccounts(t *testing.T) {
-	s := &Server{bodies: &budget{max: 1 << 20}}
+	s := &Server{bodies: newBudget(1<<20, 1<<20)}
 	for _, n := range []int{0, 1, 16 << 10, 16<<10 + 1, 100_000} {
 		data := bytes.Repeat([]byte("a"), n)
-		got, held, err := s.readHeld(io.MultiReader(bytes.NewReader(data)), -1, 200_000)
-		if err != nil || !bytes.Equal(got, data) {
-			t.Errorf("%d bytes: %v, read %d", n, err, len(got))
+		for _, declared := range []int64{-1, int64(n)} {
+			got, held, err := s.readHeld("a", io.MultiReader(bytes.NewReader(data)), declared, 200_000)
+			if err != nil || !bytes.Equal(got, data) {
+				t.Errorf("%d bytes (declared %d): %v, read %d", n, declared, err, len(got))
+			}
+			if held < int64(n) || held > 2*int64(n)+16<<10 || s.bodies.inUse() != held {
+				t.Errorf("%d bytes (declared %d): held %d, budget counts %d", n, declared, held, s.bodies.inUse())
+			}
+			s.bodies.give("a", held)
 		}
-		if held < int64(n) || s.bodies.used.Load() != held {
-			t.Errorf("%d bytes: held %d, budget counts %d", n, held, s.bodies.used.Load())
-		}
-		s.bodies.give(held)
 	}
-	_, held, err := s.readHeld(bytes.NewReader(make([]byte, 1001)), -1, 1000)
+	_, held, err := s.readHeld("a", bytes.NewReader(make([]byte, 1001)), -1, 1000)
 	if err != errOverMax {
 		t.Errorf("over the limit: %v", err)
 	}
-	s.bodies.give(held)
-	s.bodies.max = 10
-	if _, held, err := s.readHeld(strings.NewReader("x"), -1, 1000); err != errBodyBudget || held != 0 {
-		t.Errorf("past the budget: %v, held %d", err, held)
+	s.bodies.give("a", held)
+	// A declared length is no reservation: a body that says 1 MB and
+	// sends 10 bytes holds its first buffer, not a megabyte.
+	_, held, err = s.readHeld("a", strings.NewReader("0123456789"), 1<<20, 4<<20)
+	if err == nil || held != 16<<10 {
+		t.Errorf("a short body declared 1 MB: %v, held %d, want an error and 16 KiB", err, held)
 	}
-	if s.bodies.used.Load() != 0 {
-		t.Errorf("budget not given back: %d", s.bodies.used.Load())
+	s.bodies.give("a", held)
+	// Each caller has its share; another caller is not refused for it.
+	s.bodies = newBudget(64<<10, 32<<10)
+	if _, held, err := s.readHeld("a", bytes.NewReader(make([]byte, 40<<10)), -1, 1<<20); err != errBodyBudget {
+		t.Errorf("past a caller's share: %v, held %d", err, held)
+	} else {
+		s.bodies.give("a", held)
+	}
+	if _, held, err := s.readHeld("b", bytes.NewReader(make([]byte, 20<<10)), -1, 1<<20); err != nil {
+		t.Errorf("another caller within its share: %v", err)
+	} else {
+		s.bodies.give("b", held)
+	}
+	if s.bodies.inUse() != 0 {
+		t.Errorf("budget not given back: %d", s.bodies.inUse())
+	}
+}
+
+// Slow bodies that announce a large length hold only what they sent:
+// as many of them as there are slots leave the budget to everyone else.
+// Before, a declared length was reserved whole, so 64 bodies announcing
+// 4 MiB each took a 256 MiB budget without sending it.
+func TestSlowBodiesHoldWhatTheySent(t *testing.T) {
+	e := newEnv(t, func(c *Config) { c.MaxHeldBodyBytes = 8 << 20 })
+	var finishes []func([]byte)
+	for range 16 {
+		f, _ := e.slowBody("/v1/verify", http.Header{"Content-Type": {"application/json"}}, 4<<20)
+		finishes = append(finishes, f)
+	}
+	e.waitHeld(16 * (16 << 10))
+	if res := e.do("POST", "/v1/verify", "", request("v", 1, "DONE")); res.status != 200 {
+		t.Fatalf("a request beside 16 slow bodies of 4 MiB announced: %d %s", res.status, res.body)
+	}
+	for _, f := range finishes {
+		f(nil)
 	}
 }

@@ -58,9 +58,11 @@ type Config struct {
 	// cannot take every slot.
 	MaxInFlightPerCaller int `json:"maxInFlightPerCaller"`
 	// MaxHeldBodyBytes bounds the bytes of request bodies held in memory
-	// at once, server-wide (default 256 MiB); a body that would go over
-	// is answered 503 with Retry-After. Batch bodies are never held
-	// whole: they are stored as they arrive.
+	// at once, server-wide (default 256 MiB), each client address holding
+	// at most a quarter of it (and at least maxRequestBytes); a body that
+	// would go over is answered 503 with Retry-After. Bytes are counted
+	// as they arrive, not as a body announces them. Batch bodies are
+	// never held whole: they are stored as they arrive.
 	MaxHeldBodyBytes int64 `json:"maxHeldBodyBytes"`
 	// MaxEventStreams bounds the open event streams (API and dashboard)
 	// of the server (default 1000), and MaxEventStreamsPerTenant each
@@ -324,6 +326,12 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("config: %w", err)
 	}
 	return nil
+}
+
+// heldPerCaller returns each address's share of the held body bytes: a
+// quarter of the budget, and at least one request of the largest size.
+func (c *Config) heldPerCaller() int64 {
+	return min(c.MaxHeldBodyBytes, max(c.MaxRequestBytes, c.MaxHeldBodyBytes/4))
 }
 
 // perCaller returns each caller's share of the in-flight slots.

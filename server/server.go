@@ -110,7 +110,7 @@ func New(opt Options) (*Server, error) {
 		judge:    opt.Judge,
 		slots:    newSlots(cfg.MaxInFlight, cfg.perCaller()),
 		uploads:  newSlots(maxUploads, maxUploadsPerCaller),
-		bodies:   &budget{max: cfg.MaxHeldBodyBytes},
+		bodies:   newBudget(cfg.MaxHeldBodyBytes, cfg.heldPerCaller()),
 		stopping: make(chan struct{}),
 		version:  opt.Version,
 	}

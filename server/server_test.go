@@ -617,7 +617,7 @@ func TestGracefulShutdown(t *testing.T) {
 	}()
 	pw.Write(request("g1", 1, "DONE")[:10])
 	// Wait until the server is reading its body.
-	for srv.bodies.used.Load() == 0 {
+	for srv.bodies.inUse() == 0 {
 		runtime.Gosched()
 	}
 	cancel()
