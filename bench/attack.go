@@ -37,11 +37,7 @@ func attackBench(n, conc, batches, batchMiB int) error {
 		return err
 	}
 	defer cleanup()
-	in := filepath.Join(dir, "in.jsonl")
-	if err := writeBatch(in, n); err != nil {
-		return err
-	}
-	lines, err := readLines(in)
+	lines, err := textBatch(dir, n)
 	if err != nil {
 		return err
 	}

@@ -33,11 +33,7 @@ func serveBench(n, conc, rounds int, dsn string) error {
 		return err
 	}
 	defer cleanup()
-	in := filepath.Join(dir, "in.jsonl")
-	if err := writeBatch(in, n); err != nil {
-		return err
-	}
-	lines, err := readLines(in)
+	lines, err := textBatch(dir, n)
 	if err != nil {
 		return err
 	}
@@ -133,6 +129,16 @@ func serveBench(n, conc, rounds int, dsn string) error {
 		fmt.Printf("server: peak RSS %s, CPU %s\n", st["VmHWM"], serverCPU(pid))
 	}
 	return nil
+}
+
+// textBatch writes the deterministic text batch of n requests into dir
+// and returns its lines.
+func textBatch(dir string, n int) ([][]byte, error) {
+	in := filepath.Join(dir, "in.jsonl")
+	if err := writeBatch(in, n); err != nil {
+		return nil, err
+	}
+	return readLines(in)
 }
 
 func readLines(path string) ([][]byte, error) {
