@@ -20,6 +20,10 @@ import (
 func (s *Server) handleGetVerification(w http.ResponseWriter, r *http.Request) {
 	tenant := tenantOf(r.Context())
 	id := r.PathValue("id")
+	view, ok := reportView(w, r)
+	if !ok {
+		return
+	}
 	attempt := 0
 	if a := r.URL.Query().Get("attempt"); a != "" {
 		n, err := strconv.Atoi(a)
@@ -44,7 +48,11 @@ func (s *Server) handleGetVerification(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if len(ovs) == 0 {
-		writeRaw(w, http.StatusOK, v.Result)
+		writeReport(w, view, v.Result, "")
+		return
+	}
+	if view == viewBrief {
+		writeReport(w, view, v.Result, vouch.Verdict(ovs[len(ovs)-1].Verdict))
 		return
 	}
 	list := make([]api.Override, len(ovs))

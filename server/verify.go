@@ -28,6 +28,10 @@ const maxIdempotencyKey = 255
 const storeTimeout = 30 * time.Second
 
 func (s *Server) handleVerify(w http.ResponseWriter, r *http.Request) {
+	view, ok := reportView(w, r)
+	if !ok {
+		return
+	}
 	body, err := readBody(r, s.cfg.MaxRequestBytes)
 	if err != nil {
 		writeInputError(w, err)
@@ -51,7 +55,7 @@ func (s *Server) handleVerify(w http.ResponseWriter, r *http.Request) {
 	if res.replayed {
 		w.Header().Set("Idempotent-Replayed", "true")
 	}
-	writeRaw(w, http.StatusOK, res.result)
+	writeReport(w, view, res.result, "")
 }
 
 // stored is a verification in the log: its report as JSON, and whether

@@ -26,6 +26,7 @@ type verifyFlags struct {
 	base        string
 	policies    []string
 	json        bool
+	brief       bool
 	timeout     time.Duration
 	batch       string
 	out         string
@@ -45,7 +46,9 @@ func newVerifyCmd(st Streams) *cobra.Command {
 		Use:   "verify [flags] REQUEST|-",
 		Short: "Verify one request, or a JSONL batch of requests",
 		Long: `Verify one request (a JSON or YAML file, or - for standard input) and print
-the report: readable by default, JSON with --json. With --batch, verify every
+the report: readable by default, JSON with --json, or its brief form with
+--brief (one line of JSON under 500 bytes: verdict, action, score, confidence,
+coverage, at most three findings, the feedback). With --batch, verify every
 line of a JSONL file and write one report per line to --out, in input order; a
 bad line becomes {"line": N, "error": {...}} and the batch goes on.
 
@@ -111,6 +114,9 @@ unless the input is bad.`,
 			if f.timeout < 0 {
 				return usageErr(fmt.Errorf("--timeout must not be negative"))
 			}
+			if f.brief && (f.batch != "" || f.estimate || f.json) {
+				return usageErr(errors.New("--brief prints one report's brief form: it goes with neither --batch, --estimate nor --json"))
+			}
 			pol, j, err := policyAndJudge(st, f.policies, f.noCache)
 			if err != nil {
 				return usageErr(err)
@@ -133,6 +139,7 @@ unless the input is bad.`,
 	fl.StringVar(&f.base, "base", "", "the commit `REF` the task started from (overrides the request's)")
 	fl.StringArrayVar(&f.policies, "policy", nil, "a policy `FILE` (YAML); repeat to layer, later wins")
 	fl.BoolVar(&f.json, "json", false, "print the report as JSON")
+	fl.BoolVar(&f.brief, "brief", false, "print the report's brief form: one line of JSON under 500 bytes with the verdict, score, confidence, coverage, at most three findings and the feedback")
 	fl.DurationVar(&f.timeout, "timeout", 0, "give up on a verification after `D` (default: the policy's timeout, 2m; 0: no limit); what is unchecked then stays undecided")
 	fl.StringVar(&f.batch, "batch", "", "verify every line of `IN.jsonl`")
 	fl.StringVar(&f.out, "out", "", "with --batch, write the reports to `OUT.jsonl`")
@@ -254,11 +261,14 @@ func verifyData(ctx context.Context, st Streams, f *verifyFlags, pol *vouch.Poli
 	if f.estimate {
 		return printEstimate(st, j, rec, f.json)
 	}
-	if f.json {
+	switch {
+	case f.brief:
+		fmt.Fprintf(st.Out, "%s\n", vouch.MarshalBrief(rep.Brief()))
+	case f.json:
 		if err := wire.EncodeReport(st.Out, rep, true); err != nil {
 			return &exitError{code: exitInput, err: err}
 		}
-	} else {
+	default:
 		render(st.Out, rep, st.color(st.Out))
 	}
 	return verdictExit(rep.Verdict)
