@@ -308,6 +308,11 @@ func validateContext(p problems, c *vouch.Context) {
 		}
 		for i := range pl.Phases {
 			ph := &pl.Phases[i]
+			switch c := pl.Subgoals[i].Criticality; c {
+			case "", vouch.CriticalityLow, vouch.CriticalityNormal, vouch.CriticalityHigh:
+			default:
+				p.add(vouch.ErrInvalid, at("context.plan.subgoals", i)+".criticality", notOneOf(c, vouch.CriticalityLow, vouch.CriticalityNormal, vouch.CriticalityHigh))
+			}
 			switch ph.Mode {
 			case vouch.PhaseSequential, vouch.PhaseParallel:
 			case "":

@@ -38,6 +38,7 @@ type runFlags struct {
 	attemptTimeout time.Duration
 	json           bool
 	noCache        bool
+	plan           string
 }
 
 func newRunCmd(st Streams) *cobra.Command {
@@ -74,6 +75,14 @@ and cost (--json: the loop's result as JSON on stdout). --events FILE appends th
 loop's events as JSONL; --memory FILE carries findings and known hallucinations
 between runs of the same --interaction.
 
+--plan PLAN.yaml runs a plan instead of one task: its subgoals (id,
+description, dependsOn, criticality low|normal|high) in dependency order, each
+a task made from --task (its id TASK.SUBGOAL, its goal the subgoal's
+description, its base the workspace's HEAD when the subgoal starts) and run as
+above. When a high-criticality subgoal is not accepted, the subgoals that
+depend on it do not run, and the summary names it and why; independent
+branches go on. A plan with a cycle or an unknown dependency is bad input.
+
 Exit codes: 0 accepted (also when the last attempt is unverified: nothing found
 false, but claims nothing could check, and the policy's onUnverified is accept;
 the summary says so and lists them); 1 escalated, out of retries or a
@@ -103,6 +112,7 @@ contradiction to clarify; 2 usage or bad input.`,
 	fl.DurationVar(&f.attemptTimeout, "attempt-timeout", 30*time.Minute, "kill an attempt of the agent after `D` (0: no limit)")
 	fl.BoolVar(&f.json, "json", false, "print the loop's result as JSON")
 	fl.BoolVar(&f.noCache, "no-cache", false, "neither read nor write the judge's answer cache")
+	fl.StringVar(&f.plan, "plan", "", "run a plan (`PLAN.yaml`: goal, subgoals with id, description, dependsOn, criticality): each subgoal as a task made from --task, in dependency order")
 	return cmd
 }
 
@@ -201,6 +211,12 @@ func runAgent(ctx context.Context, st Streams, f *runFlags, argv []string) error
 	if task.InteractionID == "" {
 		task.InteractionID = req.Task.ID
 	}
+	var plan *vouch.Plan
+	if f.plan != "" {
+		if plan, err = readPlan(f.plan); err != nil {
+			return usageErr(err)
+		}
+	}
 	progress := st.Err
 	exec := loop.ExecutorFunc(func(ctx context.Context, in *loop.Input) (*loop.Reply, error) {
 		fmt.Fprintf(progress, "vouch: attempt %d: running %s\n", in.Attempt, argv[0])
@@ -214,6 +230,9 @@ func runAgent(ctx context.Context, st Streams, f *runFlags, argv []string) error
 		}
 		return &loop.Reply{Output: res.Output, Trace: res.Trace}, nil
 	})
+	if plan != nil {
+		return runPlan(ctx, st, f, eng, plan, task, exec, opts)
+	}
 	result, err := loop.Run(ctx, eng, task, exec, opts)
 	if err != nil {
 		return &exitError{code: exitInput, err: err}
@@ -230,6 +249,89 @@ func runAgent(ctx context.Context, st Streams, f *runFlags, argv []string) error
 		return &exitError{code: exitNotOK}
 	}
 	return nil
+}
+
+// runPlan runs a plan's subgoals, each a task made from the template:
+// its id the template's and the subgoal's, its goal the subgoal's
+// description (the template's goal when it has none), its criticality
+// the subgoal's, and its base the workspace's HEAD when it starts.
+func runPlan(ctx context.Context, st Streams, f *runFlags, eng *engine.Engine, plan *vouch.Plan, template loop.Task, exec loop.Executor, opts loop.Options) error {
+	taskFor := func(ctx context.Context, sg vouch.Subgoal) (loop.Task, error) {
+		t := template
+		t.Request.Task.ID = sg.ID
+		if template.Request.Task.ID != "" {
+			t.Request.Task.ID = template.Request.Task.ID + "." + sg.ID
+		}
+		if sg.Description != "" {
+			t.Request.Task.Goal = sg.Description
+		}
+		if sg.Criticality != "" {
+			t.Request.Task.Criticality = sg.Criticality
+		}
+		info, err := git.Snapshot(ctx, t.Request.Workspace)
+		if err != nil {
+			return t, fmt.Errorf("recording the base: %w", err)
+		}
+		t.Request.Base = info.Base
+		fmt.Fprintf(st.Err, "vouch: subgoal %s\n", sg.ID)
+		return t, nil
+	}
+	res, err := loop.RunPlan(ctx, eng, plan, taskFor, exec, opts)
+	var ve *vouch.Error
+	if errors.As(err, &ve) {
+		return usageErr(fmt.Errorf("%s: %s", f.plan, err)) // bad input: the plan file named
+	}
+	if err != nil {
+		return &exitError{code: exitInput, err: err}
+	}
+	if f.json {
+		if err := json.MarshalWrite(st.Out, res, jsontext.WithIndent("  ")); err != nil {
+			return err
+		}
+		fmt.Fprintln(st.Out)
+	} else {
+		for _, sr := range res.Subgoals {
+			switch {
+			case sr.Result == nil:
+				fmt.Fprintf(st.Out, "%s (%s): not run: %s failed (%s)\n", sr.ID, sr.Criticality, sr.BlockedBy, sr.Why)
+			default:
+				fmt.Fprintf(st.Out, "%s (%s): %s after %d attempt(s)\n", sr.ID, sr.Criticality, sr.Result.Outcome, len(sr.Result.Attempts))
+			}
+		}
+	}
+	if !res.Accepted {
+		return &exitError{code: exitNotOK}
+	}
+	return nil
+}
+
+// readPlan reads PLAN.yaml: a plan (goal, subgoals, phases), checked as a
+// request's context.plan is.
+func readPlan(path string) (*vouch.Plan, error) {
+	data, err := readLimited(path, wire.DefaultMaxBytes)
+	if err != nil {
+		return nil, err
+	}
+	var doc map[string]any
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(doc) == 0 {
+		return nil, fmt.Errorf("%s: want a plan: a mapping with subgoals", path)
+	}
+	b, err := json.Marshal(map[string]any{"apiVersion": vouch.APIVersion, "kind": string(vouch.KindSubtask),
+		"task": map[string]any{"goal": "plan"}, "context": map[string]any{"plan": doc}, "output": map[string]any{"summary": ""}})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	req, err := wire.DecodeRequest(b, wire.Options{Name: path})
+	if err != nil {
+		return nil, withoutPositions(err)
+	}
+	if req.Context == nil || req.Context.Plan == nil || len(req.Context.Plan.Subgoals) == 0 {
+		return nil, fmt.Errorf("%s: the plan has no subgoals", path)
+	}
+	return req.Context.Plan, nil
 }
 
 // readTask reads TASK.yaml: a request without an output. apiVersion and
