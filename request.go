@@ -473,15 +473,15 @@ type Subgoal struct {
 	Agent       string   `json:"agent,omitempty"`
 	Requires    []string `json:"requires,omitempty"`
 	DependsOn   []string `json:"dependsOn,omitempty"`
-}
-
-// PhaseMode says whether a phase's subgoals run one after another or together.
-type PhaseMode string
 	// Criticality is how much rides on the subgoal: [CriticalityLow],
 	// [CriticalityNormal] (the default) or [CriticalityHigh]. When a
 	// high-criticality subgoal fails, a plan run (loop.RunPlan, vouch run
 	// --plan) does not run the subgoals that depend on it.
 	Criticality string `json:"criticality,omitempty"`
+}
+
+// PhaseMode says whether a phase's subgoals run one after another or together.
+type PhaseMode string
 
 // The phase modes.
 const (

@@ -305,14 +305,14 @@ func validateContext(p problems, c *vouch.Context) {
 			if pl.Subgoals[i].ID == "" {
 				p.add(vouch.ErrMissing, at("context.plan.subgoals", i)+".id", "a subgoal needs an id")
 			}
-		}
-		for i := range pl.Phases {
-			ph := &pl.Phases[i]
 			switch c := pl.Subgoals[i].Criticality; c {
 			case "", vouch.CriticalityLow, vouch.CriticalityNormal, vouch.CriticalityHigh:
 			default:
 				p.add(vouch.ErrInvalid, at("context.plan.subgoals", i)+".criticality", notOneOf(c, vouch.CriticalityLow, vouch.CriticalityNormal, vouch.CriticalityHigh))
 			}
+		}
+		for i := range pl.Phases {
+			ph := &pl.Phases[i]
 			switch ph.Mode {
 			case vouch.PhaseSequential, vouch.PhaseParallel:
 			case "":
