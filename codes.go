@@ -124,6 +124,9 @@ const (
 	CodeSameModelJudge      = "SAME_MODEL_JUDGE"
 	CodeJudgeBypassed       = "JUDGE_BYPASSED"
 	CodeJudgeBudget         = "JUDGE_BUDGET"
+	// CodeLowConfidence flags a report whose confidence is below the
+	// policy's reviewBelow: a person should review its verdict.
+	CodeLowConfidence = "LOW_CONFIDENCE"
 )
 
 // catalogue is the one list of every code vouch emits; a test checks that
@@ -220,7 +223,8 @@ var catalogue = []CodeInfo{
 	{CodeFallBack, CodeWarning, "the synthesis failed on its last allowed attempt: use the agent outputs it was built from instead"},
 	{CodeSameModelJudge, CodeWarning, "the judge is the executor's own model (judge.allowSameModel): confidence is capped at 0.5"},
 	{CodeJudgeBypassed, CodeWarning, "the policy's bypass rules skipped the judge (a cheap task, or one nothing depends on); what it would decide stays undecided"},
-	{CodeJudgeBudget, CodeWarning, "a judge call could exceed the policy's judge.budgetUsd and was not made; what it would decide stays undecided"},
+	{CodeJudgeBudget, CodeWarning, "judging could cost more than the policy allows (judge.budgetUsd, or judge.maxCostShare of the task's executor.costUsd) and the call was not made; what it would decide stays undecided"},
+	{CodeLowConfidence, CodeWarning, "the report's confidence is below the policy's reviewBelow: too little was decided, or on too weak evidence; a person should review the verdict"},
 	{string(ErrCriterion), CodeError, "a criterion's check does not compile: bad regex, schema or CEL, unknown type or parameter"},
 	{string(ErrInternal), CodeError, "a fault of vouch itself"},
 	{string(ErrInvalid), CodeError, "a value out of range, outside its enumeration or inconsistent (editedRegion.start > end)"},

@@ -63,6 +63,7 @@ func Example_undecided() {
 	// NO_JUDGE
 	// MUST_UNDECIDED
 	// NOTHING_DECIDED
+	// LOW_CONFIDENCE
 }
 
 // A claim no rule can check, and nothing found false: the verdict is

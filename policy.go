@@ -44,6 +44,12 @@ type Policy struct {
 	ErrorWords []string `json:"errorWords"`
 	// PluginSchemas maps a plugin tool to the JSON Schema of its result data.
 	PluginSchemas map[string]json.RawMessage `json:"pluginSchemas"`
+	// AdvisoryPlugins are plugin tools whose failed checks (an error
+	// status, a result that breaks its schema, a call the trace does not
+	// show) only lower the score. Any other plugin's failed check is
+	// must-pass and sends the work back (verdict table row 1). A request
+	// may remove tools from this list but not add them.
+	AdvisoryPlugins []string `json:"advisoryPlugins"`
 	// Infer switches each kind of inferred criterion on or off.
 	Infer InferPolicy `json:"infer"`
 	// RequiredTopics are topics every plan must cover.
@@ -239,6 +245,12 @@ type JudgePolicy struct {
 	// BudgetUSD caps what one verification may spend on judges; a call
 	// that could exceed it is not made. 0 means no cap.
 	BudgetUSD float64 `json:"budgetUsd"`
+	// MaxCostShare caps what judging one verification may cost as a share
+	// of the task's cost (task.executor.costUsd): when the judge's
+	// estimated cost is above MaxCostShare times the task's cost, the
+	// judge is not asked (JUDGE_BUDGET) and what it would decide stays
+	// undecided. Without a task cost there is no cap; 0 means no cap.
+	MaxCostShare float64 `json:"maxCostShare"`
 	// Bypass skips the judge for cheap or leaf tasks.
 	Bypass JudgeBypass `json:"bypass"`
 	// Prices are the prices of models, on top of the built-in table of
@@ -416,10 +428,11 @@ func DefaultPolicy() Policy {
 			"error", "errors", "failed", "failure", "failing", "exception",
 			"traceback", "panic", "fatal", "denied", "refused", "timed out",
 			"timeout", "unable to", "could not", "couldn't", "cannot", "not found",
+			"crash", "crashed", "segfault",
 		},
 		Infer: InferPolicy{DocComments: true, Counts: true, Created: true},
 		Judge: JudgePolicy{Mode: JudgeSelf, Samples: 1, Aggregate: AggregateMean, MaxDisagreement: 0.3,
-			Timeout: Duration(60 * time.Second), MaxRetries: 2, MaxTokens: 1024, Structured: "tool",
+			Timeout: Duration(60 * time.Second), MaxRetries: 2, MaxTokens: 1024, Structured: "tool", MaxCostShare: 0.3,
 			Breaker: BreakerPolicy{Failures: 5, Cooldown: Duration(30 * time.Second)}, Cache: true},
 	}
 }
@@ -518,6 +531,11 @@ func (p *Policy) Validate() error {
 	for _, tool := range sortedKeys(p.PluginSchemas) {
 		if !json.Valid(p.PluginSchemas[tool]) {
 			bad("pluginSchemas."+tool, "is not valid JSON")
+		}
+	}
+	for i, tool := range p.AdvisoryPlugins {
+		if tool == "" {
+			bad(fmt.Sprintf("advisoryPlugins[%d]", i), "must not be empty")
 		}
 	}
 	for _, tool := range sortedKeys(p.Tools) {
@@ -630,6 +648,9 @@ func (j *JudgePolicy) validate(bad func(path, format string, args ...any), unit 
 	}
 	if j.BudgetUSD < 0 || j.BudgetUSD != j.BudgetUSD {
 		bad("judge.budgetUsd", "must not be negative, got %v", j.BudgetUSD)
+	}
+	if j.MaxCostShare < 0 || j.MaxCostShare != j.MaxCostShare {
+		bad("judge.maxCostShare", "must not be negative, got %v", j.MaxCostShare)
 	}
 	if j.Bypass.BelowTaskCostUSD < 0 || j.Bypass.BelowTaskCostUSD != j.Bypass.BelowTaskCostUSD {
 		bad("judge.bypass.belowTaskCostUsd", "must not be negative, got %v", j.Bypass.BelowTaskCostUSD)

@@ -309,6 +309,10 @@ type PluginResult struct {
 	Data          json.RawMessage `json:"data,omitempty"`
 	Error         string          `json:"error,omitempty"`
 	ItemsReturned *int            `json:"itemsReturned,omitempty"`
+	// Confidence is the plugin's own confidence in its result, from 0 to
+	// 1, when it reports one. vouch shows it in the plugin's checks but
+	// never counts it as evidence.
+	Confidence *float64 `json:"confidence,omitempty"`
 }
 
 // SelfAssessment is the agent's own view of its work. vouch reports it but

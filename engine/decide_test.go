@@ -76,13 +76,17 @@ func TestDecide(t *testing.T) {
 		}
 	}
 
-	// Row 3's reformulate needs failBelow under 0.4.
-	p.FailBelow = 0.2
-	if v, a, _ := Decide(&p, 1, held(VerdictInputs{Score: f(0.39)})); v != vouch.VerdictRetry || a != vouch.ActionReformulate {
-		t.Errorf("score 0.39 with failBelow 0.2: %s/%s, want retry/reformulate", v, a)
+	// Row 3 reformulates when the verifier's confidence is under 0.4,
+	// whatever the score; a low score with a confident verifier retries.
+	if v, a, _ := Decide(&p, 1, held(VerdictInputs{Score: f(0.6), Confidence: f(0.39)})); v != vouch.VerdictRetry || a != vouch.ActionReformulate {
+		t.Errorf("score 0.6, confidence 0.39: %s/%s, want retry/reformulate", v, a)
 	}
-	if v, a, _ := Decide(&p, 1, held(VerdictInputs{Score: f(0.4)})); v != vouch.VerdictRetry || a != vouch.ActionRetry {
-		t.Errorf("score 0.4 with failBelow 0.2: %s/%s, want retry/retry", v, a)
+	if v, a, _ := Decide(&p, 1, held(VerdictInputs{Score: f(0.6), Confidence: f(0.4)})); v != vouch.VerdictRetry || a != vouch.ActionRetry {
+		t.Errorf("score 0.6, confidence 0.4: %s/%s, want retry/retry", v, a)
+	}
+	p.FailBelow = 0.2
+	if v, a, _ := Decide(&p, 1, held(VerdictInputs{Score: f(0.3), Confidence: f(0.9)})); v != vouch.VerdictRetry || a != vouch.ActionRetry {
+		t.Errorf("score 0.3 with failBelow 0.2, confidence 0.9: %s/%s, want retry/retry", v, a)
 	}
 	// maxRetries 0: the first attempt is the last.
 	p.MaxRetries = 0

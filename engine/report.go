@@ -66,6 +66,12 @@ func (r *run) report() *vouch.Report {
 	if applicable > 0 {
 		rep.Confidence = round(firm / applicable)
 	}
+	if r.judged != nil {
+		if c := r.judged.ConfidenceCap; c > 0 && rep.Confidence > c {
+			// The executor judging itself: its word is worth little.
+			rep.Confidence = c
+		}
+	}
 
 	// The claim ledger.
 	claims, refutedMust := r.ledger(rep.Checks, &rep.Mentions, rep.Criteria)
@@ -80,6 +86,7 @@ func (r *run) report() *vouch.Report {
 		Claims:       len(rep.Claims),
 		Completeness: completeness,
 		Gaps:         len(rep.Gaps),
+		Confidence:   r.verifierConfidence(rep),
 	}
 	for _, c := range rep.Claims {
 		if c.State == vouch.ClaimUnverified {
@@ -150,6 +157,11 @@ func (r *run) report() *vouch.Report {
 
 	// Review.
 	rep.NeedsReview = action == vouch.ActionEscalate || rep.Confidence < r.pol.ReviewBelow || in.Injection
+	if rep.Confidence < r.pol.ReviewBelow {
+		rep.Warnings = append(rep.Warnings, vouch.Warning{Code: vouch.CodeLowConfidence,
+			Message: fmt.Sprintf("confidence %s is below %s (reviewBelow): too little was decided, or on too weak evidence, for the verdict to stand without a person", pct(rep.Confidence), pct(r.pol.ReviewBelow)),
+			Details: map[string]any{"confidence": rep.Confidence, "reviewBelow": r.pol.ReviewBelow}})
+	}
 	for i := range rep.Checks {
 		// A must-pass item that only a judge decided, without much
 		// confidence, is a person's to confirm.
@@ -161,11 +173,6 @@ func (r *run) report() *vouch.Report {
 		info := r.judged.Info
 		rep.Judge = &info
 		rep.Cost = r.judged.Cost
-		if c := r.judged.ConfidenceCap; c > 0 && rep.Confidence > c {
-			// The executor judging itself: its word is worth little.
-			rep.Confidence = c
-			rep.NeedsReview = rep.NeedsReview || rep.Confidence < r.pol.ReviewBelow
-		}
 		if info.Agreement != nil && 1-*info.Agreement > r.pol.Judge.MaxDisagreement {
 			rep.NeedsReview = true
 			rep.Warnings = append(rep.Warnings, vouch.Warning{Code: vouch.CodeJudgeDisagree,
@@ -193,6 +200,29 @@ func (r *run) report() *vouch.Report {
 	rep.Feedback = feedback(rep, r.pol, row, in.MustFailed, r.isMust)
 	fillEmpty(rep)
 	return rep
+}
+
+// verifierConfidence is the verifier's confidence in what it decided, for
+// the verdict table's choice between retry and reformulate: the mean
+// confidence of the judge's decisions when the judge decided something
+// (capped as the report's is), else the report's confidence.
+func (r *run) verifierConfidence(rep *vouch.Report) *float64 {
+	var sum float64
+	n := 0
+	for i := range rep.Checks {
+		if c := &rep.Checks[i]; c.Level == vouch.LevelJudge && c.Status != vouch.StatusUndecided {
+			sum += c.Confidence
+			n++
+		}
+	}
+	if n == 0 {
+		return ptr(rep.Confidence)
+	}
+	c := round(sum / float64(n))
+	if r.judged != nil && r.judged.ConfidenceCap > 0 && c > r.judged.ConfidenceCap {
+		c = r.judged.ConfidenceCap
+	}
+	return ptr(c)
 }
 
 // selfGaps returns the gaps the agent admitted. An admitted gap is not a

@@ -3,11 +3,14 @@ package engine
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/judge"
 )
 
 // run is the state of one verification.
@@ -248,6 +251,16 @@ func (r *run) judge() {
 		c := r.crits[p.index]
 		q.Criteria = append(q.Criteria, vouch.JudgeCriterion{ID: c.ID, Text: c.Text, Rubric: p.rubric})
 	}
+	if msg, details := r.overCostShare(q); msg != "" {
+		// Not asked: what the judge would decide stays undecided (criteria)
+		// or unverified (claims), never passed or failed.
+		v := &vouch.JudgeVerdict{Warnings: []vouch.Warning{{Code: vouch.CodeJudgeBudget, Message: msg, Details: details}}}
+		for _, c := range q.Criteria {
+			v.Criteria = append(v.Criteria, vouch.JudgedCriterion{ID: c.ID, Status: vouch.CriterionUndecided, Code: vouch.CodeJudgeBudget, Reason: msg})
+		}
+		r.applyJudge(v)
+		return
+	}
 	ctx, cancel := context.WithTimeout(r.ctx, time.Duration(r.pol.Judge.Timeout))
 	defer cancel()
 	v, err := r.safeJudge(ctx, q)
@@ -266,6 +279,56 @@ func (r *run) judge() {
 	r.judged = v
 	r.applyJudge(v)
 }
+
+// estimator is a judge that can work out, calling no model, the most
+// judging a query could cost: *judge.Judge is one, and its estimate is
+// the figure vouch verify --estimate prints.
+type estimator interface {
+	Estimate(q *vouch.JudgeQuery) (*judge.Estimate, error)
+}
+
+// overCostShare holds the judge's estimated cost for q against the cost
+// rule: a verification may cost at most judge.maxCostShare of the task's
+// cost (task.executor.costUsd). It returns why the judge is not asked, with
+// the figures, or "" when it may be: no task cost, no share, a judge that
+// cannot estimate, an estimate that fails or that the bypass rules skip
+// (the judge then says so itself), or an estimate within the cap.
+func (r *run) overCostShare(q *vouch.JudgeQuery) (string, map[string]any) {
+	share := r.pol.Judge.MaxCostShare
+	ex := r.req.Task.Executor
+	if share <= 0 || ex == nil || ex.CostUSD == nil || *ex.CostUSD <= 0 {
+		return "", nil
+	}
+	est, ok := r.e.judge.(estimator)
+	if !ok {
+		return "", nil
+	}
+	e, err := safeEstimate(est, q)
+	if err != nil || e == nil || e.Bypassed != "" {
+		return "", nil
+	}
+	limit := share * *ex.CostUSD
+	if e.MaxUSD <= limit {
+		return "", nil
+	}
+	msg := fmt.Sprintf("the judge was not asked: it could cost $%s, more than %s of the task's cost ($%s, judge.maxCostShare), which allows $%s",
+		usd(e.MaxUSD), pct(share), usd(*ex.CostUSD), usd(limit))
+	return msg, map[string]any{"estimateUsd": e.MaxUSD, "taskCostUsd": *ex.CostUSD, "maxCostShare": share, "capUsd": limit}
+}
+
+// safeEstimate asks est for its estimate; a panic is an error.
+func safeEstimate(est estimator, q *vouch.JudgeQuery) (e *judge.Estimate, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			e, err = nil, fmt.Errorf("estimate crashed: %v", p)
+		}
+	}()
+	return est.Estimate(q)
+}
+
+// usd formats a dollar figure to a millionth of a dollar, without
+// trailing zeros.
+func usd(x float64) string { return strconv.FormatFloat(math.Round(x*1e6)/1e6, 'f', -1, 64) }
 
 func (r *run) safeJudge(ctx context.Context, q *vouch.JudgeQuery) (v *vouch.JudgeVerdict, err error) {
 	defer func() {

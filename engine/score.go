@@ -155,11 +155,19 @@ type VerdictInputs struct {
 	Completeness *float64
 	// Gaps counts the report's gaps.
 	Gaps int
+	// Confidence is the verifier's confidence in what it decided: the
+	// judge's (the mean confidence of its decisions) when a judge decided
+	// something, else the report's. Below ReformulateBelow, a row-3 retry
+	// is a reformulation: a verifier that cannot tell is the sign of a
+	// task that is probably unclear. Nil when unknown (a retry, never a
+	// reformulation).
+	Confidence *float64
 }
 
-// Fixed limits of the verdict table (DESIGN.md): below ReformulateBelow a
-// retry is a reformulation; a pass whose completeness is below
-// FollowUpBelow, with gaps, asks for a follow-up.
+// Fixed limits of the verdict table (DESIGN.md): when the verifier's
+// confidence is below ReformulateBelow a row-3 retry is a reformulation; a
+// pass whose completeness is below FollowUpBelow, with gaps, asks for a
+// follow-up.
 const (
 	ReformulateBelow = 0.4
 	FollowUpBelow    = 0.6
@@ -177,11 +185,14 @@ func (in VerdictInputs) unverified() bool {
 // (counted from 1) under p, first matching row wins, and returns the
 // verdict, the action and the row (1 to 7):
 //
-//  1. a must-pass check failed, or more than maxRefuted mentions are
-//     refuted: retry while attempts remain, else fail;
+//  1. a must-pass check failed (an explicit criterion unmet, a claim
+//     refuted by a strict check, a failed check of a plugin the policy
+//     does not list in advisoryPlugins), or more than maxRefuted mentions
+//     are refuted: retry while attempts remain, else fail;
 //  2. the score is below failBelow: fail;
-//  3. the score is below passAt: retry (reformulate when far off), else
-//     fail;
+//  3. the score is below passAt: retry while attempts remain (reformulate
+//     when the verifier's confidence, in.Confidence, is below
+//     ReformulateBelow: the task itself is probably unclear), else fail;
 //  4. an explicit must-pass criterion stayed undecided: fail;
 //  5. the output tried to steer its verifier: fail;
 //  6. a claim stayed unverified, or nothing could be decided: unverified,
@@ -190,7 +201,8 @@ func (in VerdictInputs) unverified() bool {
 //  7. pass, with a follow-up when completeness is low and there are gaps.
 //
 // It reads only p's PassAt, FailBelow, MaxRetries, MaxRefuted and
-// OnUnverified, and does not validate p. It is the table the engine itself
+// OnUnverified, and does not validate p; the action of row 3 depends on
+// in.Confidence, never the verdict. It is the table the engine itself
 // decides with, exported so that calibration can decide past
 // verifications again under other thresholds.
 func Decide(p *vouch.Policy, attempt int, in VerdictInputs) (vouch.Verdict, vouch.Action, int) {
@@ -208,7 +220,7 @@ func Decide(p *vouch.Policy, attempt int, in VerdictInputs) (vouch.Verdict, vouc
 		return vouch.VerdictFail, vouch.ActionEscalate, 2
 	case in.Score != nil && *in.Score < p.PassAt:
 		a := vouch.ActionRetry
-		if *in.Score < ReformulateBelow {
+		if in.Confidence != nil && *in.Confidence < ReformulateBelow {
 			a = vouch.ActionReformulate
 		}
 		v, a := retryOr(a)
@@ -261,8 +273,9 @@ func Score(p *vouch.Policy, kind vouch.Kind, dims map[string]float64) *float64 {
 }
 
 // mustFailed reports whether a must-pass check failed: an explicit must
-// criterion unmet, or a strict claim check failed while the policy makes
-// those must-pass.
+// criterion unmet, a check marked must-pass (a failed check of a plugin
+// that is not advisory), or a strict claim check failed while the policy
+// makes those must-pass.
 func (r *run) mustFailed() bool {
 	for i := range r.f.Checks {
 		c := &r.f.Checks[i]

@@ -44,17 +44,19 @@ func TestCorpus(t *testing.T) {
 		"docs-one-per-retry-too-slow": {loop.ReactRetry, loop.ReactRetry, loop.ReactEscalate},
 		"invented-files":              {loop.ReactRetry, loop.ReactAccept},
 		"missing-file":                {loop.ReactRetry, loop.ReactAccept},
-		"notes-reformulated":          {loop.ReactReformulate, loop.ReactAccept},
-		"notes-one-flag":              {loop.ReactRetry, loop.ReactAccept},
-		"flaky":                       {loop.ReactRetry, loop.ReactAccept},
-		"slow":                        {loop.ReactRetry, loop.ReactAccept},
-		"liar":                        {loop.ReactRetry, loop.ReactRetry, loop.ReactEscalate},
-		"hallucinator":                {loop.ReactRetry, loop.ReactRetry, loop.ReactEscalate},
-		"never-creates":               {loop.ReactRetry, loop.ReactRetry, loop.ReactEscalate},
-		"thin-notes":                  {loop.ReactReformulate, loop.ReactReformulate, loop.ReactEscalate},
-		"injector":                    {loop.ReactEscalate},
-		"crasher":                     {loop.ReactRetry, loop.ReactRetry, loop.ReactEscalate},
-		"hanger":                      {loop.ReactRetry, loop.ReactRetry, loop.ReactEscalate},
+		// Verified by rules alone (confidence 0.75): a retry, not a
+		// reformulation, since row 3 now reformulates below confidence 0.4.
+		"notes-reformulated": {loop.ReactRetry, loop.ReactAccept},
+		"notes-one-flag":     {loop.ReactRetry, loop.ReactAccept},
+		"flaky":              {loop.ReactRetry, loop.ReactAccept},
+		"slow":               {loop.ReactRetry, loop.ReactAccept},
+		"liar":               {loop.ReactRetry, loop.ReactRetry, loop.ReactEscalate},
+		"hallucinator":       {loop.ReactRetry, loop.ReactRetry, loop.ReactEscalate},
+		"never-creates":      {loop.ReactRetry, loop.ReactRetry, loop.ReactEscalate},
+		"thin-notes":         {loop.ReactRetry, loop.ReactRetry, loop.ReactEscalate},
+		"injector":           {loop.ReactEscalate},
+		"crasher":            {loop.ReactRetry, loop.ReactRetry, loop.ReactEscalate},
+		"hanger":             {loop.ReactRetry, loop.ReactRetry, loop.ReactEscalate},
 	}
 	for name, want := range paths {
 		res := f.Results[name]

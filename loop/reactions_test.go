@@ -18,7 +18,8 @@ import (
 )
 
 // judgePolicy is the built-in policy with one judge model, and failBelow
-// low enough that a score under 0.4 is reformulated rather than failed.
+// low enough (0.2) that the thin notes' score of 0.25 is retried, or
+// reformulated when the verifier is unsure, rather than failed.
 func judgePolicy() *vouch.Policy {
 	p := vouch.DefaultPolicy()
 	p.FailBelow = 0.2
@@ -56,6 +57,38 @@ func verdictArgs(completeness float64, gaps ...string) json.RawMessage {
 	return b
 }
 
+// notesVerifier returns the judge that verifies the release notes beside
+// the rules: it scores the completeness of the thin notes at 0.25 with
+// confidence 0.3 (too unsure to tell what the task wants: a row-3 verdict
+// is then a reformulation) and of anything else at 1 with confidence 0.8.
+// It is asked for completeness only: the four criteria are decided by rule.
+func notesVerifier(t *testing.T) *judge.Judge {
+	t.Helper()
+	j, _ := newJudge(t, func(r *fake.Request) fake.Reply {
+		if r.Tool.Name != "submit_verification" {
+			return fake.Reply{Status: 400, ErrorMessage: "unexpected"}
+		}
+		if strings.Contains(r.Messages[0].Content, notesThin) {
+			return fake.Reply{Arguments: completenessArgs(0.25, 0.3)}
+		}
+		return fake.Reply{Arguments: completenessArgs(1, 0.8)}
+	})
+	return j
+}
+
+// completenessArgs are submit_verification arguments that score
+// completeness alone, with the judge's confidence.
+func completenessArgs(completeness, confidence float64) json.RawMessage {
+	b, _ := json.Marshal(map[string]any{
+		"reasoning":    "fake judge",
+		"criteria":     []any{},
+		"dimensions":   map[string]any{"completeness": map[string]any{"reasoning": "r", "score": completeness, "reason": "fake"}},
+		"completeness": completeness,
+		"confidence":   confidence,
+	})
+	return b
+}
+
 // The release-notes task: four criteria decided by rule, no workspace.
 func notesTask(id string) loop.Task {
 	spec := func(typ string, p map[string]any) *vouch.CheckSpec { s := vouch.NewCheckSpec(typ, false, p); return &s }
@@ -81,13 +114,12 @@ func say(summary string) step {
 	}
 }
 
-// A thin first attempt (score 0.25) is reformulated by the rules around
-// the unmet criteria; verification still holds the second to the task as
+// A thin first attempt (score 0.25, verified at confidence 0.3) is
+// reformulated by the rules around the unmet criteria (the loop has no
+// judge of its own); verification still holds the second to the task as
 // given, and it passes.
 func TestReformulateByRules(t *testing.T) {
-	pol := judgePolicy()
-	pol.Judge.Models = nil
-	eng := newEngine(t, pol, nil)
+	eng := newEngine(t, judgePolicy(), notesVerifier(t))
 	a := script(say(notesThin), say(notesFull))
 	rec, em := newRecorder()
 	res, err := loop.Run(context.Background(), eng, notesTask("notes-1"), a, loop.Options{Events: em})
@@ -114,7 +146,8 @@ func TestReformulateByRules(t *testing.T) {
 	}
 }
 
-// With a judge configured, the judge model rewrites the task; when it
+// When a verification unsure of the thin notes asks to reformulate and
+// the loop has a judge, the judge model rewrites the task; when it
 // cannot, the rules do, and the result says so.
 func TestReformulateByJudge(t *testing.T) {
 	rewrite := json.RawMessage(`{"reasoning": "three sections and the flag change are missing", "goal": "Write the v2.3 release notes with the sections Breaking changes, Highlights and Upgrade; say that --legacy is replaced by --mode=compat.", "steps": ["Write the Breaking changes section", "Write Highlights", "Write Upgrade with the --mode=compat step"]}`)
@@ -124,7 +157,9 @@ func TestReformulateByJudge(t *testing.T) {
 		}
 		return fake.Reply{Status: 400, ErrorMessage: "unexpected"}
 	})
-	eng := newEngine(t, judgePolicy(), nil) // verification needs no judge here: the rules decide
+	// Verification has its own judge, unsure of the thin notes (confidence
+	// 0.3): the loop's judge j only rewrites the task.
+	eng := newEngine(t, judgePolicy(), notesVerifier(t))
 	a := script(say(notesThin), say(notesFull))
 	res, err := loop.Run(context.Background(), eng, notesTask("notes-2"), a, loop.Options{Judge: j})
 	if err != nil {

@@ -12,8 +12,8 @@ import (
 )
 
 // Reformulator rewrites a task around what an attempt missed, when the
-// report's action is reformulate (the attempt fell far short: score under
-// 0.4). The rewrite is what the executor is told next; verification still
+// report's action is reformulate (the attempt fell short and the verifier
+// could not tell with confidence: the task is probably unclear). The rewrite is what the executor is told next; verification still
 // holds every attempt to the task as given, its goal and its criteria, so
 // a rewrite can never lower the bar. Reformulate may be called
 // concurrently.

@@ -22,7 +22,8 @@
 //     one weight and keeps the others, and a new pluginSchemas tool (or
 //     tools entry) adds beside the others;
 //   - a list replaces the list below as a whole (commands.allow,
-//     errorWords, requiredTopics, judge.models); write [] to empty it;
+//     errorWords, advisoryPlugins, requiredTopics, judge.models); write []
+//     to empty it;
 //   - null is refused: leave the key out to keep a value.
 //
 // [Load] layers files, [Layer.Apply] applies one parsed layer, [Show] prints
@@ -37,7 +38,8 @@
 // command timeout, raise passAt, failBelow and reviewBelow, lower
 // maxRetries and maxRefuted, make onUnverified stricter (accept, follow_up,
 // escalate, fail), shrink claims.sizeTolerance, add error
-// words, required topics and schemas for tools that have none; it may not
+// words, required topics and schemas for tools that have none, and remove
+// tools from advisoryPlugins (but not add one); it may not
 // switch off strict must-pass claims or inferred criteria, and may not set
 // the judge at all (its cost and credentials are the operator's), nor the
 // memory (shared by every interaction). Weights
@@ -397,6 +399,7 @@ func clonePolicy(p vouch.Policy) vouch.Policy {
 			c.PluginSchemas[k] = bytes.Clone(v)
 		}
 	}
+	c.AdvisoryPlugins = slices.Clone(p.AdvisoryPlugins)
 	c.RequiredTopics = slices.Clone(p.RequiredTopics)
 	c.Tools = maps.Clone(p.Tools)
 	c.Judge.Models = slices.Clone(p.Judge.Models)
@@ -432,6 +435,9 @@ func normalize(p *vouch.Policy) {
 	}
 	if len(p.PluginSchemas) == 0 {
 		p.PluginSchemas = nil
+	}
+	if len(p.AdvisoryPlugins) == 0 {
+		p.AdvisoryPlugins = nil
 	}
 	if len(p.RequiredTopics) == 0 {
 		p.RequiredTopics = nil

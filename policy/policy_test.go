@@ -762,7 +762,7 @@ func nan() float64 {
 func TestCloneIsDeep(t *testing.T) {
 	handled := map[string]bool{
 		"Weights": true, "Commands.Allow": true, "Commands.Env": true, "Commands.Writable": true, "ErrorWords": true,
-		"PluginSchemas": true, "RequiredTopics": true, "Tools": true, "Judge.Models": true,
+		"PluginSchemas": true, "AdvisoryPlugins": true, "RequiredTopics": true, "Tools": true, "Judge.Models": true,
 		"Judge.Tiers": true, "Judge.Cascade": true, "Judge.Prices": true, "Judge.Examples": true,
 	}
 	var walk func(t reflect.Type, prefix string)

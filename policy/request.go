@@ -26,7 +26,7 @@ var requestKeys = map[string]bool{
 	"passAt": true, "failBelow": true, "reviewBelow": true,
 	"maxRetries": true, "maxRefuted": true, "onUnverified": true, "weights": true,
 	"claims": true, "commands": true, "errorWords": true,
-	"pluginSchemas": true, "infer": true, "requiredTopics": true,
+	"pluginSchemas": true, "advisoryPlugins": true, "infer": true, "requiredTopics": true,
 	"timeout": true, "limits": true,
 }
 
@@ -191,6 +191,12 @@ func widenings(base, r *vouch.Policy, l *Layer) vouch.Errors {
 		} else if !sameJSON(base.PluginSchemas[tool], s) {
 			widen("pluginSchemas."+tool, "a request may not replace the schema the policy registers for %q; it may add schemas for tools that have none", tool)
 		}
+	}
+
+	// An advisory plugin's failures only warn: marking one advisory
+	// loosens the gate, unmarking one tightens it.
+	if added := dropped(r.AdvisoryPlugins, base.AdvisoryPlugins); len(added) > 0 {
+		widen("advisoryPlugins", "a request may only remove advisory plugins, not add %s: their failures would no longer send the work back", quoteList(added))
 	}
 
 	infer := []struct {

@@ -144,6 +144,25 @@ func TestApplyRequest(t *testing.T) {
 		{name: "errorWords: dropped", raw: `{"errorWords": ["oops", "error"]}`,
 			errs: []wantErr{{vouch.ErrWiden, "", "task.policy.errorWords", `only add error words, not drop "failed"`}}},
 
+		// advisoryPlugins: a request may unmark, never mark
+		{name: "advisoryPlugins: dropped", base: func(p *vouch.Policy) { p.AdvisoryPlugins = []string{"search", "web:lookup"} },
+			raw: `{"advisoryPlugins": ["web:lookup"]}`, want: func(p *vouch.Policy) { p.AdvisoryPlugins = []string{"web:lookup"} }},
+		{name: "advisoryPlugins: emptied", base: func(p *vouch.Policy) { p.AdvisoryPlugins = []string{"search"} },
+			raw: `{"advisoryPlugins": []}`, want: func(p *vouch.Policy) { p.AdvisoryPlugins = nil }},
+		{name: "advisoryPlugins: added", base: func(p *vouch.Policy) { p.AdvisoryPlugins = []string{"search"} },
+			raw:  `{"advisoryPlugins": ["search", "jira:search"]}`,
+			errs: []wantErr{{vouch.ErrWiden, "", "task.policy.advisoryPlugins", `only remove advisory plugins, not add "jira:search"`}}},
+		{name: "advisoryPlugins: set on none", raw: `{"advisoryPlugins": ["search"]}`,
+			errs: []wantErr{{vouch.ErrWiden, "", "task.policy.advisoryPlugins", `not add "search"`}}},
+		{name: "advisoryPlugins: empty name", raw: `{"advisoryPlugins": [""]}`,
+			errs: []wantErr{
+				{vouch.ErrWiden, "", "task.policy.advisoryPlugins", `not add ""`},
+				{vouch.ErrInvalid, "", "task.policy.advisoryPlugins[0]", "must not be empty"},
+			}},
+		// judge.maxCostShare is the operator's, as the whole judge section.
+		{name: "judge.maxCostShare", raw: `{"judge": {"maxCostShare": 5}}`,
+			errs: []wantErr{{vouch.ErrWiden, "", "task.policy.judge", "may not configure the judge"}}},
+
 		// infer
 		{name: "infer: off", raw: `{"infer": {"docComments": false, "counts": false, "created": false}}`,
 			errs: []wantErr{

@@ -264,7 +264,7 @@ func (h *Handler) verdictRow(stored, reported int, verdict vouch.Verdict, ledger
 	case 2:
 		return fmt.Sprintf("Row 2: the score is below failBelow (%.2f), so it fails and a person must look (escalate).", pol.FailBelow)
 	case 3:
-		return fmt.Sprintf("Row 3: the score is below passAt (%.2f); it is sent back for a retry while attempts remain (reformulated when the score is below %.1f), and fails after.", pol.PassAt, engine.ReformulateBelow)
+		return fmt.Sprintf("Row 3: the score is below passAt (%.2f); it is sent back for a retry while attempts remain (reformulated when the verifier's confidence is below %.1f), and fails after.", pol.PassAt, engine.ReformulateBelow)
 	case 4:
 		return "Row 4: a must-pass criterion was left undecided, so it fails (a must-pass item never passes undecided)."
 	case 5:

@@ -22,7 +22,7 @@ func TestVerdictRowWords(t *testing.T) {
 	}{
 		{1, vouch.VerdictRetry, []string{"Row 1:", "a claim refuted by the evidence", "more than 3 mentions are refuted", "attempt ≤ 2"}},
 		{2, vouch.VerdictFail, []string{"Row 2:", "below failBelow (0.50)"}},
-		{3, vouch.VerdictRetry, []string{"Row 3:", "below passAt (0.70)", "reformulated when the score is below 0.4"}},
+		{3, vouch.VerdictRetry, []string{"Row 3:", "below passAt (0.70)", "reformulated when the verifier's confidence is below 0.4"}},
 		{4, vouch.VerdictFail, []string{"Row 4:", "must-pass criterion was left undecided"}},
 		{5, vouch.VerdictFail, []string{"Row 5:", "prompt injection"}},
 		{6, vouch.VerdictUnverified, []string{"Row 6:", "nothing was found false", "unverified", "onUnverified (accept)"}},

@@ -291,6 +291,9 @@ func validateArtifacts(p problems, a *vouch.Artifacts) {
 		if r.ItemsReturned != nil {
 			count(p, pre+"pluginResults", i, "itemsReturned", *r.ItemsReturned)
 		}
+		if r.Confidence != nil {
+			unit(p, at(pre+"pluginResults", i)+".confidence", r.Confidence)
+		}
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -30,6 +31,12 @@ func init() {
 // summary is not empty, no error status, no error words; and it validates
 // their result data against the schemas the policy registers (strict: the
 // data is what it is).
+//
+// Light and strict checks differ in what they look at, not in what a
+// failure means: every check of a plugin is must-pass (a failure sends the
+// work back, verdict table row 1) unless the policy lists the tool in
+// advisoryPlugins, whose failures only lower the score. The summary check
+// is must-pass unless every plugin tool of the request is advisory.
 type pluginsAnalyzer struct {
 	schemas sync.Map // schema text -> compiledSchema
 }
@@ -70,29 +77,49 @@ func (a *pluginsAnalyzer) Analyze(_ context.Context, s *vouch.Subject, f *vouch.
 	for _, r := range results {
 		hasResult[r.Tool] = true
 	}
-	// Each check of a tool cites the claim of its results.
+	advisory := func(tool string) bool { return slices.Contains(s.Policy.AdvisoryPlugins, tool) }
+	allAdvisory := true
+	for _, tool := range tools {
+		allAdvisory = allAdvisory && advisory(tool)
+	}
+	// Each check of a tool cites the claim of its results, and is
+	// must-pass unless the tool is advisory.
 	defer func(from int) {
 		for i := from; i < len(f.Checks); i++ {
 			c := &f.Checks[i]
-			if tool, _ := c.Evidence["tool"].(string); hasResult[tool] {
+			tool, ok := c.Evidence["tool"].(string)
+			if ok && hasResult[tool] {
 				c.Claims = []vouch.ClaimRef{{Source: "output.artifacts.pluginResults", Text: tool, Kind: vouch.ClaimPlugin}}
+			}
+			if ok && !advisory(tool) || c.Name == "plugin.summary" && !allAdvisory {
+				c.Must = true
+			}
+			if ok && advisory(tool) {
+				c.Evidence["advisory"] = true
 			}
 		}
 	}(len(f.Checks))
 	for _, tool := range tools {
+		called := map[string]any{"tool": tool}
+		if cs := confidences(results, tool); len(cs) > 0 {
+			called["confidence"] = cs
+		}
 		switch {
 		case len(req.Trace) > 0 && !inTrace[tool]:
 			f.Checks = append(f.Checks, light("plugin.called", vouch.Fail(vouch.CodeToolNotCalled,
-				fmt.Sprintf("plugin %s has results, but the trace shows no call of it", tool), map[string]any{"tool": tool})))
+				fmt.Sprintf("plugin %s has results, but the trace shows no call of it", tool), called)))
 		case len(req.Trace) == 0 && !claimed[tool]:
 			f.Checks = append(f.Checks, light("plugin.called", vouch.Fail(vouch.CodeToolNotCalled,
-				fmt.Sprintf("plugin %s has results, but toolCalls does not list it", tool), map[string]any{"tool": tool})))
+				fmt.Sprintf("plugin %s has results, but toolCalls does not list it", tool), called)))
 		default:
-			f.Checks = append(f.Checks, light("plugin.called", vouch.Pass(fmt.Sprintf("plugin %s was called", tool), map[string]any{"tool": tool})))
+			f.Checks = append(f.Checks, light("plugin.called", vouch.Pass(fmt.Sprintf("plugin %s was called", tool), called)))
 		}
 	}
 	for i, r := range results {
 		ev := map[string]any{"tool": r.Tool, "result": i}
+		if r.Confidence != nil {
+			ev["confidence"] = *r.Confidence
+		}
 		if r.Status == vouch.PluginError || r.Error != "" {
 			ev["error"] = r.Error
 			f.Checks = append(f.Checks, light("plugin.status", vouch.Fail(vouch.CodePluginError,
@@ -138,6 +165,17 @@ func pluginTools(req *vouch.Request, results []vouch.PluginResult, tbl *trace.Ta
 	return out
 }
 
+// confidences lists the confidences the results of tool report, in order.
+func confidences(results []vouch.PluginResult, tool string) []float64 {
+	var out []float64
+	for _, r := range results {
+		if r.Tool == tool && r.Confidence != nil {
+			out = append(out, *r.Confidence)
+		}
+	}
+	return out
+}
+
 // schemaCheck validates one plugin result's data against its schema.
 func (a *pluginsAnalyzer) schemaCheck(raw []byte, i int, r vouch.PluginResult) vouch.CheckResult {
 	name := "plugin_schema." + r.Tool
@@ -149,6 +187,9 @@ func (a *pluginsAnalyzer) schemaCheck(raw []byte, i int, r vouch.PluginResult) v
 		a.schemas.Store(string(raw), cs)
 	}
 	ev := map[string]any{"tool": r.Tool, "result": i}
+	if r.Confidence != nil {
+		ev["confidence"] = *r.Confidence
+	}
 	var out vouch.Outcome
 	switch {
 	case cs.err != nil:

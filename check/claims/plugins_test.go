@@ -166,3 +166,70 @@ func TestPluginsFollowPolicyTools(t *testing.T) {
 		t.Error("IsPlugin by the built-in table")
 	}
 }
+
+// TestPluginChecksMustPass checks that every failed check of a plugin is
+// must-pass unless the policy lists the tool in advisoryPlugins, that the
+// summary check is must-pass unless every plugin tool is advisory, and
+// that a result's confidence shows in the evidence.
+func TestPluginChecksMustPass(t *testing.T) {
+	conf := 0.4
+	req := &vouch.Request{Output: vouch.Output{
+		Summary:   "The search crashed.",
+		ToolCalls: []string{"mind:rag-query", "jira:search"},
+		Artifacts: &vouch.Artifacts{PluginResults: []vouch.PluginResult{
+			{Tool: "mind:rag-query", Status: vouch.PluginError, Error: "index unavailable", Confidence: &conf},
+			{Tool: "jira:search", Status: vouch.PluginError, Error: "denied"},
+		}},
+	}}
+	mustOf := func(checks []vouch.CheckResult) map[string]bool {
+		out := map[string]bool{}
+		for _, c := range checks {
+			tool, _ := c.Evidence["tool"].(string)
+			out[c.Name+" "+tool] = c.Must
+		}
+		return out
+	}
+	pol := vouch.DefaultPolicy()
+	got := mustOf(plugins(t, req, &pol))
+	for _, k := range []string{"plugin.status mind:rag-query", "plugin.status jira:search", "plugin.called mind:rag-query", "plugin.summary "} {
+		if !got[k] {
+			t.Errorf("default policy: %s is not must-pass (%v)", k, got)
+		}
+	}
+	pol.AdvisoryPlugins = []string{"mind:rag-query"}
+	checks := plugins(t, req, &pol)
+	got = mustOf(checks)
+	if got["plugin.status mind:rag-query"] || !got["plugin.status jira:search"] || !got["plugin.summary "] {
+		t.Errorf("mind:rag-query advisory: %v, want only its checks advisory", got)
+	}
+	for _, c := range checks {
+		if c.Name == "plugin.status" && c.Evidence["tool"] == "mind:rag-query" {
+			if c.Evidence["advisory"] != true || c.Evidence["confidence"] != 0.4 {
+				t.Errorf("advisory plugin.status evidence %v, want advisory and confidence 0.4", c.Evidence)
+			}
+		}
+		if c.Name == "plugin.summary" && (c.Status != vouch.StatusFail || c.Code != vouch.CodeErrorWords) {
+			t.Errorf("plugin.summary %s %s, want ERROR_WORDS for %q", c.Status, c.Code, req.Output.Summary)
+		}
+	}
+	pol.AdvisoryPlugins = []string{"mind:rag-query", "jira:search"}
+	if got := mustOf(plugins(t, req, &pol)); got["plugin.summary "] || got["plugin.status jira:search"] {
+		t.Errorf("every plugin advisory: %v, want nothing must-pass", got)
+	}
+}
+
+// TestNewErrorWords checks the error words tools print that the default
+// list gained, and that their mentions in honest summaries stay quiet.
+func TestNewErrorWords(t *testing.T) {
+	words := vouch.DefaultPolicy().ErrorWords
+	for _, s := range []string{"The indexer crashed on the third page.", "Segfault in the worker.", "The run ended in a crash.", "panic: runtime error"} {
+		if len(ErrorWords(s, words)) == 0 {
+			t.Errorf("missed failure: %q", s)
+		}
+	}
+	for _, s := range []string{"Fixed the crash in the parser.", "Added crash handling to the uploader.", "Fixed a segfault when the list is empty."} {
+		if hits := ErrorWords(s, words); len(hits) > 0 {
+			t.Errorf("false alarm on %q: %q", s, hits)
+		}
+	}
+}

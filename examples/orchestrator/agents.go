@@ -129,8 +129,9 @@ func readEdit(file, body string) []vouch.TraceEntry {
 	}
 }
 
-// fakeModel is the judge model: it restates a task that fell short, finds
-// the upgrade guide incomplete, and scores the rest as the fake's scored
+// fakeModel is the judge model: it restates a task that fell short, is
+// unsure of the thin release notes, finds the upgrade guide incomplete,
+// and scores the rest as the fake's scored
 // responder does.
 func fakeModel(r *fake.Request) fake.Reply {
 	prompt := r.System
@@ -149,7 +150,11 @@ func fakeModel(r *fake.Request) fake.Reply {
 			"dimensions": {"completeness": {"reasoning": "two parts missing", "score": 0.5, "reason": "no rollback steps, no config migration"}},
 			"completeness": 0.5, "confidence": 0.8, "gaps": ["no rollback steps to v2.2", "the config migration is not described"]}`)}
 	case strings.Contains(prompt, notesThin):
-		return fake.Scored(0.2)(r)
+		// Unsure what the notes were meant to be: confidence 0.3, below
+		// 0.4, makes the verdict table reformulate rather than retry.
+		return fake.Reply{Arguments: json.RawMessage(`{"reasoning": "a one-line placeholder; hard to tell what the notes should hold", "criteria": [],
+			"dimensions": {"completeness": {"reasoning": "almost nothing", "score": 0.25, "reason": "the notes name the version and nothing else"}},
+			"completeness": 0.25, "confidence": 0.3}`)}
 	}
 	return fake.Scored(0.9)(r)
 }

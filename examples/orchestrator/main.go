@@ -127,7 +127,9 @@ func run(ctx context.Context, w io.Writer) (*outcome, error) {
 			out.prompts[in.TaskID] = append(out.prompts[in.TaskID], in.Prompt)
 			r, err := behave(in)
 			if r != nil {
-				r.Executor = &vouch.Executor{Provider: "anthropic", Model: "claude-haiku-4-5", Tier: "small", CostUSD: ptr(0.01)}
+				// Each run costs enough for the judge to be asked
+				// (judge.maxCostShare: judging may cost 30 % of the task).
+				r.Executor = &vouch.Executor{Provider: "anthropic", Model: "claude-haiku-4-5", Tier: "small", CostUSD: ptr(0.05)}
 			}
 			return r, err
 		})
