@@ -14,17 +14,24 @@ type TaskInput struct {
 	TaskDescription string   `json:"task_description"`
 	SuccessCriteria []string `json:"success_criteria"`
 	TaskOutput      string   `json:"task_output"`
-	// VerifierModel must name one of the server's judge models
-	// (provider:model); empty means the configured judge.
+	// VerifierModel names one of the server's judge models: provider:model,
+	// or the model alone when exactly one configured judge model has that
+	// model part. Empty means the configured judge. Only the judge modes
+	// (judge, rubric, binary) take one.
 	VerifierModel string `json:"verifier_model"`
-	// ScoringMode is "rules" (the default: no judge is asked) or "judge".
+	// ScoringMode is "rules" (the default: no judge is asked), "judge"
+	// (the judge scores each criterion 0 to 1), "rubric" (the judge
+	// scores each criterion 1 to 5 on an anchored scale), "binary" (the
+	// judge rules each criterion met or unmet) or "criteria_match" (each
+	// criterion's words and numbers are matched against the output, with
+	// no judge).
 	ScoringMode string `json:"scoring_mode"`
 }
 
 // TaskResult is the answer of POST /verify-task.
 type TaskResult struct {
 	// Verdict is pass, fail, partial (a report's retry) or unverified
-	// (nothing was found false, but claims could not be checked).
+	// (nothing was found false, but nothing could be decided either).
 	Verdict    string  `json:"verdict"`
 	Confidence float64 `json:"confidence"`
 	// AggregateScore is null when nothing could be decided.
@@ -35,27 +42,52 @@ type TaskResult struct {
 	// Cost is in US dollars.
 	Cost float64 `json:"cost"`
 	// ID is the stored verification's id, for GET /v1/verifications/{id}.
+	// It is derived from the task, the scoring mode, the judge model and
+	// the server's policy: the same task sent again under the same ones
+	// is answered from the log, under other ones it is verified afresh.
 	ID string `json:"id"`
+	// ScoringMode is the mode the task was scored in (rules when none
+	// was asked).
+	ScoringMode string `json:"scoring_mode"`
+	// VerifierModel is the judge model the request's verifier_model
+	// resolved to (provider:model); empty when none was named.
+	VerifierModel string `json:"verifier_model"`
+	// JudgeModels are the models the judge asked (empty when no judge was
+	// asked).
+	JudgeModels []string `json:"judge_models"`
 }
 
 // CriterionScore is one criterion's outcome; Score and Met are null when
-// neither a rule nor the judge decided it.
+// neither a rule nor the judge decided it. Score is always 0 to 1.
 type CriterionScore struct {
 	Criterion string   `json:"criterion"`
 	Score     *float64 `json:"score"`
 	Met       *bool    `json:"met"`
 	Reasoning string   `json:"reasoning"`
+	// RubricScore is the judge's score on the 1 to 5 scale (rubric mode
+	// only, when decided): 1+4×score, of which score is (n-1)/4. With
+	// several samples or models it is their combined score and may fall
+	// between whole numbers.
+	RubricScore *float64 `json:"rubric_score,omitempty"`
+	// Match is what matched (criteria_match mode only).
+	Match *CriterionMatch `json:"match,omitempty"`
+}
+
+// CriterionMatch is how a criterion's words and numbers matched the
+// output in criteria_match mode; each list is empty rather than null.
+type CriterionMatch struct {
+	MatchedWords     []string `json:"matched_words"`
+	UnmatchedWords   []string `json:"unmatched_words"`
+	MatchedNumbers   []string `json:"matched_numbers"`
+	UnmatchedNumbers []string `json:"unmatched_numbers"`
 }
 
 // QualityScores are the report's dimensions in the plain shape:
 // completeness is the completeness dimension, accuracy the groundedness
-// one; clarity and relevance only a judge scores. A score nothing decided
-// is null, never invented.
+// one. A score nothing decided is null, never invented.
 type QualityScores struct {
 	Completeness *float64 `json:"completeness"`
 	Accuracy     *float64 `json:"accuracy"`
-	Clarity      *float64 `json:"clarity"`
-	Relevance    *float64 `json:"relevance"`
 }
 
 // Batch states.

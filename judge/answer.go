@@ -90,6 +90,13 @@ func parseAnswer(args []byte, p *prompt) (*Answer, error) {
 		switch {
 		case c.Score == nil:
 			invalid(key, "the judge gave no score")
+		case p.scale != ScaleUnit && slices.Contains(p.crit, c.ID):
+			s, why := p.scale.unit(*c.Score)
+			if why != "" {
+				invalid(key, why)
+			} else if _, dup := a.Criteria[c.ID]; !dup {
+				a.Criteria[c.ID] = Item{Score: s, Reason: c.Reason}
+			}
 		case !unit(*c.Score):
 			invalid(key, fmt.Sprintf("the judge's score %s is not between 0 and 1", show(c.Score)))
 		default:

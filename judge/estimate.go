@@ -49,7 +49,7 @@ func (j *Judge) Estimate(q *vouch.JudgeQuery) (*Estimate, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := buildPrompt(q, pol, adversarial)
+	p := buildPrompt(q, pol, adversarial, ScaleUnit)
 	in := estimateTokens(p.system) + estimateTokens(p.user) + estimateTokens(string(p.schema))
 	temperature := 0.0
 	if pol.Samples > 1 {

@@ -135,8 +135,13 @@ const metAt = 0.7
 // executor's own model.
 const sameModelCap = 0.5
 
-// Judge implements vouch.Judge.
+// Judge implements vouch.Judge, scoring criteria from 0 to 1.
 func (j *Judge) Judge(ctx context.Context, q *vouch.JudgeQuery) (*vouch.JudgeVerdict, error) {
+	return j.judge(ctx, q, ScaleUnit)
+}
+
+// judge answers a query with criteria scored on the given scale.
+func (j *Judge) judge(ctx context.Context, q *vouch.JudgeQuery, scale Scale) (*vouch.JudgeVerdict, error) {
 	pol := judgePolicy(q)
 	adversarial := isAdversarial(q, pol)
 	v := &vouch.JudgeVerdict{Dimensions: map[string]vouch.JudgedScore{}}
@@ -149,7 +154,7 @@ func (j *Judge) Judge(ctx context.Context, q *vouch.JudgeQuery) (*vouch.JudgeVer
 	if err != nil {
 		return nil, err
 	}
-	p := buildPrompt(q, pol, adversarial)
+	p := buildPrompt(q, pol, adversarial, scale)
 	st := &spend{pol: pol}
 	type result struct {
 		t   target

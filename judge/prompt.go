@@ -60,11 +60,16 @@ type prompt struct {
 	schema json.RawMessage
 	ids    []string // criterion ids, in order
 	dims   []string
+	// crit are the ids of the request's criteria (not the claims), which
+	// scale governs.
+	crit  []string
+	scale Scale
 }
 
-// buildPrompt writes the prompt for a query in the given mode.
-func buildPrompt(q *vouch.JudgeQuery, pol *vouch.JudgePolicy, adversarial bool) *prompt {
-	p := &prompt{system: systemSelf, dims: q.Dimensions}
+// buildPrompt writes the prompt for a query in the given mode, its
+// criteria to be scored on scale.
+func buildPrompt(q *vouch.JudgeQuery, pol *vouch.JudgePolicy, adversarial bool, scale Scale) *prompt {
+	p := &prompt{system: systemSelf, dims: q.Dimensions, scale: scale}
 	if adversarial {
 		p.system = systemAdversarial
 	}
@@ -81,9 +86,10 @@ func buildPrompt(q *vouch.JudgeQuery, pol *vouch.JudgePolicy, adversarial bool) 
 
 	b.WriteString("\n# Items to decide\n")
 	if len(q.Criteria) > 0 {
-		b.WriteString("## Criteria (score each in \"criteria\", by its id)\n")
+		b.WriteString(scale.heading())
 		for _, c := range q.Criteria {
 			p.ids = append(p.ids, c.ID)
+			p.crit = append(p.crit, c.ID)
 			text := strings.TrimSpace(clean(c.Text, maxItem))
 			fmt.Fprintf(&b, "- %s: %s", c.ID, text)
 			if r := strings.TrimSpace(c.Rubric); r != "" {
@@ -177,7 +183,7 @@ func buildPrompt(q *vouch.JudgeQuery, pol *vouch.JudgePolicy, adversarial bool) 
 	}
 	b.WriteString("\nCall submit_verification now: reasoning first, then every item listed above.\n")
 	p.user = b.String()
-	p.schema = toolSchema(p.ids, p.dims)
+	p.schema = toolSchema(p.ids, p.dims, scale)
 	return p
 }
 
@@ -249,7 +255,7 @@ func clean(s string, limit int) string {
 // properties are written in the order a model should fill them: reasoning
 // before any score, at the top and in each item. Criterion ids and
 // dimension names are enumerated so that an answer cannot name others.
-func toolSchema(ids, dims []string) json.RawMessage {
+func toolSchema(ids, dims []string, scale Scale) json.RawMessage {
 	var b bytes.Buffer
 	str := func(desc string) string {
 		d, _ := json.Marshal(desc)
@@ -268,7 +274,7 @@ func toolSchema(ids, dims []string) json.RawMessage {
 	b.WriteString(`"mentions": {"type": "array", "items": {"type": "string"}, "description": "Files, packages, symbols, figures and names the output states that you checked against the evidence."}, `)
 	b.WriteString(`"verified": {"type": "array", "items": {"type": "string"}, "description": "The mentions the evidence shows."}, `)
 	b.WriteString(`"unverified": {"type": "array", "description": "The mentions no evidence shows.", "items": {"type": "object", "additionalProperties": false, "properties": {"text": {"type": "string"}, "kind": {"enum": ["file", "package", "symbol", "url", "number", "date", "entity", "quantity"]}, "sentence": {"type": "string"}}, "required": ["text", "kind", "sentence"]}}, `)
-	b.WriteString(`"criteria": {"type": "array", "items": {"type": "object", "additionalProperties": false, "properties": {"id": {"enum": ` + enum(ids) + `}, "reasoning": ` + str("Why, from the evidence, before the score.") + `, "score": ` + score + `, "reason": ` + str("One sentence naming the evidence.") + `}, "required": ["id", "reasoning", "score", "reason"]}}, `)
+	b.WriteString(`"criteria": {"type": "array", "items": {"type": "object", "additionalProperties": false, "properties": {"id": {"enum": ` + enum(ids) + `}, "reasoning": ` + str("Why, from the evidence, before the score.") + `, "score": ` + scale.itemScore(score) + `, "reason": ` + str("One sentence naming the evidence.") + `}, "required": ["id", "reasoning", "score", "reason"]}}, `)
 	b.WriteString(`"dimensions": {"type": "object", "additionalProperties": false, "properties": {`)
 	for i, d := range dims {
 		if i > 0 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -43,8 +44,14 @@ func query(t testing.TB) *vouch.JudgeQuery {
 // told is reviewed like code.
 func TestPromptGolden(t *testing.T) {
 	q := query(t)
-	for _, mode := range []string{"self", "adversarial"} {
-		p := buildPrompt(q, &q.Policy.Judge, mode == "adversarial")
+	// rubric and binary are the self-judging prompt with the criteria
+	// scored on those scales.
+	for _, mode := range []string{"self", "adversarial", "rubric", "binary"} {
+		scale := ScaleUnit
+		if mode == "rubric" || mode == "binary" {
+			scale = Scale(mode)
+		}
+		p := buildPrompt(q, &q.Policy.Judge, mode == "adversarial", scale)
 		got := "SYSTEM:\n" + p.system + "\nUSER:\n" + strings.ReplaceAll(p.user, boundaryMark, "TOKEN") + "\nSCHEMA:\n" + string(p.schema) + "\n"
 		path := filepath.Join("testdata", "prompt-"+mode+".golden")
 		if *update {
@@ -70,7 +77,7 @@ func TestPromptGolden(t *testing.T) {
 
 // The schema puts reasoning before any score, at the top and in each item.
 func TestSchemaOrder(t *testing.T) {
-	s := string(toolSchema([]string{"a"}, []string{"completeness"}))
+	s := string(toolSchema([]string{"a"}, []string{"completeness"}, ScaleUnit))
 	for _, pair := range [][2]string{{`"reasoning"`, `"criteria"`}, {`"reasoning"`, `"confidence"`}, {`"reasoning": {"type": "string", "description": "Why, from the evidence`, `"score"`}} {
 		if i, j := strings.Index(s, pair[0]), strings.Index(s, pair[1]); i < 0 || j < 0 || i > j {
 			t.Errorf("%s does not come before %s", pair[0], pair[1])
@@ -274,4 +281,45 @@ type named string
 func (n named) Name() string { return string(n) }
 func (n named) Complete(context.Context, *Call) (*Reply, error) {
 	panic("not called")
+}
+
+// A criterion scored on the rubric or binary scale is mapped to 0 to 1,
+// and a score off the scale leaves it undecided; claims keep 0 to 1.
+func TestParseAnswerScales(t *testing.T) {
+	for _, tc := range []struct {
+		scale Scale
+		score float64
+		want  float64
+		bad   bool
+	}{
+		{ScaleRubric, 5, 1, false},
+		{ScaleRubric, 4, 0.75, false},
+		{ScaleRubric, 1, 0, false},
+		{ScaleRubric, 0, 0, true},
+		{ScaleRubric, 3.5, 0, true},
+		{ScaleRubric, 6, 0, true},
+		{ScaleBinary, 1, 1, false},
+		{ScaleBinary, 0, 0, false},
+		{ScaleBinary, 0.5, 0, true},
+		{ScaleUnit, 0.9, 0.9, false},
+		{ScaleUnit, 2, 0, true},
+	} {
+		p := &prompt{ids: []string{"a", claimItem("c1")}, crit: []string{"a"}, scale: tc.scale}
+		args := fmt.Sprintf(`{"confidence":0.8,"criteria":[{"id":"a","score":%v},{"id":"claim c1","score":0.5}]}`, tc.score)
+		a, err := parseAnswer([]byte(args), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		it, ok := a.Criteria["a"]
+		if tc.bad {
+			if ok || a.Invalid["criterion a"] == "" {
+				t.Errorf("%q %v: accepted as %+v", tc.scale, tc.score, it)
+			}
+		} else if !ok || it.Score != tc.want {
+			t.Errorf("%q %v: got %+v (%v), want %v", tc.scale, tc.score, it, ok, tc.want)
+		}
+		if c, ok := a.Criteria["claim c1"]; !ok || c.Score != 0.5 {
+			t.Errorf("%q: the claim was not scored 0 to 1: %+v", tc.scale, c)
+		}
+	}
 }

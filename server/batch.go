@@ -528,13 +528,13 @@ func (s *Server) verifyRequestItem(ctx context.Context, it store.BatchItem) (out
 		return itemOutcome{err: wire.ErrorLine(it.Index+1, err)}
 	}
 	// As for POST /v1/verify, the request's id and attempt are its key:
-	// one already logged with this body is not verified again, and one
-	// logged with another body is this item's error.
-	key, hash := idempotencyKey("", req), hashBody(it.Request)
+	// one already logged with this body under this policy is not verified
+	// again, and one logged with another body, or under another policy,
+	// is this item's error.
+	key, hash := idempotencyKey("", req), s.requestHash(it.Request)
 	if v, err := s.st.ByKey(ctx, it.Tenant, key); err == nil {
-		if v.RequestHash != hash {
-			return itemOutcome{err: wire.ErrorLine(it.Index+1, &vouch.Error{Code: "idempotency_conflict",
-				Message: fmt.Sprintf("verification %s attempt %d is already stored for another request body", v.ID, v.Attempt)})}
+		if _, err := replay(v, hash); err != nil {
+			return itemOutcome{err: wire.ErrorLine(it.Index+1, &vouch.Error{Code: "idempotency_conflict", Message: err.Error()})}
 		}
 		return itemOutcome{row: v}
 	}

@@ -90,6 +90,10 @@ type Server struct {
 
 	stopOnce sync.Once
 	stopping chan struct{}
+
+	// policyPrint fingerprints policy: part of every stored request hash,
+	// so that a replay under another policy is a conflict (verify.go).
+	policyPrint string
 }
 
 // New builds a server. It does not listen ([Server.Run] does); with the
@@ -127,6 +131,7 @@ func New(opt Options) (*Server, error) {
 	if cfg.Timeouts.Verify > 0 {
 		s.policy.Timeout = cfg.Timeouts.Verify
 	}
+	s.policyPrint = policyFingerprint(&s.policy)
 	reg := opt.Registry
 	if reg == nil {
 		reg = newRegistry()

@@ -349,7 +349,7 @@ func testVerifyTask(t *testing.T, newEnv envMaker) {
 	for _, tc := range []struct{ body, want string }{
 		{`{"task_description":"x","task_output":"y","verifier_model":"openai:gpt-5"}`, "no judge model is configured"},
 		{`{"task_description":"x","task_output":"y","scoring_mode":"judge"}`, "needs a judge"},
-		{`{"task_description":"x","task_output":"y","scoring_mode":"vibes"}`, "want rules or judge"},
+		{`{"task_description":"x","task_output":"y","scoring_mode":"vibes"}`, "want rules, judge, rubric, binary, criteria_match"},
 		{`{"task_description":"x","task_output":"y","extra":1}`, "unknown field"},
 	} {
 		if res := e.do("POST", "/verify-task", "", []byte(tc.body)); res.status != 400 || !bytes.Contains(res.body, []byte(tc.want)) {

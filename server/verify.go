@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/vouchgate/vouch"
@@ -66,13 +67,17 @@ type storedResult struct {
 }
 
 // conflictError is a replay of an idempotency key (or an id and attempt)
-// with another body.
+// with another body, or with the same body under another server policy.
 type conflictError struct {
 	id      string
 	attempt int
+	policy  bool
 }
 
 func (e *conflictError) Error() string {
+	if e.policy {
+		return fmt.Sprintf("verification %s attempt %d is already stored for this request, verified under another server policy; send a new Idempotency-Key, id or attempt to verify it under this one", e.id, e.attempt)
+	}
 	return fmt.Sprintf("verification %s attempt %d is already stored for another request body under the same idempotency key (or id and attempt); send a new Idempotency-Key, id or attempt", e.id, e.attempt)
 }
 
@@ -120,7 +125,7 @@ func (e *internalError) Unwrap() error { return e.err }
 // *storeError, a bad request a vouch error.
 func (s *Server) verifyStored(ctx context.Context, tenant, header string, body []byte, req *vouch.Request, eng *engine.Engine) (storedResult, error) {
 	key := idempotencyKey(header, req)
-	hash := hashBody(body)
+	hash := s.requestHash(body)
 	// A replay is found before verifying when verifying calls out (a
 	// judge, a program); otherwise verifying costs less than the lookup,
 	// and the insert finds the replay just as well.
@@ -169,11 +174,38 @@ func hashBody(b []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// replay gives the stored report when the body is the one stored under
-// the key, and a *conflictError when it is another.
+// requestHash is the stored request hash of a body verified under the
+// server's policy: the body's SHA-256, "/" and the policy's fingerprint.
+// A server with no fingerprint (Record's) hashes the body alone.
+func (s *Server) requestHash(body []byte) string {
+	if s.policyPrint == "" {
+		return hashBody(body)
+	}
+	return hashBody(body) + "/" + s.policyPrint
+}
+
+// policyFingerprint is the first 16 hex digits of the SHA-256 of the
+// policy's JSON encoding (maps are encoded in key order, so it is stable).
+func policyFingerprint(p *vouch.Policy) string {
+	b, err := json.Marshal(p)
+	if err != nil {
+		return ""
+	}
+	return hashBody(b)[:16]
+}
+
+// replay gives the stored report when the body and policy are the ones
+// stored under the key, and a *conflictError when either is another. A
+// row hashed without a policy (written by Record, or before policies
+// were hashed) is held to its body alone.
 func replay(v *store.Verification, hash string) (storedResult, error) {
-	if v.RequestHash != hash {
+	storedBody, storedPolicy, _ := strings.Cut(v.RequestHash, "/")
+	body, policy, _ := strings.Cut(hash, "/")
+	switch {
+	case storedBody != body:
 		return storedResult{}, &conflictError{id: v.ID, attempt: v.Attempt}
+	case storedPolicy != "" && policy != "" && storedPolicy != policy:
+		return storedResult{}, &conflictError{id: v.ID, attempt: v.Attempt, policy: true}
 	}
 	return storedResult{result: v.Result, replayed: true}, nil
 }

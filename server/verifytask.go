@@ -1,8 +1,11 @@
 package server
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"os"
 	"reflect"
@@ -13,6 +16,8 @@ import (
 	"github.com/vouchgate/vouch/api"
 	"github.com/vouchgate/vouch/engine"
 	"github.com/vouchgate/vouch/internal/strict"
+	"github.com/vouchgate/vouch/judge"
+	"github.com/vouchgate/vouch/text/critmatch"
 	"github.com/vouchgate/vouch/wire"
 )
 
@@ -20,7 +25,10 @@ var taskSchema = strict.NewSchema(reflect.TypeFor[api.TaskInput](), strict.Schem
 
 // handleVerifyTask verifies the plain shape, stored in the log as the
 // request it maps to (kind subtask; the criteria, with no rule named, are
-// the judge's to decide or stay undecided).
+// decided in the scoring mode asked, or stay undecided). Its id, and so
+// its idempotency, covers the task, the scoring mode, the judge model and
+// the server's policy: the same task under another mode, model or policy
+// is verified afresh, never answered with another mode's report.
 func (s *Server) handleVerifyTask(w http.ResponseWriter, r *http.Request) {
 	body, err := readBody(r, s.cfg.MaxRequestBytes)
 	if err != nil {
@@ -39,7 +47,12 @@ func (s *Server) handleVerifyTask(w http.ResponseWriter, r *http.Request) {
 		writeInputError(w, err)
 		return
 	}
-	eng, err := s.taskEngine(&in)
+	header := r.Header.Get("Idempotency-Key")
+	if len(header) > maxIdempotencyKey {
+		writeError(w, http.StatusBadRequest, string(vouch.ErrInvalid), fmt.Sprintf("the Idempotency-Key header is over %d bytes", maxIdempotencyKey))
+		return
+	}
+	mode, model, eng, err := s.taskEngine(&in)
 	if err != nil {
 		writeInputError(w, err)
 		return
@@ -50,8 +63,13 @@ func (s *Server) handleVerifyTask(w http.ResponseWriter, r *http.Request) {
 		req.Task.Criteria = append(req.Task.Criteria, vouch.Criterion{Text: c})
 	}
 	// The stored request is the one verified, so that the row can be
-	// verified again as it is.
+	// verified again as it is; its id is the task's under this mode,
+	// model and policy.
 	canon, err := json.Marshal(req)
+	if err == nil {
+		req.ID = taskID(canon, mode, model, s.policyPrint)
+		canon, err = json.Marshal(req)
+	}
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, string(vouch.ErrInternal), err.Error())
 		return
@@ -60,7 +78,7 @@ func (s *Server) handleVerifyTask(w http.ResponseWriter, r *http.Request) {
 		writeInputError(w, err)
 		return
 	}
-	res, err := s.verifyStored(r.Context(), tenantOf(r.Context()), r.Header.Get("Idempotency-Key"), canon, req, eng)
+	res, err := s.verifyStored(r.Context(), tenantOf(r.Context()), header, canon, req, eng)
 	if err != nil {
 		s.writeVerifyError(w, err)
 		return
@@ -70,54 +88,132 @@ func (s *Server) handleVerifyTask(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusInternalServerError, string(vouch.ErrInternal), "decoding the stored report: "+err.Error())
 		return
 	}
-	writeJSON(w, http.StatusOK, taskResult(&rep))
+	if res.replayed {
+		w.Header().Set("Idempotent-Replayed", "true")
+	}
+	writeJSON(w, http.StatusOK, taskResult(&rep, mode, model, in.TaskOutput))
 }
 
-// taskEngine checks the verifier model and scoring mode and picks the
-// engine: rules only, or the judge (limited to the model named).
-func (s *Server) taskEngine(in *api.TaskInput) (*engine.Engine, error) {
-	models := judgeModels(&s.policy.Judge)
+// The scoring modes of verify-task.
+const (
+	modeRules         = "rules"
+	modeJudge         = "judge"
+	modeRubric        = "rubric"
+	modeBinary        = "binary"
+	modeCriteriaMatch = "criteria_match"
+)
+
+// taskModes lists the scoring modes, for messages.
+var taskModes = []string{modeRules, modeJudge, modeRubric, modeBinary, modeCriteriaMatch}
+
+// taskID is the id of a verify-task request: "t-" and the first 16 hex
+// digits of the SHA-256 of the request (without id), the scoring mode,
+// the resolved judge model and the policy's fingerprint.
+func taskID(canon []byte, mode, model, policy string) string {
+	h := sha256.New()
+	for _, part := range [][]byte{canon, []byte(mode), []byte(model), []byte(policy)} {
+		h.Write(part)
+		h.Write([]byte{0})
+	}
+	return "t-" + hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// scaler is a judge that can score criteria on another scale:
+// *judge.Judge is one.
+type scaler interface {
+	WithScale(judge.Scale) vouch.Judge
+}
+
+// taskEngine checks the scoring mode and the verifier model and picks the
+// engine. It returns the mode (rules when none is given) and the judge
+// model the request's verifier_model resolved to.
+func (s *Server) taskEngine(in *api.TaskInput) (mode, model string, eng *engine.Engine, err error) {
 	bad := func(path, format string, a ...any) error {
 		return &vouch.Error{Code: vouch.ErrInvalid, Path: path, Message: fmt.Sprintf(format, a...)}
 	}
-	if in.VerifierModel != "" && !slices.Contains(models, in.VerifierModel) {
-		if len(models) == 0 {
-			return nil, bad("verifier_model", "no judge model is configured on this server")
-		}
-		return nil, bad("verifier_model", "%q is not a configured judge model (%s)", truncate(in.VerifierModel, 80), strings.Join(models, ", "))
+	mode = in.ScoringMode
+	if mode == "" {
+		mode = modeRules
 	}
-	switch in.ScoringMode {
-	case "", "rules":
-		return s.taskEngineFor(false, "")
-	case "judge":
+	if !slices.Contains(taskModes, mode) {
+		return "", "", nil, bad("scoring_mode", "want %s, got %q", strings.Join(taskModes, ", "), truncate(in.ScoringMode, 40))
+	}
+	models := judgeModels(&s.policy.Judge)
+	if in.VerifierModel != "" {
+		if model, err = resolveModel(in.VerifierModel, models); err != nil {
+			return "", "", nil, err
+		}
+	}
+	judged := mode == modeJudge || mode == modeRubric || mode == modeBinary
+	if model != "" && !judged {
+		return "", "", nil, bad("verifier_model", "scoring_mode %s asks no judge, so it takes no verifier_model", mode)
+	}
+	var j vouch.Judge
+	switch mode {
+	case modeCriteriaMatch:
+		j = criteriaMatcher{}
+	case modeJudge, modeRubric, modeBinary:
 		if s.judge == nil || len(models) == 0 {
-			return nil, bad("scoring_mode", "judge scoring needs a judge, and this server has none configured")
+			return "", "", nil, bad("scoring_mode", "%s scoring needs a judge, and this server has none configured", mode)
 		}
-		return s.taskEngineFor(true, in.VerifierModel)
+		j = s.judge
+		if mode != modeJudge {
+			sc, ok := s.judge.(scaler)
+			if !ok {
+				return "", "", nil, bad("scoring_mode", "this server's judge cannot score on the %s scale", mode)
+			}
+			j = sc.WithScale(judge.Scale(mode))
+		}
 	}
-	return nil, bad("scoring_mode", "want rules or judge, got %q", truncate(in.ScoringMode, 40))
+	eng, err = s.taskEngineFor(mode, model, j)
+	return mode, model, eng, err
 }
 
-// taskEngineFor returns the engine of verify-task, made once: rules
-// only, or judged by the configured judge (model "") or by one model. No
-// command runs and no workspace is read: the plain shape names none.
-func (s *Server) taskEngineFor(judged bool, model string) (*engine.Engine, error) {
-	key := "rules"
-	if judged {
-		key = "judge:" + model
+// resolveModel resolves a verifier_model against the configured judge
+// models (provider:model): one of them as it is, or a bare model name
+// that is the model part of exactly one of them.
+func resolveModel(name string, models []string) (string, error) {
+	bad := func(format string, a ...any) error {
+		return &vouch.Error{Code: vouch.ErrInvalid, Path: "verifier_model", Message: fmt.Sprintf(format, a...)}
 	}
+	if len(models) == 0 {
+		return "", bad("no judge model is configured on this server")
+	}
+	if slices.Contains(models, name) {
+		return name, nil
+	}
+	var found []string
+	if !strings.Contains(name, ":") {
+		for _, m := range models {
+			if _, part, ok := strings.Cut(m, ":"); ok && part == name {
+				found = append(found, m)
+			}
+		}
+	}
+	switch len(found) {
+	case 1:
+		return found[0], nil
+	case 0:
+		return "", bad("%q is not a configured judge model (%s)", truncate(name, 80), strings.Join(models, ", "))
+	}
+	return "", bad("%q is ambiguous: it is the model of %s; name one as provider:model", truncate(name, 80), strings.Join(found, ", "))
+}
+
+// taskEngineFor returns the engine of verify-task for a mode and model,
+// made once: rules only (j nil), or with j as its judge, limited to the
+// model when one is named. No command runs and no workspace is read: the
+// plain shape names none.
+func (s *Server) taskEngineFor(mode, model string, j vouch.Judge) (*engine.Engine, error) {
+	key := mode + "\x00" + model
 	if e, ok := s.byModel.Load(key); ok {
 		return e.(*engine.Engine), nil
 	}
 	p := s.policy
 	p.Commands.Allow = nil
 	opts := engine.Options{Policy: &p, Now: s.now, MaxRequestBytes: s.cfg.MaxRequestBytes,
-		Workspace: func(*vouch.Request) (*os.Root, error) { return nil, nil }}
-	if judged {
-		opts.Judge = s.judge
-		if model != "" {
-			p.Judge.Models, p.Judge.Tiers, p.Judge.Cascade = []string{model}, nil, nil
-		}
+		Workspace: func(*vouch.Request) (*os.Root, error) { return nil, nil }, Judge: j}
+	if model != "" {
+		p.Judge.Models, p.Judge.Tiers, p.Judge.Cascade = []string{model}, nil, nil
 	}
 	e, err := engine.New(opts)
 	if err != nil {
@@ -140,11 +236,17 @@ func judgeModels(p *vouch.JudgePolicy) []string {
 	return out
 }
 
-// taskResult maps a report to the plain shape.
-func taskResult(rep *vouch.Report) api.TaskResult {
+// taskResult maps a report to the plain shape. In criteria_match mode
+// each criterion the matcher decided carries what matched, worked out
+// again from the output (matching is deterministic, so a replay gives
+// the same lists).
+func taskResult(rep *vouch.Report, mode, model, output string) api.TaskResult {
 	out := api.TaskResult{Confidence: rep.Confidence, AggregateScore: rep.Score, ID: rep.ID,
-		CriteriaScores: []api.CriterionScore{},
-		TokensUsed:     rep.Cost.InputTokens + rep.Cost.OutputTokens, Cost: rep.Cost.USD}
+		CriteriaScores: []api.CriterionScore{}, ScoringMode: mode, VerifierModel: model, JudgeModels: []string{},
+		TokensUsed: rep.Cost.InputTokens + rep.Cost.OutputTokens, Cost: rep.Cost.USD}
+	if rep.Judge != nil && mode != modeCriteriaMatch {
+		out.JudgeModels = append(out.JudgeModels, rep.Judge.Models...)
+	}
 	switch rep.Verdict {
 	case vouch.VerdictPass:
 		out.Verdict = "pass"
@@ -155,12 +257,27 @@ func taskResult(rep *vouch.Report) api.TaskResult {
 	default:
 		out.Verdict = "fail"
 	}
+	var ix *critmatch.Index
+	if mode == modeCriteriaMatch {
+		ix = critmatch.NewIndex(output)
+	}
 	for _, c := range rep.Criteria {
 		cs := api.CriterionScore{Criterion: c.Text, Reasoning: c.Reason}
 		switch c.Status {
 		case vouch.CriterionMet, vouch.CriterionUnmet:
 			met := c.Status == vouch.CriterionMet
 			cs.Met, cs.Score = &met, c.Score
+		}
+		if c.DecidedBy == vouch.DecidedByJudge {
+			if mode == modeRubric && cs.Score != nil {
+				n := math.Round((1+4**cs.Score)*1e4) / 1e4
+				cs.RubricScore = &n
+			}
+			if ix != nil {
+				m := ix.Match(c.Text)
+				cs.Match = &api.CriterionMatch{MatchedWords: nonNil(m.MatchedWords), UnmatchedWords: nonNil(m.UnmatchedWords),
+					MatchedNumbers: nonNil(m.MatchedNumbers), UnmatchedNumbers: nonNil(m.UnmatchedNumbers)}
+			}
 		}
 		out.CriteriaScores = append(out.CriteriaScores, cs)
 	}
@@ -171,8 +288,13 @@ func taskResult(rep *vouch.Report) api.TaskResult {
 		return nil
 	}
 	out.QualityScores = api.QualityScores{Completeness: dim(vouch.DimCompleteness), Accuracy: dim(vouch.DimGroundedness)}
-	if rep.Judge != nil {
-		out.QualityScores.Clarity, out.QualityScores.Relevance = dim("clarity"), dim("relevance")
-	}
 	return out
+}
+
+// nonNil gives an empty list for nil, so that JSON holds [] not null.
+func nonNil(xs []string) []string {
+	if xs == nil {
+		return []string{}
+	}
+	return xs
 }

@@ -713,3 +713,33 @@ func TestUsageIsDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// Scored answers criteria on the scale the schema asks for, and claims
+// from 0 to 1.
+func TestScoredScales(t *testing.T) {
+	for _, tc := range []struct {
+		schema string
+		score  float64
+		want   float64
+	}{
+		{`{"properties":{"criteria":{"items":{"properties":{"id":{"enum":["a","claim c1"]},"score":{"type":"number","minimum":0,"maximum":5}}}},"dimensions":{"properties":{}}}}`, 0.9, 5},
+		{`{"properties":{"criteria":{"items":{"properties":{"id":{"enum":["a","claim c1"]},"score":{"type":"number","minimum":0,"maximum":5}}}},"dimensions":{"properties":{}}}}`, 0.5, 3},
+		{`{"properties":{"criteria":{"items":{"properties":{"id":{"enum":["a","claim c1"]},"score":{"enum":[0,0.5,1]}}}},"dimensions":{"properties":{}}}}`, 0.9, 1},
+		{`{"properties":{"criteria":{"items":{"properties":{"id":{"enum":["a","claim c1"]},"score":{"enum":[0,0.5,1]}}}},"dimensions":{"properties":{}}}}`, 0.5, 0},
+		{`{"properties":{"criteria":{"items":{"properties":{"id":{"enum":["a","claim c1"]},"score":{"type":"number","minimum":0,"maximum":1}}}},"dimensions":{"properties":{}}}}`, 0.9, 0.9},
+	} {
+		rep := fake.Scored(tc.score)(&fake.Request{Tool: judge.Tool{Schema: []byte(tc.schema)}})
+		var out struct {
+			Criteria []struct {
+				ID    string  `json:"id"`
+				Score float64 `json:"score"`
+			} `json:"criteria"`
+		}
+		if err := json.Unmarshal(rep.Arguments, &out); err != nil || len(out.Criteria) != 2 {
+			t.Fatalf("%s: %v %s", tc.schema, err, rep.Arguments)
+		}
+		if out.Criteria[0].Score != tc.want || out.Criteria[1].Score != tc.score {
+			t.Errorf("score %v on %s: criterion %v (want %v), claim %v (want %v)", tc.score, tc.schema, out.Criteria[0].Score, tc.want, out.Criteria[1].Score, tc.score)
+		}
+	}
+}
