@@ -2,6 +2,7 @@ package moderation
 
 import (
 	"context"
+	"github.com/vouchgate/vouch/text/lex"
 	"slices"
 	"strings"
 	"testing"
@@ -167,10 +168,10 @@ func TestStem(t *testing.T) {
 		{"test", "tests", "tested", "testing"},
 		{"cache", "caches", "cached"},
 	} {
-		want := stem(group[0])
+		want := lex.Stem(group[0])
 		for _, w := range group[1:] {
-			if got := stem(w); got != want {
-				t.Errorf("stem(%q) = %q, want %q as for %q", w, got, want, group[0])
+			if got := lex.Stem(w); got != want {
+				t.Errorf("lex.Stem(%q) = %q, want %q as for %q", w, got, want, group[0])
 			}
 		}
 	}

@@ -24,7 +24,7 @@ func terms(text string) []string {
 		if len(w) < 2 || support.StopWord(w) || talkWords[w] {
 			return
 		}
-		if st := stem(w); !talkWords[st] {
+		if st := lex.Stem(w); !talkWords[st] {
 			out = append(out, st)
 		}
 	})
@@ -52,34 +52,6 @@ func words(text string, emit func(string)) {
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 func isNumber(w string) bool { return w != "" && isDigit(w[0]) }
-
-// stem strips the common English endings so that the forms of a word meet:
-// "flushes", "flushing" and "flushed" are "flush"; "proposed" and
-// "propose" are "propos". It need not give real stems, only the same key
-// for the forms of one word.
-func stem(w string) string {
-	n := len(w)
-	switch {
-	case n > 5 && strings.HasSuffix(w, "ing"):
-		w = w[:n-3]
-	case n > 4 && strings.HasSuffix(w, "ied"), n > 4 && strings.HasSuffix(w, "ies"):
-		w = w[:n-3] + "y"
-	case n > 4 && strings.HasSuffix(w, "ed"):
-		w = w[:n-2]
-	case n > 4 && strings.HasSuffix(w, "es") && !strings.HasSuffix(w, "ses"):
-		w = w[:n-2]
-	case n > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
-		w = w[:n-1]
-	}
-	if len(w) > 4 && strings.HasSuffix(w, "e") {
-		w = w[:len(w)-1]
-	}
-	// "stopped", "planned": a doubled last consonant.
-	if k := len(w); k > 4 && w[k-1] == w[k-2] && !strings.ContainsRune("aeiouls", rune(w[k-1])) {
-		w = w[:k-1]
-	}
-	return w
-}
 
 // talkWords are words of conversation that carry no point of their own.
 var talkWords = lex.Named("talk-words").Set()

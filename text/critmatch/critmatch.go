@@ -92,7 +92,7 @@ func NewIndex(output string) *Index {
 	ix := &Index{stems: map[string]bool{}}
 	words, numbers := tokens(output)
 	for _, w := range words {
-		ix.stems[Stem(w)] = true
+		ix.stems[lex.Stem(w)] = true
 	}
 	for _, n := range numbers {
 		if v, err := strconv.ParseFloat(n, 64); err == nil {
@@ -112,7 +112,7 @@ func (ix *Index) Match(criterion string) Result {
 			continue
 		}
 		seen = append(seen, w)
-		if ix.stems[Stem(w)] {
+		if ix.stems[lex.Stem(w)] {
 			r.MatchedWords = append(r.MatchedWords, w)
 		} else {
 			r.UnmatchedWords = append(r.UnmatchedWords, w)
@@ -181,30 +181,6 @@ func splitNumber(tok string) []string {
 		out = append(out, runs...)
 	}
 	return out
-}
-
-// Stem strips the common English endings so that the forms of a word
-// meet: "tests", "tested" and "testing" are "test"; "lines" and "line"
-// are "lin". It need not give real stems, only the same key for the
-// forms of one word. Words are expected lower-cased.
-func Stem(w string) string {
-	n := len(w)
-	switch {
-	case n > 5 && strings.HasSuffix(w, "ing"):
-		w = w[:n-3]
-	case n > 4 && (strings.HasSuffix(w, "ied") || strings.HasSuffix(w, "ies")):
-		w = w[:n-3] + "y"
-	case n > 4 && strings.HasSuffix(w, "ed"):
-		w = w[:n-2]
-	case n > 4 && strings.HasSuffix(w, "es") && !strings.HasSuffix(w, "ses"):
-		w = w[:n-2]
-	case n > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
-		w = w[:n-1]
-	}
-	if len(w) > 3 && strings.HasSuffix(w, "e") {
-		w = w[:len(w)-1]
-	}
-	return w
 }
 
 // stopWords are the function words, and the verbs a criterion points at
