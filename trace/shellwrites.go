@@ -428,28 +428,7 @@ func tokenizeShell(s string) []shellToken {
 				}
 				inWord = false
 			}
-			o := string(c)
-			if c == '<' {
-				switch {
-				case strings.HasPrefix(s[i:], "<<<"):
-					o = "<<<"
-				case strings.HasPrefix(s[i:], "<<-"):
-					o = "<<-"
-				case strings.HasPrefix(s[i:], "<<"):
-					o = "<<"
-				case strings.HasPrefix(s[i:], "<>"):
-					o = "<>"
-				}
-			} else {
-				switch {
-				case strings.HasPrefix(s[i:], ">>"):
-					o = ">>"
-				case strings.HasPrefix(s[i:], ">&"):
-					o = ">&"
-				case strings.HasPrefix(s[i:], ">|"):
-					o = ">|"
-				}
-			}
+			o := redirectOp(s[i:])
 			if o == "<" || o == ">" {
 				if i+1 < len(s) && s[i+1] == '(' {
 					// A process substitution is a word.
@@ -582,6 +561,21 @@ func skipExpansion(s string, i int) int {
 		j++
 	}
 	return j
+}
+
+// redirectOps are the redirection operators longer than one byte, the
+// longest of a prefix first.
+var redirectOps = []string{"<<<", "<<-", "<<", "<>", ">>", ">&", ">|"}
+
+// redirectOp returns the redirection operator s starts with ('<' or '>'
+// alone when no longer one does).
+func redirectOp(s string) string {
+	for _, op := range redirectOps {
+		if strings.HasPrefix(s, op) {
+			return op
+		}
+	}
+	return s[:1]
 }
 
 func isDigits(s string) bool {

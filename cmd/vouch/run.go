@@ -308,6 +308,24 @@ func runPlan(ctx context.Context, st Streams, f *runFlags, eng *engine.Engine, p
 // readPlan reads PLAN.yaml: a plan (goal, subgoals, phases), checked as a
 // request's context.plan is.
 func readPlan(path string) (*vouch.Plan, error) {
+	doc, err := readMapping(path, "a plan: a mapping with subgoals")
+	if err != nil {
+		return nil, err
+	}
+	req, err := decodeMapping(path, map[string]any{"apiVersion": vouch.APIVersion, "kind": string(vouch.KindSubtask),
+		"task": map[string]any{"goal": "plan"}, "context": map[string]any{"plan": doc}, "output": map[string]any{"summary": ""}})
+	if err != nil {
+		return nil, err
+	}
+	if req.Context == nil || req.Context.Plan == nil || len(req.Context.Plan.Subgoals) == 0 {
+		return nil, fmt.Errorf("%s: the plan has no subgoals", path)
+	}
+	return req.Context.Plan, nil
+}
+
+// readMapping reads a YAML (or JSON) mapping of at most a request's size
+// from path; want says what it should be, for the error when it is empty.
+func readMapping(path, want string) (map[string]any, error) {
 	data, err := readLimited(path, wire.DefaultMaxBytes)
 	if err != nil {
 		return nil, err
@@ -317,10 +335,15 @@ func readPlan(path string) (*vouch.Plan, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if len(doc) == 0 {
-		return nil, fmt.Errorf("%s: want a plan: a mapping with subgoals", path)
+		return nil, fmt.Errorf("%s: want %s", path, want)
 	}
-	b, err := json.Marshal(map[string]any{"apiVersion": vouch.APIVersion, "kind": string(vouch.KindSubtask),
-		"task": map[string]any{"goal": "plan"}, "context": map[string]any{"plan": doc}, "output": map[string]any{"summary": ""}})
+	return doc, nil
+}
+
+// decodeMapping decodes doc as a request, strictly, its errors named by
+// path.
+func decodeMapping(path string, doc map[string]any) (*vouch.Request, error) {
+	b, err := json.Marshal(doc)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -328,25 +351,15 @@ func readPlan(path string) (*vouch.Plan, error) {
 	if err != nil {
 		return nil, withoutPositions(err)
 	}
-	if req.Context == nil || req.Context.Plan == nil || len(req.Context.Plan.Subgoals) == 0 {
-		return nil, fmt.Errorf("%s: the plan has no subgoals", path)
-	}
-	return req.Context.Plan, nil
+	return req, nil
 }
 
 // readTask reads TASK.yaml: a request without an output. apiVersion and
 // kind may be left out (vouch/v1, subtask).
 func readTask(path string) (*vouch.Request, error) {
-	data, err := readLimited(path, wire.DefaultMaxBytes)
+	doc, err := readMapping(path, "a task: a mapping with task.goal")
 	if err != nil {
 		return nil, err
-	}
-	var doc map[string]any
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if doc == nil {
-		return nil, fmt.Errorf("%s: want a task: a mapping with task.goal", path)
 	}
 	if _, ok := doc["output"]; ok {
 		return nil, fmt.Errorf("%s: a task has no output: the agent's output is what gets verified", path)
@@ -358,13 +371,9 @@ func readTask(path string) (*vouch.Request, error) {
 		doc["kind"] = string(vouch.KindSubtask)
 	}
 	doc["output"] = map[string]any{"summary": ""}
-	b, err := json.Marshal(doc)
+	req, err := decodeMapping(path, doc)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	req, err := wire.DecodeRequest(b, wire.Options{Name: path})
-	if err != nil {
-		return nil, withoutPositions(err)
+		return nil, err
 	}
 	if req.Workspace != "" {
 		return nil, fmt.Errorf("%s: workspace is given by --workspace (or the current directory), not by the task", path)

@@ -67,22 +67,41 @@ func readJest(o *output, r *Run) {
 			missing = firstOf(missing, l)
 		}
 	}
-	if tests != nil {
-		r.set(tests["passed"], tests["failed"], 0, tests["skipped"])
+	settleJS(r, jsSummary{tests: tests, testsLine: testsLine, files: suites, filesLine: suitesLine, missing: missing, noTests: noTests})
+}
+
+// jsSummary is what a JavaScript runner's summary said: its counts of
+// tests and of test files (jest's suites), the lines they were read
+// from, the line of errors it counted (vitest), the first line of a
+// package it could not find, and its line saying there was no test.
+type jsSummary struct {
+	tests, files                                       tally
+	testsLine, filesLine, errorsLine, missing, noTests string
+}
+
+// settleJS decides a JavaScript runner's run from its summary: a failed
+// test, or a counted error, is Failed; a test file that failed to load
+// is Failed, unless a package could not be found (the environment:
+// NotRun); passed tests are Passed; no test is NotRun.
+func settleJS(r *Run, s jsSummary) {
+	if s.tests != nil {
+		r.set(s.tests["passed"], s.tests["failed"], s.tests["errors"], s.tests["skipped"])
 	}
 	switch {
-	case tests["failed"] > 0:
-		r.Status, r.Why = Failed, testsLine
-	case suites["failed"] > 0 && missing != "":
-		r.Status, r.Why = NotRun, missing
-	case suites["failed"] > 0:
-		r.Status, r.Why = Failed, suitesLine
-	case tests != nil && tests["passed"] > 0:
-		r.Status, r.Why = Passed, testsLine
-	case tests != nil:
-		r.Status, r.Why = NotRun, testsLine
-	case noTests != "":
-		r.Status, r.Why = NotRun, noTests
+	case s.tests["failed"] > 0:
+		r.Status, r.Why = Failed, s.testsLine
+	case s.errorsLine != "":
+		r.Status, r.Why = Failed, s.errorsLine
+	case s.files["failed"] > 0 && s.missing != "":
+		r.Status, r.Why = NotRun, s.missing
+	case s.files["failed"] > 0:
+		r.Status, r.Why = Failed, s.filesLine
+	case s.tests != nil && s.tests["passed"] > 0:
+		r.Status, r.Why = Passed, s.testsLine
+	case s.tests != nil:
+		r.Status, r.Why = NotRun, s.testsLine
+	case s.noTests != "":
+		r.Status, r.Why = NotRun, s.noTests
 	}
 }
 

@@ -74,23 +74,5 @@ func readVitest(o *output, r *Run) {
 			missing = firstOf(missing, l)
 		}
 	}
-	if tests != nil {
-		r.set(tests["passed"], tests["failed"], tests["errors"], tests["skipped"])
-	}
-	switch {
-	case tests["failed"] > 0:
-		r.Status, r.Why = Failed, testsLine
-	case errorsLine != "":
-		r.Status, r.Why = Failed, errorsLine
-	case files["failed"] > 0 && missing != "":
-		r.Status, r.Why = NotRun, missing
-	case files["failed"] > 0:
-		r.Status, r.Why = Failed, filesLine
-	case tests != nil && tests["passed"] > 0:
-		r.Status, r.Why = Passed, testsLine
-	case tests != nil:
-		r.Status, r.Why = NotRun, testsLine
-	case noTests != "":
-		r.Status, r.Why = NotRun, noTests
-	}
+	settleJS(r, jsSummary{tests: tests, testsLine: testsLine, files: files, filesLine: filesLine, errorsLine: errorsLine, missing: missing, noTests: noTests})
 }
