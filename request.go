@@ -67,6 +67,16 @@ func (r *Request) EffectiveKind() Kind {
 	return r.Kind
 }
 
+// Complexity returns the size of what the task asked for: the subgoals
+// of the plan a decomposition verifies, else the criteria the task
+// writes. The quality metrics group scores by it.
+func (r *Request) Complexity() int {
+	if r.EffectiveKind() == KindDecomposition && r.Context != nil && r.Context.Plan != nil {
+		return len(r.Context.Plan.Subgoals)
+	}
+	return len(r.Task.Criteria)
+}
+
 // EffectiveAttempt returns r.Attempt, or 1 when it is zero.
 func (r *Request) EffectiveAttempt() int {
 	if r.Attempt <= 0 {

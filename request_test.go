@@ -27,3 +27,23 @@ func TestClaimedRegions(t *testing.T) {
 		t.Errorf("no artifacts: %v", got)
 	}
 }
+
+func TestRequestComplexity(t *testing.T) {
+	plan := &vouch.Context{Plan: &vouch.Plan{Subgoals: []vouch.Subgoal{{ID: "a"}, {ID: "b"}, {ID: "c"}}}}
+	two := []vouch.Criterion{{ID: "c1"}, {ID: "c2"}}
+	for _, c := range []struct {
+		name string
+		req  vouch.Request
+		want int
+	}{
+		{"no criteria", vouch.Request{}, 0},
+		{"criteria", vouch.Request{Task: vouch.Task{Criteria: two}}, 2},
+		{"a decomposition counts its plan's subgoals", vouch.Request{Kind: vouch.KindDecomposition, Task: vouch.Task{Criteria: two}, Context: plan}, 3},
+		{"a subtask in a plan counts its criteria", vouch.Request{Kind: vouch.KindSubtask, Task: vouch.Task{Criteria: two}, Context: plan}, 2},
+		{"a decomposition without a plan counts its criteria", vouch.Request{Kind: vouch.KindDecomposition, Task: vouch.Task{Criteria: two}}, 2},
+	} {
+		if got := c.req.Complexity(); got != c.want {
+			t.Errorf("%s: %d, want %d", c.name, got, c.want)
+		}
+	}
+}

@@ -165,6 +165,46 @@ type Metrics struct {
 	// SelfAssessment is the bias of each executor model that reported its
 	// confidence, by model.
 	SelfAssessment []Bias `json:"selfAssessment"`
+	// ScoreByComplexity groups the verifications by the complexity of
+	// their task, in five bins: 0, 1, 2-3, 4-7, and 8 or more (a
+	// verification stored before the log kept complexities is in none).
+	ScoreByComplexity []ComplexityBin `json:"scoreByComplexity"`
+	// RetrySuccessByIssue is retry success by issue type: for each first
+	// failure code of the tasks' first attempts, how many first attempts
+	// it sent back, and the share of the tasks retried after it that
+	// ended in a pass; most retried first, at most 20 issues.
+	RetrySuccessByIssue []IssueRetry `json:"retrySuccessByIssue"`
+}
+
+// ComplexityBin is the verifications of one range of task complexity:
+// the subgoals of the plan a decomposition verifies, else the criteria
+// the task writes.
+type ComplexityBin struct {
+	// From and To bound the complexity, both included; To is nil for the
+	// last bin, which has no bound.
+	From int  `json:"from"`
+	To   *int `json:"to"`
+	// N counts the verifications.
+	N int64 `json:"n"`
+	// MeanScore is the mean score of the Scored verifications (those with
+	// a score), nil when none has one.
+	MeanScore *float64 `json:"meanScore"`
+	Scored    int64    `json:"scored"`
+	// Pass is the verifications that passed ÷ N.
+	Pass Rate `json:"pass"`
+}
+
+// IssueRetry is retry success for one issue type: the first failure code
+// of a task's first attempt. The code NO_CODE stands for a first attempt
+// that raised none (a low score sent it back).
+type IssueRetry struct {
+	Code    string `json:"code"`
+	Meaning string `json:"meaning,omitempty"`
+	// SentBack counts the first attempts it sent back (retry or fail).
+	SentBack int64 `json:"sentBack"`
+	// RetrySuccess is the tasks retried after it that ended in a pass ÷
+	// the tasks retried after it (counted by their second attempt).
+	RetrySuccess Rate `json:"retrySuccess"`
 }
 
 // AlertStatus is one alert evaluated on a window's metrics.

@@ -23,6 +23,10 @@ type (
 	Cost    = api.Cost
 	Judge   = api.Judge
 	Bias    = api.Bias
+	// ComplexityBin is one bin of Metrics.ScoreByComplexity.
+	ComplexityBin = api.ComplexityBin
+	// IssueRetry is one issue of Metrics.RetrySuccessByIssue.
+	IssueRetry = api.IssueRetry
 	// Metrics are the quality metrics of a window of verifications (the
 	// body of GET /v1/metrics); see [api.Metrics] for how the verdict
 	// unverified counts in each.
@@ -45,8 +49,12 @@ func NewRate(n, of int64) Rate {
 	return r
 }
 
-// MaxPatterns is how many failure patterns Metrics lists.
-const MaxPatterns = 10
+// MaxPatterns is how many failure patterns Metrics lists, and MaxIssues
+// how many issues of retry success by issue type.
+const (
+	MaxPatterns = 10
+	MaxIssues   = 20
+)
 
 // Compute computes the metrics of a window from its tallies and labels
 // (as the store returns them for that window).
@@ -126,6 +134,21 @@ func Compute(w Window, t *store.WindowTally, labels []store.Labelled) *Metrics {
 	}
 	sort.Slice(m.SelfAssessment, func(i, j int) bool { return m.SelfAssessment[i].ExecutorModel < m.SelfAssessment[j].ExecutorModel })
 
+	m.ScoreByComplexity = byComplexity(&all)
+	m.RetrySuccessByIssue = []IssueRetry{}
+	for i, it := range t.Issues {
+		if i == MaxIssues {
+			break
+		}
+		ir := IssueRetry{Code: it.Issue, SentBack: it.SentBack, RetrySuccess: NewRate(it.RetryPass, it.Retried)}
+		if info, ok := vouch.LookupCode(it.Issue); ok {
+			ir.Meaning = info.Meaning
+		} else if it.Issue == store.IssueNone {
+			ir.Meaning = "the first attempt raised no failure code: a low score sent it back"
+		}
+		m.RetrySuccessByIssue = append(m.RetrySuccessByIssue, ir)
+	}
+
 	m.Reviews, m.Labels, m.UnverifiedLabels = judgeLabels(labels)
 	m.Reviews.Rate = NewRate(m.Reviews.Overridden, m.Verifications)
 	m.Reviews.Agreement = NewRate(m.Reviews.Reviewed-m.Reviews.Overridden, m.Reviews.Reviewed)
@@ -155,6 +178,24 @@ func bins(h [10]int64) []Bin {
 	out := make([]Bin, len(h))
 	for i, n := range h {
 		out[i] = Bin{From: float64(i) / 10, To: float64(i+1) / 10, N: n}
+	}
+	return out
+}
+
+// byComplexity returns the complexity bins of a tally, every bin listed.
+func byComplexity(t *store.Tally) []ComplexityBin {
+	out := make([]ComplexityBin, store.ComplexityBins)
+	for i, c := range t.Complexity {
+		from, to := store.ComplexityRange(i)
+		b := ComplexityBin{From: from, N: c.N, Scored: c.Scored, Pass: NewRate(c.Pass, c.N)}
+		if to >= 0 {
+			b.To = &to
+		}
+		if c.Scored > 0 {
+			mean := c.ScoreSum / float64(c.Scored)
+			b.MeanScore = &mean
+		}
+		out[i] = b
 	}
 	return out
 }

@@ -71,7 +71,21 @@ func TestCompute(t *testing.T) {
 		lab(7, store.SourceOutcome, false, ""),
 		lab(8, store.SourceOverride, true, "pass"),
 	}
-	m := Compute(Window{}, fold(vs), labels)
+	// Complexity: a's task writes no criterion, b's and c's three, d's
+	// nine; the others were stored before the log kept it.
+	for i, c := range []int{0, 3, 3, 3, 3, 3, 9} {
+		vs[i].Complexity = &c
+	}
+	tally := fold(vs)
+	// The issues of the first attempts, as the store tallies them: b was
+	// sent back for TEST_NOT_RUN and passed on retry, c for nothing
+	// coded and never passed; one more task was sent back for
+	// TEST_NOT_RUN and not retried.
+	tally.Issues = []store.IssueTally{
+		{Issue: store.IssueNone, SentBack: 1, Retried: 1},
+		{Issue: "TEST_NOT_RUN", SentBack: 2, Retried: 1, RetryPass: 1},
+	}
+	m := Compute(Window{}, tally, labels)
 
 	check := func(name string, got Rate, n, of int64) {
 		t.Helper()
@@ -125,6 +139,32 @@ func TestCompute(t *testing.T) {
 	if _, ok := m.CostByKind["answer"]; !ok || m.CostByKind["answer"].TaskCostRatio != nil {
 		t.Errorf("cost by kind %+v: answer has no priced verification", m.CostByKind)
 	}
+	// Score by complexity: every bin listed, the last one open.
+	cb := m.ScoreByComplexity
+	if len(cb) != 5 || cb[0].From != 0 || *cb[0].To != 0 || cb[2].From != 2 || *cb[2].To != 3 || cb[4].From != 8 || cb[4].To != nil {
+		t.Fatalf("complexity bins %+v, want 0, 1, 2-3, 4-7, 8+", cb)
+	}
+	mean := func(b ComplexityBin) float64 {
+		if b.MeanScore == nil {
+			return -1
+		}
+		return *b.MeanScore
+	}
+	if cb[0].N != 1 || mean(cb[0]) != 0.9 || cb[1].N != 0 || cb[1].MeanScore != nil ||
+		cb[2].N != 5 || cb[2].Scored != 4 || mean(cb[2]) < 0.6424 || mean(cb[2]) > 0.6426 ||
+		cb[4].N != 1 || mean(cb[4]) != 0.95 {
+		t.Errorf("complexity bins %+v", cb)
+	}
+	check("pass at complexity 2-3", cb[2].Pass, 1, 5)
+	check("pass at complexity 8+", cb[4].Pass, 1, 1)
+	// Retry success by issue type, in the store's order, with meanings.
+	if ri := m.RetrySuccessByIssue; len(ri) != 2 || ri[0].Code != store.IssueNone || ri[0].Meaning == "" ||
+		ri[1].Code != "TEST_NOT_RUN" || ri[1].SentBack != 2 || ri[1].Meaning == "" {
+		t.Errorf("retry success by issue %+v", ri)
+	} else {
+		check("retry success after no code", ri[0].RetrySuccess, 0, 1)
+		check("retry success after TEST_NOT_RUN", ri[1].RetrySuccess, 1, 1)
+	}
 	if len(m.SelfAssessment) != 2 || m.SelfAssessment[0].ExecutorModel != "m1" ||
 		m.SelfAssessment[0].Bias < 0.0999 || m.SelfAssessment[0].Bias > 0.1001 || m.SelfAssessment[1].N != 1 {
 		t.Errorf("self-assessment %+v, want m1 over-confident by 0.1", m.SelfAssessment)
@@ -139,6 +179,14 @@ func TestComputeEmpty(t *testing.T) {
 		if r.Value != nil {
 			t.Errorf("%s over nothing = %v, want no value", name, *r.Value)
 		}
+	}
+	for _, b := range m.ScoreByComplexity {
+		if b.MeanScore != nil || b.Pass.Value != nil {
+			t.Errorf("complexity bin %+v over nothing has values", b)
+		}
+	}
+	if len(m.ScoreByComplexity) != 5 || m.RetrySuccessByIssue == nil {
+		t.Errorf("empty views should be listed: %d complexity bins, issues %v", len(m.ScoreByComplexity), m.RetrySuccessByIssue)
 	}
 	if m.RetriesPerTask != nil || m.Cost.TaskCostRatio != nil {
 		t.Errorf("figures over nothing have values")

@@ -270,6 +270,8 @@ func (s *Server) record(tenant, key, hash string, body []byte, req *vouch.Reques
 	if v.Criticality == "" {
 		v.Criticality = vouch.CriticalityNormal
 	}
+	complexity := req.Complexity()
+	v.Complexity = &complexity
 	if ex := req.Task.Executor; ex != nil {
 		v.ExecutorModel = ex.Model
 		if ex.Provider != "" && ex.Model != "" {

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -68,6 +69,46 @@ type Tally struct {
 	// those decided (verified or refuted), ClaimsRefuted those refuted.
 	// Coverage is ClaimsDecided ÷ Claims.
 	Ledgers, Claims, ClaimsDecided, ClaimsRefuted int64
+	// Complexity groups the verifications whose complexity is known by
+	// its bin (see [ComplexityBin]).
+	Complexity [ComplexityBins]ComplexityTally
+}
+
+// ComplexityTally is the part of a tally of one complexity bin: how many
+// verifications, how many passed, how many have a score and the sum of
+// those scores.
+type ComplexityTally struct {
+	N, Pass, Scored int64
+	ScoreSum        float64
+}
+
+// ComplexityBins is how many bins [ComplexityBin] sorts complexities
+// into.
+const ComplexityBins = 5
+
+// complexityFrom are the least complexity of each bin: 0, 1, 2-3, 4-7,
+// and 8 or more.
+var complexityFrom = [ComplexityBins]int{0, 1, 2, 4, 8}
+
+// ComplexityBin returns the bin of a complexity (the subgoals of a
+// decomposition's plan, else the task's criteria): 0 for none, 1 for
+// one, 2 for two or three, 3 for four to seven, 4 for eight or more.
+func ComplexityBin(c int) int {
+	for i := ComplexityBins - 1; i > 0; i-- {
+		if c >= complexityFrom[i] {
+			return i
+		}
+	}
+	return 0
+}
+
+// ComplexityRange returns the least and the greatest complexity of a
+// bin; the last bin has no greatest (to is -1).
+func ComplexityRange(bin int) (from, to int) {
+	if bin == ComplexityBins-1 {
+		return complexityFrom[bin], -1
+	}
+	return complexityFrom[bin], complexityFrom[bin+1] - 1
 }
 
 // tallyField is one column of metric_tallies: a sum stored as a double.
@@ -90,7 +131,7 @@ func sumField(col string, p func(*Tally) *float64) tallyField {
 }
 
 // tallyFields are the columns of metric_tallies after the key, in the
-// order of migrations 0002 and 0007.
+// order of migrations 0002, 0007 and 0010.
 var tallyFields = func() []tallyField {
 	fs := []tallyField{
 		countField("n", func(t *Tally) *int64 { return &t.N }),
@@ -115,7 +156,7 @@ var tallyFields = func() []tallyField {
 	for i := range 10 {
 		fs = append(fs, countField(fmt.Sprintf("score_%d", i), func(t *Tally) *int64 { return &t.Score[i] }))
 	}
-	return append(fs,
+	fs = append(fs,
 		countField("score_none", func(t *Tally) *int64 { return &t.Undecided }),
 		sumField("cost_usd", func(t *Tally) *float64 { return &t.CostUSD }),
 		countField("priced", func(t *Tally) *int64 { return &t.Priced }),
@@ -133,6 +174,15 @@ var tallyFields = func() []tallyField {
 		countField("claims_decided", func(t *Tally) *int64 { return &t.ClaimsDecided }),
 		countField("claims_refuted", func(t *Tally) *int64 { return &t.ClaimsRefuted }),
 	)
+	for i := range ComplexityBins {
+		c := func(t *Tally) *ComplexityTally { return &t.Complexity[i] }
+		fs = append(fs,
+			countField(fmt.Sprintf("complexity_%d_n", i), func(t *Tally) *int64 { return &c(t).N }),
+			countField(fmt.Sprintf("complexity_%d_pass", i), func(t *Tally) *int64 { return &c(t).Pass }),
+			countField(fmt.Sprintf("complexity_%d_scored", i), func(t *Tally) *int64 { return &c(t).Scored }),
+			sumField(fmt.Sprintf("complexity_%d_score", i), func(t *Tally) *float64 { return &c(t).ScoreSum }))
+	}
+	return fs
 }()
 
 // Merge adds o into t.
@@ -219,6 +269,58 @@ func (t *Tally) Add(v *Verification) {
 		t.ClaimsDecided += int64(l.Decided())
 		t.ClaimsRefuted += int64(l.Refuted)
 	}
+	if v.Complexity != nil {
+		c := &t.Complexity[ComplexityBin(*v.Complexity)]
+		c.N++
+		if pass {
+			c.Pass++
+		}
+		if v.Score != nil {
+			c.Scored++
+			c.ScoreSum += *v.Score
+		}
+	}
+}
+
+// IssueTally counts, for one issue (the first failure code of a task's
+// first attempt, see [Verification.Issue]), the first attempts it sent
+// back, the tasks retried after it (by their attempt 2) and the retries
+// that passed (one per retried task that ended in a pass).
+type IssueTally struct {
+	Issue                        string
+	SentBack, Retried, RetryPass int64
+}
+
+// add counts v into t, which is of v's issue; it reports whether v
+// counted.
+func (t *IssueTally) add(v *Verification) bool {
+	if v.Issue == "" {
+		return false
+	}
+	switch {
+	case v.Attempt <= 1:
+		if v.Verdict != "retry" && v.Verdict != "fail" {
+			return false
+		}
+		t.SentBack++
+	case v.Attempt == 2 && v.Verdict == "pass":
+		t.Retried++
+		t.RetryPass++
+	case v.Attempt == 2:
+		t.Retried++
+	case v.Verdict == "pass":
+		t.RetryPass++
+	default:
+		return false
+	}
+	return true
+}
+
+// merge adds o into t.
+func (t *IssueTally) merge(o IssueTally) {
+	t.SentBack += o.SentBack
+	t.Retried += o.Retried
+	t.RetryPass += o.RetryPass
 }
 
 // GroupTally is the tally of one kind and executor model over a window.
@@ -246,6 +348,9 @@ type Ref struct {
 type WindowTally struct {
 	Groups []GroupTally
 	Codes  []CodeCount
+	// Issues are the tallies of the first attempts' issues, by Retried,
+	// then SentBack, from most to fewest, then by issue.
+	Issues []IssueTally
 }
 
 // maxExamples is how many verifications a CodeCount names, and
@@ -311,6 +416,12 @@ var (
 			THEN excluded.example_attempt ELSE metric_codes.example_attempt END,
 		example_at = CASE WHEN excluded.example_at >= metric_codes.example_at
 			THEN excluded.example_at ELSE metric_codes.example_at END`
+	upsertIssueSQL = `INSERT INTO metric_issues (tenant, period, bucket, kind, executor_model, criticality,
+		issue, sent_back, retried, retry_pass) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (tenant, period, bucket, kind, executor_model, criticality, issue) DO UPDATE SET
+		sent_back = metric_issues.sent_back + excluded.sent_back,
+		retried = metric_issues.retried + excluded.retried,
+		retry_pass = metric_issues.retry_pass + excluded.retry_pass`
 )
 
 // addTalliesOf adds inserted verifications of any tenants to their
@@ -337,16 +448,13 @@ func (s *sqlStore) addTalliesOf(ctx context.Context, tx conn, vs []*Verification
 // tallies and codes of their hours and days, in tx. Rows are written in
 // key order, so that concurrent transactions lock them in one order.
 func (s *sqlStore) addTallies(ctx context.Context, tx conn, tenant string, vs ...*Verification) error {
-	type codeKey struct {
-		tallyKey
-		code string
-	}
 	type codeSum struct {
 		n   int
 		ref timedRef
 	}
 	tallies := map[tallyKey]*Tally{}
 	codes := map[codeKey]*codeSum{}
+	issues := map[codeKey]*IssueTally{}
 	for _, v := range vs {
 		for _, p := range periods {
 			k := tallyKey{p, bucketOf(v.CreatedAt, p), v.Kind, v.ExecutorModel, v.Criticality}
@@ -356,6 +464,14 @@ func (s *sqlStore) addTallies(ctx context.Context, tx conn, tenant string, vs ..
 				tallies[k] = t
 			}
 			t.Add(v)
+			var it IssueTally
+			if it.add(v) {
+				ik := codeKey{k, v.Issue}
+				if issues[ik] == nil {
+					issues[ik] = &IssueTally{Issue: v.Issue}
+				}
+				issues[ik].merge(it)
+			}
 			for _, c := range v.Codes {
 				ck := codeKey{k, c}
 				cs := codes[ck]
@@ -385,24 +501,43 @@ func (s *sqlStore) addTallies(ctx context.Context, tx conn, tenant string, vs ..
 			return fmt.Errorf("tally: %w", err)
 		}
 	}
-	ckeys := make([]codeKey, 0, len(codes))
-	for k := range codes {
-		ckeys = append(ckeys, k)
-	}
-	slices.SortFunc(ckeys, func(a, b codeKey) int {
-		if c := a.compare(b.tallyKey); c != 0 {
-			return c
-		}
-		return strings.Compare(a.code, b.code)
-	})
-	for _, k := range ckeys {
+	for _, k := range sortedCodeKeys(codes) {
 		cs := codes[k]
 		if _, err := tx.exec(ctx, upsertCodeSQL, tenant, k.period, s.d.ts(k.bucket), k.kind, k.executorModel,
 			k.criticality, k.code, cs.n, cs.ref.ID, cs.ref.Attempt, s.d.ts(cs.ref.at)); err != nil {
 			return fmt.Errorf("failure codes: %w", err)
 		}
 	}
+	for _, k := range sortedCodeKeys(issues) {
+		it := issues[k]
+		if _, err := tx.exec(ctx, upsertIssueSQL, tenant, k.period, s.d.ts(k.bucket), k.kind, k.executorModel,
+			k.criticality, k.code, it.SentBack, it.Retried, it.RetryPass); err != nil {
+			return fmt.Errorf("issues: %w", err)
+		}
+	}
 	return nil
+}
+
+// codeKey is the key of a metric_codes or metric_issues row but its
+// tenant.
+type codeKey struct {
+	tallyKey
+	code string
+}
+
+// sortedCodeKeys returns the keys of m in key order.
+func sortedCodeKeys[V any](m map[codeKey]V) []codeKey {
+	keys := make([]codeKey, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b codeKey) int {
+		if c := a.compare(b.tallyKey); c != 0 {
+			return c
+		}
+		return strings.Compare(a.code, b.code)
+	})
+	return keys
 }
 
 // compactCols are the columns of a Verification the metrics and
@@ -412,7 +547,7 @@ const compactCols = `v.seq, v.id, v.attempt, v.kind, v.executor_model, v.critica
 	v.action, v.score, v.confidence, v.needs_review, v.cost_usd, v.task_cost_usd, v.judge_calls,
 	v.cache_hits, v.cache_misses, v.self_confidence, v.codes, v.verdict_row, v.dims,
 	v.must_undecided, v.injection, v.created_at, v.claims, v.claims_unverified, v.claims_refuted,
-	v.left_unverified`
+	v.left_unverified, v.complexity, v.issue`
 
 // scanCompact reads the compactCols, and then extra.
 func scanCompact(r row, v *Verification, extra ...any) error {
@@ -423,7 +558,8 @@ func scanCompact(r row, v *Verification, extra ...any) error {
 	dest := append(ls.appendDest([]any{&v.Seq, &v.ID, &v.Attempt, &v.Kind, &v.ExecutorModel, &v.Criticality,
 		&v.Verdict, &v.Action, &v.Score, &v.Confidence, &v.NeedsReview, &v.CostUSD, &v.TaskCostUSD,
 		&v.JudgeCalls, &v.CacheHits, &v.CacheMisses, &v.SelfConfidence, &codes, &v.VerdictRow,
-		&dims, &v.MustUndecided, &v.Injection, utcTime{&v.CreatedAt}}), extra...)
+		&dims, &v.MustUndecided, &v.Injection, utcTime{&v.CreatedAt}}), &v.Complexity, &v.Issue)
+	dest = append(dest, extra...)
 	if err := r.Scan(dest...); err != nil {
 		return err
 	}
@@ -566,6 +702,15 @@ func (s *sqlStore) Tally(ctx context.Context, tenant string, w Window) (*WindowT
 		return t
 	}
 	codes := map[string]int64{}
+	issues := map[string]*IssueTally{}
+	issueOf := func(issue string) *IssueTally {
+		it := issues[issue]
+		if it == nil {
+			it = &IssueTally{Issue: issue}
+			issues[issue] = it
+		}
+		return it
+	}
 	// rawRefs are the examples of the parts read from verifications.
 	rawRefs := map[string][]timedRef{}
 	c := s.eng.reader()
@@ -574,6 +719,10 @@ func (s *sqlStore) Tally(ctx context.Context, tenant string, w Window) (*WindowT
 		if sg.period == 0 {
 			err := s.scanWindow(ctx, c, tenant, w, sg.from, sg.to, func(v *Verification) error {
 				tallyOf(v.Kind, v.ExecutorModel).Add(v)
+				var it IssueTally
+				if it.add(v) {
+					issueOf(v.Issue).merge(it)
+				}
 				for _, code := range v.Codes {
 					codes[code]++
 					rawRefs[code] = append(rawRefs[code], timedRef{Ref{v.ID, v.Attempt}, v.CreatedAt})
@@ -589,6 +738,9 @@ func (s *sqlStore) Tally(ctx context.Context, tenant string, w Window) (*WindowT
 			return nil, s.fail(op, err)
 		}
 		if err := s.readCodes(ctx, c, tenant, w, sg, codes); err != nil {
+			return nil, s.fail(op, err)
+		}
+		if err := s.readIssues(ctx, c, tenant, w, sg, issueOf); err != nil {
 			return nil, s.fail(op, err)
 		}
 	}
@@ -608,6 +760,10 @@ func (s *sqlStore) Tally(ctx context.Context, tenant string, w Window) (*WindowT
 		a, b := out.Codes[i], out.Codes[j]
 		return a.N > b.N || a.N == b.N && a.Code < b.Code
 	})
+	for _, it := range issues {
+		out.Issues = append(out.Issues, *it)
+	}
+	SortIssues(out.Issues)
 	for i := range out.Codes[:min(maxExampled, len(out.Codes))] {
 		cc := &out.Codes[i]
 		refs := rawRefs[cc.Code]
@@ -704,6 +860,45 @@ func (s *sqlStore) readCodes(ctx context.Context, c conn, tenant string, w Windo
 		codes[code] += int64(n)
 	}
 	return rs.Err()
+}
+
+// readIssues adds a segment's issue tallies to those issueOf returns.
+func (s *sqlStore) readIssues(ctx context.Context, c conn, tenant string, w Window, sg segment, issueOf func(string) *IssueTally) error {
+	var q strings.Builder
+	q.WriteString(`SELECT v.issue, SUM(v.sent_back), SUM(v.retried), SUM(v.retry_pass) FROM metric_issues v
+		WHERE v.tenant = ? AND v.period = ?`)
+	args := s.windowWhere(&q, []any{tenant, sg.period}, w, "v.bucket", sg.from, sg.to)
+	q.WriteString(` GROUP BY v.issue`)
+	rs, err := c.query(ctx, q.String(), args...)
+	if err != nil {
+		return err
+	}
+	defer rs.Close()
+	for rs.Next() {
+		var (
+			issue string
+			it    IssueTally
+		)
+		if err := rs.Scan(&issue, &it.SentBack, &it.Retried, &it.RetryPass); err != nil {
+			return err
+		}
+		issueOf(issue).merge(it)
+	}
+	return rs.Err()
+}
+
+// SortIssues sorts issue tallies by Retried, then SentBack, from most to
+// fewest, then by issue: the order of [WindowTally.Issues].
+func SortIssues(its []IssueTally) {
+	slices.SortFunc(its, func(a, b IssueTally) int {
+		if a.Retried != b.Retried {
+			return cmp.Compare(b.Retried, a.Retried)
+		}
+		if a.SentBack != b.SentBack {
+			return cmp.Compare(b.SentBack, a.SentBack)
+		}
+		return strings.Compare(a.Issue, b.Issue)
+	})
 }
 
 // readExamples returns a segment's newest examples of a code.

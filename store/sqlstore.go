@@ -71,16 +71,16 @@ const verificationCols = `seq, tenant, id, attempt, idempotency_key, request_has
 	verification_type, target_id, task_id, goal, kind, verdict, action, score, confidence,
 	needs_review, criticality, executor_model, judge_models, cost_usd, duration_ms, result,
 	request_bytes, created_at, verdict_row, dims, must_undecided, injection, codes, task_cost_usd,
-	judge_calls, cache_hits, cache_misses, self_confidence, ` + ledgerCols
+	judge_calls, cache_hits, cache_misses, self_confidence, complexity, issue, ` + ledgerCols
 
 const insertVerificationSQL = `INSERT INTO verification_logs (tenant, id, attempt,
 	idempotency_key, request_hash, interaction_id, verification_type, target_id, task_id, goal,
 	kind, verdict, action, score, confidence, needs_review, criticality, executor_model,
 	judge_models, cost_usd, duration_ms, result, request, request_bytes, created_at,
 	verdict_row, dims, must_undecided, injection, codes, task_cost_usd, judge_calls, cache_hits,
-	cache_misses, self_confidence, ` + ledgerCols + `)
+	cache_misses, self_confidence, complexity, issue, ` + ledgerCols + `)
 	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
-	?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 	ON CONFLICT DO NOTHING RETURNING seq`
 
 const insertEventSQL = `INSERT INTO events (tenant, type, data, created_at, report_at, report_seq) VALUES (?, ?, ?, ?, ?, ?) RETURNING seq`
@@ -144,6 +144,16 @@ func (s *sqlStore) prepareVerification(v *Verification) (*Verification, error) {
 	if len(nv.Request) == 0 {
 		nv.Request = nil
 	}
+	if nv.Attempt == 1 && nv.Issue == "" {
+		nv.Issue = IssueOf(nv.Codes)
+	}
+	if c := nv.Complexity; c != nil {
+		if *c < 0 {
+			return nil, fmt.Errorf("complexity %d is negative", *c)
+		}
+		cc := *c
+		nv.Complexity = &cc
+	}
 	return &nv, nil
 }
 
@@ -171,8 +181,8 @@ func (s *sqlStore) verificationArgs(v *Verification) ([]any, error) {
 		v.Confidence, v.NeedsReview, v.Criticality, v.ExecutorModel, string(jm), v.CostUSD,
 		v.DurationMs, string(v.Result), v.Request, v.RequestBytes, s.d.ts(v.CreatedAt),
 		v.VerdictRow, formatDims(v.Dims), v.MustUndecided, v.Injection, strings.Join(v.Codes, " "),
-		v.TaskCostUSD, v.JudgeCalls, v.CacheHits, v.CacheMisses, v.SelfConfidence,
-		claims, l.Unverified, l.Refuted, l.LeftUnverified}, nil
+		v.TaskCostUSD, v.JudgeCalls, v.CacheHits, v.CacheMisses, v.SelfConfidence, v.Complexity,
+		v.Issue, claims, l.Unverified, l.Refuted, l.LeftUnverified}, nil
 }
 
 // ledgerCols are the columns of a Verification's Ledger, in the order
@@ -262,6 +272,11 @@ func (s *sqlStore) insertVerification(ctx context.Context, tx conn, v *Verificat
 // insertRow writes v's row, or finds the stored verification it
 // duplicates.
 func (s *sqlStore) insertRow(ctx context.Context, tx conn, v *Verification) (seq int64, dup *Verification, err error) {
+	if v.Attempt > 1 && v.Issue == "" {
+		if v.Issue, err = s.firstIssue(ctx, tx, v.Tenant, v.ID); err != nil {
+			return 0, nil, fmt.Errorf("the issue of attempt 1: %w", err)
+		}
+	}
 	args, err := s.verificationArgs(v)
 	if err != nil {
 		return 0, nil, err
@@ -285,6 +300,24 @@ func (s *sqlStore) insertRow(ctx context.Context, tx conn, v *Verification) (seq
 		return 0, nil, err
 	}
 	return 0, dup, nil
+}
+
+// firstIssue returns the issue of a task's first attempt, as the log
+// holds it, or "" when the log does not hold it. A first attempt written
+// before the log kept issues has its issue read off its codes.
+func (s *sqlStore) firstIssue(ctx context.Context, tx conn, tenant, id string) (string, error) {
+	var issue, codes string
+	err := tx.queryRow(ctx, `SELECT issue, codes FROM verification_logs WHERE tenant = ? AND id = ? AND attempt = 1`,
+		tenant, id).Scan(&issue, &codes)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return "", nil
+	case err != nil:
+		return "", err
+	case issue != "":
+		return issue, nil
+	}
+	return IssueOf(strings.Fields(codes)), nil
 }
 
 // insertEvents writes events (prepared) as the last statements of a
@@ -352,7 +385,7 @@ func (s *sqlStore) Insert(ctx context.Context, v *Verification, events []Event) 
 	if dup != nil {
 		return dup, ErrDuplicate
 	}
-	v.Seq, v.IdempotencyKey, v.CreatedAt = seq, nv.IdempotencyKey, nv.CreatedAt
+	v.Seq, v.IdempotencyKey, v.CreatedAt, v.Issue = seq, nv.IdempotencyKey, nv.CreatedAt, nv.Issue
 	applyEvents(events, evs, seqs)
 	return v, nil
 }
@@ -394,7 +427,7 @@ func (s *sqlStore) Import(ctx context.Context, vs []*Verification) (int, error) 
 	}
 	for i, v := range rows {
 		if v.Seq != 0 {
-			vs[i].Seq = v.Seq
+			vs[i].Seq, vs[i].Issue = v.Seq, v.Issue
 		}
 	}
 	return n, nil
@@ -421,7 +454,8 @@ func scanVerification(r row, full bool) (*Verification, error) {
 		&v.Verdict, &v.Action, &v.Score, &v.Confidence, &v.NeedsReview, &v.Criticality,
 		&v.ExecutorModel, &judges, &v.CostUSD, &v.DurationMs, &v.Result, &v.RequestBytes,
 		utcTime{&v.CreatedAt}, &v.VerdictRow, &dims, &v.MustUndecided, &v.Injection, &codes,
-		&v.TaskCostUSD, &v.JudgeCalls, &v.CacheHits, &v.CacheMisses, &v.SelfConfidence}
+		&v.TaskCostUSD, &v.JudgeCalls, &v.CacheHits, &v.CacheMisses, &v.SelfConfidence,
+		&v.Complexity, &v.Issue}
 	dest = ls.appendDest(dest)
 	if full {
 		dest = append(dest, &v.Request)
@@ -1284,7 +1318,7 @@ func (s *sqlStore) completeItem(ctx context.Context, tenant, batchID string, ind
 		return s.fail(op, err)
 	}
 	if written && v != nil && dup == nil {
-		v.Seq, v.Tenant, v.IdempotencyKey, v.CreatedAt = seq, nv.Tenant, nv.IdempotencyKey, nv.CreatedAt
+		v.Seq, v.Tenant, v.IdempotencyKey, v.CreatedAt, v.Issue = seq, nv.Tenant, nv.IdempotencyKey, nv.CreatedAt, nv.Issue
 		applyEvents(events, evs, seqs)
 	}
 	return nil
@@ -1565,7 +1599,7 @@ func (s *sqlStore) Prune(ctx context.Context, cutoff time.Time, limit int) (int,
 		// too; the hour and day it falls in keep theirs (a window that
 		// starts after the cutoff reads the verifications of part hours
 		// itself, and whole days only when they are wholly inside it).
-		for _, t := range []string{"metric_tallies", "metric_codes"} {
+		for _, t := range []string{"metric_tallies", "metric_codes", "metric_issues"} {
 			for _, p := range periods {
 				if _, err := tx.exec(ctx, `DELETE FROM `+t+` WHERE period = ? AND bucket < ?`,
 					p, s.d.ts(bucketOf(cutoff, p))); err != nil {

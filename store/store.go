@@ -39,7 +39,8 @@ var (
 // Store is the durable log. Implementations are safe for concurrent use.
 type Store interface {
 	// Insert writes a verification and the events it raised in one
-	// transaction, assigning v.Seq and each event's Seq. When a
+	// transaction, assigning v.Seq and each event's Seq, and v.Issue
+	// when it was empty (see [Verification.Issue]). When a
 	// verification with the same tenant and IdempotencyKey, or the same
 	// tenant, ID and Attempt, exists, nothing is written and Insert
 	// returns that one (Result included) with ErrDuplicate.
@@ -47,7 +48,8 @@ type Store interface {
 	// Import writes many verifications (no events) in one transaction,
 	// for restores, re-verification and benchmarks: each is added to its
 	// tally as Insert would, duplicates are skipped, and the number
-	// written is returned. Each written one gets its Seq.
+	// written is returned. Each written one gets its Seq, and its Issue
+	// as Insert gives it (a retry after its attempt 1 in vs finds it).
 	Import(ctx context.Context, vs []*Verification) (int, error)
 	// ByKey returns the tenant's verification with that idempotency key.
 	ByKey(ctx context.Context, tenant, key string) (*Verification, error)
@@ -263,6 +265,32 @@ type Verification struct {
 	// SelfConfidence is the confidence the executor reported in itself,
 	// nil when it reported none.
 	SelfConfidence *float64
+	// Complexity is the size of what the task asked for: the subgoals of
+	// the plan a decomposition verifies, else the task's written criteria
+	// (vouch's Request.Complexity); nil when unknown (a row written before
+	// the log kept it).
+	Complexity *int
+	// Issue is the first failure code of the task's first attempt: for
+	// attempt 1 the first of its Codes, or [IssueNone] when it raised
+	// none; for a retry, the one its attempt 1 raised, which the store
+	// reads from the log when it writes the retry (when left empty).
+	// Empty when unknown: a row written before the log kept it, or a
+	// retry whose first attempt is not in the log.
+	Issue string
+}
+
+// IssueNone is the [Verification.Issue] of a task whose first attempt
+// raised no failure code: what sent it back was a low score, or nothing
+// did.
+const IssueNone = "NO_CODE"
+
+// IssueOf returns the issue of a first attempt that raised codes: the
+// first of them, or [IssueNone].
+func IssueOf(codes []string) string {
+	if len(codes) == 0 {
+		return IssueNone
+	}
+	return codes[0]
 }
 
 // Ledger is what a report's claim ledger says, as the log keeps it: the

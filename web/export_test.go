@@ -14,6 +14,10 @@ import (
 // Epoch is the time the fixtures are stamped with by default.
 var Epoch = epoch
 
+// ComplexitySpan names a bin of score by complexity as the quality page
+// does.
+var ComplexitySpan = complexitySpan
+
 // Fixture is a stored verification for a test, as [fixture] builds it:
 // zero fields take the defaults of a retried subtask of tenant "default"
 // whose output mentions a file that was read and a symbol that was not.

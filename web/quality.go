@@ -1,6 +1,7 @@
 package web
 
 import (
+	"math"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -39,6 +40,81 @@ type qualityData struct {
 	// Claims are the unverified rate, the claims' coverage, and what the
 	// labels said of the outputs left unverified.
 	Claims []figure
+	// Complexity charts the mean score by task complexity; Complexities
+	// lists it with the pass rates.
+	Complexity   chart.HBars
+	Complexities []complexityRow
+	// Issues charts retry success by issue type; IssueRows lists it.
+	Issues    chart.HBars
+	IssueRows []issueRow
+}
+
+// complexityRow is one bin of score by complexity, as the table shows it:
+// every cell says something, a figure or why there is none.
+type complexityRow struct {
+	// Span names the bin ("0", "2-3", "8+"); N counts its verifications.
+	Span string
+	N    int64
+	// Mean is the mean score with what it rests on, Passed the pass rate.
+	Mean, Passed string
+}
+
+// issueRow is one issue of retry success by issue type.
+type issueRow struct {
+	Code, Meaning string
+	SentBack      int64
+	// Success is the retry success with its counts, or why there is none.
+	Success string
+}
+
+// complexitySpan names a complexity bin: "0", "2-3", "8+".
+func complexitySpan(b quality.ComplexityBin) string {
+	switch {
+	case b.To == nil:
+		return strconv.Itoa(b.From) + "+"
+	case *b.To == b.From:
+		return strconv.Itoa(b.From)
+	}
+	return strconv.Itoa(b.From) + "-" + strconv.Itoa(*b.To)
+}
+
+// complexityAndIssues fills the charts of score by complexity and of
+// retry success by issue type.
+func (d *qualityData) complexityAndIssues(m *quality.Metrics) {
+	d.Complexity = chart.HBars{ID: "complexity", Title: "Mean score by task complexity", XLabel: "mean score",
+		Category: "criteria or subgoals", Tone: chart.ToneInfo, Empty: "No verification in this window has a known complexity"}
+	scored := false
+	for _, b := range m.ScoreByComplexity {
+		row := complexityRow{Span: complexitySpan(b), N: b.N, Mean: "no score", Passed: "none verified"}
+		v := math.NaN()
+		if b.MeanScore != nil {
+			v, scored = *b.MeanScore, true
+			row.Mean = strconv.FormatFloat(v, 'f', 2, 64) + " over " + chart.Num(float64(b.Scored)) + " scored"
+		}
+		if r := b.Pass; r.Value != nil {
+			row.Passed = percent(*r.Value) + " (" + chart.Num(float64(r.N)) + " of " + chart.Num(float64(r.Of)) + ")"
+		}
+		d.Complexities = append(d.Complexities, row)
+		d.Complexity.Bars = append(d.Complexity.Bars, chart.HBar{Label: row.Span, Value: v,
+			Note: chart.Num(float64(b.N)) + " verifications, " + chart.Num(float64(b.Scored)) + " scored"})
+	}
+	if !scored {
+		d.Complexity.Bars = nil
+	}
+	d.Issues = chart.HBars{ID: "issues", Title: "Retry success by issue type", XLabel: "retried tasks that ended in a pass",
+		Category: "first failure code", Tone: chart.ToneGood, Empty: "No task was retried in this window"}
+	for _, r := range m.RetrySuccessByIssue {
+		row := issueRow{Code: r.Code, Meaning: r.Meaning, SentBack: r.SentBack, Success: "not retried"}
+		if v := r.RetrySuccess.Value; v != nil {
+			row.Success = percent(*v) + " (" + chart.Num(float64(r.RetrySuccess.N)) + " of " + chart.Num(float64(r.RetrySuccess.Of)) + " retried)"
+		}
+		d.IssueRows = append(d.IssueRows, row)
+		if r.RetrySuccess.Value == nil {
+			continue
+		}
+		d.Issues.Bars = append(d.Issues.Bars, chart.HBar{Label: r.Code, Value: *r.RetrySuccess.Value,
+			Note: chart.Num(float64(r.RetrySuccess.N)) + " of " + chart.Num(float64(r.RetrySuccess.Of)) + " retried tasks"})
+	}
 }
 
 // patternView is a failure code with links to its latest examples.
@@ -120,6 +196,8 @@ func (h *Handler) handleQuality(w http.ResponseWriter, r *http.Request) {
 		}
 		d.Patterns = append(d.Patterns, pv)
 	}
+
+	d.complexityAndIssues(m)
 
 	d.Bias = chart.HBars{ID: "bias", Title: "Self-assessment bias by executor model", XLabel: "self-reported confidence minus verified score",
 		Category: "executor model", Tone: chart.ToneWarn, NegTone: chart.ToneInfo, Neg: "rates itself lower", Pos: "rates itself higher",

@@ -28,7 +28,7 @@ func TestStatsPagesInBrowser(t *testing.T) {
 		charts int
 	}{
 		{"/", "Overview", 1},
-		{"/quality", "Quality", 5},
+		{"/quality", "Quality", 7},
 		{"/calibration", "Calibration", 1},
 	} {
 		b.Navigate(s.url + c.path)

@@ -251,6 +251,29 @@ func TestQualityShowsTheMetrics(t *testing.T) {
 				p.has(t, what+": example", `href="/verifications/`+id+`?attempt=`+attempt+`"`)
 			}
 		}
+		// Score by complexity: every bin a row; the demo's tasks write
+		// criteria of several counts, and some of its tasks are retried.
+		known, retried := 0, int64(0)
+		for _, b := range m.ScoreByComplexity {
+			if b.N > 0 {
+				known++
+			}
+			p.has(t, what+": complexity", fmt.Sprintf(`class="mono">%s</th><td class="num">%d</td>`, strings.ReplaceAll(web.ComplexitySpan(b), "+", "&#43;"), b.N))
+			if b.MeanScore != nil {
+				p.has(t, what+": mean score", fmt.Sprintf(`<td class="num">%.2f over %s scored</td>`, *b.MeanScore, n(b.Scored)))
+			}
+		}
+		for _, r := range m.RetrySuccessByIssue {
+			retried += r.RetrySuccess.Of
+			cell := "not retried"
+			if r.RetrySuccess.Value != nil {
+				cell = n(r.RetrySuccess.N) + " of " + n(r.RetrySuccess.Of) + " retried"
+			}
+			p.has(t, what+": issue", `<th scope="row" class="mono">`+r.Code+`</th>`, cell)
+		}
+		if days == 30 && (known < 2 || retried == 0) {
+			t.Errorf("the demo's 30 days: %d complexity bins with verifications, %d tasks retried; want 2 or more, and some", known, retried)
+		}
 		for _, b := range m.SelfAssessment {
 			bias := fmt.Sprintf("%+.2f", b.Bias)
 			if bias == "+0.00" || bias == "-0.00" {

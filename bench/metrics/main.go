@@ -298,6 +298,7 @@ func synthetic(r *rand.Rand, id string, attempt int, kind, model, crit string, q
 	cost := 0.0005 + 0.004*r.Float64()
 	taskCost := 0.02 + 0.2*r.Float64()
 	self := min(1, q+0.2)
+	complexity := r.IntN(10)
 	result := fmt.Sprintf(`{"apiVersion":"vouch/v1","id":%q,"kind":%q,"attempt":%d,"verdict":%q,"action":%q,"verdictRow":%d,"score":%v,"confidence":%v,"needsReview":false,`+
 		`"reason":"the score %.2f against passAt 0.70 and failBelow 0.50","dimensions":{},"criteria":[{"id":"c1","text":"the change is made and described","must":true,"inferred":false,"status":"met","score":1,"decidedBy":"rule","reason":"found in the diff"}],`+
 		`"checks":[{"name":"claims.files","level":"claims","strength":"strict","status":"pass","confidence":1,"reason":"every file the output names exists in the workspace","evidence":{"files":["src/a.go","src/b.go"]}},`+
@@ -309,7 +310,7 @@ func synthetic(r *rand.Rand, id string, attempt int, kind, model, crit string, q
 		VerificationType: "agent", Goal: "synthetic task", Verdict: verdict, Action: action, Score: &score,
 		Confidence: conf, Criticality: crit, ExecutorModel: model, CostUSD: cost, DurationMs: 3.2,
 		Result: []byte(result), RequestBytes: 1500, CreatedAt: created, VerdictRow: row, Dims: dims,
-		Codes: codes, TaskCostUSD: &taskCost, SelfConfidence: &self,
+		Codes: codes, TaskCostUSD: &taskCost, SelfConfidence: &self, Complexity: &complexity,
 	}
 }
 

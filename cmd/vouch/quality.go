@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -55,8 +56,19 @@ labelled unverified output is neither caught, missed nor a false alarm (its
 labels are counted apart). Every rate is printed with its counts, "0.83
 (5/6)", for a rate over 6 is not read like one over 6,000. Then the verdicts
 (pass, retry, fail, unverified) and actions, the confidence and score
-histograms, the most frequent failure codes with examples (id/attempt), the
-cost next to the tasks' cost, and each executor model's self-assessment bias.
+histograms, the most frequent failure codes with examples (id/attempt), two
+views:
+
+  score by complexity   mean score and pass rate per task complexity (the
+                        criteria the task writes, or the subgoals of the
+                        plan a decomposition verifies): 0, 1, 2-3, 4-7, 8+
+  retry success by      per first failure code of a task's first attempt
+  issue                 (NO_CODE: it raised none), the first attempts it sent
+                        back and the share of tasks retried after it that
+                        ended in a pass
+
+then the cost next to the tasks' cost, and each executor model's
+self-assessment bias.
 --json prints the metrics as GET /v1/metrics answers them, from a server
 as from a store.
 
@@ -289,6 +301,40 @@ func renderMetrics(w io.Writer, m *quality.Metrics) {
 		fmt.Fprintf(tw, "  %s\t%d\t%s\te.g. %s\n", p.Code, p.Count, p.Meaning, strings.Join(ex, ", "))
 	}
 	tw.Flush()
+
+	fmt.Fprintln(w, "\nScore by complexity (the criteria a task writes, or the subgoals of a decomposition's plan)")
+	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "  COMPLEXITY\tN\tMEAN SCORE\tPASSED")
+	for _, b := range m.ScoreByComplexity {
+		span := fmt.Sprintf("%d+", b.From)
+		if b.To != nil && *b.To == b.From {
+			span = strconv.Itoa(b.From)
+		} else if b.To != nil {
+			span = fmt.Sprintf("%d-%d", b.From, *b.To)
+		}
+		mean := "n/a"
+		if b.MeanScore != nil {
+			mean = fmt.Sprintf("%.2f of %d", *b.MeanScore, b.Scored)
+		}
+		fmt.Fprintf(tw, "  %s\t%d\t%s\t%s\n", span, b.N, mean, b.Pass)
+	}
+	tw.Flush()
+
+	fmt.Fprintln(w, "\nRetry success by issue (the first failure code of a task's first attempt)")
+	if len(m.RetrySuccessByIssue) == 0 {
+		fmt.Fprintln(w, "  no first attempt was sent back")
+	} else {
+		tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "  ISSUE\tSENT BACK\tRETRY SUCCESS\tMEANING")
+		for _, r := range m.RetrySuccessByIssue {
+			fmt.Fprintf(tw, "  %s\t%d\t%s", r.Code, r.SentBack, r.RetrySuccess)
+			if r.Meaning != "" {
+				fmt.Fprintf(tw, "\t%s", r.Meaning)
+			}
+			fmt.Fprintln(tw)
+		}
+		tw.Flush()
+	}
 
 	fmt.Fprintln(w, "\nCost")
 	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)

@@ -121,6 +121,7 @@ func TestMetricsAndAlertsCommands(t *testing.T) {
 // files in testdata (go test -run RenderQuality -update rewrites them).
 func TestRenderQuality(t *testing.T) {
 	f := func(v float64) *float64 { return &v }
+	f2i := func(v int) *int { return &v }
 	since := time.Date(2026, 10, 2, 0, 0, 0, 0, time.UTC)
 	until := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 	m := &quality.Metrics{
@@ -155,6 +156,18 @@ func TestRenderQuality(t *testing.T) {
 		Ledgers:          36,
 		RefutedClaims:    7,
 		UnverifiedLabels: quality.UnverifiedLabels{Good: 1, Bad: 2},
+		ScoreByComplexity: []quality.ComplexityBin{
+			{From: 0, To: f2i(0), N: 12, MeanScore: f(0.81), Scored: 11, Pass: quality.NewRate(9, 12)},
+			{From: 1, To: f2i(1)},
+			{From: 2, To: f2i(3), N: 20, MeanScore: f(0.74), Scored: 20, Pass: quality.NewRate(12, 20)},
+			{From: 4, To: f2i(7), N: 6, MeanScore: f(0.55), Scored: 6, Pass: quality.NewRate(2, 6)},
+			{From: 8, N: 2, MeanScore: f(0.4), Scored: 2, Pass: quality.NewRate(0, 2)},
+		},
+		RetrySuccessByIssue: []quality.IssueRetry{
+			{Code: "TEXT_MISSING", Meaning: "the required text is not in the output", SentBack: 6, RetrySuccess: quality.NewRate(4, 5)},
+			{Code: "NO_CODE", Meaning: "the first attempt raised no failure code: a low score sent it back", SentBack: 3, RetrySuccess: quality.NewRate(2, 3)},
+			{Code: "FILE_MISSING", SentBack: 1, RetrySuccess: quality.NewRate(0, 0)},
+		},
 	}
 	alerts := quality.DefaultAlerts()
 	alerts.CatchRate.Threshold, alerts.CatchRate.MinLabels = 0.9, 5

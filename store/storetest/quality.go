@@ -71,6 +71,12 @@ func history(tenant string, n int) []*store.Verification {
 				v.Codes = append(v.Codes, c)
 			}
 		}
+		// One in six was stored before the log kept complexities.
+		v.Complexity = nil
+		if r.IntN(6) > 0 {
+			v.Complexity = ptr(r.IntN(11))
+		}
+		v.Issue = ""
 		out = append(out, v)
 	}
 	return out
@@ -91,6 +97,9 @@ func expectTally(vs []*store.Verification, w store.Window) *store.WindowTally {
 		refs []*store.Verification
 	}
 	codes := map[string]*acc{}
+	// Each verification counts under the issue Insert gave it (a retry
+	// inserted before its attempt 1 has none: testIssues checks which).
+	issues := map[string]*store.IssueTally{}
 	for _, v := range vs {
 		if !inWindow(v, w) {
 			continue
@@ -100,6 +109,24 @@ func expectTally(vs []*store.Verification, w store.Window) *store.WindowTally {
 			groups[k] = &store.Tally{}
 		}
 		groups[k].Add(v)
+		if issue := v.Issue; issue != "" {
+			it := issues[issue]
+			if it == nil {
+				it = &store.IssueTally{Issue: issue}
+			}
+			switch {
+			case v.Attempt == 1 && (v.Verdict == "retry" || v.Verdict == "fail"):
+				it.SentBack++
+			case v.Attempt == 2:
+				it.Retried++
+			}
+			if v.Attempt > 1 && v.Verdict == "pass" {
+				it.RetryPass++
+			}
+			if it.SentBack+it.Retried+it.RetryPass > 0 {
+				issues[issue] = it
+			}
+		}
 		for _, c := range v.Codes {
 			if codes[c] == nil {
 				codes[c] = &acc{}
@@ -128,6 +155,10 @@ func expectTally(vs []*store.Verification, w store.Window) *store.WindowTally {
 		a, b := out.Codes[i], out.Codes[j]
 		return a.N > b.N || a.N == b.N && a.Code < b.Code
 	})
+	for _, it := range issues {
+		out.Issues = append(out.Issues, *it)
+	}
+	store.SortIssues(out.Issues)
 	return out
 }
 
@@ -476,5 +507,87 @@ func testImport(t *testing.T, h *harness) {
 	}
 	if _, err := h.s.Get(t.Context(), tenant, "ok", 1); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("a refused import wrote its valid rows: %v", err)
+	}
+}
+
+// testIssues checks the issue the store gives each attempt (the first
+// code of the task's first attempt, read from the log for a retry) and
+// the tallies of issues and of complexity built from them.
+func testIssues(t *testing.T, h *harness) {
+	ctx := t.Context()
+	att := func(tn, id string, attempt int, verdict string, codes ...string) *store.Verification {
+		v := sample(tn, id, attempt, at(attempt))
+		v.Verdict, v.Codes, v.Complexity = verdict, codes, ptr(attempt)
+		return v
+	}
+	// Task a: sent back for TEST_NOT_RUN, then for something else, then
+	// passed. Task b: sent back with no code, then passed.
+	for _, v := range []*store.Verification{
+		att(tenant, "a", 1, "retry", "TEST_NOT_RUN", "UNCLAIMED_CHANGE"),
+		att(tenant, "a", 2, "retry", "COUNT_MISMATCH"),
+		att(tenant, "a", 3, "pass"),
+		att(tenant, "b", 1, "fail"),
+		att(tenant, "b", 2, "pass", "LOW_CONFIDENCE"),
+		// A retry whose first attempt the log does not hold (here: only
+		// another tenant's): its issue is unknown, and no issue counts it.
+		att("other", "c", 1, "retry", "GIT_NOT_RUN"),
+		att(tenant, "c", 2, "pass"),
+	} {
+		h.insert(v)
+	}
+	// A caller may give the issue itself.
+	given := att(tenant, "d", 2, "retry")
+	given.Issue = "TEXT_MISSING"
+	h.insert(given)
+	// Import finds attempt 1 written earlier in the same call.
+	imp := []*store.Verification{att(tenant, "e", 1, "retry", "SCHEMA_VIOLATION"), att(tenant, "e", 2, "retry")}
+	if _, err := h.s.Import(ctx, imp); err != nil {
+		t.Fatalf("Import: %v", err)
+	}
+	for _, c := range []struct {
+		id      string
+		attempt int
+		want    string
+	}{
+		{"a", 1, "TEST_NOT_RUN"}, {"a", 2, "TEST_NOT_RUN"}, {"a", 3, "TEST_NOT_RUN"},
+		{"b", 1, store.IssueNone}, {"b", 2, store.IssueNone},
+		{"c", 2, ""}, {"d", 2, "TEXT_MISSING"},
+		{"e", 1, "SCHEMA_VIOLATION"}, {"e", 2, "SCHEMA_VIOLATION"},
+	} {
+		g, err := h.s.Get(ctx, tenant, c.id, c.attempt)
+		if err != nil {
+			t.Fatalf("Get(%s, %d): %v", c.id, c.attempt, err)
+		}
+		if g.Issue != c.want {
+			t.Errorf("%s/%d: issue %q, want %q", c.id, c.attempt, g.Issue, c.want)
+		}
+	}
+
+	// The tallies, read from whole hours (hourly rows) and from the log
+	// itself (a window within an hour), agree.
+	for _, w := range []store.Window{
+		{Since: base.Add(-24 * time.Hour), Until: base.Add(24 * time.Hour)},
+		{Since: base, Until: base.Add(10 * time.Minute)},
+	} {
+		got, err := h.s.Tally(ctx, tenant, w)
+		if err != nil {
+			t.Fatalf("Tally: %v", err)
+		}
+		diff(t, "issues", []store.IssueTally{
+			{Issue: store.IssueNone, SentBack: 1, Retried: 1, RetryPass: 1},
+			{Issue: "SCHEMA_VIOLATION", SentBack: 1, Retried: 1},
+			{Issue: "TEST_NOT_RUN", SentBack: 1, Retried: 1, RetryPass: 1},
+			{Issue: "TEXT_MISSING", Retried: 1},
+		}, got.Issues)
+		var all store.Tally
+		for _, g := range got.Groups {
+			all.Merge(&g.Tally)
+		}
+		// Complexity is the attempt here: 1 (a, b, e), 2 (a, b, c, d, e),
+		// 3 (a); the score of sample is 0.8125.
+		diff(t, "complexity", [store.ComplexityBins]store.ComplexityTally{
+			1: {N: 3, Scored: 3, ScoreSum: 3 * 0.8125},
+			2: {N: 6, Pass: 3, Scored: 6, ScoreSum: 6 * 0.8125},
+		}, all.Complexity)
 	}
 }

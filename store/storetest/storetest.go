@@ -68,6 +68,7 @@ func Run(t *testing.T, newDB NewDB) {
 		{"Prune", testPrune},
 		{"Tally", testTally},
 		{"TallyFilters", testTallyFilters},
+		{"Issues", testIssues},
 		{"Scan", testScan},
 		{"Outcomes", testOutcomes},
 		{"Labels", testLabels},
@@ -158,6 +159,7 @@ func sample(tenant, id string, attempt int, created time.Time) *store.Verificati
 		CacheMisses: 1,
 		// A figure with no short decimal form must come back exactly.
 		SelfConfidence: ptr(0.1 + 0.2),
+		Complexity:     ptr(5),
 	}
 }
 
@@ -272,7 +274,8 @@ func testRoundtrip(t *testing.T, h *harness) {
 		t.Errorf("event without a tenant got tenant %q, want the verification's %q", evs[1].Tenant, tenant)
 	}
 	want := *sample(tenant, "v1", 1, at(0))
-	want.Seq = v.Seq
+	// The store gives a first attempt its issue: its first code.
+	want.Seq, want.Issue = v.Seq, "UNCLAIMED_CHANGE"
 	diff(t, "Insert's v", want, *v)
 
 	g, err := h.s.Get(ctx, tenant, "v1", 1)
@@ -293,7 +296,7 @@ func testRoundtrip(t *testing.T, h *harness) {
 		t.Fatalf("List: %v", err)
 	}
 	want2 := *sample(tenant, "v2", 1, at(1))
-	want2.Seq = v2.Seq
+	want2.Seq, want2.Issue = v2.Seq, "UNCLAIMED_CHANGE"
 	diff(t, "List", store.Page{Items: []store.Verification{withoutRequest(want2), withoutRequest(want)}}, p)
 
 	got2, err := h.s.Events(ctx, tenant, 0, 10)
@@ -306,7 +309,7 @@ func testRoundtrip(t *testing.T, h *harness) {
 func testNilFields(t *testing.T, h *harness) {
 	v := sample(tenant, "nil", 1, at(0))
 	v.Score, v.Request, v.JudgeModels, v.RequestBytes = nil, nil, nil, 2_000_000
-	v.Dims, v.Codes, v.TaskCostUSD, v.SelfConfidence, v.Ledger = nil, nil, nil, nil, nil
+	v.Dims, v.Codes, v.TaskCostUSD, v.SelfConfidence, v.Ledger, v.Complexity = nil, nil, nil, nil, nil, nil
 	h.insert(v)
 	g, err := h.s.Get(t.Context(), tenant, "nil", 1)
 	if err != nil {
