@@ -95,6 +95,8 @@ func main() {
 	storeDSN := flag.String("store", "", "with -serve, the store DSN (default: a fresh SQLite file; postgres://... for PostgreSQL)")
 	clients := flag.Int("c", 32, "with -serve, requests in flight at once")
 	passes := flag.Int("passes", 5, "with -serve, timed passes over the batch")
+	serverProcs := flag.Int("server-procs", 0, "with -serve, the server's GOMAXPROCS (0: the machine's cores)")
+	serverProfile := flag.String("server-profile", "", "with -serve, write the server's CPU profile of the timed passes and its mutex and block profiles into `DIR`")
 	mcpMode := flag.Bool("mcp", false, "time verify_output of the JSDoc example over MCP (stdio and HTTP) beside vouch verify; -n round trips (default 2000: give -n 200)")
 	loopMode := flag.Bool("loop", false, "run the loop's scripted corpus: retry success, attempts and cost per accepted task, loop overhead")
 	attack := flag.Bool("attack", false, "run normal traffic against vouch serve alone, then beside a hostile caller's slow bodies and batch uploads, and print its p99 in both (see -n, -c, -attack-batches, -attack-batch-mib)")
@@ -117,7 +119,7 @@ func main() {
 	if *mcpMode {
 		err = mcpBench(*n)
 	} else if *serve {
-		err = serveBench(*n, *clients, *passes, *storeDSN)
+		err = serveBench(*n, *clients, *passes, *storeDSN, *serverProcs, *serverProfile)
 	} else if *attack {
 		err = attackBench(*n, *clients, *attackBatches, *attackBatchMiB)
 	} else if *loopMode {

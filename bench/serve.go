@@ -4,12 +4,14 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -27,7 +29,12 @@ import (
 // replayed), and prints throughput, latency percentiles, and the server's
 // peak RSS and CPU time. The load generator runs on the same machine and
 // takes its share of the cores.
-func serveBench(n, conc, rounds int, dsn string) error {
+//
+// With procs > 0 the server runs with GOMAXPROCS=procs (the load
+// generator keeps the machine's). With profileDir set, the server serves
+// its profiles on a loopback debug address, and the CPU profile of the
+// timed passes, then the mutex and block profiles, are written there.
+func serveBench(n, conc, rounds int, dsn string, procs int, profileDir string) error {
 	dir, bin, cleanup, err := buildInTemp("vouch-bench-serve-")
 	if err != nil {
 		return err
@@ -50,11 +57,28 @@ func serveBench(n, conc, rounds int, dsn string) error {
 		defer drop()
 		store = schemaDSN
 	}
-	url, pid, stop, err := startServe(bin, os.Stderr, []string{"--store", store}, "VOUCH_LOG_LEVEL=warn", fmt.Sprintf("VOUCH_MAX_IN_FLIGHT=%d", 4*conc))
+	args := []string{"--store", store}
+	env := []string{"VOUCH_LOG_LEVEL=warn", fmt.Sprintf("VOUCH_MAX_IN_FLIGHT=%d", 4*conc)}
+	if procs > 0 {
+		env = append(env, fmt.Sprintf("GOMAXPROCS=%d", procs))
+	}
+	if profileDir != "" {
+		args = append(args, "--debug-addr", "127.0.0.1:0")
+	}
+	url, pid, stop, err := startServe(bin, os.Stderr, args, env...)
 	if err != nil {
 		return err
 	}
 	defer stop()
+	debugURL := ""
+	if profileDir != "" {
+		if debugURL = debugAddrOf(pid); debugURL == "" {
+			return fmt.Errorf("the server did not say where its profiles are")
+		}
+		if err := os.MkdirAll(profileDir, 0o755); err != nil {
+			return err
+		}
+	}
 	kind := "a fresh SQLite file (synchronous=FULL, group commit)"
 	switch {
 	case strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://"):
@@ -62,7 +86,12 @@ func serveBench(n, conc, rounds int, dsn string) error {
 	case dsn != "":
 		kind = "SQLite " + dsn
 	}
-	fmt.Printf("vouch serve with %s: %d requests x 5 text criteria, %d passes, concurrency %d\n", kind, n, rounds, conc)
+	serverProcs := "all the machine's cores"
+	if procs > 0 {
+		serverProcs = fmt.Sprintf("GOMAXPROCS=%d", procs)
+	}
+	fmt.Printf("vouch serve with %s: %d requests x 5 text criteria, %d passes, %d clients; server %s, %d cores on the machine\n",
+		kind, n, rounds, conc, serverProcs, runtime.NumCPU())
 
 	tr := &http.Transport{MaxIdleConnsPerHost: conc, MaxConnsPerHost: conc}
 	client := &http.Client{Transport: tr}
@@ -113,6 +142,19 @@ func serveBench(n, conc, rounds int, dsn string) error {
 	}
 	var all []time.Duration
 	var wall time.Duration
+	profiled := make(chan error, 1)
+	if debugURL != "" {
+		// The CPU profile spans the timed passes, give or take: it is
+		// asked for a whole number of seconds, their estimate.
+		secs := max(1, int(float64(rounds*n)/3000))
+		go func() {
+			profiled <- fetch(debugURL+fmt.Sprintf("/debug/pprof/profile?seconds=%d", secs), filepath.Join(profileDir, "cpu.pprof"))
+		}()
+	}
+	cpu0, err := cpuSeconds(pid)
+	if err != nil {
+		return err
+	}
 	for p := 1; p <= rounds; p++ {
 		lat, w, err := run(p)
 		if err != nil {
@@ -121,6 +163,10 @@ func serveBench(n, conc, rounds int, dsn string) error {
 		all = append(all, lat...)
 		wall += w
 	}
+	cpu1, err := cpuSeconds(pid)
+	if err != nil {
+		return err
+	}
 	slices.Sort(all)
 	q := func(p float64) time.Duration { return all[min(len(all)-1, int(p*float64(len(all))))] }
 	fmt.Printf("throughput: %.0f verifications/s (%d in %v)\n", float64(len(all))/wall.Seconds(), len(all), wall.Round(time.Millisecond))
@@ -128,7 +174,71 @@ func serveBench(n, conc, rounds int, dsn string) error {
 	if st, err := procStatus(pid); err == nil {
 		fmt.Printf("server: peak RSS %s, CPU %s\n", st["VmHWM"], serverCPU(pid))
 	}
+	fmt.Printf("server CPU per verification: %.0f µs (user + system over the timed passes)\n", (cpu1-cpu0)/float64(len(all))*1e6)
+	if debugURL != "" {
+		if err := <-profiled; err != nil {
+			return err
+		}
+		for _, p := range []string{"mutex", "block"} {
+			if err := fetch(debugURL+"/debug/pprof/"+p, filepath.Join(profileDir, p+".pprof")); err != nil {
+				return err
+			}
+		}
+		fmt.Printf("profiles: %s/{cpu,mutex,block}.pprof (go tool pprof -top FILE)\n", profileDir)
+	}
 	return nil
+}
+
+// fetch writes what GET url answers into file.
+func fetch(url, file string) error {
+	res, err := http.Get(url)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		return fmt.Errorf("GET %s: %s", url, res.Status)
+	}
+	f, err := os.Create(file)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(f, res.Body); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// debugAddrs are the debug addresses the servers started said they
+// serve their profiles on, by process id.
+var debugAddrs sync.Map
+
+// debugAddrOf returns the base URL of a server's profiles, "" when it
+// serves none.
+func debugAddrOf(pid int) string {
+	v, _ := debugAddrs.Load(pid)
+	s, _ := v.(string)
+	return s
+}
+
+// cpuSeconds reads the user and system time of a process from
+// /proc/PID/stat, in seconds.
+func cpuSeconds(pid int) (float64, error) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, err
+	}
+	f := strings.Fields(string(data[bytes.LastIndexByte(data, ')')+2:]))
+	if len(f) < 13 {
+		return 0, fmt.Errorf("/proc/%d/stat: too few fields", pid)
+	}
+	ut, err1 := strconv.ParseFloat(f[11], 64)
+	st, err2 := strconv.ParseFloat(f[12], 64)
+	if err := errors.Join(err1, err2); err != nil {
+		return 0, err
+	}
+	return (ut + st) / 100, nil
 }
 
 // textBatch writes the deterministic text batch of n requests into dir
@@ -204,6 +314,10 @@ func startServe(bin string, logs io.Writer, args []string, env ...string) (url s
 	}
 	sc := bufio.NewScanner(stderr)
 	for sc.Scan() {
+		if _, rest, ok := strings.Cut(sc.Text(), "profiles at "); ok {
+			u, _, _ := strings.Cut(rest, "/debug/pprof/")
+			debugAddrs.Store(cmd.Process.Pid, u)
+		}
 		if _, rest, ok := strings.Cut(sc.Text(), "listening on "); ok {
 			url, _, _ = strings.Cut(rest, " ")
 			break

@@ -33,6 +33,7 @@ type serveFlags struct {
 	demo        bool
 	demoN       int
 	demoSeed    uint64
+	debugAddr   string
 }
 
 func newServeCmd(st Streams) *cobra.Command {
@@ -81,7 +82,12 @@ store: a temporary SQLite store (removed when the server stops) is filled
 with --demo-n verifications of sample requests, made by this server's own
 engine on a clock stepped through the last 30 days, then reviewed and given
 outcomes. It holds no key, so the server listens on loopback only, open;
---store does not apply.`,
+--store does not apply.
+
+--debug-addr serves the Go runtime's profiles (CPU, heap, mutex, block,
+goroutines, execution trace) at /debug/pprof/ on a second, loopback-only
+address, for 'go tool pprof http://127.0.0.1:6060/debug/pprof/profile'. It
+samples lock contention and blocking while it is on, at some cost.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runServe(cmd, st, &f) },
 	}
@@ -96,6 +102,7 @@ outcomes. It holds no key, so the server listens on loopback only, open;
 	fl.BoolVar(&f.demo, "demo", false, "serve a temporary store filled with a month of demonstration data")
 	fl.IntVar(&f.demoN, "demo-n", demo.DefaultN, "with --demo, how many verifications to make (`N`)")
 	fl.Uint64Var(&f.demoSeed, "demo-seed", 1, "with --demo, the `SEED` of the data: the same seed gives the same data")
+	fl.StringVar(&f.debugAddr, "debug-addr", "", "serve the runtime's profiles (/debug/pprof/) on `HOST:PORT`, a loopback address, without a key")
 	return cmd
 }
 
@@ -176,6 +183,16 @@ func runServe(cmd *cobra.Command, st Streams, f *serveFlags) error {
 	if err != nil {
 		s.Close()
 		return &exitError{code: exitNotOK, err: fmt.Errorf("cannot listen on %s: %w", cfg.Addr, err)}
+	}
+	if f.debugAddr != "" {
+		bound, stop, err := startDebug(f.debugAddr, log)
+		if err != nil {
+			ln.Close()
+			s.Close()
+			return usageErr(err)
+		}
+		defer stop()
+		fmt.Fprintf(st.Err, "vouch serve: profiles at http://%s/debug/pprof/\n", bound)
 	}
 	fmt.Fprintf(st.Err, "vouch serve: listening on http://%s (store %s)\n", ln.Addr(), store.DisplayDSN(cfg.Store))
 	if cfg.Dashboard {
