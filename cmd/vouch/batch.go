@@ -48,6 +48,10 @@ type batchStats struct {
 
 // runBatch verifies every line of f.batch concurrently and writes the
 // reports to f.out in input order. At most a bounded number of lines are in
+// batchMemoryLimit is the Go runtime's soft memory limit during a batch
+// (unless GOMEMLIMIT is set): its heap, stacks and runtime structures.
+const batchMemoryLimit = 32 << 20
+
 // flight, so memory stays flat however long the input is.
 func runBatch(ctx context.Context, st Streams, f *verifyFlags, pol *vouch.Policy, j *judge.Judge) error {
 	in, err := os.Open(f.batch)
@@ -76,10 +80,16 @@ func runBatch(ctx context.Context, st Streams, f *verifyFlags, pol *vouch.Policy
 
 	// A batch's live heap is small (a bounded window of lines) and its
 	// garbage short-lived; at the default GOGC=100 collection takes about a
-	// third of the CPU time. Unless GOGC is set, collect less often: it costs
-	// about 10 MB of resident memory.
+	// third of the CPU time. Unless GOGC is set, collect less often, and,
+	// unless GOMEMLIMIT is set, soon enough to keep the heap near
+	// batchMemoryLimit: as fast as GOGC=400 alone, with 20 MB less
+	// resident (a batch of very large requests, whose live heap is over
+	// the limit, is collected more often: give it a higher GOMEMLIMIT).
 	if os.Getenv("GOGC") == "" {
 		defer debug.SetGCPercent(debug.SetGCPercent(400))
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(batchMemoryLimit))
 	}
 
 	start := time.Now()
