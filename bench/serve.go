@@ -45,8 +45,11 @@ func serveBench(n, conc, rounds int, dsn string, procs int, profileDir string) e
 		return err
 	}
 	store := dsn
+	// size is what the store holds after the run, in bytes.
+	var size func() (int64, error)
 	if store == "" {
 		store = filepath.Join(dir, "vouch.db")
+		size = func() (int64, error) { return fileSizes(store, store+"-wal") }
 	} else if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
 		// An empty store of its own: the requests' ids are the same on
 		// every run, so in a store that has them they would be replays.
@@ -56,6 +59,7 @@ func serveBench(n, conc, rounds int, dsn string, procs int, profileDir string) e
 		}
 		defer drop()
 		store = schemaDSN
+		size = func() (int64, error) { return pgschema.Size(context.Background(), schemaDSN) }
 	}
 	args := []string{"--store", store}
 	env := []string{"VOUCH_LOG_LEVEL=warn", fmt.Sprintf("VOUCH_MAX_IN_FLIGHT=%d", 4*conc)}
@@ -186,7 +190,35 @@ func serveBench(n, conc, rounds int, dsn string, procs int, profileDir string) e
 		}
 		fmt.Printf("profiles: %s/{cpu,mutex,block}.pprof (go tool pprof -top FILE)\n", profileDir)
 	}
+	if size != nil {
+		// Measured once the server has stopped and checkpointed, over
+		// every verification of the run (the warm-up pass too).
+		stop()
+		b, err := size()
+		if err != nil {
+			return fmt.Errorf("the store's size: %w", err)
+		}
+		stored := (rounds + 1) * n
+		fmt.Printf("store: %.1f MiB for %d verifications, %.2f KiB each, %.2f GiB per million\n",
+			float64(b)/(1<<20), stored, float64(b)/float64(stored)/1024, float64(b)/float64(stored)*1e6/(1<<30))
+	}
 	return nil
+}
+
+// fileSizes adds up the sizes of the files that exist of those named.
+func fileSizes(names ...string) (int64, error) {
+	var n int64
+	for _, name := range names {
+		fi, err := os.Stat(name)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return 0, err
+		}
+		n += fi.Size()
+	}
+	return n, nil
 }
 
 // fetch writes what GET url answers into file.
@@ -308,9 +340,12 @@ func startServe(bin string, logs io.Writer, args []string, env ...string) (url s
 	if err := cmd.Start(); err != nil {
 		return "", 0, nil, err
 	}
+	var once sync.Once
 	stop = func() {
-		cmd.Process.Signal(os.Interrupt)
-		cmd.Wait()
+		once.Do(func() {
+			cmd.Process.Signal(os.Interrupt)
+			cmd.Wait()
+		})
 	}
 	sc := bufio.NewScanner(stderr)
 	for sc.Scan() {

@@ -46,3 +46,18 @@ func Create(ctx context.Context, dsn, prefix string) (string, func(), error) {
 	u.RawQuery = q.Encode()
 	return u.String(), drop, nil
 }
+
+// Size returns the bytes the tables of the DSN's schema (its search_path)
+// take on disk, with their indexes and TOAST.
+func Size(ctx context.Context, dsn string) (int64, error) {
+	c, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		return 0, err
+	}
+	defer c.Close(ctx)
+	var n int64
+	err = c.QueryRow(ctx, `SELECT COALESCE(SUM(pg_total_relation_size(c.oid)), 0)::bigint
+		FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace
+		WHERE s.nspname = current_schema() AND c.relkind = 'r'`).Scan(&n)
+	return n, err
+}
