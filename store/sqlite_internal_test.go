@@ -282,3 +282,40 @@ func TestGroupCommitTallies(t *testing.T) {
 		t.Errorf("tallies count %d verifications and %d codes, want %d of each", got, codes, want)
 	}
 }
+
+// TestBatchItemRequestStoredOnce checks that an item completed with a
+// verification that stored its request gives the request up (the log
+// holds it), while one completed without it, or with an error, keeps it.
+func TestBatchItemRequestStoredOnce(t *testing.T) {
+	ctx := t.Context()
+	s, _ := openGated(t, filepath.Join(t.TempDir(), "b.db"), sqliteHooks{})
+	b := &Batch{Tenant: "acme", ID: "b1"}
+	items := []BatchItem{{Request: []byte(`{"n":0}`)}, {Request: []byte(`{"n":1}`)}, {Request: []byte(`{"n":2}`)}}
+	if err := s.CreateBatch(ctx, b, items); err != nil {
+		t.Fatal(err)
+	}
+	withRequest := testVerification("acme", "v0", 1)
+	withRequest.Request = []byte(`{"n":0}`)
+	if err := s.CompleteItem(ctx, "acme", "b1", 0, withRequest, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	// Over the cap: the log keeps no request.
+	if err := s.CompleteItem(ctx, "acme", "b1", 1, testVerification("acme", "v1", 1), nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CompleteItem(ctx, "acme", "b1", 2, nil, nil, []byte(`{"code":"internal"}`)); err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []string{"", `{"n":1}`, `{"n":2}`} {
+		var got []byte
+		if err := s.eng.reader().queryRow(ctx, `SELECT request FROM batch_items WHERE tenant = 'acme' AND batch_id = 'b1' AND idx = ?`, i).Scan(&got); err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != want {
+			t.Errorf("item %d keeps request %q, want %q", i, got, want)
+		}
+	}
+	if v, err := s.Get(ctx, "acme", "v0", 1); err != nil || string(v.Request) != `{"n":0}` {
+		t.Errorf("the log's request of item 0: %v, %v", v, err)
+	}
+}

@@ -1277,7 +1277,13 @@ func (s *sqlStore) completeItem(ctx context.Context, tenant, batchID string, ind
 			if dup != nil {
 				id, attempt = dup.ID, dup.Attempt
 			}
-			if _, err := tx.exec(ctx, `UPDATE batch_items SET verification_id = ?, attempt = ? WHERE tenant = ? AND batch_id = ? AND idx = ?`,
+			// The request is stored once: a verification written with it
+			// holds it from now on, and the item keeps a reference.
+			set := `verification_id = ?, attempt = ?`
+			if dup == nil && nv.Request != nil {
+				set += `, request = NULL`
+			}
+			if _, err := tx.exec(ctx, `UPDATE batch_items SET `+set+` WHERE tenant = ? AND batch_id = ? AND idx = ?`,
 				id, attempt, tenant, batchID, index); err != nil {
 				return err
 			}

@@ -421,7 +421,9 @@ type BatchItem struct {
 	// Index is the item's 0-based position in the batch's input.
 	Index int
 	State string
-	// Request is the request as given (filled in by PendingItems).
+	// Request is the request as given (filled in by PendingItems and
+	// Item). An item completed with a verification that stored its
+	// request keeps none: the log holds it (Get that verification).
 	Request []byte
 	// VerificationID and Attempt name the stored verification of a done
 	// item.
