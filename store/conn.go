@@ -276,6 +276,9 @@ type dialect struct {
 	// " FOR UPDATE" for PostgreSQL; nothing for SQLite, whose one writer
 	// runs one write transaction at a time.
 	forUpdate string
+	// pack: reports and requests are stored compressed (see pack.go);
+	// SQLite's, as PostgreSQL compresses its own.
+	pack bool
 }
 
 // sqliteTime is the layout of SQLite timestamps: UTC, microseconds, one
@@ -283,7 +286,7 @@ type dialect struct {
 const sqliteTime = "2006-01-02T15:04:05.000000Z"
 
 var (
-	sqliteDialect = dialect{name: "sqlite", scanCreatedAt: "+created_at", noIndex: "+", ts: func(t time.Time) any {
+	sqliteDialect = dialect{name: "sqlite", scanCreatedAt: "+created_at", noIndex: "+", pack: true, ts: func(t time.Time) any {
 		return t.UTC().Format(sqliteTime)
 	}}
 	postgresDialect = dialect{name: "postgres", scanCreatedAt: "created_at", forUpdate: " FOR UPDATE", ts: func(t time.Time) any {

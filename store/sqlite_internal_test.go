@@ -1,10 +1,12 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -317,5 +319,56 @@ func TestBatchItemRequestStoredOnce(t *testing.T) {
 	}
 	if v, err := s.Get(ctx, "acme", "v0", 1); err != nil || string(v.Request) != `{"n":0}` {
 		t.Errorf("the log's request of item 0: %v, %v", v, err)
+	}
+}
+
+// TestPackedBlobs checks that SQLite keeps a report and a request
+// compressed, gives them back byte for byte, and still reads a row
+// written before compression as it is.
+func TestPackedBlobs(t *testing.T) {
+	ctx := t.Context()
+	s, _ := openGated(t, filepath.Join(t.TempDir(), "z.db"), sqliteHooks{})
+	report := []byte(`{"apiVersion":"vouch/v1",  "checks":[` + strings.Repeat(`{"name":"contains:done","status":"pass","reason":"output.summary contains \"DONE\""},`, 40) + `{}]}`)
+	request := []byte(`{"task":{"goal":"` + strings.Repeat("say done ", 100) + `"}}`)
+	short := []byte(`{"id":"s"}`)
+	for _, c := range []struct {
+		id              string
+		result, request []byte
+	}{{"big", report, request}, {"short", short, nil}} {
+		v := testVerification("acme", c.id, 1)
+		v.Result, v.Request = c.result, c.request
+		if _, err := s.Insert(ctx, v, []Event{{Type: "complete", Data: append(append([]byte(`{"report":`), c.result...), '}'), ReportAt: len(`{"report":`)}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var raw, rawReq []byte
+	if err := s.eng.reader().queryRow(ctx, `SELECT result, request FROM verification_logs WHERE id = 'big'`).Scan(&raw, &rawReq); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(raw, zstdMagic) || len(raw) > len(report)/4 || !bytes.HasPrefix(rawReq, zstdMagic) {
+		t.Errorf("stored %d bytes of a %d-byte report (compressed: %v), request compressed: %v", len(raw), len(report), bytes.HasPrefix(raw, zstdMagic), bytes.HasPrefix(rawReq, zstdMagic))
+	}
+	// A row written before compression: its JSON as it is.
+	if _, err := s.eng.(*sqliteEngine).wdb.ExecContext(ctx, `UPDATE verification_logs SET result = ? WHERE id = 'short'`, string(short)); err != nil {
+		t.Fatal(err)
+	}
+	for id, want := range map[string][]byte{"big": report, "short": short} {
+		v, err := s.Get(ctx, "acme", id, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(v.Result, want) {
+			t.Errorf("%s: Result %.80q, want the bytes stored", id, v.Result)
+		}
+		if id == "big" && !bytes.Equal(v.Request, request) {
+			t.Errorf("%s: Request %.80q, want the bytes stored", id, v.Request)
+		}
+	}
+	evs, err := s.Events(ctx, "acme", 0, 10)
+	if err != nil || len(evs) != 2 {
+		t.Fatalf("Events: %d, %v", len(evs), err)
+	}
+	if want := append(append([]byte(`{"report":`), report...), '}'); !bytes.Equal(evs[0].Data, want) {
+		t.Errorf("the complete event's data: %.80q, want the report in place", evs[0].Data)
 	}
 }

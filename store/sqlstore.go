@@ -73,6 +73,10 @@ const verificationCols = `seq, tenant, id, attempt, idempotency_key, request_has
 	request_bytes, created_at, verdict_row, dims, must_undecided, injection, codes, task_cost_usd,
 	judge_calls, cache_hits, cache_misses, self_confidence, complexity, issue, ` + ledgerCols
 
+// listCols are verificationCols with NULL for the result: a list
+// without its reports.
+var listCols = strings.Replace(verificationCols, " result,", " NULL,", 1)
+
 const insertVerificationSQL = `INSERT INTO verification_logs (tenant, id, attempt,
 	idempotency_key, request_hash, interaction_id, verification_type, target_id, task_id, goal,
 	kind, verdict, action, score, confidence, needs_review, criticality, executor_model,
@@ -110,9 +114,17 @@ func (s *sqlStore) stamp(t time.Time) time.Time {
 	return t.UTC().Truncate(time.Microsecond)
 }
 
-// prepareVerification checks v and returns the row to write: a copy of v
-// with its defaults filled in.
-func (s *sqlStore) prepareVerification(v *Verification) (*Verification, error) {
+// pending is a verification ready to be written: a copy of the
+// caller's with its defaults filled in, and its report and request as the
+// row holds them (compressed when the dialect packs them: see pack.go),
+// made before the write is queued.
+type pending struct {
+	*Verification
+	result, request any
+}
+
+// prepareVerification checks v and returns the row to write.
+func (s *sqlStore) prepareVerification(v *Verification) (*pending, error) {
 	if v == nil {
 		return nil, errors.New("nil verification")
 	}
@@ -154,10 +166,15 @@ func (s *sqlStore) prepareVerification(v *Verification) (*Verification, error) {
 		cc := *c
 		nv.Complexity = &cc
 	}
-	return &nv, nil
+	p := &pending{Verification: &nv, result: string(nv.Result), request: nv.Request}
+	if s.d.pack {
+		p.result, p.request = pack(nv.Result), pack(nv.Request)
+	}
+	return p, nil
 }
 
-func (s *sqlStore) verificationArgs(v *Verification) ([]any, error) {
+func (s *sqlStore) verificationArgs(p *pending) ([]any, error) {
+	v := p.Verification
 	judges := v.JudgeModels
 	if judges == nil {
 		judges = []string{}
@@ -179,7 +196,7 @@ func (s *sqlStore) verificationArgs(v *Verification) ([]any, error) {
 	return []any{v.Tenant, v.ID, v.Attempt, v.IdempotencyKey, v.RequestHash, v.InteractionID,
 		v.VerificationType, v.TargetID, v.TaskID, v.Goal, v.Kind, v.Verdict, v.Action, v.Score,
 		v.Confidence, v.NeedsReview, v.Criticality, v.ExecutorModel, string(jm), v.CostUSD,
-		v.DurationMs, string(v.Result), v.Request, v.RequestBytes, s.d.ts(v.CreatedAt),
+		v.DurationMs, p.result, p.request, v.RequestBytes, s.d.ts(v.CreatedAt),
 		v.VerdictRow, formatDims(v.Dims), v.MustUndecided, v.Injection, strings.Join(v.Codes, " "),
 		v.TaskCostUSD, v.JudgeCalls, v.CacheHits, v.CacheMisses, v.SelfConfidence, v.Complexity,
 		v.Issue, claims, l.Unverified, l.Refuted, l.LeftUnverified}, nil
@@ -258,8 +275,9 @@ func applyEvents(dst, written []Event, seqs []int64) {
 // insertVerification writes v and adds it to its tally (in the SQLite
 // writer, at the end of its group transaction), or finds the stored
 // verification it duplicates.
-func (s *sqlStore) insertVerification(ctx context.Context, tx conn, v *Verification) (seq int64, dup *Verification, err error) {
-	seq, dup, err = s.insertRow(ctx, tx, v)
+func (s *sqlStore) insertVerification(ctx context.Context, tx conn, p *pending) (seq int64, dup *Verification, err error) {
+	v := p.Verification
+	seq, dup, err = s.insertRow(ctx, tx, p)
 	if err != nil || dup != nil {
 		return seq, dup, err
 	}
@@ -271,13 +289,14 @@ func (s *sqlStore) insertVerification(ctx context.Context, tx conn, v *Verificat
 
 // insertRow writes v's row, or finds the stored verification it
 // duplicates.
-func (s *sqlStore) insertRow(ctx context.Context, tx conn, v *Verification) (seq int64, dup *Verification, err error) {
+func (s *sqlStore) insertRow(ctx context.Context, tx conn, p *pending) (seq int64, dup *Verification, err error) {
+	v := p.Verification
 	if v.Attempt > 1 && v.Issue == "" {
 		if v.Issue, err = s.firstIssue(ctx, tx, v.Tenant, v.ID); err != nil {
 			return 0, nil, fmt.Errorf("the issue of attempt 1: %w", err)
 		}
 	}
-	args, err := s.verificationArgs(v)
+	args, err := s.verificationArgs(p)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -396,7 +415,7 @@ func (s *sqlStore) Import(ctx context.Context, vs []*Verification) (int, error) 
 	if err := s.check(); err != nil {
 		return 0, fmt.Errorf("%s: %w", op, err)
 	}
-	rows := make([]*Verification, len(vs))
+	rows := make([]*pending, len(vs))
 	for i, v := range vs {
 		nv, err := s.prepareVerification(v)
 		if err != nil {
@@ -418,7 +437,7 @@ func (s *sqlStore) Import(ctx context.Context, vs []*Verification) (int, error) 
 			}
 			v.Seq = seq
 			n++
-			written = append(written, v)
+			written = append(written, v.Verification)
 		}
 		return s.addTalliesOf(ctx, tx, written)
 	})
@@ -473,6 +492,13 @@ func scanVerification(r row, full bool) (*Verification, error) {
 	if err := scanFeatures(&v, dims, codes); err != nil {
 		return nil, err
 	}
+	var err error
+	if v.Result, err = unpack(v.Result); err != nil {
+		return nil, fmt.Errorf("result of %s/%d: %w", v.ID, v.Attempt, err)
+	}
+	if v.Request, err = unpack(v.Request); err != nil {
+		return nil, fmt.Errorf("request of %s/%d: %w", v.ID, v.Attempt, err)
+	}
 	if len(v.Request) == 0 {
 		v.Request = nil
 	}
@@ -525,7 +551,11 @@ func (s *sqlStore) List(ctx context.Context, tenant string, f Filter) (Page, err
 	}
 	limit = min(limit, maxListLimit)
 	var q strings.Builder
-	q.WriteString(`SELECT ` + verificationCols + ` FROM verification_logs WHERE tenant = ?`)
+	cols := verificationCols
+	if !f.Reports {
+		cols = listCols
+	}
+	q.WriteString(`SELECT ` + cols + ` FROM verification_logs WHERE tenant = ?`)
 	args := []any{tenant}
 	eq := func(col, val string) {
 		if val != "" {
@@ -745,6 +775,10 @@ func (s *sqlStore) Events(ctx context.Context, tenant string, after int64, limit
 			// event reads as null.
 			if report == nil {
 				report = []byte("null")
+			}
+			var err error
+			if report, err = unpack(report); err != nil {
+				return nil, s.fail(op, fmt.Errorf("event %d: %w", e.Seq, err))
 			}
 			i := min(max(int(at.Int64), 0), len(e.Data))
 			data := make([]byte, 0, len(e.Data)+len(report))
@@ -1217,7 +1251,7 @@ func (s *sqlStore) completeItem(ctx context.Context, tenant, batchID string, ind
 		return fmt.Errorf("%s: %w", op, err)
 	}
 	var (
-		nv  *Verification
+		nv  *pending
 		evs []Event
 		err error
 	)
@@ -1437,6 +1471,10 @@ func (s *sqlStore) BatchResults(ctx context.Context, tenant, id string, fn func(
 				result = x.result
 				if x.it.Result != nil {
 					result = x.it.Result
+				}
+				var err error
+				if result, err = unpack(result); err != nil {
+					return s.fail(op, fmt.Errorf("item %d: %w", x.it.Index, err))
 				}
 			case ItemError:
 				result = x.it.Error

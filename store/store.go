@@ -57,7 +57,8 @@ type Store interface {
 	// attempt of that id. Request is filled in.
 	Get(ctx context.Context, tenant, id string, attempt int) (*Verification, error)
 	// List returns the tenant's verifications matching f, newest first
-	// (by Seq; oldest first with f.Oldest), without their Request.
+	// (by Seq; oldest first with f.Oldest), without their Request, and
+	// without their Result unless f.Reports.
 	List(ctx context.Context, tenant string, f Filter) (Page, error)
 
 	// AddOverride records a person's verdict beside a stored
@@ -336,6 +337,10 @@ type Filter struct {
 	After int64
 	// Limit caps the page (default 50, at most 1000).
 	Limit int
+	// Reports fills in each item's Result; without it Result is nil, and
+	// the page is read without the reports (quicker: a list shows their
+	// columns).
+	Reports bool
 }
 
 // Page is one page of a list.

@@ -58,7 +58,7 @@ func (h *Handler) handleReview(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	yes := true
-	page, err := h.st.List(r.Context(), p.Tenant, store.Filter{NeedsReview: &yes, Unreviewed: true, Oldest: true, After: after, Limit: reviewPageSize})
+	page, err := h.st.List(r.Context(), p.Tenant, store.Filter{NeedsReview: &yes, Unreviewed: true, Oldest: true, After: after, Limit: reviewPageSize, Reports: true})
 	if err != nil {
 		h.storeFailed(w, r, "reading the review queue", err)
 		return

@@ -242,6 +242,12 @@ func withoutRequest(v store.Verification) store.Verification {
 	return v
 }
 
+// listed is v as a list without reports gives it: no Request, no Result.
+func listed(v store.Verification) store.Verification {
+	v.Request, v.Result = nil, nil
+	return v
+}
+
 func diff(t *testing.T, what string, want, got any) {
 	t.Helper()
 	if d := cmp.Diff(want, got); d != "" {
@@ -297,7 +303,13 @@ func testRoundtrip(t *testing.T, h *harness) {
 	}
 	want2 := *sample(tenant, "v2", 1, at(1))
 	want2.Seq, want2.Issue = v2.Seq, "UNCLAIMED_CHANGE"
-	diff(t, "List", store.Page{Items: []store.Verification{withoutRequest(want2), withoutRequest(want)}}, p)
+	diff(t, "List", store.Page{Items: []store.Verification{listed(want2), listed(want)}}, p)
+	// With their reports.
+	p, err = h.s.List(ctx, tenant, store.Filter{Reports: true})
+	if err != nil {
+		t.Fatalf("List: %v", err)
+	}
+	diff(t, "List with reports", store.Page{Items: []store.Verification{withoutRequest(want2), withoutRequest(want)}}, p)
 
 	got2, err := h.s.Events(ctx, tenant, 0, 10)
 	if err != nil {
@@ -724,10 +736,11 @@ func testFilters(t *testing.T, h *harness) {
 				want = append(want, stored[i])
 			}
 		}
-		got := h.listAll(tenant, tc.f)
-		diff(t, "List("+tc.name+")", want, got)
-		// The same by pages of 1.
 		f := tc.f
+		f.Reports = true
+		diff(t, "List("+tc.name+")", want, h.listAll(tenant, f))
+		// The same by pages of 1.
+		f = tc.f
 		f.Limit = 1
 		diff(t, "List("+tc.name+") by pages of 1", ids(want), ids(h.listAll(tenant, f)))
 	}
