@@ -189,22 +189,9 @@ type pgQuerier interface {
 	QueryRow(ctx context.Context, q string, args ...any) pgx.Row
 }
 
-// pgConn adapts pgx (the PostgreSQL engine). In a write transaction,
-// tally is set: the verifications inserted, whose tallies the
-// transaction adds as its last statements.
+// pgConn adapts pgx (the PostgreSQL engine).
 type pgConn struct {
-	q     pgQuerier
-	tally *[]*Verification
-}
-
-// deferTally leaves v's tallies to the end of the write transaction, and
-// reports whether it did: false outside one.
-func (c pgConn) deferTally(v *Verification) bool {
-	if c.tally == nil {
-		return false
-	}
-	*c.tally = append(*c.tally, v)
-	return true
+	q pgQuerier
 }
 
 func (c pgConn) exec(ctx context.Context, q string, args ...any) (int64, error) {
@@ -279,6 +266,15 @@ type dialect struct {
 	// pack: reports and requests are stored compressed (see pack.go);
 	// SQLite's, as PostgreSQL compresses its own.
 	pack bool
+	// tallyShards is how many shards each tally row has (migration 0011):
+	// a write transaction adds to one, chosen at random, so that
+	// concurrent commits do not queue on one row. 1: no shard column.
+	tallyShards int
+	// sparseTallies: a tally upsert names only the sums it adds to
+	// (PostgreSQL, whose driver prepares each such statement once per
+	// connection); SQLite's writer runs one statement prepared at open
+	// with every sum.
+	sparseTallies bool
 }
 
 // sqliteTime is the layout of SQLite timestamps: UTC, microseconds, one
@@ -286,10 +282,10 @@ type dialect struct {
 const sqliteTime = "2006-01-02T15:04:05.000000Z"
 
 var (
-	sqliteDialect = dialect{name: "sqlite", scanCreatedAt: "+created_at", noIndex: "+", pack: true, ts: func(t time.Time) any {
+	sqliteDialect = dialect{name: "sqlite", scanCreatedAt: "+created_at", noIndex: "+", pack: true, tallyShards: 1, ts: func(t time.Time) any {
 		return t.UTC().Format(sqliteTime)
 	}}
-	postgresDialect = dialect{name: "postgres", scanCreatedAt: "created_at", forUpdate: " FOR UPDATE", ts: func(t time.Time) any {
+	postgresDialect = dialect{name: "postgres", scanCreatedAt: "created_at", forUpdate: " FOR UPDATE", tallyShards: 16, sparseTallies: true, ts: func(t time.Time) any {
 		return t.UTC().Truncate(time.Microsecond)
 	}}
 )

@@ -158,7 +158,7 @@ func openSQLite(ctx context.Context, cfg sqliteConfig, opt Options, hooks sqlite
 	// The statements every write runs, prepared once on the writer's
 	// connection (while no transaction holds it).
 	e.stmts = map[string]*sql.Stmt{}
-	for _, q := range []string{sqlSavepoint, sqlRelease, sqlRollbackTo, insertVerificationSQL, insertEventSQL, upsertTallySQL, upsertCodeSQL} {
+	for _, q := range []string{sqlSavepoint, sqlRelease, sqlRollbackTo, insertVerificationSQL, insertEventSQL, upserts[0].tally, upserts[0].code, upserts[0].issue} {
 		st, err := wdb.PrepareContext(ctx, q)
 		if err != nil {
 			wdb.Close()
