@@ -3,6 +3,7 @@ package engine_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -329,5 +330,49 @@ output: {summary: alpha}
 					rep.Verdict, fmtPtr(rep.Score), rep.Judge, rep.Cost.JudgeCalls, alone.Verdict, fmtPtr(alone.Score))
 			}
 		})
+	}
+}
+
+// TestEveryProblemWithItsPosition: a request with a value of the wrong
+// type, a criterion that does not compile and a task policy that widens
+// the policy is refused with all three, each with its line and column;
+// Check finds the engine's own problems in a decoded request.
+func TestEveryProblemWithItsPosition(t *testing.T) {
+	eng, err := engine.New(engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := `task:
+  policy: {commands: {allow: [[curl, example.com]]}}
+  criteria:
+    - must: "yes"
+      check: {type: regex, pattern: "(x"}
+    - check: {type: cel, expr: "summary ==="}
+output: {summary: done}
+`
+	_, err = eng.VerifyBytes(context.Background(), []byte(in))
+	var got []string
+	for _, e := range vouch.ErrorList(err) {
+		got = append(got, fmt.Sprintf("%d:%d %s %s", e.Line, e.Column, e.Path, e.Code))
+	}
+	want := []string{
+		"2:31 task.policy.commands.allow[0] policy_widened",
+		"4:13 task.criteria[0].must wrong_type",
+		"5:37 task.criteria[0].check.pattern bad_criterion",
+		"6:32 task.criteria[1].check.expr bad_criterion",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("errors:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	req, err := wire.DecodeRequest([]byte(`{"task": {"criteria": [{"check": {"type": "regex", "pattern": "(x"}}]}, "output": {"summary": ""}}`), wire.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := eng.Check(req); vouch.Code(err) != vouch.ErrCriterion {
+		t.Errorf("Check: %v", err)
+	}
+	req.Task.Criteria = nil
+	if err := eng.Check(req); err != nil {
+		t.Errorf("Check of a good request: %v", err)
 	}
 }

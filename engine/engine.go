@@ -188,13 +188,25 @@ func (e *Engine) Policy() vouch.Policy { return e.policy }
 func (e *Engine) CallsOut() bool { return e.judge != nil || len(e.policy.Commands.Allow) > 0 }
 
 // VerifyBytes decodes a request (JSON or YAML, see package wire) and
-// verifies it. Invalid input gives an error naming its path, never a report.
+// verifies it. Invalid input gives an error listing every problem, each
+// with its path, line and column (a criterion that does not compile too,
+// beside what decoding found), never a report.
 func (e *Engine) VerifyBytes(ctx context.Context, data []byte) (*vouch.Report, error) {
-	req, err := wire.DecodeRequest(data, wire.Options{MaxBytes: e.maxBytes})
-	if err != nil {
-		return nil, err
+	opt := wire.Options{MaxBytes: e.maxBytes}
+	req, err := wire.DecodeRequest(data, opt)
+	if err == nil {
+		var rep *vouch.Report
+		if rep, err = e.Verify(ctx, req); err == nil {
+			return rep, nil
+		}
 	}
-	return e.Verify(ctx, req)
+	// Bad input is decoded again with the engine's check, off the path
+	// of good input, to list all its problems with their positions.
+	opt.Check = e.Check
+	if _, all := wire.DecodeRequest(data, opt); all != nil {
+		return nil, all
+	}
+	return nil, err
 }
 
 // Verify verifies one decoded request. It returns an error only when the
@@ -212,12 +224,9 @@ func (e *Engine) Verify(ctx context.Context, req *vouch.Request) (*vouch.Report,
 	if !kind.Valid() {
 		return nil, &vouch.Error{Code: vouch.ErrInvalid, Path: "kind", Message: fmt.Sprintf("unknown kind %q", kind)}
 	}
-	pol, err := e.requestPolicy(req)
-	if err != nil {
-		return nil, err
-	}
-	rules, err := e.compileCriteria(req)
-	if err != nil {
+	pol, perr := e.requestPolicy(req)
+	rules, cerr := e.compileCriteria(req)
+	if err := joinProblems(perr, cerr); err != nil {
 		return nil, err
 	}
 	if d := time.Duration(pol.Timeout); d > 0 {
@@ -257,6 +266,32 @@ func (e *Engine) Verify(ctx context.Context, req *vouch.Request) (*vouch.Report,
 	}
 	rep.DurationMs = float64(e.now().Sub(start).Microseconds()) / 1000
 	return rep, nil
+}
+
+// Check reports the problems of a decoded request that only the engine
+// sees, every one with its path: a task.policy that widens (or breaks) the
+// policy, criteria whose checks do not compile. It returns nil when there
+// are none; Verify reports the same problems. Pass it as wire.Options.Check
+// to have them listed with decoding's, each with its line and column.
+func (e *Engine) Check(req *vouch.Request) error {
+	if req == nil {
+		return nil
+	}
+	_, perr := e.requestPolicy(req)
+	_, cerr := e.compileCriteria(req)
+	return joinProblems(perr, cerr)
+}
+
+// joinProblems lists the problems of both errors in one: nil when both
+// are nil, one of them when the other is.
+func joinProblems(a, b error) error {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	}
+	return append(vouch.Errors(vouch.ErrorList(a)), vouch.ErrorList(b)...)
 }
 
 // requestPolicy returns the policy in force for req: the engine's, tightened

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/text/plural"
 	"github.com/vouchgate/vouch/trace"
 )
 
@@ -125,7 +126,7 @@ func (r *run) report() *vouch.Report {
 	}
 	if in.Refuted > r.pol.MaxRefuted {
 		rep.Warnings = append(rep.Warnings, vouch.Warning{Code: vouch.CodeTooManyRefuted,
-			Message: fmt.Sprintf("%d mentions are refuted by the evidence, more than the %d the policy allows", in.Refuted, r.pol.MaxRefuted),
+			Message: refutedText(in.Refuted, r.pol.MaxRefuted),
 			Details: map[string]any{"refuted": in.Refuted, "maxRefuted": r.pol.MaxRefuted}})
 	}
 	verdict, action, row := Decide(r.pol, rep.Attempt, in)
@@ -137,20 +138,21 @@ func (r *run) report() *vouch.Report {
 				checkNames(failed), r.kind)
 		}
 		if in.Claims > 0 && in.Unverified == in.Claims {
-			msg = fmt.Sprintf("nothing could be decided, and the %d claims stay unverified", in.Unverified)
+			msg = plural.Pick(in.Unverified, "nothing could be decided, and the claim stays unverified",
+				fmt.Sprintf("nothing could be decided, and the %d claims stay unverified", in.Unverified))
 		}
 		rep.Warnings = append(rep.Warnings, vouch.Warning{Code: vouch.CodeNothingDecided, Message: msg})
 	}
 	if row == 6 {
 		if in.Unverified > 0 {
 			rep.Warnings = append(rep.Warnings, vouch.Warning{Code: vouch.CodeClaimsUnverified,
-				Message: fmt.Sprintf("%d of %d claims could not be checked either way; nothing was found false", in.Unverified, in.Claims),
+				Message: fmt.Sprintf("%d of %s could not be checked either way; nothing was found false", in.Unverified, plural.Count(in.Claims, "claim")),
 				Details: map[string]any{"unverified": in.Unverified, "claims": in.Claims, "onUnverified": string(r.pol.OnUnverified)}})
 		}
 	}
 	if verdict == vouch.VerdictFail && (row == 1 || row == 3) {
 		rep.Warnings = append(rep.Warnings, vouch.Warning{Code: vouch.CodeLastAttempt,
-			Message: fmt.Sprintf("attempt %d failed and the policy allows %d retries", rep.Attempt, r.pol.MaxRetries)})
+			Message: fmt.Sprintf("attempt %d failed and the policy allows %s", rep.Attempt, plural.Count(r.pol.MaxRetries, "retry"))})
 	}
 
 	r.conclude(rep)
@@ -315,7 +317,7 @@ func verdictReason(rep *vouch.Report, p *vouch.Policy, row int, in VerdictInputs
 				}
 			}
 		}
-		return fmt.Sprintf("%d mentions are refuted by the evidence, more than the %d the policy allows", in.Refuted, p.MaxRefuted)
+		return refutedText(in.Refuted, p.MaxRefuted)
 	case 2, 3:
 		limit, name := p.FailBelow, "failBelow"
 		if row == 3 {
@@ -342,8 +344,8 @@ func verdictReason(rep *vouch.Report, p *vouch.Policy, row int, in VerdictInputs
 					if in.Unverified > 1 {
 						more = fmt.Sprintf(" (and %d more)", in.Unverified-1)
 					}
-					return fmt.Sprintf("%d of %d claims could not be checked, and nothing was found false: %q is unverified: %s%s",
-						in.Unverified, in.Claims, trace.Excerpt(c.Text, 120), c.Reason, more)
+					return fmt.Sprintf("%d of %s could not be checked, and nothing was found false: %q is unverified: %s%s",
+						in.Unverified, plural.Count(in.Claims, "claim"), trace.Excerpt(c.Text, 120), c.Reason, more)
 				}
 			}
 		}
@@ -414,7 +416,7 @@ func feedback(rep *vouch.Report, p *vouch.Policy, row int, mustFailed bool, isMu
 	case row == 1 && mustFailed:
 		b.WriteString("a must-pass check failed")
 	case row == 1:
-		fmt.Fprintf(&b, "%d of the things it names are not where it says", len(rep.Mentions.Refuted))
+		fmt.Fprintf(&b, "%d of the things it names %s not where it says", len(rep.Mentions.Refuted), plural.Pick(len(rep.Mentions.Refuted), "is", "are"))
 	case row == 4:
 		b.WriteString("a must-pass criterion could not be checked")
 	case row == 5:
@@ -425,7 +427,7 @@ func feedback(rep *vouch.Report, p *vouch.Policy, row int, mustFailed bool, isMu
 	b.WriteString(").")
 	specific := rep.Attempt >= 2
 	if len(items) > 0 {
-		b.WriteString("\nFix the following, most important first:")
+		b.WriteString("\nDo the following, most important first:")
 		for _, it := range items {
 			fmt.Fprintf(&b, "\n- %s", it.text())
 			if specific && len(it.fix) > 0 {
@@ -539,6 +541,7 @@ func nothingCheckable(rep *vouch.Report) string {
 // some symbols or a file, with the others about the same ones merged in.
 type fixItem struct {
 	name    string // the primary check's name
+	code    string // the primary check's code
 	reason  string
 	also    []string // reasons of merged checks that add something
 	like    []int    // for each of also, how many more checks of its name were merged
@@ -549,7 +552,11 @@ type fixItem struct {
 }
 
 func (it *fixItem) text() string {
-	s := sentence(it.reason)
+	do, ok := instructions[it.code]
+	if !ok {
+		do = "Fix this"
+	}
+	s := sentence(do + ": " + strings.TrimSpace(it.reason))
 	if it.more > 0 {
 		s = strings.TrimSuffix(s, ".") + fmt.Sprintf(" (and %d more like it).", it.more)
 	}
@@ -613,6 +620,77 @@ func sentence(s string) string {
 		s += "."
 	}
 	return s
+}
+
+// refutedText says that more mentions are refuted than the policy allows.
+func refutedText(refuted, most int) string {
+	return fmt.Sprintf("%s %s refuted by the evidence, more than the %d the policy allows", plural.Count(refuted, "mention"), plural.Pick(refuted, "is", "are"), most)
+}
+
+// checkCode is a check's code: its own, or its evidence's.
+func checkCode(c *vouch.CheckResult) string {
+	if c.Code != "" {
+		return c.Code
+	}
+	s, _ := c.Evidence["code"].(string)
+	return s
+}
+
+// instructions say what the agent is to do about a failed check of each
+// code, before the finding that says why: feedback is written to the
+// agent, as instructions. A code not listed gets "Fix this".
+var instructions = map[string]string{
+	vouch.CodeTextMissing:           "Add what the task requires",
+	vouch.CodeTextPresent:           "Remove what the task forbids",
+	vouch.CodeNegatedMatch:          "Remove what the task forbids",
+	vouch.CodePatternNotFound:       "Write what the task's pattern asks for",
+	vouch.CodeCELFalse:              "Meet the criterion",
+	vouch.CodeSectionMissing:        "Add the missing sections",
+	vouch.CodeLengthOutOfRange:      "Bring the length within the limits",
+	vouch.CodeJSONInvalid:           "Write valid JSON",
+	vouch.CodeSchemaViolation:       "Make the data fit its schema",
+	vouch.CodeTargetMissing:         "Create the file the task names",
+	vouch.CodeToolNotCalled:         "Call the tool the task requires",
+	vouch.CodeCommandFailed:         "Make the command succeed",
+	vouch.CodeCountMismatch:         "Do the rest of the work, or claim only what you did",
+	vouch.CodeDocMissing:            "Add the missing doc comments",
+	vouch.CodeFileMissing:           "Create the file, or stop claiming it",
+	vouch.CodeFileNotDeleted:        "Delete the file, or stop claiming you did",
+	vouch.CodeNoChange:              "Make the change, or stop claiming it",
+	vouch.CodeRegionUnchanged:       "Claim only the lines you changed",
+	vouch.CodeRegionOutsideFile:     "Claim only lines the file has",
+	vouch.CodeLinesMismatch:         "Report the file as it is",
+	vouch.CodeSizeMismatch:          "Report the file as it is",
+	vouch.CodePathOutsideWorkspace:  "Work inside the workspace",
+	vouch.CodeSymbolMissing:         "Define the symbol, or stop claiming it",
+	vouch.CodeSymbolUnchanged:       "Change the code you say you changed, or stop claiming it",
+	vouch.CodeSymbolStillDefined:    "Remove it, or stop claiming you did",
+	vouch.CodeRenameNotDone:         "Do the rename, or stop claiming it",
+	vouch.CodeBehaviourChanged:      "Keep the behaviour, or say that it changed",
+	vouch.CodeTestClaimContradicted: "Make the tests pass, or report that they fail",
+	vouch.CodeTestStale:             "Run the tests again after your last change",
+	vouch.CodeTestNotRun:            "Run the tests, or stop claiming they pass",
+	vouch.CodeGitClaimContradicted:  "Report what git shows",
+	vouch.CodeVerifyContradicted:    "Report what the run showed",
+	vouch.CodeMentionsRefuted:       "Remove or correct what the evidence contradicts",
+	vouch.CodeSourceContradicted:    "Say what the sources say",
+	vouch.CodeUnsupportedClaim:      "Say only what the outputs support",
+	vouch.CodeJudgeRefuted:          "Correct the claim",
+	vouch.CodeContradiction:         "Settle the contradiction",
+	vouch.CodeOutputUnused:          "Draw on every output with findings",
+	vouch.CodePointDropped:          "Add the dropped points",
+	vouch.CodeSummaryTruncated:      "Finish the summary",
+	vouch.CodeFormatInvalid:         "Fix the format of your result",
+	vouch.CodeItemsMismatch:         "Report the items as they are",
+	vouch.CodePluginError:           "Deal with the plugin's error",
+	vouch.CodeEmptySummary:          "Write a summary",
+	vouch.CodeErrorWords:            "Deal with the failure you report",
+	vouch.CodeSubgoalUnknown:        "Fix the plan",
+	vouch.CodeDependencyCycle:       "Fix the plan",
+	vouch.CodeParallelDependency:    "Fix the plan",
+	vouch.CodeAgentUnknown:          "Fix the plan",
+	vouch.CodeAgentIncapable:        "Fix the plan",
+	vouch.CodeTopicUncovered:        "Fix the plan",
 }
 
 // fixHead is what a fix entry names: "tokenize" in "tokenize
@@ -684,7 +762,7 @@ func fixItems(rep *vouch.Report, failed []*vouch.CheckResult, isMust func(*vouch
 		}
 		items = kept
 		if into == nil {
-			items = append(items, &fixItem{name: c.Name, reason: c.Reason, fix: append([]string(nil), c.Fix...), targets: targets})
+			items = append(items, &fixItem{name: c.Name, code: checkCode(c), reason: c.Reason, fix: append([]string(nil), c.Fix...), targets: targets})
 			continue
 		}
 		maps.Copy(into.targets, targets)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/judge"
+	"github.com/vouchgate/vouch/text/plural"
 )
 
 // run is the state of one verification.
@@ -237,8 +238,9 @@ func (r *run) judge() {
 	if r.e.judge == nil {
 		if len(r.pending) > 0 {
 			r.f.Warnings = append(r.f.Warnings, vouch.Warning{
-				Code:    vouch.CodeNoJudge,
-				Message: fmt.Sprintf("%d criteria need a judge and none is configured; they stay undecided", len(r.pending)),
+				Code: vouch.CodeNoJudge,
+				Message: plural.Pick(len(r.pending), "1 criterion needs a judge and none is configured; it stays undecided",
+					fmt.Sprintf("%d criteria need a judge and none is configured; they stay undecided", len(r.pending))),
 			})
 		}
 		return

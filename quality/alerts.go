@@ -6,6 +6,7 @@ import (
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/api"
+	"github.com/vouchgate/vouch/text/plural"
 )
 
 // The alerts.
@@ -138,11 +139,12 @@ func Evaluate(m *Metrics, c AlertConfig) []Status {
 		case value == nil:
 			s.Message = fmt.Sprintf("%s: nothing to compute it over yet", what)
 		case !enough:
-			s.Message = fmt.Sprintf("%s %.2f over %d, fewer than the %d needed to alert", what, *value, labels, r.MinLabels)
+			s.Message = fmt.Sprintf("%s %.2f over %s, fewer than the %d needed to alert", what, *value, plural.Count(labels, "observation"), r.MinLabels)
 		case s.Firing:
 			s.Message = fmt.Sprintf("%s %.2f is %s %.2f (over %d)", what, *value, dir, r.Threshold, labels)
 		default:
-			s.Message = fmt.Sprintf("%s %.2f is within %.2f (over %d)", what, *value, r.Threshold, labels)
+			// Not crossed: the line is named with the side it alerts on.
+			s.Message = fmt.Sprintf("%s %.2f is not %s %.2f (over %d)", what, *value, dir, r.Threshold, labels)
 		}
 		out = append(out, s)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/engine"
+	"github.com/vouchgate/vouch/text/plural"
 )
 
 // DefaultMinLabels is the fewest labels a fit needs when
@@ -364,8 +365,8 @@ func Calibrate(samples []Sample, base *vouch.Policy, opts CalibrateOptions) (*Ca
 
 	switch {
 	case c.Fitted < minLabels:
-		c.Message = fmt.Sprintf("not enough labels: %d of the %d needed on verifications the thresholds decide (%d labels in all); nothing is suggested",
-			c.Fitted, minLabels, c.Labels)
+		c.Message = fmt.Sprintf("not enough labels: %d of the %d needed on verifications the thresholds decide (%s in all); nothing is suggested",
+			c.Fitted, minLabels, plural.Count(c.Labels, "label"))
 	case fitBad == 0:
 		c.Message = fmt.Sprintf("all %d fitted labels are good: nothing shows where bad outputs begin; nothing is suggested", c.Fitted)
 	case fitGood == 0:

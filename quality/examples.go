@@ -11,6 +11,7 @@ import (
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/internal/fence"
 	"github.com/vouchgate/vouch/store"
+	"github.com/vouchgate/vouch/text/plural"
 )
 
 // Example classes: what the reviewer's verdict makes of an overridden
@@ -135,7 +136,7 @@ func ExamplesPatch(examples []Example) ([]byte, error) {
 		return nil, fmt.Errorf("%w: no override with a reason in the window", ErrNothingSuggested)
 	}
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "# Few-shot examples for the judge, made from %d reviewers' overrides.\n", len(examples))
+	fmt.Fprintf(&b, "# Few-shot examples for the judge, made from %s.\n", plural.Count(len(examples), "reviewer's override"))
 	b.WriteString("# Review them before applying: the outputs are agents' text.\njudge:\n  examples:\n")
 	for _, ex := range examples {
 		line, err := json.Marshal(ex.JudgeExample)

@@ -71,7 +71,11 @@ func (s *Server) handleOverride(w http.ResponseWriter, r *http.Request) {
 	}
 	err := s.st.AddOverride(r.Context(), o)
 	if errors.Is(err, store.ErrNotFound) {
-		writeError(w, http.StatusNotFound, "not_found", fmt.Sprintf("no verification %q (attempt %d)", truncate(id, 80), in.Attempt))
+		msg := fmt.Sprintf("no verification %q", truncate(id, 80))
+		if in.Attempt > 0 { // 0 asks for the latest attempt, whichever it is
+			msg = fmt.Sprintf("no verification %q with an attempt %d", truncate(id, 80), in.Attempt)
+		}
+		writeError(w, http.StatusNotFound, "not_found", msg)
 		return
 	}
 	if err != nil {

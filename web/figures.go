@@ -107,6 +107,10 @@ type alertView struct {
 func alertViewOf(s quality.Status) alertView {
 	a := alertView{Name: alertNames[s.Name], Severity: s.Severity, Message: s.Message, Firing: s.Firing, Since: s.Since,
 		Value: "n/a", Observations: chart.Num(float64(s.Labels)) + " of the " + strconv.Itoa(s.MinLabels) + " needed"}
+	if s.Labels >= int64(s.MinLabels) {
+		// Enough: the minimum is no longer something to reach.
+		a.Observations = chart.Num(float64(s.Labels)) + " (" + strconv.Itoa(s.MinLabels) + " needed)"
+	}
 	if a.Name == "" {
 		a.Name = s.Name
 	}

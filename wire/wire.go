@@ -23,6 +23,8 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
+	"strings"
 	"sync"
 	"unsafe"
 
@@ -46,6 +48,16 @@ type Options struct {
 	// Name is the name of the input (a file name, "-" for stdin) written
 	// into every error's File field. It may be empty.
 	Name string
+	// Check, when set, checks what decoding cannot see (the engine's
+	// Check: a task.policy that widens the policy, a criterion's check
+	// that does not compile). It is called with the request as decoded,
+	// also when decoding found problems (the values at fault then left
+	// out), unless the input could not be read at all. The problems it
+	// returns, a *vouch.Error or a vouch.Errors with paths into the
+	// request, are listed with decoding's, each with its line and column,
+	// but for those about a value decoding already found at fault (or a
+	// value inside or around it), which follow from that one.
+	Check func(*vouch.Request) error
 }
 
 // DecodeRequest decodes and validates one request. The format is JSON when
@@ -108,6 +120,9 @@ func decodeRequest(data []byte, opt Options) (*vouch.Request, error) {
 	found := doc.Problems()
 	if decoded {
 		validate(req, problems{doc})
+		if opt.Check != nil {
+			found += checkRequest(doc, req, opt.Check)
+		}
 	}
 	errs := doc.Errors()
 	switch {
@@ -118,6 +133,43 @@ func decodeRequest(data []byte, opt Options) (*vouch.Request, error) {
 		return nil, errs[0]
 	}
 	return nil, errs
+}
+
+// checkRequest runs check on a decoded request and adds to doc the
+// problems it finds, but for those about a value already at fault; it
+// returns how many it added.
+func checkRequest(doc *strict.Doc, req *vouch.Request, check func(*vouch.Request) error) int {
+	err := check(req)
+	if err == nil {
+		return 0
+	}
+	var listed vouch.Errors
+	if doc.Problems() > 0 {
+		listed = doc.Errors()
+	}
+	added := 0
+	for _, e := range vouch.ErrorList(err) {
+		if slices.ContainsFunc(listed, func(l *vouch.Error) bool { return related(l.Path, e.Path) }) {
+			continue
+		}
+		c := *e
+		c.File, c.Line, c.Column = "", 0, 0 // located in this document
+		doc.Report(&c)
+		added++
+	}
+	return added
+}
+
+// related reports whether one of two paths is the other or lies inside
+// it; the empty path (the whole document) is related to none.
+func related(a, b string) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	if a == "" || !strings.HasPrefix(b, a) {
+		return false
+	}
+	return len(a) == len(b) || b[len(a)] == '.' || b[len(a)] == '['
 }
 
 // kindName names the kind of a document's root for an error.

@@ -478,6 +478,64 @@ output:
 	}
 }
 
+// TestCheckProblemsListed: the problems of Options.Check are listed with
+// decoding's, sorted, each with its line and column, even beside a value
+// of the wrong type; one about a value decoding found at fault is left
+// out; a valid request with a problem Check finds is refused.
+func TestCheckProblemsListed(t *testing.T) {
+	// check refuses every regex check, as the engine refuses one that
+	// does not compile, and a criterion the decoder found at fault.
+	check := func(r *vouch.Request) error {
+		var errs vouch.Errors
+		for i, c := range r.Task.Criteria {
+			if c.Check != nil && c.Check.Type == "regex" {
+				errs = append(errs, &vouch.Error{Code: vouch.ErrCriterion, Path: fmt.Sprintf("task.criteria[%d].check.pattern", i), Message: "bad pattern", Line: 99})
+			}
+			if c.Check != nil && c.Check.Type == "" {
+				errs = append(errs, &vouch.Error{Code: vouch.ErrCriterion, Path: fmt.Sprintf("task.criteria[%d].check.type", i), Message: "the check needs a type"})
+			}
+		}
+		if len(errs) == 0 {
+			return nil
+		}
+		return errs
+	}
+	in := `attempt: two
+task:
+  criteria:
+    - must: "yes"
+      check: {type: regex, pattern: "(x"}
+    - check: {pattern: x}
+    - check:
+        type: regex
+        pattern: "[a"
+output:
+  summary: done
+`
+	var got []string
+	for _, e := range decodeErr(t, in, Options{Name: "r", Check: check}) {
+		got = append(got, string(e.Code)+" "+e.Error())
+	}
+	want := []string{
+		"wrong_type r:1:10: attempt: got string, want integer",
+		"wrong_type r:4:13: task.criteria[0].must: got string, want boolean",
+		"bad_criterion r:5:37: task.criteria[0].check.pattern: bad pattern",
+		"missing r:6:14: task.criteria[1].check.type: a check needs a type",
+		"bad_criterion r:9:18: task.criteria[2].check.pattern: bad pattern",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("errors (-want +got):\n%s", diff)
+	}
+
+	errs := decodeErr(t, `{"task": {"criteria": [{"check": {"type": "regex", "pattern": "(x"}}]}, "output": {"summary": ""}}`, Options{Check: check})
+	if len(errs) != 1 || errs[0].Path != "task.criteria[0].check.pattern" || errs[0].Line != 1 || errs[0].Column != 63 {
+		t.Errorf("a valid request with a bad criterion: %v", errs)
+	}
+	if _, err := DecodeRequest([]byte(minimal), Options{Check: check}); err != nil {
+		t.Errorf("a request Check accepts: %v", err)
+	}
+}
+
 // TestFollowOnProblemsLeftOut: a member present with the wrong type is not
 // also reported missing, nor a range whose end is at fault inconsistent.
 func TestFollowOnProblemsLeftOut(t *testing.T) {

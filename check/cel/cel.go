@@ -122,7 +122,7 @@ func newCEL(spec vouch.CheckSpec, _ check.Env) (vouch.Checker, error) {
 	}
 	ast, iss := e.Compile(*p.Expr)
 	if iss != nil && iss.Err() != nil {
-		return nil, check.Errorf("expr", "%s", iss.Err())
+		return nil, check.Errorf("expr", "%s", issuesText(iss.Errors()))
 	}
 	if t := ast.OutputType(); !t.IsExactType(celgo.BoolType) && !t.IsExactType(celgo.DynType) {
 		return nil, check.Errorf("expr", "must evaluate to bool, not %s", t)
@@ -259,4 +259,23 @@ func (c *checker) Check(ctx context.Context, s *vouch.Subject) vouch.Outcome {
 		return vouch.Pass(c.okReason, ev)
 	}
 	return vouch.Fail(vouch.CodeCELFalse, c.badReason, ev)
+}
+
+// issuesText writes the problems CEL found in an expression on one line,
+// each with its place in the expression, at most three of them.
+func issuesText(errs []*celgo.Error) string {
+	const most = 3
+	parts := make([]string, 0, min(len(errs), most)+1)
+	for i, e := range errs {
+		if i == most {
+			parts = append(parts, fmt.Sprintf("and %d more", len(errs)-most))
+			break
+		}
+		at := fmt.Sprintf("at column %d", e.Location.Column()+1)
+		if l := e.Location.Line(); l > 1 {
+			at = fmt.Sprintf("at line %d, column %d", l, e.Location.Column()+1)
+		}
+		parts = append(parts, at+" of the expression: "+strings.Join(strings.Fields(e.Message), " "))
+	}
+	return strings.Join(parts, "; ")
 }

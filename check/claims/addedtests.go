@@ -14,6 +14,7 @@ import (
 	"github.com/vouchgate/vouch/code"
 	"github.com/vouchgate/vouch/git"
 	"github.com/vouchgate/vouch/text/claimtext"
+	"github.com/vouchgate/vouch/text/plural"
 )
 
 // diffClaims holds the count claims of a summary that only the changes
@@ -89,7 +90,7 @@ func diffClaims(ctx context.Context, s *vouch.Subject, counts []claimtext.CountC
 func someTestsAdded(st claimtext.Statement, tc addedCount) vouch.CheckResult {
 	ev := map[string]any{"claim": st.Text, "found": len(tc.added), "added": nonNil(check.Cap(tc.added, 50))}
 	if len(tc.added) > 0 {
-		return result("claims.count", vouch.Pass(fmt.Sprintf("the claim %q holds: the changes add %d test functions (%s)", st.Text, len(tc.added), check.List(tc.added, 10)), ev))
+		return result("claims.count", vouch.Pass(fmt.Sprintf("the claim %q holds: the changes add %s (%s)", st.Text, plural.Count(len(tc.added), "test function"), check.List(tc.added, 10)), ev))
 	}
 	o := vouch.Undecided(vouch.CodeCountUndecided, fmt.Sprintf("the summary says %q, and the changes add no test function vouch counts; tests in other shapes (cases in a table, examples, golden files, doctests) it cannot count", st.Text))
 	o.Evidence = ev
@@ -268,7 +269,7 @@ func addsTable(s *vouch.Subject, p string, fc *git.FileChange) bool {
 func addedTests(c claimtext.CountClaim, n int, tc addedCount) vouch.CheckResult {
 	ev := map[string]any{"claim": c.Text, "claimed": n, "found": len(tc.added), "added": nonNil(check.Cap(tc.added, 50))}
 	if len(tc.added) >= n {
-		return result("claims.count", vouch.Pass(fmt.Sprintf("the claim %q holds: the changes add %d test functions (%s)", c.Text, len(tc.added), check.List(tc.added, 10)), ev))
+		return result("claims.count", vouch.Pass(fmt.Sprintf("the claim %q holds: the changes add %s (%s)", c.Text, plural.Count(len(tc.added), "test function"), check.List(tc.added, 10)), ev))
 	}
 	var why []string
 	if len(tc.uncountable) > 0 {
@@ -288,11 +289,11 @@ func addedTests(c claimtext.CountClaim, n int, tc addedCount) vouch.CheckResult 
 		why = append(why, fmt.Sprintf("%s gained subtests or tables of cases", check.List(tc.tables, 5)))
 	}
 	if len(why) > 0 {
-		o := vouch.Undecided(vouch.CodeCountUndecided, fmt.Sprintf("the claim %q cannot be checked: the changes add %d test functions, but %s", c.Text, len(tc.added), strings.Join(why, "; ")))
+		o := vouch.Undecided(vouch.CodeCountUndecided, fmt.Sprintf("the claim %q cannot be checked: the changes add %s, but %s", c.Text, plural.Count(len(tc.added), "test function"), strings.Join(why, "; ")))
 		o.Evidence = ev
 		return result("claims.count", o)
 	}
-	msg := fmt.Sprintf("the summary claims %q, but the changes since the base add %d test functions", c.Text, len(tc.added))
+	msg := fmt.Sprintf("the summary claims %q, but the changes since the base add %s", c.Text, plural.Count(len(tc.added), "test function"))
 	if len(tc.added) > 0 {
 		msg += " (" + check.List(tc.added, 10) + ")"
 	}

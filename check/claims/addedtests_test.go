@@ -111,9 +111,9 @@ func TestAddedTests(t *testing.T) {
 		{"as many as said", map[string]string{"calc_test.go": twoMore}, "Added 2 tests for `Sub`.",
 			map[string]wantCheck{"claims.count": {vouch.StatusPass, "add 2 test functions"}}},
 		{"fewer than said", map[string]string{"calc_test.go": oneMore}, "Added 3 new tests.",
-			map[string]wantCheck{"claims.count": {vouch.StatusFail, "add 1 test functions (calc_test.go:TestSub)"}}},
+			map[string]wantCheck{"claims.count": {vouch.StatusFail, "add 1 test function (calc_test.go:TestSub)"}}},
 		{"a new test file", map[string]string{"sub_test.go": "package calc\n\nimport \"testing\"\n\nfunc TestSub(t *testing.T) {}\n"}, "Wrote 2 tests.",
-			map[string]wantCheck{"claims.count": {vouch.StatusFail, "add 1 test functions"}}},
+			map[string]wantCheck{"claims.count": {vouch.StatusFail, "add 1 test function"}}},
 		{"subtests", map[string]string{"calc_test.go": calcTest + "\nfunc TestSub(t *testing.T) {\n\tt.Run(\"a\", func(t *testing.T) {})\n\tt.Run(\"b\", func(t *testing.T) {})\n}\n"}, "Added 3 tests.",
 			map[string]wantCheck{"claims.count": {vouch.StatusUndecided, "subtests or tables"}}},
 		{"an existing test changed", map[string]string{"calc_test.go": strings.Replace(oneMore, "Add(1, 2) != 3", "Add(1, 2) != 3 || Add(2, 2) != 4", 1)}, "Added 2 tests.",
@@ -130,7 +130,7 @@ func TestAddedTests(t *testing.T) {
 			map[string]wantCheck{"claims.count": {vouch.StatusFail, "add 0 test functions"}}},
 		// Tests said added without a count: at least one.
 		{"tests added, no count", map[string]string{"calc_test.go": oneMore}, "- [x] Tests added",
-			map[string]wantCheck{"claims.count": {vouch.StatusPass, "the claim \"Tests added\" holds: the changes add 1 test functions"}}},
+			map[string]wantCheck{"claims.count": {vouch.StatusPass, "the claim \"Tests added\" holds: the changes add 1 test function"}}},
 		// Without a count, no test function added leaves the claim
 		// undecided: tests come in shapes vouch does not count.
 		{"tests added, none written", map[string]string{"calc.go": strings.Replace(goBase, "a + b", "b + a", 1)}, "Changed `Add` and added tests for it.",

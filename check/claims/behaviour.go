@@ -12,6 +12,7 @@ import (
 	"github.com/vouchgate/vouch/git"
 	"github.com/vouchgate/vouch/text/claimtext"
 	"github.com/vouchgate/vouch/text/lex"
+	"github.com/vouchgate/vouch/text/plural"
 )
 
 func init() {
@@ -108,10 +109,10 @@ func (behaviourAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch
 			if !c.Qualified {
 				why = fmt.Sprintf("the summary says the work is a refactor (%q), which changes code by design", refactor)
 			}
-			undecided(fmt.Sprintf("the code of %d files changed (first %s), and %s: whether behaviour is kept is for a reader to judge", len(cmp.changed), first, why))
+			undecided(fmt.Sprintf("the code of %s changed (first %s), and %s: whether behaviour is kept is for a reader to judge", plural.Count(len(cmp.changed), "file"), first, why))
 			return nil
 		}
-		o := vouch.Fail(vouch.CodeBehaviourChanged, fmt.Sprintf("the summary says %q, but the code of %d files changed since the base, not only comments, documents or tests: first %s", c.Text, len(cmp.changed), first), ev)
+		o := vouch.Fail(vouch.CodeBehaviourChanged, fmt.Sprintf("the summary says %q, but the code of %s changed since the base, not only comments, documents or tests: first %s", c.Text, plural.Count(len(cmp.changed), "file"), first), ev)
 		for _, d := range cmp.changed {
 			o.Fix = append(o.Fix, d.String())
 		}
@@ -121,16 +122,16 @@ func (behaviourAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch
 	}
 	if len(cmp.unknown) > 0 {
 		ev["uncompared"] = check.Cap(cmp.unknown, 50)
-		undecided(fmt.Sprintf("%d changed files cannot be compared as code: %s", len(cmp.unknown), check.List(cmp.unknown, 10)))
+		undecided(fmt.Sprintf("%s cannot be compared as code: %s", plural.Count(len(cmp.unknown), "changed file"), check.List(cmp.unknown, 10)))
 		return nil
 	}
 	ev["skipped"] = check.Cap(cmp.skipped, 50)
-	msg := fmt.Sprintf("the code is the same as at the base: %d changed files differ only in comments, doc strings or layout", len(cmp.same))
+	msg := fmt.Sprintf("the code is the same as at the base: %s %s only in comments, doc strings or layout", plural.Count(len(cmp.same), "changed file"), plural.Pick(len(cmp.same), "differs", "differ"))
 	if len(cmp.same) == 0 {
 		msg = "no code changed since the base"
 	}
 	if len(cmp.skipped) > 0 {
-		msg += fmt.Sprintf("; %d documents and tests changed (%s)", len(cmp.skipped), check.List(cmp.skipped, 10))
+		msg += fmt.Sprintf("; %d %s changed (%s)", len(cmp.skipped), plural.Pick(len(cmp.skipped), "document or test", "documents and tests"), check.List(cmp.skipped, 10))
 	}
 	f.Checks = append(f.Checks, result("claims.behaviour", vouch.Pass(msg, ev)))
 	return nil

@@ -72,7 +72,7 @@ func TestBehaviourAnalyzer(t *testing.T) {
 			},
 			summary: "Documented `Add` better and added a test. No behaviour change.",
 			status:  vouch.StatusPass,
-			reason:  "differ only in comments",
+			reason:  "1 changed file differs only in comments",
 		},
 		{
 			name:    "changed logic",

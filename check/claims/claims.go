@@ -14,6 +14,7 @@ import (
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/check"
+	"github.com/vouchgate/vouch/text/plural"
 )
 
 func init() {
@@ -112,7 +113,7 @@ func (filesAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Fin
 	f.MarkApplicable(vouch.DimClaims)
 	if s.Workspace == nil {
 		r := result("claims.files", vouch.Undecided(vouch.CodeNoWorkspace,
-			fmt.Sprintf("the output claims changes to %d files, but the request names no workspace to check them in", len(files))))
+			fmt.Sprintf("the output claims changes to %s, but the request names no workspace to check %s in", plural.Count(len(files), "file"), plural.Pick(len(files), "it", "them"))))
 		for _, c := range files {
 			r.Claims = append(r.Claims, c.refs...)
 		}
@@ -209,7 +210,7 @@ func region(s *vouch.Subject, c *claimedFile, r *vouch.LineRange) vouch.Outcome 
 	if n < r.End {
 		ev["lines"] = n
 		out := vouch.Fail(vouch.CodeRegionOutsideFile,
-			fmt.Sprintf("the claimed edit of %s at lines %d-%d lies outside the file, which has %d lines", c.path, r.Start, r.End, n), ev)
+			fmt.Sprintf("the claimed edit of %s at lines %d-%d lies outside the file, which has %s", c.path, r.Start, r.End, plural.Count(n, "line")), ev)
 		out.Fix = []string{fmt.Sprintf("%s:%d-%d", c.path, r.Start, r.End)}
 		return out
 	}

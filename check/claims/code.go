@@ -14,6 +14,7 @@ import (
 	_ "github.com/vouchgate/vouch/code/treesitter" // TypeScript, JavaScript, Python (cgo builds)
 	"github.com/vouchgate/vouch/git"
 	"github.com/vouchgate/vouch/text/claimtext"
+	"github.com/vouchgate/vouch/text/plural"
 	"github.com/vouchgate/vouch/trace"
 )
 
@@ -463,8 +464,8 @@ func (d *docEval) outcome() vouch.Outcome {
 		return o
 	}
 	if len(d.unresolved) > 0 {
-		o := vouch.Undecided(vouch.CodeSymbolUnresolved, fmt.Sprintf("the task names %s, but %s defines no symbol by that name, so its doc comments cannot be checked (%d named symbols found, all documented)",
-			check.List(d.unresolved, 20), files, len(r.Documented)))
+		o := vouch.Undecided(vouch.CodeSymbolUnresolved, fmt.Sprintf("the task names %s, but %s defines no symbol by that name, so its doc comments cannot be checked (%s found, %s)",
+			check.List(d.unresolved, 20), files, plural.Count(len(r.Documented), "named symbol"), plural.Pick(len(r.Documented), "documented", "all documented")))
 		o.Evidence = map[string]any{"file": files, "documented": nonNil(check.Cap(r.Documented, 50)), "unresolved": check.Cap(d.unresolved, 50)}
 		return o
 	}
@@ -506,7 +507,7 @@ func docCount(c claimtext.CountClaim, d *docEval) vouch.CheckResult {
 	if len(r.Undocumented) == 0 {
 		// Fewer found than claimed, and none of them lacks a doc comment:
 		// what is missing cannot be named, so nothing is shown wrong.
-		why := fmt.Sprintf("%d documented symbols were found (%s) and none named lacks a doc comment", found, check.List(r.Documented, 20))
+		why := fmt.Sprintf("%s %s found (%s) and none named lacks a doc comment", plural.Count(found, "documented symbol"), plural.Pick(found, "was", "were"), check.List(r.Documented, 20))
 		switch {
 		case len(d.unresolved) > 0:
 			why += fmt.Sprintf("; the task also names %s, which %s does not define", check.List(d.unresolved, 20), strings.Join(d.files, ", "))
@@ -524,7 +525,7 @@ func docCount(c claimtext.CountClaim, d *docEval) vouch.CheckResult {
 	fix = check.Cap(fix, 50)
 	of := max(claimed, total)
 	o := vouch.Outcome{Status: vouch.StatusFail, Score: min(1, float64(found)/float64(of)), Code: vouch.CodeCountMismatch,
-		Reason:   fmt.Sprintf("the summary claims %q, but %d of %d have doc comments; missing on %s", c.Text, found, of, check.List(r.Undocumented, 20)),
+		Reason:   fmt.Sprintf("the summary claims %q, but %d of %d %s doc comments; missing on %s", c.Text, found, of, plural.Pick(found, "has", "have"), check.List(r.Undocumented, 20)),
 		Evidence: ev, Fix: fix}
 	return result("claims.count", o)
 }
@@ -595,15 +596,15 @@ func createdCount(ctx context.Context, s *vouch.Subject, c claimtext.CountClaim)
 	claimed := max(c.Number, len(c.Items))
 	ev := map[string]any{"claim": c.Text, "claimed": claimed, "found": len(exist), "files": nonNil(check.Cap(exist, 50))}
 	if len(missing) == 0 && (claimed == 0 || len(exist) >= claimed) {
-		return result("claims.count", vouch.Pass(fmt.Sprintf("the claim %q holds: %d created files exist", c.Text, len(exist)), ev))
+		return result("claims.count", vouch.Pass(fmt.Sprintf("the claim %q holds: %s %s", c.Text, plural.Count(len(exist), "created file"), plural.Pick(len(exist), "exists", "exist")), ev))
 	}
 	if len(missing) == 0 && !complete {
-		o := vouch.Undecided(vouch.CodeCountUndecided, fmt.Sprintf("the claim %q cannot be checked: %d created files were seen (%s), but without git and a base vouch cannot see every file the work created", c.Text, len(exist), check.List(exist, 20)))
+		o := vouch.Undecided(vouch.CodeCountUndecided, fmt.Sprintf("the claim %q cannot be checked: %s %s seen (%s), but without git and a base vouch cannot see every file the work created", c.Text, plural.Count(len(exist), "created file"), plural.Pick(len(exist), "was", "were"), check.List(exist, 20)))
 		o.Evidence = ev
 		return result("claims.count", o)
 	}
 	o := vouch.Outcome{Status: vouch.StatusFail, Score: min(1, float64(len(exist))/float64(max(claimed, 1))), Code: vouch.CodeCountMismatch,
-		Reason: fmt.Sprintf("the summary claims %q, but %d created files exist", c.Text, len(exist)), Evidence: ev, Fix: missing}
+		Reason: fmt.Sprintf("the summary claims %q, but %s %s", c.Text, plural.Count(len(exist), "created file"), plural.Pick(len(exist), "exists", "exist")), Evidence: ev, Fix: missing}
 	if len(missing) > 0 {
 		o.Reason += "; missing: " + check.List(missing, 20)
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/check"
 	"github.com/vouchgate/vouch/git"
+	"github.com/vouchgate/vouch/text/plural"
 )
 
 func init() {
@@ -78,7 +79,7 @@ func (gitAnalyzer) Analyze(ctx context.Context, s *vouch.Subject, f *vouch.Findi
 	if len(unclaimed) > 0 && len(files) > 0 {
 		f.Warnings = append(f.Warnings, vouch.Warning{
 			Code:    vouch.CodeUnclaimedChange,
-			Message: fmt.Sprintf("%d changed files are not among the claimed changes: %s", len(unclaimed), check.List(unclaimed, 8)),
+			Message: fmt.Sprintf("%s %s not among the claimed changes: %s", plural.Count(len(unclaimed), "changed file"), plural.Pick(len(unclaimed), "is", "are"), check.List(unclaimed, 8)),
 			Details: map[string]any{"files": unclaimed},
 		})
 	}

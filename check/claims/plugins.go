@@ -14,6 +14,7 @@ import (
 	"github.com/vouchgate/vouch/check"
 	"github.com/vouchgate/vouch/internal/jsonerr"
 	"github.com/vouchgate/vouch/internal/jsonschemax"
+	"github.com/vouchgate/vouch/text/plural"
 	"github.com/vouchgate/vouch/trace"
 )
 
@@ -128,7 +129,7 @@ func (a *pluginsAnalyzer) Analyze(_ context.Context, s *vouch.Subject, f *vouch.
 		if n, ok := arrayLen(r.Data); ok && r.ItemsReturned != nil && *r.ItemsReturned != n {
 			ev["itemsReturned"], ev["items"] = *r.ItemsReturned, n
 			f.Checks = append(f.Checks, light("plugin.items", vouch.Fail(vouch.CodeItemsMismatch,
-				fmt.Sprintf("plugin %s claims %d items but its data holds %d", r.Tool, *r.ItemsReturned, n), ev)))
+				fmt.Sprintf("plugin %s claims %s but its data holds %d", r.Tool, plural.Count(*r.ItemsReturned, "item"), n), ev)))
 		}
 		if raw, ok := s.Policy.PluginSchemas[r.Tool]; ok {
 			f.Checks = append(f.Checks, a.schemaCheck(raw, i, r))

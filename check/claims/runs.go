@@ -13,6 +13,7 @@ import (
 	"github.com/vouchgate/vouch/internal/runner"
 	"github.com/vouchgate/vouch/text/claimtext"
 	"github.com/vouchgate/vouch/text/lex"
+	"github.com/vouchgate/vouch/text/plural"
 	"github.com/vouchgate/vouch/trace"
 )
 
@@ -143,9 +144,9 @@ func (runsAnalyzer) Analyze(_ context.Context, s *vouch.Subject, f *vouch.Findin
 	}
 	if len(c.Outcomes) == 0 {
 		ev["runs"] = len(runs)
-		why := fmt.Sprintf("%d command(s) ran after the last change, as %q needs", len(runs), c.Text)
+		why := fmt.Sprintf("%s ran after the last change, as %q needs", plural.Count(len(runs), "command"), c.Text)
 		if undoneAfter >= 0 {
-			why = fmt.Sprintf("the writes after the run at call %d undid each other, so the code it ran is the code the trace ends with (last change: %s, call %d): %d command(s) ran it, as %q needs", undoneAfter, w.Path, w.Index, len(runs), c.Text)
+			why = fmt.Sprintf("the writes after the run at call %d undid each other, so the code it ran is the code the trace ends with (last change: %s, call %d): %s ran it, as %q needs", undoneAfter, w.Path, w.Index, plural.Count(len(runs), "command"), c.Text)
 		}
 		f.Checks = append(f.Checks, result("claims.runs", vouch.Pass(why, ev)))
 		return nil

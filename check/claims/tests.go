@@ -14,6 +14,7 @@ import (
 	"github.com/vouchgate/vouch/internal/runner"
 	"github.com/vouchgate/vouch/text/claimtext"
 	"github.com/vouchgate/vouch/text/lex"
+	"github.com/vouchgate/vouch/text/plural"
 	"github.com/vouchgate/vouch/trace"
 	"github.com/vouchgate/vouch/trace/testrun"
 )
@@ -206,7 +207,7 @@ func noTestRun(s *vouch.Subject, claimed string) vouch.Outcome {
 		}
 	}
 	if len(other) > 0 {
-		o := vouch.Undecided(vouch.CodeTestNotRun, fmt.Sprintf("the output claims %s; no command of the trace is a test run vouch can read, but %d other commands ran that may have run them (%s)", claimed, len(other), check.List(other, 3)))
+		o := vouch.Undecided(vouch.CodeTestNotRun, fmt.Sprintf("the output claims %s; no command of the trace is a test run vouch can read, but %s ran that may have run them (%s)", claimed, plural.Count(len(other), "other command"), check.List(other, 3)))
 		o.Evidence = map[string]any{"commands": check.Cap(other, 10)}
 		return o
 	}
@@ -370,11 +371,11 @@ func judgeRuns(ctx context.Context, s *vouch.Subject, last []testRun, source str
 		out = vouch.Undecided(u.code, fmt.Sprintf("the output claims the tests passed; %s", u.why))
 		out.Evidence = ev
 	case nReran == len(last):
-		out = vouch.Pass(fmt.Sprintf("vouch ran the %d allowed test commands again and they passed", nReran), ev)
+		out = vouch.Pass(fmt.Sprintf("vouch ran the %s again and %s passed", plural.Count(nReran, "allowed test command"), plural.Pick(nReran, "it", "they")), ev)
 	case reran:
-		out = vouch.Pass(fmt.Sprintf("vouch ran %d of the %d test commands again and they passed; the last run of the others passed (%s)", nReran, len(last), source), ev)
+		out = vouch.Pass(fmt.Sprintf("vouch ran %d of the %s again and %s passed; the last run of the others passed (%s)", nReran, plural.Count(len(last), "test command"), plural.Pick(nReran, "it", "they"), source), ev)
 	default:
-		out = vouch.Pass(fmt.Sprintf("the last run of each of %d test commands passed (%s)", len(last), source), ev)
+		out = vouch.Pass(fmt.Sprintf("the last run of each of %s passed (%s)", plural.Count(len(last), "test command"), source), ev)
 	}
 	res := result("claims.tests", out)
 	if !reran {

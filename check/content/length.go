@@ -10,6 +10,7 @@ import (
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/check"
+	"github.com/vouchgate/vouch/text/plural"
 )
 
 type lengthParams struct {
@@ -117,22 +118,22 @@ func (c *lengthChecker) Check(_ context.Context, s *vouch.Subject) vouch.Outcome
 	var problems []string
 	if c.minChars >= 0 {
 		if chars < c.minChars {
-			problems = append(problems, fmt.Sprintf("%d characters, fewer than the minimum of %d", chars, c.minChars))
+			problems = append(problems, fmt.Sprintf("%s, fewer than the minimum of %d", plural.Count(chars, "character"), c.minChars))
 		}
 	}
 	if c.maxChars >= 0 {
 		if chars > c.maxChars {
-			problems = append(problems, fmt.Sprintf("%d characters, more than the maximum of %d", chars, c.maxChars))
+			problems = append(problems, fmt.Sprintf("%s, more than the maximum of %d", plural.Count(chars, "character"), c.maxChars))
 		}
 	}
 	if c.minWords >= 0 {
 		if words < c.minWords {
-			problems = append(problems, fmt.Sprintf("%d words, fewer than the minimum of %d", words, c.minWords))
+			problems = append(problems, fmt.Sprintf("%s, fewer than the minimum of %d", plural.Count(words, "word"), c.minWords))
 		}
 	}
 	if c.maxWords >= 0 {
 		if words > c.maxWords {
-			problems = append(problems, fmt.Sprintf("%d words, more than the maximum of %d", words, c.maxWords))
+			problems = append(problems, fmt.Sprintf("%s, more than the maximum of %d", plural.Count(words, "word"), c.maxWords))
 		}
 	}
 	if len(problems) == 0 {

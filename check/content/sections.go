@@ -8,6 +8,7 @@ import (
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/check"
+	"github.com/vouchgate/vouch/text/plural"
 )
 
 type sectionsParams struct {
@@ -93,7 +94,7 @@ func (c *sectionsChecker) Check(_ context.Context, s *vouch.Subject) vouch.Outco
 	}
 	total := len(c.required)
 	if len(missing) == 0 {
-		return vouch.Pass(fmt.Sprintf("%s has all %d required sections", targetPhrase(c.target), total), ev)
+		return vouch.Pass(fmt.Sprintf("%s has %s", targetPhrase(c.target), plural.All(total, "required section")), ev)
 	}
 	if len(hs) > maxHeadings {
 		ev["headings"] = append([]string{}, hs[:maxHeadings]...)

@@ -17,6 +17,7 @@ import (
 	_ "github.com/vouchgate/vouch/code/treesitter" // TypeScript, JavaScript, Python (cgo builds)
 	"github.com/vouchgate/vouch/git"
 	"github.com/vouchgate/vouch/text/mention"
+	"github.com/vouchgate/vouch/text/plural"
 	"github.com/vouchgate/vouch/text/support"
 	"github.com/vouchgate/vouch/trace"
 )
@@ -252,7 +253,7 @@ func (r *result) report(f *vouch.Findings, dim string) {
 			Name: "grounding.mentions", Level: vouch.LevelGrounding, Strength: vouch.StrengthStrict,
 			Status: vouch.StatusPass, Confidence: 1, Dimension: dim, Weight: 1,
 			Score:    float64(good) / float64(decided),
-			Reason:   fmt.Sprintf("%d files, packages, symbols and URLs mentioned are found in the evidence", good),
+			Reason:   fmt.Sprintf("%s of files, packages, symbols and URLs %s found in the evidence", plural.Count(good, "mention"), plural.Pick(good, "is", "are")),
 			Evidence: map[string]any{"verified": good, "refuted": len(refuted), "unverified": len(r.unverified)},
 		}
 		if len(refuted) > 0 {
@@ -264,11 +265,11 @@ func (r *result) report(f *vouch.Findings, dim string) {
 				fix = append(fix, fmt.Sprintf("%s %q (%s)", m.Kind, m.Text, m.Evidence))
 			}
 			c.Status, c.Code, c.Fix = vouch.StatusFail, vouch.CodeMentionsRefuted, fix
-			c.Reason = fmt.Sprintf("%d of %d mentions the evidence decides are contradicted by it: %s", len(refuted), decided, check.List(fix, 5))
+			c.Reason = fmt.Sprintf("%d of the %s the evidence decides %s contradicted by it: %s", len(refuted), plural.Count(decided, "mention"), plural.Pick(len(refuted), "is", "are"), check.List(fix, 5))
 			c.Evidence["refutedMentions"] = fix
 		}
 		if len(r.unverified) > 0 {
-			c.Reason += fmt.Sprintf("; %d more are in nothing the evidence holds (unverified, not counted)", len(r.unverified))
+			c.Reason += fmt.Sprintf("; %d more %s in nothing the evidence holds (unverified, not counted)", len(r.unverified), plural.Pick(len(r.unverified), "is", "are"))
 		}
 		f.Checks = append(f.Checks, c)
 	}
@@ -319,7 +320,7 @@ func (r *result) statements(f *vouch.Findings, dim string) {
 		f.Checks = append(f.Checks, vouch.CheckResult{
 			Name: "grounding.claims", Level: vouch.LevelGrounding, Strength: vouch.StrengthStrict,
 			Status: vouch.StatusPass, Confidence: 1, Dimension: dim, Weight: float64(len(found)), Score: 1,
-			Reason:   fmt.Sprintf("%d of %d statements are found in the sources: their figures, dates, names and words", len(found), n),
+			Reason:   fmt.Sprintf("%d of %s %s found in the sources: %s figures, dates, names and words", len(found), plural.Count(n, "statement"), plural.Pick(len(found), "is", "are"), plural.Pick(len(found), "its", "their")),
 			Evidence: map[string]any{"statements": n, "found": len(found)},
 			Claims:   refs(found),
 		})
@@ -337,7 +338,7 @@ func (r *result) statements(f *vouch.Findings, dim string) {
 			Name: "grounding.claims", Level: vouch.LevelGrounding, Strength: vouch.StrengthStrict,
 			Status: vouch.StatusFail, Confidence: 1, Dimension: dim, Weight: float64(len(contra)), Score: 0,
 			Code:     vouch.CodeSourceContradicted,
-			Reason:   fmt.Sprintf("%d of %d statements are contradicted by the sources: %s", len(contra), n, check.List(sentences, 3)),
+			Reason:   fmt.Sprintf("%d of %s %s contradicted by the sources: %s", len(contra), plural.Count(n, "statement"), plural.Pick(len(contra), "is", "are"), check.List(sentences, 3)),
 			Evidence: map[string]any{"statements": n, "contradicted": sentences},
 			Fix:      sentences,
 			// A source that says otherwise is not missing evidence: the
@@ -352,7 +353,7 @@ func (r *result) statements(f *vouch.Findings, dim string) {
 			Name: "grounding.claims", Level: vouch.LevelGrounding, Strength: vouch.StrengthStrict,
 			Status: vouch.StatusUndecided, Dimension: dim, Weight: float64(len(open)),
 			Code:     vouch.CodeStatementsUnfound,
-			Reason:   fmt.Sprintf("%d of %d statements are not found in the sources, and none contradicts them: unverified", len(open), n),
+			Reason:   fmt.Sprintf("%d of %s %s not found in the sources, and none contradicts %s: unverified", len(open), plural.Count(n, "statement"), plural.Pick(len(open), "is", "are"), plural.Pick(len(open), "it", "them")),
 			Evidence: map[string]any{"statements": n, "unfound": check.Cap(sentences, 20)},
 			Claims:   refs(open),
 		})

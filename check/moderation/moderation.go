@@ -44,6 +44,7 @@ import (
 	"github.com/vouchgate/vouch/check"
 	"github.com/vouchgate/vouch/check/internal/sourced"
 	"github.com/vouchgate/vouch/text/mention"
+	"github.com/vouchgate/vouch/text/plural"
 	"github.com/vouchgate/vouch/text/support"
 )
 
@@ -113,7 +114,7 @@ func coverage(f *vouch.Findings, points []point, summary termSet) {
 		Name: "moderation.coverage", Level: vouch.LevelGrounding, Strength: vouch.StrengthStrict,
 		Status: vouch.StatusPass, Confidence: 1, Dimension: vouch.DimCoverage, Weight: 1,
 		Score:    float64(len(points)-len(dropped)) / float64(len(points)),
-		Reason:   fmt.Sprintf("the summary keeps all %d key points of the discussion", len(points)),
+		Reason:   fmt.Sprintf("the summary keeps %s of the discussion", plural.All(len(points), "key point")),
 		Evidence: map[string]any{"points": len(points)},
 	}
 	if len(dropped) > 0 {
@@ -206,12 +207,12 @@ func attributionCheck(f *vouch.Findings, turns []turn, summary string) {
 		Name: "moderation.attribution", Level: vouch.LevelGrounding, Strength: vouch.StrengthStrict,
 		Status: vouch.StatusPass, Confidence: 1, Dimension: vouch.DimFaithfulness, Weight: 1,
 		Score:    float64(len(atts)-len(wrong)) / float64(len(atts)),
-		Reason:   fmt.Sprintf("the %d statements the summary attributes to participants are theirs", len(atts)),
+		Reason:   plural.Pick(len(atts), "the statement the summary attributes to a participant is theirs", fmt.Sprintf("the %d statements the summary attributes to participants are theirs", len(atts))),
 		Evidence: map[string]any{"attributions": len(atts)},
 	}
 	if len(wrong) > 0 {
 		c.Status, c.Code, c.Must, c.Fix = vouch.StatusFail, vouch.CodeUnsupportedClaim, true, wrong
-		c.Reason = fmt.Sprintf("%d of %d statements are attributed to the wrong participant: %s", len(wrong), len(atts), wrong[0])
+		c.Reason = fmt.Sprintf("%d of %d %s attributed to the wrong participant: %s", len(wrong), len(atts), plural.Pick(len(wrong), "statements is", "statements are"), wrong[0])
 		c.Evidence["misattributed"] = wrong
 	}
 	f.Checks = append(f.Checks, c)

@@ -110,6 +110,7 @@ import (
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/check"
+	"github.com/vouchgate/vouch/text/plural"
 )
 
 func init() {
@@ -340,12 +341,12 @@ func consistency(p *vouch.Plan, g *graph, r *recorder) {
 	if clean == 0 {
 		return
 	}
-	reason := fmt.Sprintf("the %d subgoals have unique ids and known dependencies, and form no cycle", clean)
+	reason := plural.Pick(clean, "the subgoal has a unique id and known dependencies, and forms no cycle", fmt.Sprintf("the %d subgoals have unique ids and known dependencies, and form no cycle", clean))
 	if len(p.Phases) > 0 {
 		reason += "; the phases run each of them once, after what it depends on"
 	}
 	if clean < len(p.Subgoals) {
-		reason = fmt.Sprintf("%d of %d subgoals are named in no consistency fault", clean, len(p.Subgoals))
+		reason = fmt.Sprintf("%d of %s %s named in no consistency fault", clean, plural.Count(len(p.Subgoals), "subgoal"), plural.Pick(clean, "is", "are"))
 	}
 	r.pass(vouch.DimConsistency, "plan.consistency", reason, clean,
 		map[string]any{"subgoals": len(p.Subgoals), "sound": clean, "phases": len(p.Phases)})

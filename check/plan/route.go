@@ -10,6 +10,7 @@ import (
 	"github.com/vouchgate/vouch/text/lex"
 
 	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/text/plural"
 )
 
 // registry is the agent registry of a request, with capabilities
@@ -278,7 +279,7 @@ func routability(p *vouch.Plan, agents []vouch.Agent, r *recorder) {
 	if ok > 0 {
 		reason := fmt.Sprintf("every subgoal is routed to a registered agent with the capabilities it requires (%d)", ok)
 		if ok < len(p.Subgoals) {
-			reason = fmt.Sprintf("%d of %d subgoals are routed to a registered agent with the capabilities they require", ok, len(p.Subgoals))
+			reason = fmt.Sprintf("%d of %s %s routed to a registered agent with the capabilities %s", ok, plural.Count(len(p.Subgoals), "subgoal"), plural.Pick(ok, "is", "are"), plural.Pick(ok, "it requires", "they require"))
 		}
 		r.pass(vouch.DimRoutability, "plan.routing", reason, ok,
 			map[string]any{"subgoals": len(p.Subgoals), "routed": ok, "agents": len(reg.agents)})

@@ -7,6 +7,7 @@ import (
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/text/lex"
+	"github.com/vouchgate/vouch/text/plural"
 )
 
 // topic is an entry of the synonym table: the names a policy may give the
@@ -309,7 +310,7 @@ func completeness(p *vouch.Plan, goal string, required []string, r *recorder) {
 	}
 	if len(covered) > 0 {
 		r.pass(vouch.DimCompleteness, "plan.topics",
-			fmt.Sprintf("%d of %d required topics are covered by subgoals", len(covered), len(seen)),
+			fmt.Sprintf("%d of %s %s covered by subgoals", len(covered), plural.Count(len(seen), "required topic"), plural.Pick(len(covered), "is", "are")),
 			len(covered), map[string]any{"covered": covered})
 	}
 }

@@ -62,6 +62,7 @@ import (
 	"github.com/vouchgate/vouch/check"
 	"github.com/vouchgate/vouch/check/internal/sourced"
 	"github.com/vouchgate/vouch/text/mention"
+	"github.com/vouchgate/vouch/text/plural"
 	"github.com/vouchgate/vouch/text/support"
 )
 
@@ -205,7 +206,7 @@ func completeness(f *vouch.Findings, ix *support.Index, outs []vouch.AgentOutput
 		Name: "synthesis.completeness", Level: vouch.LevelGrounding, Strength: vouch.StrengthStrict,
 		Status: vouch.StatusPass, Confidence: 1, Dimension: vouch.DimCompleteness, Weight: 1,
 		Score:    float64(substantive-len(unused)) / float64(substantive),
-		Reason:   fmt.Sprintf("the answer draws on all %d outputs with findings", substantive),
+		Reason:   fmt.Sprintf("the answer draws on %s with findings", plural.All(substantive, "output")),
 		Evidence: map[string]any{"outputs": substantive},
 	}
 	if len(unused) > 0 {
@@ -215,7 +216,7 @@ func completeness(f *vouch.Findings, ix *support.Index, outs []vouch.AgentOutput
 			f.Gaps = append(f.Gaps, "the answer leaves out output "+id)
 		}
 		c.Status, c.Code, c.Fix, c.Must = vouch.StatusFail, vouch.CodeOutputUnused, fix, true
-		c.Reason = fmt.Sprintf("%d of %d outputs with findings are not used: %s", len(unused), substantive, strings.Join(unused, ", "))
+		c.Reason = fmt.Sprintf("%d of %s with findings %s not used: %s", len(unused), plural.Count(substantive, "output"), plural.Pick(len(unused), "is", "are"), strings.Join(unused, ", "))
 		c.Evidence["unused"] = unused
 		f.Suggestions = append(f.Suggestions, "draw on "+strings.Join(unused, ", ")+", or say why they do not matter")
 	}
@@ -277,7 +278,7 @@ func consistency(f *vouch.Findings, ix *support.Index, doc *mention.Doc) {
 	if len(taken) == 0 {
 		reason := "no two outputs contradict each other"
 		if len(conflicts) > 0 {
-			reason = fmt.Sprintf("the answer states both sides of each of the %d conflicts between outputs it uses", len(conflicts))
+			reason = plural.Pick(len(conflicts), "the answer states both sides of the conflict between outputs it uses", fmt.Sprintf("the answer states both sides of each of the %d conflicts between outputs it uses", len(conflicts)))
 		}
 		f.Checks = append(f.Checks, vouch.CheckResult{
 			Name: "synthesis.consistency", Level: vouch.LevelGrounding, Strength: vouch.StrengthLight,

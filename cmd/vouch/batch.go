@@ -17,6 +17,7 @@ import (
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/engine"
 	"github.com/vouchgate/vouch/judge"
+	"github.com/vouchgate/vouch/text/plural"
 	"github.com/vouchgate/vouch/wire"
 )
 
@@ -294,7 +295,8 @@ func readLine(r *bufio.Reader, max int64) ([]byte, error) {
 
 // verifyLine verifies one line and encodes its output line.
 func verifyLine(ctx context.Context, eng *engine.Engine, f *verifyFlags, j job) result {
-	req, err := wire.DecodeRequest(j.data, wire.Options{MaxBytes: f.maxBytes, Name: fmt.Sprintf("line %d", j.line)})
+	opt := wire.Options{MaxBytes: f.maxBytes, Name: fmt.Sprintf("line %d", j.line)}
+	req, err := wire.DecodeRequest(j.data, opt)
 	var rep *vouch.Report
 	if err == nil {
 		if f.base != "" {
@@ -303,6 +305,13 @@ func verifyLine(ctx context.Context, eng *engine.Engine, f *verifyFlags, j job) 
 		rep, err = eng.Verify(ctx, req)
 	}
 	if err != nil {
+		// A bad line is decoded again with the engine's check, off the
+		// path of good lines, to list every problem it has, each with
+		// its position.
+		opt.Check = eng.Check
+		if _, all := wire.DecodeRequest(j.data, opt); all != nil {
+			err = all
+		}
 		return result{seq: j.seq, bad: true, out: append(wire.ErrorLine(j.line, err), '\n')}
 	}
 	out, merr := wire.MarshalReport(rep)
@@ -313,8 +322,8 @@ func verifyLine(ctx context.Context, eng *engine.Engine, f *verifyFlags, j job) 
 }
 
 func printSummary(w io.Writer, s batchStats, elapsed time.Duration) {
-	fmt.Fprintf(w, "%d requests in %v: %d pass, %d retry, %d fail, %d unverified, %d bad",
-		s.total, elapsed.Round(time.Millisecond), s.verdicts[vouch.VerdictPass], s.verdicts[vouch.VerdictRetry], s.verdicts[vouch.VerdictFail],
+	fmt.Fprintf(w, "%s in %v: %d pass, %d retry, %d fail, %d unverified, %d bad",
+		plural.Count(s.total, "request"), elapsed.Round(time.Millisecond), s.verdicts[vouch.VerdictPass], s.verdicts[vouch.VerdictRetry], s.verdicts[vouch.VerdictFail],
 		s.verdicts[vouch.VerdictUnverified], s.bad)
 	if len(s.ms) > 0 {
 		slices.Sort(s.ms)

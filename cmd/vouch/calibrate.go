@@ -10,8 +10,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/policy"
 	"github.com/vouchgate/vouch/quality"
+	"github.com/vouchgate/vouch/text/plural"
 )
 
 // calibrateFlags are the flags of vouch calibrate.
@@ -218,8 +220,8 @@ func readSampleFiles(reports, labels string) ([]quality.Sample, error) {
 
 // renderCalibration writes a calibration for a person.
 func renderCalibration(w io.Writer, c *quality.Calibration) {
-	fmt.Fprintf(w, "%d verifications, %d labelled (%d good, %d bad); %d on rows the thresholds decide; %d on verdicts left unverified\n",
-		c.Samples, c.Labels, c.Good, c.Bad, c.Fitted, c.Unverified)
+	fmt.Fprintf(w, "%s, %d labelled (%d good, %d bad); %d on rows the thresholds decide; %d on verdicts left unverified\n",
+		plural.Count(c.Samples, "verification"), c.Labels, c.Good, c.Bad, c.Fitted, c.Unverified)
 	fmt.Fprintf(w, "%s\n", c.Message)
 	cor := "n/a"
 	if c.Correlation.Value != nil {
@@ -249,7 +251,8 @@ func renderCalibration(w io.Writer, c *quality.Calibration) {
 			fmt.Fprintf(w, "\nWeights of %s: %s\n", k.Kind, k.Message)
 			continue
 		}
-		fmt.Fprintf(w, "\nWeights of %s (%d labels): %v, now %v\n", k.Kind, k.Fitted, k.Weights, k.Base)
+		dims := vouch.Dimensions(vouch.Kind(k.Kind))
+		fmt.Fprintf(w, "\nWeights of %s (%s): %s; now %s\n", k.Kind, plural.Count(k.Fitted, "label"), weightsText(k.Weights, dims), weightsText(k.Base, dims))
 	}
 	suggestion(w, "Suggested weights with thresholds fitted under them", c.WithWeights)
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -88,20 +89,77 @@ func Main(ctx context.Context, args []string, st Streams) int {
 	root.SetIn(st.In)
 	root.SetOut(st.Out)
 	root.SetErr(st.Err)
-	err := root.ExecuteContext(ctx)
+	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return exitPass
 	}
 	var ee *exitError
-	if errors.As(err, &ee) {
-		if ee.err != nil {
-			printError(st.Err, ee.err)
-		}
-		return ee.code
+	if !errors.As(err, &ee) {
+		// Errors from cobra itself: unknown commands and flags.
+		fmt.Fprintf(st.Err, "vouch: %v\nRun 'vouch --help' for usage.\n", err)
+		ee = &exitError{code: exitInput, err: &vouch.Error{Code: vouch.ErrUsage, Message: err.Error()}}
+	} else if ee.err != nil {
+		printError(st.Err, ee.err)
 	}
-	// Errors from cobra itself: unknown commands and flags.
-	fmt.Fprintf(st.Err, "vouch: %v\nRun 'vouch --help' for usage.\n", err)
-	return exitInput
+	if ee.err != nil && jsonOutput(cmd) {
+		writeErrorJSON(st.Out, ee.code, ee.err)
+	}
+	return ee.code
+}
+
+// jsonOutput reports whether cmd was asked for JSON output (--json,
+// --brief or --format json), so that its errors are JSON on standard
+// output too.
+func jsonOutput(cmd *cobra.Command) bool {
+	if cmd == nil {
+		return false
+	}
+	for _, name := range []string{"json", "brief"} {
+		if f := cmd.Flags().Lookup(name); f != nil && f.Value.String() == "true" {
+			return true
+		}
+	}
+	f := cmd.Flags().Lookup("format")
+	return f != nil && f.Value.String() == "json"
+}
+
+// errUnavailable is the code, in JSON, of an error that exits 3: a server
+// or store that could not be reached or failed.
+const errUnavailable vouch.ErrorCode = "unavailable"
+
+// writeErrorJSON writes an error as a command asked for JSON gets it, on
+// one line: {"error": {...}} with the first problem, and "errors": [...]
+// listing them all when there are several, as the server answers a bad
+// request. A problem that is no *vouch.Error gets the code of the exit:
+// usage (2) or unavailable (3).
+func writeErrorJSON(w io.Writer, exit int, err error) {
+	list := vouch.ErrorList(err)
+	for i, e := range list {
+		var ve *vouch.Error
+		if e.Code != vouch.ErrInternal || errors.As(err, &ve) {
+			continue
+		}
+		c := *e
+		switch exit {
+		case exitInput:
+			c.Code = vouch.ErrUsage
+		case exitUnavailable:
+			c.Code = errUnavailable
+		}
+		list[i] = &c
+	}
+	body := struct {
+		Error  *vouch.Error   `json:"error"`
+		Errors []*vouch.Error `json:"errors,omitempty"`
+	}{Error: list[0]}
+	if len(list) > 1 {
+		body.Errors = list
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(body) != nil {
+		io.WriteString(w, `{"error":{"code":"internal","message":"cannot encode the error"}}`+"\n")
+	}
 }
 
 // printError prints an input error, one problem a line.

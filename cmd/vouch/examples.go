@@ -10,6 +10,7 @@ import (
 
 	"github.com/vouchgate/vouch/client"
 	"github.com/vouchgate/vouch/quality"
+	"github.com/vouchgate/vouch/text/plural"
 )
 
 type examplesFlags struct {
@@ -105,7 +106,7 @@ func runExamples(cmd *cobra.Command, st Streams, f *examplesFlags) error {
 	if err := os.WriteFile(f.writePolicy, patch, 0o644); err != nil {
 		return usageErr(fmt.Errorf("--write-policy: %w", err))
 	}
-	fmt.Fprintf(st.Err, "vouch: wrote %d examples to %s\n", len(exs), f.writePolicy)
+	fmt.Fprintf(st.Err, "vouch: wrote %s to %s\n", plural.Count(len(exs), "example"), f.writePolicy)
 	return nil
 }
 

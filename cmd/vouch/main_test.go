@@ -122,19 +122,24 @@ func TestColor(t *testing.T) {
 		name     string
 		terminal bool
 		noColor  string
+		term     string
 		want     bool
 	}{
-		{"terminal", true, "", true},
-		{"pipe", false, "", false},
-		{"terminal with NO_COLOR", true, "1", false},
+		{"terminal", true, "", "xterm", true},
+		{"pipe", false, "", "xterm", false},
+		{"terminal with NO_COLOR", true, "1", "xterm", false},
+		{"dumb terminal", true, "", "dumb", false},
 	} {
 		var out, errb bytes.Buffer
 		st := Streams{
 			In: strings.NewReader(passing), Out: &out, Err: &errb,
 			IsTerminal: func(any) bool { return tt.terminal },
 			Getenv: func(k string) string {
-				if k == "NO_COLOR" {
+				switch k {
+				case "NO_COLOR":
 					return tt.noColor
+				case "TERM":
+					return tt.term
 				}
 				return ""
 			},

@@ -14,6 +14,7 @@ import (
 	"github.com/vouchgate/vouch/check"
 	"github.com/vouchgate/vouch/policy"
 	"github.com/vouchgate/vouch/schema"
+	"github.com/vouchgate/vouch/text/plural"
 )
 
 func newSchemaCmd() *cobra.Command {
@@ -78,7 +79,7 @@ func newPolicyCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			problems := policy.Check(args...)
 			if len(problems) == 0 {
-				fmt.Fprintf(cmd.OutOrStdout(), "%d policy files OK\n", len(args))
+				fmt.Fprintf(cmd.OutOrStdout(), "%s OK\n", plural.Count(len(args), "policy file"))
 				return nil
 			}
 			return usageErr(vouch.Errors(problems))

@@ -12,6 +12,7 @@ import (
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/pr"
 	"github.com/vouchgate/vouch/pr/testreport"
+	"github.com/vouchgate/vouch/text/plural"
 	"github.com/vouchgate/vouch/wire"
 )
 
@@ -146,18 +147,10 @@ func runPR(ctx context.Context, st Streams, cmd *cobra.Command, f *prFlags) erro
 		}
 	default:
 		fmt.Fprintf(st.Out, "pull request %s..%s: merge base %s, head %s, %s changed, %s\n\n",
-			base, f.head, shortHash(res.MergeBase), shortHash(res.Head), plural(len(res.Files), "file"), plural(len(res.Request.Trace), "test run"))
+			base, f.head, shortHash(res.MergeBase), shortHash(res.Head), plural.Count(len(res.Files), "file"), plural.Count(len(res.Request.Trace), "test run"))
 		render(st.Out, res.Report, st.color(st.Out))
 	}
 	return verdictExit(res.Report.Verdict)
-}
-
-// plural writes n and noun, with an "s" unless n is 1.
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // shortHash abbreviates a commit hash for a person.

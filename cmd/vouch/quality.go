@@ -18,6 +18,7 @@ import (
 	"github.com/vouchgate/vouch/client"
 	"github.com/vouchgate/vouch/quality"
 	"github.com/vouchgate/vouch/store"
+	"github.com/vouchgate/vouch/text/plural"
 )
 
 // metricsFlags are the flags of vouch metrics.
@@ -250,7 +251,7 @@ func sqlitePath(dsn string) string {
 // renderMetrics writes the metrics for a person: the labels' rates first,
 // then the gate's, the distributions, failure patterns, cost and bias.
 func renderMetrics(w io.Writer, m *quality.Metrics) {
-	fmt.Fprintf(w, "%d verifications, %s\n", m.Verifications, windowText(m.Window))
+	fmt.Fprintf(w, "%s, %s\n", plural.Count(m.Verifications, "verification"), windowText(m.Window))
 
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	rate := func(name string, r quality.Rate, what string) {
@@ -270,13 +271,13 @@ func renderMetrics(w io.Writer, m *quality.Metrics) {
 	rate("first pass", m.FirstPass, "attempt 1 passed, of attempt-1 verifications")
 	rate("retry success", m.RetrySuccess, "tasks sent back that ended in a pass, of tasks sent back")
 	rate("unverified rate", m.UnverifiedRate, "left unverified (nothing found false, a claim not checked either way), of all verifications")
-	rate("claim coverage", m.Coverage, fmt.Sprintf("claims decided (verified or refuted; %d refuted), of the claims of the %d verifications with a claim ledger",
-		m.RefutedClaims, m.Ledgers))
+	rate("claim coverage", m.Coverage, fmt.Sprintf("claims decided (verified or refuted; %d refuted), of the claims of the %s with a claim ledger",
+		m.RefutedClaims, plural.Count(m.Ledgers, "verification")))
 	perTask := "n/a"
 	if m.RetriesPerTask != nil {
 		perTask = fmt.Sprintf("%.2f", *m.RetriesPerTask)
 	}
-	fmt.Fprintf(tw, "  retries per task\t%s\t%d retries\n", perTask, m.Retries)
+	fmt.Fprintf(tw, "  retries per task\t%s\t%s\n", perTask, plural.Count(m.Retries, "retry"))
 	fmt.Fprintf(tw, "  needs review\t%d\n", m.NeedsReview)
 	tw.Flush()
 	fmt.Fprintf(w, "  verdicts  %s\n", counts(m.Verdicts, vouch.Verdicts))
@@ -343,7 +344,7 @@ func renderMetrics(w io.Writer, m *quality.Metrics) {
 	if m.Cost.TaskCostRatio != nil {
 		ratio = fmt.Sprintf("%.2f", *m.Cost.TaskCostRatio)
 	}
-	fmt.Fprintf(tw, "  ÷ task cost\t%s\t$%.4f of $%.4f, over the %d verifications whose task cost is known\n", ratio, m.Cost.PricedVerificationUSD, m.Cost.TaskUSD, m.Cost.Priced)
+	fmt.Fprintf(tw, "  ÷ task cost\t%s\t$%.4f of $%.4f, over the %s whose task cost is known\n", ratio, m.Cost.PricedVerificationUSD, m.Cost.TaskUSD, plural.Count(m.Cost.Priced, "verification"))
 	kinds := make([]string, 0, len(m.CostByKind))
 	for k := range m.CostByKind {
 		kinds = append(kinds, k)

@@ -5,8 +5,10 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/text/plural"
 	"github.com/vouchgate/vouch/trace"
 )
 
@@ -25,6 +27,7 @@ const (
 // the failed and undecided checks with their evidence, the warnings and
 // the feedback.
 func render(w io.Writer, rep *vouch.Report, color bool) {
+	mk := marksFor(color)
 	paint := func(code, s string) string {
 		if !color {
 			return s
@@ -64,20 +67,20 @@ func render(w io.Writer, rep *vouch.Report, color bool) {
 		}
 		fmt.Fprintln(w)
 		for _, c := range rep.Claims {
-			mark, col := "ok  ", ansiGreen
+			mark, col := mk.ok, ansiGreen
 			switch c.State {
 			case vouch.ClaimRefuted:
-				mark, col = "FALSE", ansiRed
+				mark, col = mk.bad, ansiRed
 			case vouch.ClaimUnverified:
-				mark, col = "??? ", ansiBlue
+				mark, col = mk.open, ansiBlue
 			}
 			text := c.Text
 			if c.Source != vouch.SourceSummary {
 				text = c.Source + ": " + text
 			}
-			fmt.Fprintf(w, "  %s %-10s %s\n", paint(col, fmt.Sprintf("%-5s", mark)), c.Kind, clipLine(text, 160))
+			fmt.Fprintf(w, "  %s %-10s %s\n", paint(col, padMark(mark)), c.Kind, clipLine(text, 160))
 			if c.Reason != "" {
-				fmt.Fprintf(w, "        %s\n", paint(ansiDim, clipLine(c.Reason, 240)))
+				fmt.Fprintf(w, "     %s\n", paint(ansiDim, clipLine(c.Reason, 240)))
 			}
 		}
 	}
@@ -117,14 +120,16 @@ func render(w io.Writer, rep *vouch.Report, color bool) {
 	}
 	fmt.Fprintf(w, "\nChecks: %d passed, %d failed, %d undecided\n", passed, len(failed), len(undecided)+len(pending))
 	for _, c := range failed {
-		fmt.Fprintf(w, "  %s %s%s: %s\n", paint(ansiRed, "FAIL"), c.Name, codeSuffix(c), c.Reason)
+		fmt.Fprintf(w, "  %s %s%s: %s\n", paint(ansiRed, padMark(mk.bad)), c.Name, codeSuffix(c, ""), c.Reason)
 		writeEvidence(w, c.Evidence)
 	}
+	// An undecided check's code says why nothing was decided, not what
+	// failed: the line says so.
 	for _, c := range undecided {
-		fmt.Fprintf(w, "  %s %s%s: %s\n", paint(ansiYellow, "????"), c.Name, codeSuffix(c), c.Reason)
+		fmt.Fprintf(w, "  %s %s%s: %s\n", paint(ansiYellow, padMark(mk.open)), c.Name, codeSuffix(c, "undecided"), c.Reason)
 	}
 	for _, c := range pending {
-		fmt.Fprintf(w, "  %s criterion %s: %s\n", paint(ansiYellow, "????"), c.ID, c.Reason)
+		fmt.Fprintf(w, "  %s criterion %s (undecided): %s\n", paint(ansiYellow, padMark(mk.open)), c.ID, c.Reason)
 	}
 	if len(rep.Mentions.Refuted) > 0 {
 		fmt.Fprintln(w, "\nRefuted mentions:")
@@ -139,15 +144,12 @@ func render(w io.Writer, rep *vouch.Report, color bool) {
 		}
 	}
 	if j := rep.Judge; j != nil {
-		fmt.Fprintf(w, "\nJudge: %s (%s, %d sample", strings.Join(j.Models, ", "), j.Mode, j.Samples)
-		if j.Samples != 1 {
-			fmt.Fprint(w, "s")
-		}
+		fmt.Fprintf(w, "\nJudge: %s (%s, %s", strings.Join(j.Models, ", "), j.Mode, plural.Count(j.Samples, "sample"))
 		if j.Agreement != nil {
 			fmt.Fprintf(w, ", agreement %.2f", *j.Agreement)
 		}
 		c := rep.Cost
-		fmt.Fprintf(w, "): %d calls, %d cached, %d+%d tokens, $%.4f\n", c.JudgeCalls, c.CacheHits, c.InputTokens, c.OutputTokens, c.USD)
+		fmt.Fprintf(w, "): %s, %d cached, %d+%d tokens, $%.4f\n", plural.Count(c.JudgeCalls, "call"), c.CacheHits, c.InputTokens, c.OutputTokens, c.USD)
 	}
 	if len(rep.Warnings) > 0 {
 		fmt.Fprintln(w, "\nWarnings:")
@@ -187,11 +189,28 @@ func verdictWhy(rep *vouch.Report) string {
 	return "nothing could be decided"
 }
 
-func codeSuffix(c vouch.CheckResult) string {
-	if code, ok := c.Evidence["code"].(string); ok && code != "" {
+// codeSuffix writes a check's code after its name, " [CODE]", or, with
+// a state, " (state, CODE)", or " (state)" without a code.
+func codeSuffix(c vouch.CheckResult, state string) string {
+	code, _ := c.Evidence["code"].(string)
+	switch {
+	case state == "" && code == "":
+		return ""
+	case state == "":
 		return " [" + code + "]"
+	case code == "":
+		return " (" + state + ")"
 	}
-	return ""
+	return " (" + state + ", " + code + ")"
+}
+
+// padMark pads a mark to the width of the widest, so that what follows
+// it lines up.
+func padMark(m string) string {
+	if n := utf8.RuneCountInString(m); n < 2 {
+		return m + strings.Repeat(" ", 2-n)
+	}
+	return m
 }
 
 func hasCheckFor(checks []vouch.CheckResult, id string) bool {
@@ -214,10 +233,6 @@ func writeEvidence(w io.Writer, ev map[string]any) {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		v := fmt.Sprint(ev[k])
-		if len(v) > 200 {
-			v = v[:197] + "..."
-		}
-		fmt.Fprintf(w, "       %s: %s\n", k, v)
+		writeField(w, "       ", k, ev[k])
 	}
 }

@@ -50,10 +50,16 @@ func checkCounts(t *testing.T, rep *vouch.Report, out string) {
 	passed, _ := strconv.Atoi(m[1])
 	failed, _ := strconv.Atoi(m[2])
 	undecided, _ := strconv.Atoi(m[3])
-	if n := strings.Count(out, "\n  FAIL "); n != failed {
-		t.Errorf("counts line says %d failed, %d FAIL lines are shown:\n%s", failed, n, out)
+	// The check lines are those under the counts line, up to a blank
+	// line; claims above it have the same marks.
+	checks := out[countsLine.FindStringIndex(out)[0]:]
+	if i := strings.Index(checks, "\n\n"); i >= 0 {
+		checks = checks[:i+1]
 	}
-	if n := strings.Count(out, "\n  ???? "); n != undecided {
+	if n := strings.Count(checks, "\n  x  "); n != failed {
+		t.Errorf("counts line says %d failed, %d failed lines are shown:\n%s", failed, n, out)
+	}
+	if n := strings.Count(checks, "\n  ?  "); n != undecided {
 		t.Errorf("counts line says %d undecided, %d undecided lines are shown:\n%s", undecided, n, out)
 	}
 	shown := 0
@@ -137,4 +143,51 @@ func TestRenderWithoutReason(t *testing.T) {
 		t.Errorf("first line: %s", first)
 	}
 	checkCounts(t, rep, b.String())
+}
+
+// TestRenderMarks: claims and checks are marked ✓ ✗ ? with colour, ok x ?
+// without; an undecided check's code says why it is undecided, never on
+// a line that reads as a failure.
+func TestRenderMarks(t *testing.T) {
+	score := 0.5
+	rep := &vouch.Report{ID: "r", Kind: vouch.KindSubtask, Verdict: vouch.VerdictRetry, Action: vouch.ActionRetry, Score: &score, Reason: "why",
+		Claims: []vouch.Claim{
+			{ID: "c1", Kind: "file", Source: vouch.SourceSummary, Text: "Created a.go", State: vouch.ClaimVerified},
+			{ID: "c2", Kind: "tests", Source: vouch.SourceSummary, Text: "All tests pass", State: vouch.ClaimRefuted},
+			{ID: "c3", Kind: "behaviour", Source: vouch.SourceSummary, Text: "Fixed it", State: vouch.ClaimUnverified},
+		},
+		Checks: []vouch.CheckResult{
+			{Name: "claims.created", Status: vouch.StatusPass},
+			{Name: "claims.count", Status: vouch.StatusFail, Code: vouch.CodeCountMismatch, Reason: "2 claimed, 1 found",
+				Evidence: map[string]any{"code": vouch.CodeCountMismatch, "missing": []string{"b.go", "c.go"},
+					"violations": []any{map[string]any{"path": "a.b", "message": "got string, want number"}, map[string]any{"path": "a.c", "message": "missing"}},
+					"counts":     map[string]int{"documented": 1, "undocumented": 2}}},
+			{Name: "claims.tests", Status: vouch.StatusUndecided, Code: vouch.CodeTestStale, Reason: "a source file changed after the last run",
+				Evidence: map[string]any{"code": vouch.CodeTestStale}},
+		}}
+	for _, tt := range []struct {
+		color         bool
+		ok, bad, open string
+	}{{true, "✓", "✗", "?"}, {false, "ok", "x", "?"}} {
+		var b bytes.Buffer
+		render(&b, rep, tt.color)
+		out := ansiCodes.ReplaceAllString(b.String(), "")
+		for _, want := range []string{
+			"  " + tt.ok + strings.Repeat(" ", 3-len([]rune(tt.ok))) + "file       Created a.go\n",
+			"  " + tt.bad + "  tests      All tests pass\n",
+			"  " + tt.open + "  behaviour  Fixed it\n",
+			"  " + tt.bad + "  claims.count [COUNT_MISMATCH]: 2 claimed, 1 found\n",
+			"       missing: b.go, c.go\n",
+			"       counts: documented 1; undocumented 2\n",
+			"       violations:\n         - a.b: got string, want number\n         - a.c: missing\n",
+			"  " + tt.open + "  claims.tests (undecided, TEST_STALE): a source file changed after the last run\n",
+		} {
+			if !strings.Contains(out, want) {
+				t.Errorf("color=%v: no %q in:\n%s", tt.color, want, out)
+			}
+		}
+		if strings.Contains(out, "????") || strings.Contains(out, "[TEST_STALE]") || goInternals.MatchString(out) {
+			t.Errorf("color=%v: garbled marks or Go values:\n%s", tt.color, out)
+		}
+	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/vouchgate/vouch/server"
 	"github.com/vouchgate/vouch/store"
+	"github.com/vouchgate/vouch/text/plural"
 )
 
 // reverifyFlags are the flags of vouch reverify.
@@ -139,7 +140,7 @@ func runReverify(cmd *cobra.Command, st Streams, f *reverifyFlags) error {
 			return &exitError{code: exitUnavailable, err: err}
 		}
 		id = b.ID
-		fmt.Fprintf(st.Err, "vouch reverify: batch %s: %d verifications to re-verify\n", id, b.Total)
+		fmt.Fprintf(st.Err, "vouch reverify: batch %s: %s to re-verify\n", id, plural.Count(b.Total, "verification"))
 	}
 	if f.noWait {
 		s.Close()
@@ -294,8 +295,8 @@ func summarize(ctx context.Context, s store.Store, b *store.Batch, out string) (
 }
 
 func (s *reverifySummary) print(w io.Writer) {
-	fmt.Fprintf(w, "re-verification %s: %d verifications, %d compared, %d changed verdict, %d skipped, %d failed\n",
-		s.Batch, s.Total, s.Compared, s.Changed, s.Skipped, s.Failed)
+	fmt.Fprintf(w, "re-verification %s: %s, %d compared, %d changed verdict, %d skipped, %d failed\n",
+		s.Batch, plural.Count(s.Total, "verification"), s.Compared, s.Changed, s.Skipped, s.Failed)
 	keys := make([]string, 0, len(s.Verdicts))
 	for k := range s.Verdicts {
 		keys = append(keys, k)

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	osexec "os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -22,6 +24,7 @@ import (
 	"github.com/vouchgate/vouch/internal/agentcmd"
 	"github.com/vouchgate/vouch/loop"
 	"github.com/vouchgate/vouch/memory"
+	"github.com/vouchgate/vouch/text/plural"
 	"github.com/vouchgate/vouch/wire"
 )
 
@@ -60,8 +63,10 @@ The agent gets its prompt (the goal, the criteria, the memory and the previous
 attempt's feedback, with quoted agent text fenced as data) on stdin
 (--prompt stdin, the default), as every argument's {prompt} (--prompt arg), or
 only in VOUCH_PROMPT (--prompt env; VOUCH_PROMPT and VOUCH_ATTEMPT are always
-set). It runs in the workspace, as you; --attempt-timeout kills it and everything
-it started. Its result is read by --result:
+set). AGENT is found as a shell finds it: a path from the current directory (not
+from the workspace), or a program on PATH; a missing one is a usage error,
+before any attempt. It runs in the workspace, as you; --attempt-timeout kills
+it and everything it started. Its result is read by --result:
 
   stdout          its standard output is its summary (the default)
   claude          its standard output is a Claude Code stream-json transcript
@@ -117,6 +122,14 @@ contradiction to clarify; 2 usage or bad input.`,
 }
 
 func runAgent(ctx context.Context, st Streams, f *runFlags, argv []string) error {
+	// The agent is found as a shell finds it, from the current
+	// directory, before anything runs: it then runs in the workspace.
+	name := argv[0]
+	prog, err := agentProgram(name)
+	if err != nil {
+		return usageErr(err)
+	}
+	argv = append([]string{prog}, argv[1:]...)
 	pol, j, err := policyAndJudge(st, f.policies, f.noCache)
 	if err != nil {
 		return usageErr(err)
@@ -219,7 +232,7 @@ func runAgent(ctx context.Context, st Streams, f *runFlags, argv []string) error
 	}
 	progress := st.Err
 	exec := loop.ExecutorFunc(func(ctx context.Context, in *loop.Input) (*loop.Reply, error) {
-		fmt.Fprintf(progress, "vouch: attempt %d: running %s\n", in.Attempt, argv[0])
+		fmt.Fprintf(progress, "vouch: attempt %d: running %s\n", in.Attempt, name)
 		res, err := agent.Run(ctx, in.Prompt, in.Attempt)
 		if err != nil {
 			fmt.Fprintf(progress, "vouch: attempt %d: %v\n", in.Attempt, err)
@@ -249,6 +262,34 @@ func runAgent(ctx context.Context, st Streams, f *runFlags, argv []string) error
 		return &exitError{code: exitNotOK}
 	}
 	return nil
+}
+
+// agentProgram finds the agent's program as a shell would, from the
+// current directory: a name with a slash is a path from it, any other is
+// looked up on PATH (exec.LookPath). The program is returned as an
+// absolute path, for the agent runs in the workspace.
+func agentProgram(name string) (string, error) {
+	p, err := osexec.LookPath(name)
+	if err == nil {
+		return filepath.Abs(p)
+	}
+	cause := err
+	var ee *osexec.Error
+	if errors.As(err, &ee) {
+		cause = ee.Err
+	}
+	switch {
+	case errors.Is(cause, osexec.ErrDot):
+		return "", fmt.Errorf("cannot run the agent %s: it is found on PATH only through the current directory; write ./%s to run it from there", name, name)
+	case !strings.ContainsRune(name, '/') && !strings.ContainsRune(name, filepath.Separator):
+		return "", fmt.Errorf("cannot run the agent %s: no such program on PATH (one in the current directory is written ./%s)", name, name)
+	}
+	why := "not an executable file"
+	if errors.Is(cause, fs.ErrNotExist) {
+		why = "no such file"
+	}
+	wd, _ := os.Getwd()
+	return "", fmt.Errorf("cannot run the agent %s: %s (a path is taken from the current directory, %s, not from the workspace)", name, why, wd)
 }
 
 // runPlan runs a plan's subgoals, each a task made from the template:
@@ -295,7 +336,7 @@ func runPlan(ctx context.Context, st Streams, f *runFlags, eng *engine.Engine, p
 			case sr.Result == nil:
 				fmt.Fprintf(st.Out, "%s (%s): not run: %s failed (%s)\n", sr.ID, sr.Criticality, sr.BlockedBy, sr.Why)
 			default:
-				fmt.Fprintf(st.Out, "%s (%s): %s after %d attempt(s)\n", sr.ID, sr.Criticality, sr.Result.Outcome, len(sr.Result.Attempts))
+				fmt.Fprintf(st.Out, "%s (%s): %s after %s\n", sr.ID, sr.Criticality, sr.Result.Outcome, plural.Count(len(sr.Result.Attempts), "attempt"))
 			}
 		}
 	}
@@ -404,13 +445,13 @@ func printRunSummary(w io.Writer, r *loop.Result) {
 	switch r.Outcome {
 	case loop.Accepted:
 		if !r.Unverified {
-			fmt.Fprintf(w, "accepted after %d attempt(s)\n", len(r.Attempts))
+			fmt.Fprintf(w, "accepted after %s\n", plural.Count(len(r.Attempts), "attempt"))
 			for _, fu := range r.FollowUps {
 				fmt.Fprintf(w, "follow-up for a gap: %s\n", fu.Gap)
 			}
 			break
 		}
-		fmt.Fprintf(w, "accepted UNVERIFIED after %d attempt(s): nothing was found false, but these claims could not be checked:\n", len(r.Attempts))
+		fmt.Fprintf(w, "accepted UNVERIFIED after %s: nothing was found false, but these claims could not be checked:\n", plural.Count(len(r.Attempts), "attempt"))
 		if n := len(r.Attempts); n > 0 && r.Attempts[n-1].Report != nil {
 			for _, c := range r.Attempts[n-1].Report.Claims {
 				if c.State == vouch.ClaimUnverified {

@@ -19,6 +19,7 @@ import (
 	"github.com/vouchgate/vouch/internal/demo"
 	"github.com/vouchgate/vouch/server"
 	"github.com/vouchgate/vouch/store"
+	"github.com/vouchgate/vouch/text/plural"
 )
 
 // serveFlags are the flags of vouch serve.
@@ -206,7 +207,7 @@ func runServe(cmd *cobra.Command, st Streams, f *serveFlags) error {
 		if !cfg.Dashboard {
 			open = fmt.Sprintf("the API at http://%s/v1/", ln.Addr())
 		}
-		fmt.Fprintf(st.Err, "demo data: %d verifications in %s; %s\n", seeded.Verifications, filepath.Dir(cfg.Store), open)
+		fmt.Fprintf(st.Err, "demo data: %s in %s; %s\n", plural.Count(seeded.Verifications, "verification"), filepath.Dir(cfg.Store), open)
 	}
 	if err := srv.Run(ctx, ln); err != nil {
 		return &exitError{code: exitNotOK, err: err}

@@ -78,6 +78,12 @@ cached on disk under the user's cache directory (VOUCH_CACHE_DIR moves it;
 prints the judge calls, tokens and most cost the rest would take, calling
 nothing.
 
+A bad request is refused with every problem it has, each with its path, line
+and column: decoding's, a criterion that does not compile, a task policy that
+widens the policy. With --json (or --brief) the problems are also printed on
+standard output as JSON: {"error": {...}, "errors": [...]} (errors when there
+are several), with the same exit code.
+
 Exit codes: 0 pass; 1 retry or fail; 2 bad input or usage; 3 unverified
 (nothing was found false, but claims could not be checked either way; the
 report lists them). With --batch: 2 if any line was bad, else 1 if any report
@@ -247,7 +253,10 @@ func verifyData(ctx context.Context, st Streams, f *verifyFlags, pol *vouch.Poli
 	if err != nil {
 		return usageErr(err)
 	}
-	req, err := wire.DecodeRequest(data, wire.Options{MaxBytes: f.maxBytes, Name: name})
+	// The engine's own problems (a criterion that does not compile, a
+	// task.policy that widens the policy) are listed with decoding's,
+	// each with its line and column, even when decoding found others.
+	req, err := wire.DecodeRequest(data, wire.Options{MaxBytes: f.maxBytes, Name: name, Check: eng.Check})
 	if err != nil {
 		return usageErr(err)
 	}

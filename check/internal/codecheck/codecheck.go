@@ -14,6 +14,7 @@ import (
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/check"
 	"github.com/vouchgate/vouch/code"
+	"github.com/vouchgate/vouch/text/plural"
 )
 
 // ParseError turns an error of [code.FileFor] into an outcome: no parser,
@@ -115,6 +116,9 @@ func (r DocResult) Outcome(file string) vouch.Outcome {
 		return o
 	}
 	if len(r.Undocumented)+len(r.Missing) == 0 {
+		if total == 1 {
+			return vouch.Pass(fmt.Sprintf("the one symbol in %s has a doc comment", file), ev)
+		}
 		return vouch.Pass(fmt.Sprintf("all %d symbols in %s have doc comments", total, file), ev)
 	}
 	var fix []string
@@ -133,7 +137,8 @@ func (r DocResult) Outcome(file string) vouch.Outcome {
 	if left := len(r.Undocumented) + len(r.Missing) - len(fix); left > 0 {
 		fix = append(fix, fmt.Sprintf("… and %d more", left))
 	}
-	reason := fmt.Sprintf("%d of %d symbols in %s have doc comments; missing on %s", len(r.Documented), total, file, check.List(append(append([]string(nil), r.Undocumented...), r.Missing...), 20))
+	reason := fmt.Sprintf("%d of %s in %s %s doc comments; missing on %s", len(r.Documented), plural.Count(total, "symbol"), file,
+		plural.Pick(len(r.Documented), "has", "have"), check.List(append(append([]string(nil), r.Undocumented...), r.Missing...), 20))
 	o := vouch.Outcome{Status: vouch.StatusFail, Score: float64(len(r.Documented)) / float64(total), Code: vouch.CodeDocMissing, Reason: reason, Evidence: ev, Fix: fix}
 	return o
 }
