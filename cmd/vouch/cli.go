@@ -191,7 +191,7 @@ server refused (4xx), 3 a server or store that could not be reached or failed.`,
 		SilenceUsage:  true,
 	}
 	root.CompletionOptions.DisableDefaultCmd = true
-	root.AddCommand(newVerifyCmd(st), newSnapshotCmd(), newSchemaCmd(), newPolicyCmd(), newCodesCmd(), newVersionCmd(), newTraceCmd(), newFakeLLMCmd(st), newHookCmd(st), newRunCmd(st), newServeCmd(st), newWorkerCmd(st), newReverifyCmd(st), newKeysCmd(st),
+	root.AddCommand(newVerifyCmd(st), newInitCmd(st), newSnapshotCmd(), newSchemaCmd(), newPolicyCmd(), newCodesCmd(), newVersionCmd(), newTraceCmd(), newFakeLLMCmd(st), newHookCmd(st), newRunCmd(st), newServeCmd(st), newWorkerCmd(st), newReverifyCmd(st), newKeysCmd(st),
 		newReviewCmd(st), newOutcomeCmd(st), newMetricsCmd(st), newAlertsCmd(st), newCalibrateCmd(st), newExamplesCmd(st), newMCPCmd(st),
 		newPRCmd(st))
 	return root

@@ -119,6 +119,14 @@ func writeHookError(st Streams, err error) error {
 	return werr
 }
 
+// hookInstallHelp says what vouch hook install and uninstall change.
+const hookInstallHelp = `--project (the default) edits .claude/settings.json in the current directory,
+--user edits ~/.claude/settings.json. Install adds one entry on SessionStart,
+UserPromptSubmit, Stop and SubagentStop that runs this vouch binary (by its
+absolute path) with "hook claude-code" and the --policy files given, made
+absolute; an earlier vouch entry is replaced. Every other setting and hook is
+kept, in its order. Uninstall removes vouch's entries and nothing else.`
+
 func newHookInstallCmd(install bool) *cobra.Command {
 	verb, short := "install", "Add vouch's hook to Claude Code's settings, keeping everything else"
 	if !install {
@@ -130,14 +138,7 @@ func newHookInstallCmd(install bool) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   verb + " claude-code [--project|--user]",
 		Short: short,
-		Long: short + `.
-
---project (the default) edits .claude/settings.json in the current directory,
---user edits ~/.claude/settings.json. Install adds one entry on SessionStart,
-UserPromptSubmit, Stop and SubagentStop that runs this vouch binary (by its
-absolute path) with "hook claude-code" and the --policy files given, made
-absolute; an earlier vouch entry is replaced. Every other setting and hook is
-kept, in its order. Uninstall removes vouch's entries and nothing else.`,
+		Long:  short + ".\n\n" + hookInstallHelp,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 || args[0] != "claude-code" {
 				return usageErr(fmt.Errorf("%s needs the agent: claude-code", verb))
