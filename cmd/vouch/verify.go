@@ -114,8 +114,11 @@ unless the input is bad.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if f.concurrency < 1 {
+			if cmd.Flags().Changed("concurrency") && f.concurrency < 1 {
 				return usageErr(fmt.Errorf("--concurrency must be at least 1, got %d", f.concurrency))
+			}
+			if f.concurrency == 0 {
+				f.concurrency = defaultConcurrency()
 			}
 			if f.timeout < 0 {
 				return usageErr(fmt.Errorf("--timeout must not be negative"))
@@ -149,7 +152,7 @@ unless the input is bad.`,
 	fl.DurationVar(&f.timeout, "timeout", 0, "give up on a verification after `D` (default: the policy's timeout, 2m; 0: no limit); what is unchecked then stays undecided")
 	fl.StringVar(&f.batch, "batch", "", "verify every line of `IN.jsonl`")
 	fl.StringVar(&f.out, "out", "", "with --batch, write the reports to `OUT.jsonl`")
-	fl.IntVar(&f.concurrency, "concurrency", defaultConcurrency(), "with --batch, verify `N` requests at once")
+	fl.IntVar(&f.concurrency, "concurrency", 0, "with --batch, verify `N` requests at once (default: GOMAXPROCS, one per core)")
 	fl.Int64Var(&f.maxBytes, "max-request-bytes", wire.DefaultMaxBytes, "refuse requests over `N` bytes")
 	fl.BoolVar(&f.noCache, "no-cache", false, "neither read nor write the judge's answer cache")
 	fl.BoolVar(&f.estimate, "estimate", false, "print the judge calls, tokens and cost the request would take, calling nothing")
