@@ -13,6 +13,7 @@ import (
 	"github.com/vouchgate/vouch"
 	_ "github.com/vouchgate/vouch/check/all"
 	"github.com/vouchgate/vouch/engine"
+	"github.com/vouchgate/vouch/internal/sharedtest"
 	"github.com/vouchgate/vouch/trace"
 	"github.com/vouchgate/vouch/trace/claudecode"
 	"github.com/vouchgate/vouch/trace/miniswe"
@@ -31,12 +32,8 @@ var requestOptions = json.JoinOptions(
 // contract: they encode, decode with package wire unchanged in substance,
 // and the engine verifies them.
 func TestRequestsVerify(t *testing.T) {
-	dir := filepath.Join("..", "..", "shared", "agent-transcripts")
-	files, _ := filepath.Glob(filepath.Join(dir, "claude-code", "*.jsonl"))
-	files = append(files, filepath.Join(dir, "mini-swe-agent", "local.traj.json"))
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("no real transcripts here: %v", err)
-	}
+	files := sharedtest.Glob(t, "agent-transcripts/claude-code/*.jsonl")
+	files = append(files, sharedtest.Path(t, "agent-transcripts", "mini-swe-agent", "local.traj.json"))
 	eng, err := engine.New(engine.Options{})
 	if err != nil {
 		t.Fatal(err)

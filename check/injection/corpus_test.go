@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vouchgate/vouch/internal/sharedtest"
 	"github.com/vouchgate/vouch/trace/claudecode"
 )
 
@@ -53,7 +54,7 @@ func readCorpus(t *testing.T) []sample {
 // output the trace holds. It returns nil when the sessions are absent.
 func transcriptTexts(t *testing.T) []sample {
 	t.Helper()
-	files, _ := filepath.Glob("../../../shared/agent-transcripts/claude-code/*.jsonl")
+	files := sharedtest.Optional(t, "agent-transcripts/claude-code/*.jsonl")
 	var out []sample
 	for _, path := range files {
 		data, err := os.ReadFile(path)

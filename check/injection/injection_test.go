@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/internal/sharedtest"
 	"github.com/vouchgate/vouch/trace/claudecode"
 )
 
@@ -117,10 +118,7 @@ func TestToolOutputIsEvidence(t *testing.T) {
 // Real agent sessions hold no injection: the detector must stay quiet on
 // them (thousands of lines of tool output and prose).
 func TestTranscriptsAreClean(t *testing.T) {
-	files, _ := filepath.Glob("../../../shared/agent-transcripts/claude-code/*.jsonl")
-	if len(files) == 0 {
-		t.Skip("no transcripts beside the repository")
-	}
+	files := sharedtest.Glob(t, "agent-transcripts/claude-code/*.jsonl")
 	for _, path := range files {
 		data, err := os.ReadFile(path)
 		if err != nil {

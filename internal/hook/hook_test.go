@@ -18,10 +18,11 @@ import (
 	"github.com/vouchgate/vouch"
 	_ "github.com/vouchgate/vouch/check/all"
 	"github.com/vouchgate/vouch/engine"
+	"github.com/vouchgate/vouch/internal/sharedtest"
 )
 
 // shared is the shared material beside the repository's checkout.
-var shared = filepath.Join("..", "..", "..", "shared", "agent-transcripts", "claude-code")
+var shared = filepath.Join(sharedtest.Dir(), "agent-transcripts", "claude-code")
 
 // sessions are the shared real Claude Code sessions; all of them did what
 // they finally claim.
@@ -36,10 +37,7 @@ var sessions = map[string]string{
 // test records the base the way a SessionStart would see it.
 func workspace(t *testing.T, id string) string {
 	t.Helper()
-	script := filepath.Join(shared, "workspaces", "make-workspace.sh")
-	if _, err := os.Stat(script); err != nil {
-		t.Skipf("the shared sessions are not beside the checkout (%v)", err)
-	}
+	script := sharedtest.Path(t, "agent-transcripts", "claude-code", "workspaces", "make-workspace.sh")
 	ws := filepath.Join(t.TempDir(), id)
 	if out, err := exec.Command("bash", script, id, ws).CombinedOutput(); err != nil {
 		t.Fatalf("make-workspace.sh: %v\n%s", err, out)
@@ -344,10 +342,7 @@ func TestDefaultStateDir(t *testing.T) {
 // BenchmarkStop is one Stop on a real 3 MB session with its workspace:
 // the goal is p95 ≤ 200 ms.
 func BenchmarkStop(b *testing.B) {
-	script := filepath.Join(shared, "workspaces", "make-workspace.sh")
-	if _, err := os.Stat(script); err != nil {
-		b.Skipf("the shared sessions are not beside the checkout (%v)", err)
-	}
+	script := sharedtest.Path(b, "agent-transcripts", "claude-code", "workspaces", "make-workspace.sh")
 	id := "258c7280"
 	ws := filepath.Join(b.TempDir(), id)
 	if out, err := exec.Command("bash", script, id, ws).CombinedOutput(); err != nil {

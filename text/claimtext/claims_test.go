@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/vouchgate/vouch/internal/sharedtest"
 	"github.com/vouchgate/vouch/text/lex"
 )
 
@@ -208,10 +209,7 @@ func TestTables(t *testing.T) {
 // shared/agent-transcripts, when present: every session ends with its tests
 // passing, and the last test claim of its assistant text must say so.
 func TestTranscripts(t *testing.T) {
-	files, _ := filepath.Glob("../../../shared/agent-transcripts/claude-code/*.jsonl")
-	if len(files) == 0 {
-		t.Skip("shared/agent-transcripts not found")
-	}
+	files := sharedtest.Glob(t, "agent-transcripts/claude-code/*.jsonl")
 	for _, path := range files {
 		var text strings.Builder
 		f, err := os.Open(path)

@@ -6,27 +6,20 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/internal/sharedtest"
 	"github.com/vouchgate/vouch/trace"
 )
-
-// transcripts is where the real agent sessions are kept.
-var transcripts = filepath.Join("..", "..", "..", "shared", "agent-transcripts")
 
 // sharedFile returns the path of a real session, skipping the test when
 // the sessions are absent.
 func sharedFile(t testing.TB, parts ...string) string {
 	t.Helper()
-	p := filepath.Join(append([]string{transcripts}, parts...)...)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("no real transcripts here: %v", err)
-	}
-	return p
+	return sharedtest.Path(t, append([]string{"agent-transcripts"}, parts...)...)
 }
 
 // rawSession is what a generic decoding of a session log finds, to hold

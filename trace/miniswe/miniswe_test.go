@@ -3,11 +3,11 @@ package miniswe
 import (
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/vouchgate/vouch/internal/sharedtest"
 	"github.com/vouchgate/vouch/trace"
 )
 
@@ -270,9 +270,5 @@ func TestReadVersion2(t *testing.T) {
 // the shared material is not beside the checkout.
 func sharedFile(t testing.TB, parts ...string) string {
 	t.Helper()
-	p := filepath.Join(append([]string{"..", "..", "..", "shared", "agent-transcripts"}, parts...)...)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("no real trajectories here: %v", err)
-	}
-	return p
+	return sharedtest.Path(t, append([]string{"agent-transcripts"}, parts...)...)
 }

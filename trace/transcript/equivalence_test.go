@@ -21,6 +21,7 @@ import (
 	"github.com/vouchgate/vouch"
 	_ "github.com/vouchgate/vouch/check/all"
 	"github.com/vouchgate/vouch/engine"
+	"github.com/vouchgate/vouch/internal/sharedtest"
 	"github.com/vouchgate/vouch/trace"
 	"github.com/vouchgate/vouch/trace/claudecode"
 	"github.com/vouchgate/vouch/trace/transcript"
@@ -249,7 +250,7 @@ func mustJSON(v any) []byte {
 // one in testdata, and the real ones in /work/shared when it is there.
 func sessions(t *testing.T) []string {
 	files := []string{filepath.Join("testdata", "claude-session.jsonl")}
-	shared, _ := filepath.Glob(filepath.Join("..", "..", "..", "shared", "agent-transcripts", "claude-code", "*.jsonl"))
+	shared := sharedtest.Optional(t, "agent-transcripts/claude-code/*.jsonl")
 	if len(shared) == 0 {
 		t.Log("no real sessions in ../../../shared: the testdata session only")
 	}

@@ -5,9 +5,10 @@ import (
 	"errors"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/vouchgate/vouch/internal/sharedtest"
 )
 
 func TestDetect(t *testing.T) {
@@ -52,15 +53,13 @@ func TestDetect(t *testing.T) {
 			t.Errorf("Detect(%.60s): %q, %v; want %q", tt.log, got, err, tt.want)
 		}
 	}
-	if p := filepath.Join("..", "..", "..", "shared", "agent-transcripts", "mini-swe-agent", "local.traj.json"); fileExists(p) {
+	for _, p := range sharedtest.Optional(t, "agent-transcripts/mini-swe-agent/local.traj.json") {
 		data, _ := os.ReadFile(p)
 		if got, err := Detect(data); got != MiniSWE || err != nil {
 			t.Errorf("%s: %q, %v", p, got, err)
 		}
 	}
 }
-
-func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
 
 func TestDetectUnknown(t *testing.T) {
 	for _, tt := range []struct {
