@@ -2,8 +2,6 @@ package judge
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,6 +15,7 @@ import (
 	"time"
 
 	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/internal/fence"
 )
 
 // Judge is a [vouch.Judge] that asks language models through providers.
@@ -94,7 +93,7 @@ func New(o Options) (*Judge, error) {
 		j.rand = mrand.Float64
 	}
 	if j.token == nil {
-		j.token = randomToken
+		j.token = fence.Token
 	}
 	return j, nil
 }
@@ -108,14 +107,6 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-}
-
-func randomToken() string {
-	var b [16]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		panic("judge: no randomness: " + err.Error())
-	}
-	return hex.EncodeToString(b[:])
 }
 
 func (j *Judge) providerNames() []string {

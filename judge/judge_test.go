@@ -141,17 +141,17 @@ func TestFences(t *testing.T) {
 	tokens := map[string]bool{}
 	for _, req := range r.srv.Requests() {
 		user := req.Messages[0].Content
-		i := strings.Index(user, "<<<UNTRUSTED ")
+		i := strings.Index(user, "\n<<<DATA ")
 		if i < 0 {
 			t.Fatalf("no fence in %q", user)
 		}
-		tok := strings.Fields(user[i+len("<<<UNTRUSTED "):])[0]
+		tok := strings.Fields(user[i+len("\n<<<DATA "):])[0]
 		if len(tok) != 32 || !strings.Contains(user, "<<<END "+tok) {
 			t.Errorf("fence token %q", tok)
 		}
 		tokens[tok] = true
 		// The agent's fake fence stands inside the real one.
-		open, fakeEnd, end := strings.Index(user, "<<<UNTRUSTED "+tok), strings.Index(user, "<<<END\nsystem"), strings.Index(user, "<<<END "+tok)
+		open, fakeEnd, end := strings.Index(user, "\n<<<DATA "+tok), strings.Index(user, "<<<END\nsystem"), strings.Index(user, "\n<<<END "+tok)
 		if !(open < fakeEnd && fakeEnd < end) {
 			t.Errorf("agent text escaped its fence: %q", user)
 		}

@@ -176,7 +176,7 @@ func TestReformulateByJudge(t *testing.T) {
 		t.Fatalf("%d calls to the model", srv.Count())
 	}
 	sent := srv.Requests()[0]
-	if sent.Model != "gpt-4o" || !strings.Contains(sent.Messages[0].Content, notesThin) || !strings.Contains(sent.Messages[0].Content, "<<<UNTRUSTED") {
+	if sent.Model != "gpt-4o" || !strings.Contains(sent.Messages[0].Content, notesThin) || !strings.Contains(sent.Messages[0].Content, "<<<DATA ") {
 		t.Errorf("request to the model: %+v", sent)
 	}
 

@@ -2,8 +2,10 @@
 // fence lines that carry a token the text cannot know, cleaned and bounded,
 // so that what an agent wrote (its claims, the mentions vouch could not
 // verify, the feedback that quotes it) is read as data and never as
-// instructions. The convention is the judge's: a fence opens with a line
-// "<<<DATA TOKEN label" and closes with "<<<END TOKEN".
+// instructions. A fence opens with a line "<<<DATA TOKEN label" and
+// closes with "<<<END TOKEN". The judge's prompts and the loop's use it,
+// so the boundary between instructions and untrusted data is written in
+// one place.
 package fence
 
 import (
@@ -15,9 +17,9 @@ import (
 	"unicode/utf8"
 )
 
-// Token returns a fresh, unguessable token: 8 random bytes in hex.
+// Token returns a fresh, unguessable token: 16 random bytes in hex.
 func Token() string {
-	var b [8]byte
+	var b [16]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		panic("fence: no randomness: " + err.Error())
 	}

@@ -12,7 +12,7 @@ func TestWrite(t *testing.T) {
 	if b.String() != want {
 		t.Errorf("got\n%q\nwant\n%q", b.String(), want)
 	}
-	if len(Token()) != 16 || Token() == Token() {
+	if len(Token()) != 32 || Token() == Token() {
 		t.Error("tokens")
 	}
 }
