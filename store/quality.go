@@ -890,19 +890,11 @@ func newestRefs(rs []timedRef) []timedRef {
 }
 
 func (s *sqlStore) readTallies(ctx context.Context, c conn, tenant string, w Window, sg segment, tallyOf func(kind, model string) *Tally) error {
-	var q strings.Builder
-	q.WriteString(`SELECT v.kind, v.executor_model`)
+	var sel strings.Builder
+	sel.WriteString(`v.kind, v.executor_model`)
 	for _, f := range tallyFields {
-		q.WriteString(`, SUM(v.` + f.col + `)`)
+		sel.WriteString(`, SUM(v.` + f.col + `)`)
 	}
-	q.WriteString(` FROM metric_tallies v WHERE v.tenant = ? AND v.period = ?`)
-	args := s.windowWhere(&q, []any{tenant, sg.period}, w, "v.bucket", sg.from, sg.to)
-	q.WriteString(` GROUP BY v.kind, v.executor_model`)
-	rs, err := c.query(ctx, q.String(), args...)
-	if err != nil {
-		return err
-	}
-	defer rs.Close()
 	sums := make([]float64, len(tallyFields))
 	dest := make([]any, 2+len(sums))
 	var kind, model string
@@ -910,63 +902,66 @@ func (s *sqlStore) readTallies(ctx context.Context, c conn, tenant string, w Win
 	for i := range sums {
 		dest[2+i] = &sums[i]
 	}
-	for rs.Next() {
-		if err := rs.Scan(dest...); err != nil {
+	return s.segmentRows(ctx, c, tenant, w, sg, sel.String(), "metric_tallies", "v.kind, v.executor_model", func(r rows) error {
+		if err := r.Scan(dest...); err != nil {
 			return err
 		}
 		t := tallyOf(kind, model)
 		for i, f := range tallyFields {
 			f.add(t, sums[i])
 		}
-	}
-	return rs.Err()
+		return nil
+	})
 }
 
 // readCodes adds a segment's code counts to codes.
 func (s *sqlStore) readCodes(ctx context.Context, c conn, tenant string, w Window, sg segment, codes map[string]int64) error {
-	var q strings.Builder
-	q.WriteString(`SELECT v.code, SUM(v.n) FROM metric_codes v WHERE v.tenant = ? AND v.period = ?`)
-	args := s.windowWhere(&q, []any{tenant, sg.period}, w, "v.bucket", sg.from, sg.to)
-	q.WriteString(` GROUP BY v.code`)
-	rs, err := c.query(ctx, q.String(), args...)
-	if err != nil {
-		return err
-	}
-	defer rs.Close()
-	for rs.Next() {
+	return s.segmentRows(ctx, c, tenant, w, sg, `v.code, SUM(v.n)`, "metric_codes", "v.code", func(r rows) error {
 		var (
 			code string
 			n    float64
 		)
-		if err := rs.Scan(&code, &n); err != nil {
+		if err := r.Scan(&code, &n); err != nil {
 			return err
 		}
 		codes[code] += int64(n)
-	}
-	return rs.Err()
+		return nil
+	})
 }
 
 // readIssues adds a segment's issue tallies to those issueOf returns.
 func (s *sqlStore) readIssues(ctx context.Context, c conn, tenant string, w Window, sg segment, issueOf func(string) *IssueTally) error {
+	return s.segmentRows(ctx, c, tenant, w, sg, `v.issue, SUM(v.sent_back), SUM(v.retried), SUM(v.retry_pass)`,
+		"metric_issues", "v.issue", func(r rows) error {
+			var (
+				issue string
+				it    IssueTally
+			)
+			if err := r.Scan(&issue, &it.SentBack, &it.Retried, &it.RetryPass); err != nil {
+				return err
+			}
+			issueOf(issue).merge(it)
+			return nil
+		})
+}
+
+// segmentRows selects sel from a table of sums (metric_tallies,
+// metric_codes, metric_issues, as v) over a segment of the window, its
+// shards and buckets summed by groupBy, and calls fn with each row.
+func (s *sqlStore) segmentRows(ctx context.Context, c conn, tenant string, w Window, sg segment, sel, table, groupBy string, fn func(rows) error) error {
 	var q strings.Builder
-	q.WriteString(`SELECT v.issue, SUM(v.sent_back), SUM(v.retried), SUM(v.retry_pass) FROM metric_issues v
-		WHERE v.tenant = ? AND v.period = ?`)
+	q.WriteString(`SELECT ` + sel + ` FROM ` + table + ` v WHERE v.tenant = ? AND v.period = ?`)
 	args := s.windowWhere(&q, []any{tenant, sg.period}, w, "v.bucket", sg.from, sg.to)
-	q.WriteString(` GROUP BY v.issue`)
+	q.WriteString(` GROUP BY ` + groupBy)
 	rs, err := c.query(ctx, q.String(), args...)
 	if err != nil {
 		return err
 	}
 	defer rs.Close()
 	for rs.Next() {
-		var (
-			issue string
-			it    IssueTally
-		)
-		if err := rs.Scan(&issue, &it.SentBack, &it.Retried, &it.RetryPass); err != nil {
+		if err := fn(rs); err != nil {
 			return err
 		}
-		issueOf(issue).merge(it)
 	}
 	return rs.Err()
 }
