@@ -18,6 +18,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/internal/jsonerr"
 	"github.com/vouchgate/vouch/trace"
 	"github.com/vouchgate/vouch/trace/internal/agentlog"
 )
@@ -149,26 +150,15 @@ func Read(r io.Reader) (*trace.Transcript, error) {
 func msweError(data []byte, err error) error {
 	var se *jsontext.SyntacticError
 	if errors.As(err, &se) {
-		line, col := position(data, se.ByteOffset)
+		line, col := jsonerr.LineCol(data, se.ByteOffset)
 		return fmt.Errorf("trace: mini-swe-agent: malformed JSON at line %d, column %d: %v", line, col, se.Err)
 	}
 	var te *json.SemanticError
 	if errors.As(err, &te) {
-		line, col := position(data, te.ByteOffset)
+		line, col := jsonerr.LineCol(data, te.ByteOffset)
 		return fmt.Errorf("trace: mini-swe-agent: unexpected JSON at line %d, column %d (%s): %v", line, col, te.JSONPointer, te.Err)
 	}
 	return fmt.Errorf("trace: mini-swe-agent: %w", err)
-}
-
-// position turns a byte offset into a 1-based line and column.
-func position(data []byte, off int64) (int, int) {
-	if off < 0 || off > int64(len(data)) {
-		off = int64(len(data))
-	}
-	head := data[:off]
-	line := bytes.Count(head, []byte("\n")) + 1
-	col := int(off) - (bytes.LastIndexByte(head, '\n') + 1) + 1
-	return line, col
 }
 
 // msweReader holds the state of one Read.

@@ -9,6 +9,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/vouchgate/vouch/internal/jsonerr"
 	"github.com/vouchgate/vouch/trace/internal/agentlog"
 )
 
@@ -101,26 +102,15 @@ func skipSpace(data []byte, off int64) int64 {
 	return off
 }
 
-// Position turns a byte offset into a 1-based line and column.
-func Position(data []byte, off int64) (int, int) {
-	if off < 0 || off > int64(len(data)) {
-		off = int64(len(data))
-	}
-	head := data[:off]
-	line := bytes.Count(head, []byte("\n")) + 1
-	col := int(off) - (bytes.LastIndexByte(head, '\n') + 1) + 1
-	return line, col
-}
-
 // SyntaxError places a decoding error of data at its line and column.
 func SyntaxError(data []byte, err error) error {
 	var se *jsontext.SyntacticError
 	if errors.As(err, &se) {
-		line, col := Position(data, se.ByteOffset)
+		line, col := jsonerr.LineCol(data, se.ByteOffset)
 		return fmt.Errorf("malformed JSON at line %d, column %d: %v", line, col, se.Err)
 	}
 	if errors.Is(err, io.ErrUnexpectedEOF) {
-		line, col := Position(data, int64(len(data)))
+		line, col := jsonerr.LineCol(data, int64(len(data)))
 		return fmt.Errorf("malformed JSON at line %d, column %d: unexpected end of input", line, col)
 	}
 	return err
