@@ -42,6 +42,11 @@
 //     table of the schema, as left by the run (no VACUUM), per verification
 //     and extrapolated to 1,000,000 verifications.
 //
+// While it works, a line on standard error says what it is doing (the
+// build, the processes starting, the POST) and draws the batch's progress,
+// when standard error is a terminal; otherwise the batch's progress is
+// written every 10 s.
+//
 // Each run is bounded by -timeout. The processes are stopped and the
 // schemas dropped (unless -keep) at the end, on an error, and on SIGINT or
 // SIGTERM.
@@ -74,6 +79,7 @@ import (
 
 	"github.com/vouchgate/vouch/api"
 	"github.com/vouchgate/vouch/internal/pgschema"
+	"github.com/vouchgate/vouch/text/plural"
 )
 
 func main() {
@@ -144,19 +150,29 @@ func run(ctx context.Context, n int, counts []int, dsn string, keep bool, timeou
 		return err
 	}
 	defer os.RemoveAll(dir)
+	st := newStatus()
+	defer st.clear()
 	bin := filepath.Join(dir, "vouch")
+	st.step("building vouch (go build ./cmd/vouch; minutes with a cold cache)")
 	build := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/vouch")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	var buildOut bytes.Buffer
+	build.Stdout, build.Stderr = &buildOut, &buildOut
 	if err := build.Run(); err != nil {
+		st.clear()
+		os.Stderr.Write(buildOut.Bytes())
 		return fmt.Errorf("build: %w", err)
 	}
+	st.step("making the batch of %d requests", n)
 	body := batchBody(n)
+	st.step("asking PostgreSQL its version")
 	version, where := serverVersion(ctx, dsn)
+	st.clear()
 	fmt.Printf("vouch worker scaling: one batch of %d requests x 5 text criteria (%.1f MB), PostgreSQL %s at %s, %d CPUs\n",
 		n, float64(len(body))/(1<<20), version, where, runtime.NumCPU())
 	var results []result
 	for _, k := range counts {
-		r, err := runOnce(ctx, bin, dir, dsn, body, n, k, keep, timeout)
+		r, err := runOnce(ctx, st, bin, dir, dsn, body, n, k, keep, timeout)
+		st.clear()
 		if err != nil {
 			return fmt.Errorf("%d workers: %w", k, err)
 		}
@@ -170,12 +186,13 @@ func run(ctx context.Context, n int, counts []int, dsn string, keep bool, timeou
 }
 
 // runOnce runs the batch with k workers on a fresh schema.
-func runOnce(ctx context.Context, bin, dir, dsn string, body []byte, n, k int, keep bool, timeout time.Duration) (r result, err error) {
+func runOnce(ctx context.Context, st *status, bin, dir, dsn string, body []byte, n, k int, keep bool, timeout time.Duration) (r result, err error) {
 	r.workers = k
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	// The schema is made and dropped outside ctx: it is dropped after an
 	// interrupt too.
+	st.step("%s: making a schema", plural.Count(k, "worker"))
 	store, drop, err := pgschema.Create(context.Background(), dsn, fmt.Sprintf("vouch_scale_w%d", k))
 	if err != nil {
 		return r, fmt.Errorf("schema: %w", err)
@@ -185,6 +202,7 @@ func runOnce(ctx context.Context, bin, dir, dsn string, body []byte, n, k int, k
 	} else {
 		defer drop()
 	}
+	defer st.clear() // before the lines above print
 	var procs []*proc
 	defer func() {
 		for _, p := range procs {
@@ -192,6 +210,7 @@ func runOnce(ctx context.Context, bin, dir, dsn string, body []byte, n, k int, k
 		}
 	}()
 	for i := range k {
+		st.step("%s: starting worker %d", plural.Count(k, "worker"), i+1)
 		p, err := startProc(bin, filepath.Join(dir, fmt.Sprintf("worker-%d-%d.log", k, i+1)), "worker", "--store", store)
 		if err != nil {
 			return r, err
@@ -202,6 +221,7 @@ func runOnce(ctx context.Context, bin, dir, dsn string, body []byte, n, k int, k
 			return r, fmt.Errorf("worker %d: %w", i+1, err)
 		}
 	}
+	st.step("%s: starting the server", plural.Count(k, "worker"))
 	serve, err := startProc(bin, filepath.Join(dir, fmt.Sprintf("serve-%d.log", k)), "serve", "--addr", "127.0.0.1:0", "--store", store)
 	if err != nil {
 		return r, err
@@ -221,13 +241,14 @@ func runOnce(ctx context.Context, bin, dir, dsn string, body []byte, n, k int, k
 		return r, err
 	}
 	v0 := procsCPU(procs, clk)
+	st.step("%s: posting the batch (%.1f MB)", plural.Count(k, "worker"), float64(len(body))/(1<<20))
 	start := time.Now()
 	id, err := postBatch(ctx, url, body)
 	if err != nil {
 		return r, err
 	}
 	r.post = time.Since(start)
-	if err := waitBatch(ctx, url, id, n, k, start); err != nil {
+	if err := waitBatch(ctx, st, url, id, n, k, start); err != nil {
 		return r, err
 	}
 	r.wall = time.Since(start)
@@ -235,6 +256,7 @@ func runOnce(ctx context.Context, bin, dir, dsn string, body []byte, n, k int, k
 	r.busy = machineBusy(clk) - busy0
 	r.pgCPU, r.pgMeasured = pg1-pg0, pgOK
 	// The statistics are flushed a second or so after a transaction.
+	st.step("%s: measuring", plural.Count(k, "worker"))
 	time.Sleep(1500 * time.Millisecond)
 	c1, err := commits(ctx, dsn)
 	if err != nil {
@@ -243,6 +265,7 @@ func runOnce(ctx context.Context, bin, dir, dsn string, body []byte, n, k int, k
 	r.commits = c1 - c0
 	r.vouchCPU = procsCPU(procs, clk) - v0
 	if serve.seen(`"msg":"working batch jobs"`) != "" {
+		st.clear()
 		fmt.Fprintf(os.Stderr, "bench/scale: with %d workers, the server worked jobs too (a worker's announcement was lost?)\n", k)
 	}
 	if err := measureStore(ctx, store, id, &r); err != nil {
@@ -300,8 +323,9 @@ func postBatch(ctx context.Context, url string, body []byte) (string, error) {
 }
 
 // waitBatch polls the batch every 100 ms until no item is pending,
-// writing its progress on stderr every 10 s.
-func waitBatch(ctx context.Context, url, id string, n, k int, start time.Time) error {
+// drawing its progress on st (a terminal), or else writing it on stderr
+// every 10 s.
+func waitBatch(ctx context.Context, line *status, url, id string, n, k int, start time.Time) error {
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
 	last := time.Now()
@@ -333,6 +357,10 @@ func waitBatch(ctx context.Context, url, id string, n, k int, start time.Time) e
 				return fmt.Errorf("batch ended with %d done and %d failed of %d", st.Done, st.Failed, n)
 			}
 			return nil
+		}
+		if line != nil {
+			line.batch(k, st.Done, n, time.Since(start))
+			continue
 		}
 		if time.Since(last) >= 10*time.Second {
 			last = time.Now()

@@ -74,7 +74,7 @@ func runBatch(ctx context.Context, st Streams, f *verifyFlags, pol *vouch.Policy
 	}
 	total := -1
 	var bar *progress
-	if st.terminal(st.Err) {
+	if st.showProgress(f.json) {
 		total = countLines(f.batch)
 		bar = newProgress(st.Err, total)
 	}

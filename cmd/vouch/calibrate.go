@@ -54,14 +54,15 @@ labels", never noise. Nothing is applied: --write-policy FILE writes the
 suggestion as a policy file (it refuses to overwrite one) for a person to
 check with 'vouch policy check FILE' and apply with --policy.
 
-The labels come from a server (--server URL, else VOUCH_SERVER: GET
-/v1/calibration, read scope; the server's policy is the base), from a store
+The labels come from a server (the one named below: GET /v1/calibration,
+read scope; the server's policy is the base), from a store
 directly (--store DSN, --tenant, default "default"), or from files: --reports
 is JSONL of reports as 'vouch verify --json' prints them, --labels JSONL of
 {"id": ..., "attempt": N, "good": true|false} or {"id": ..., "verdict":
 "pass|retry|fail"} (a label is never "unverified": a person decides). With a store or files, --policy files (in order) are the
 base policy. The window (--since, --until, --window, --kind) is as in 'vouch
-metrics'.
+metrics'. On a terminal, what it is doing shows on standard error while it
+works (not with --json).
 
 ` + remoteHelp + `
 
@@ -108,7 +109,7 @@ func runCalibrate(cmd *cobra.Command, st Streams, f *calibrateFlags) error {
 		err error
 	)
 	if f.store != "" || f.reports != "" {
-		c, err = calibrateLocally(cmd, f)
+		c, err = calibrateLocally(cmd, st, f)
 	} else {
 		c, err = calibrateRemotely(cmd, st, f)
 	}
@@ -159,7 +160,9 @@ func calibrateRemotely(cmd *cobra.Command, st Streams, f *calibrateFlags) (*qual
 	if err != nil {
 		return nil, err
 	}
+	act := startActivity(st.showProgress(f.json), st.Err, "vouch calibrate: the server fits the policy to the labels")
 	b, err := c.Calibration(cmd.Context(), q, f.minLabels, false)
+	act.stop()
 	if err != nil {
 		return nil, remoteErr(server, err)
 	}
@@ -170,7 +173,8 @@ func calibrateRemotely(cmd *cobra.Command, st Streams, f *calibrateFlags) (*qual
 	return &out, nil
 }
 
-func calibrateLocally(cmd *cobra.Command, f *calibrateFlags) (*quality.Calibration, error) {
+func calibrateLocally(cmd *cobra.Command, st Streams, f *calibrateFlags) (*quality.Calibration, error) {
+	show := st.showProgress(f.json)
 	base, err := policy.Load(f.policies...)
 	if err != nil {
 		return nil, usageErr(err)
@@ -180,7 +184,10 @@ func calibrateLocally(cmd *cobra.Command, f *calibrateFlags) (*quality.Calibrati
 		if f.since != "" || f.until != "" || f.window != 0 || f.kind != "" || f.tenant != "" {
 			return nil, usageErr(errors.New("--reports takes every report of the file: no window, kind or tenant"))
 		}
-		if samples, err = readSampleFiles(f.reports, f.labels); err != nil {
+		act := startActivity(show, st.Err, "vouch calibrate: reading the reports and labels")
+		samples, err = readSampleFiles(f.reports, f.labels)
+		act.stop()
+		if err != nil {
 			return nil, usageErr(err)
 		}
 	} else {
@@ -193,11 +200,16 @@ func calibrateLocally(cmd *cobra.Command, f *calibrateFlags) (*quality.Calibrati
 			return nil, err
 		}
 		defer s.Close()
-		if samples, err = quality.Samples(cmd.Context(), s, tenant, w); err != nil {
+		act := startActivity(show, st.Err, "vouch calibrate: reading the labelled verifications")
+		samples, err = quality.Samples(cmd.Context(), s, tenant, w)
+		act.stop()
+		if err != nil {
 			return nil, &exitError{code: exitUnavailable, err: err}
 		}
 	}
+	act := startActivity(show, st.Err, fmt.Sprintf("vouch calibrate: fitting the policy to %s", plural.Count(len(samples), "verification")))
 	c, err := quality.Calibrate(samples, &base, quality.CalibrateOptions{MinLabels: f.minLabels})
+	act.stop()
 	if err != nil {
 		return nil, err
 	}

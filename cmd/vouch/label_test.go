@@ -134,8 +134,9 @@ func TestLabelCommands(t *testing.T) {
 		code int
 		says []string
 	}{
-		{"no server", nil, []string{"review", "a", "--verdict", "fail"}, 2, []string{"--server", "VOUCH_SERVER"}},
-		{"not a URL", map[string]string{"VOUCH_SERVER": "localhost:8080"}, []string{"review", "a", "--verdict", "pass"}, 2, []string{"--server", "http://"}},
+		{"no server, nothing at VOUCH_ADDR", map[string]string{"VOUCH_ADDR": strings.TrimPrefix(closed.URL, "http://")}, []string{"review", "a", "--verdict", "fail"}, 3,
+			[]string{"vouch: server " + closed.URL + " (from VOUCH_ADDR)", "cannot reach the server at " + closed.URL}},
+		{"not a URL", map[string]string{"VOUCH_SERVER": "localhost:8080"}, []string{"review", "a", "--verdict", "pass"}, 2, []string{"VOUCH_SERVER", "http://"}},
 		{"bad verdict", e.as(e.review), []string{"review", "a", "--verdict", "maybe"}, 2, []string{`"maybe"`, "pass, retry or fail"}},
 		{"unverified verdict", e.as(e.review), []string{"review", "a", "--verdict", "unverified"}, 2, []string{`"unverified"`, "a reviewer decides, want pass, retry or fail"}},
 		{"no verdict", e.as(e.review), []string{"review", "a"}, 2, []string{"--verdict"}},

@@ -19,9 +19,11 @@
 //	vouch alerts [--server URL] [--json]
 //	vouch version
 //
-// review, outcome, metrics and alerts call the server named by --server
-// or VOUCH_SERVER, with the API key of --api-key-file FILE or
-// VOUCH_API_KEY (metrics --store reads a store directly instead).
+// review, outcome, metrics, alerts, calibrate and examples call the server
+// named by --server, else VOUCH_SERVER, else the address of VOUCH_ADDR,
+// else 127.0.0.1:8080 (saying on standard error which), with the API key
+// of --api-key-file FILE or VOUCH_API_KEY (metrics --store reads a store
+// directly instead).
 //
 // Exit codes: 0 pass, 1 retry or fail, 2 bad input or usage. For review,
 // outcome, metrics and alerts: 0 done, 2 bad usage or a call the server

@@ -73,8 +73,8 @@ self-assessment bias.
 --json prints the metrics as GET /v1/metrics answers them, from a server
 as from a store.
 
-The metrics come from a server (--server URL, else VOUCH_SERVER: GET
-/v1/metrics, read scope; the key names the tenant) or from a store directly
+The metrics come from a server (the one named below: GET /v1/metrics, read
+scope; the key names the tenant) or from a store directly
 (--store DSN: a SQLite file or postgres://..., with --tenant, default
 "default"), computed by the same code either way.
 

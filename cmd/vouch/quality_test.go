@@ -100,7 +100,7 @@ func TestMetricsAndAlertsCommands(t *testing.T) {
 		code int
 		says string
 	}{
-		{"no server", nil, []string{"metrics"}, 2, "VOUCH_SERVER"},
+		{"bad VOUCH_ADDR", map[string]string{"VOUCH_ADDR": "8080"}, []string{"metrics"}, 2, "VOUCH_ADDR"},
 		{"bad since", e.as(e.verify), []string{"metrics", "--since", "yesterday"}, 2, "--since"},
 		{"since and window", e.as(e.verify), []string{"metrics", "--since", "2026-11-01", "--window", "24h"}, 2, "not both"},
 		{"negative window", e.as(e.verify), []string{"metrics", "--window", "-1h"}, 2, "positive"},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"os"
 	"strings"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/client"
+	"github.com/vouchgate/vouch/server"
 )
 
 // remoteExitCodes is the exit-code paragraph of the commands that call a
@@ -24,10 +26,12 @@ client's retries).`
 
 // remoteHelp is the paragraph on how the commands that call a server
 // find it and authenticate.
-const remoteHelp = `The server is --server URL, else VOUCH_SERVER (http://host:port). The API key
-is read from --api-key-file FILE, else VOUCH_API_KEY; never from a flag, which
-others on the machine could read in the process list. A server with no key in
-its store takes calls without one.`
+const remoteHelp = `The server is --server URL, else VOUCH_SERVER (http://host:port), else the
+address 'vouch serve' takes from VOUCH_ADDR, else http://127.0.0.1:8080 (vouch
+serve's default); the command says on standard error which it called. The API
+key is read from --api-key-file FILE, else VOUCH_API_KEY; never from a flag,
+which others on the machine could read in the process list. A server with no
+key in its store takes calls without one.`
 
 // remoteFlags name the server a command calls and where its key is.
 type remoteFlags struct {
@@ -36,26 +40,53 @@ type remoteFlags struct {
 }
 
 func (f *remoteFlags) add(fl *pflag.FlagSet) {
-	fl.StringVar(&f.server, "server", "", "the server's `URL` (default: VOUCH_SERVER)")
+	fl.StringVar(&f.server, "server", "", "the server's `URL` (default: VOUCH_SERVER, else VOUCH_ADDR, else http://127.0.0.1:8080)")
 	fl.StringVar(&f.keyFile, "api-key-file", "", "read the API key from `FILE` (default: VOUCH_API_KEY)")
 }
 
-// serverURL returns the server named by --server or VOUCH_SERVER, "" when
-// neither names one.
-func (f *remoteFlags) serverURL(st Streams) string {
+// resolveServer returns the URL of the server to call and where it came
+// from: --server, else VOUCH_SERVER, else the address vouch serve listens
+// on, from VOUCH_ADDR (an unspecified host, as in :8080 or 0.0.0.0:8080,
+// is called on 127.0.0.1), else vouch serve's default address. There is
+// no standard place for the file of 'vouch serve --config', so a config's
+// addr is not read.
+func (f *remoteFlags) resolveServer(st Streams) (u, from string, err error) {
 	if f.server != "" {
-		return f.server
+		return f.server, "--server", nil
 	}
-	return strings.TrimSpace(st.getenv("VOUCH_SERVER"))
+	if v := strings.TrimSpace(st.getenv("VOUCH_SERVER")); v != "" {
+		return v, "VOUCH_SERVER", nil
+	}
+	if v := strings.TrimSpace(st.getenv("VOUCH_ADDR")); v != "" {
+		u, err := listenURL(v)
+		if err != nil {
+			return "", "", usageErr(fmt.Errorf("VOUCH_ADDR %q: want HOST:PORT, as vouch serve takes it (or set VOUCH_SERVER to the server's URL)", v))
+		}
+		return u, "VOUCH_ADDR", nil
+	}
+	u, err = listenURL(server.DefaultConfig().Addr)
+	return u, "vouch serve's default address", err
+}
+
+// listenURL is the URL that reaches a server listening on addr.
+func listenURL(addr string) (string, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", err
+	}
+	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
+		host = "127.0.0.1"
+	}
+	return "http://" + net.JoinHostPort(host, port), nil
 }
 
 // client returns a client of the server with the key, and the server's
-// URL; a missing server, a bad URL or an unreadable key file is a usage
-// error.
+// URL, saying on standard error which server it is and why; a bad URL or
+// an unreadable key file is a usage error.
 func (f *remoteFlags) client(st Streams) (*client.Client, string, error) {
-	u := f.serverURL(st)
-	if u == "" {
-		return nil, "", usageErr(errors.New("no server: give --server URL or set VOUCH_SERVER"))
+	u, from, err := f.resolveServer(st)
+	if err != nil {
+		return nil, "", err
 	}
 	key := strings.TrimSpace(st.getenv("VOUCH_API_KEY"))
 	if f.keyFile != "" {
@@ -73,8 +104,9 @@ func (f *remoteFlags) client(st Streams) (*client.Client, string, error) {
 	}
 	c, err := client.New(u, opts...)
 	if err != nil {
-		return nil, "", usageErr(fmt.Errorf("--server %q (or VOUCH_SERVER): want http://host:port or https://host", u))
+		return nil, "", usageErr(fmt.Errorf("the server %q (from %s): want http://host:port or https://host", u, from))
 	}
+	fmt.Fprintf(st.Err, "vouch: server %s (from %s)\n", u, from)
 	return c, u, nil
 }
 

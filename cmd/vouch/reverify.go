@@ -46,8 +46,9 @@ changed. The log is left as it is.
 The re-verification is a batch of the store (GET /v1/batches/ID/results on a
 server gives its lines). On PostgreSQL its items are jobs, worked by this
 command and by any 'vouch worker' or server on the store; on SQLite this
-command works them. It waits until the batch is done, then prints how many
-verdicts changed, old by new, and the changed verifications; --out FILE
+command works them. It waits until the batch is done (on a terminal, showing
+its progress on standard error, unless --json), then prints how many verdicts
+changed, old by new, and the changed verifications; --out FILE
 writes every result line (JSONL: id, attempt, old and new verdict, score and
 codes, and the new report when the verdict changed). --no-wait prints the
 batch's id and leaves the work to the workers; --batch ID waits for an
@@ -129,9 +130,12 @@ func runReverify(cmd *cobra.Command, st Streams, f *reverifyFlags) error {
 		s.Close()
 		return usageErr(err)
 	}
+	show := st.showProgress(f.json)
 	id := f.batch
 	if id == "" {
+		act := startActivity(show, st.Err, "vouch reverify: selecting the verifications to re-verify")
 		b, err := srv.Reverify(ctx, opt)
+		act.stop()
 		if err != nil {
 			s.Close()
 			if errors.Is(err, server.ErrNoneToReverify) {
@@ -167,7 +171,7 @@ func runReverify(cmd *cobra.Command, st Streams, f *reverifyFlags) error {
 	if onPG && f.noWork {
 		defer s.Close() // Work, which closes it, did not run
 	}
-	b, err := waitReverify(ctx, st, rs, f.tenant, id)
+	b, err := waitReverify(ctx, show, st.Err, rs, f.tenant, id)
 	stopWork()
 	if werr := <-worked; werr != nil && err == nil {
 		err = werr
@@ -175,7 +179,9 @@ func runReverify(cmd *cobra.Command, st Streams, f *reverifyFlags) error {
 	if err != nil {
 		return &exitError{code: exitUnavailable, err: err}
 	}
+	act := startActivity(show, st.Err, "vouch reverify: reading the results")
 	sum, err := summarize(ctx, rs, b, f.out)
+	act.stop()
 	if err != nil {
 		return &exitError{code: exitUnavailable, err: err}
 	}
@@ -194,12 +200,13 @@ func runReverify(cmd *cobra.Command, st Streams, f *reverifyFlags) error {
 	return nil
 }
 
-// waitReverify polls a re-verification batch until it is done, printing
-// its progress.
-func waitReverify(ctx context.Context, st Streams, s store.Store, tenant, id string) (*store.Batch, error) {
+// waitReverify polls a re-verification batch until it is done, drawing
+// its progress on w when show is set.
+func waitReverify(ctx context.Context, show bool, w io.Writer, s store.Store, tenant, id string) (*store.Batch, error) {
 	tick := time.NewTicker(500 * time.Millisecond)
 	defer tick.Stop()
-	last := -1
+	var bar *progress
+	defer func() { bar.finish() }() // bar is made at the first poll
 	for {
 		b, err := s.Batch(ctx, tenant, id)
 		if errors.Is(err, store.ErrNotFound) {
@@ -211,10 +218,10 @@ func waitReverify(ctx context.Context, st Streams, s store.Store, tenant, id str
 		if b.Kind != store.BatchReverify {
 			return nil, fmt.Errorf("batch %s is not a re-verification", id)
 		}
-		if n := b.Done + b.Failed; n != last {
-			fmt.Fprintf(st.Err, "vouch reverify: %d of %d\n", n, b.Total)
-			last = n
+		if show && bar == nil {
+			bar = newLabelledProgress(w, "vouch reverify", b.Total)
 		}
+		bar.set(b.Done+b.Failed, b.Total)
 		if b.State == store.BatchDone {
 			return b, nil
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"os"
@@ -82,8 +83,9 @@ With --demo the server serves a month of demonstration data instead of a
 store: a temporary SQLite store (removed when the server stops) is filled
 with --demo-n verifications of sample requests, made by this server's own
 engine on a clock stepped through the last 30 days, then reviewed and given
-outcomes. It holds no key, so the server listens on loopback only, open;
---store does not apply.
+outcomes (on a terminal, with a progress bar on standard error). The address
+is bound first, so a port already taken fails at once. The store holds no
+key, so the server listens on loopback only, open; --store does not apply.
 
 --debug-addr serves the Go runtime's profiles (CPU, heap, mutex, block,
 goroutines, execution trace) at /debug/pprof/ on a second, loopback-only
@@ -156,15 +158,31 @@ func runServe(cmd *cobra.Command, st Streams, f *serveFlags) error {
 		return usageErr(err)
 	}
 	defer stopTracing()
+	// Listen first: a port already taken is found at once, not after the
+	// store is opened (or a demo store filled, which takes seconds).
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return &exitError{code: exitNotOK, err: fmt.Errorf("cannot listen on %s: %w", cfg.Addr, err)}
+	}
 	s, err := store.Open(ctx, cfg.Store, store.Options{Logger: log})
 	if err != nil {
+		ln.Close()
 		return &exitError{code: exitNotOK, err: err}
 	}
 	var seeded demo.Summary
 	if f.demo {
-		fmt.Fprintf(st.Err, "vouch serve: making %d demonstration verifications...\n", f.demoN)
+		fmt.Fprintf(st.Err, "vouch serve: making %s, then serving them on http://%s\n", plural.Count(f.demoN, "demonstration verification"), ln.Addr())
 		start := time.Now()
-		if seeded, err = demo.Seed(ctx, s, demo.Options{N: f.demoN, Seed: f.demoSeed}); err != nil {
+		var bar *progress
+		opt := demo.Options{N: f.demoN, Seed: f.demoSeed}
+		if st.showProgress(false) {
+			bar = newLabelledProgress(st.Err, "demo data", f.demoN)
+			opt.Progress = bar.set
+		}
+		seeded, err = demo.Seed(ctx, s, opt)
+		bar.finish()
+		if err != nil {
+			ln.Close()
 			s.Close()
 			return &exitError{code: exitNotOK, err: err}
 		}
@@ -177,13 +195,9 @@ func runServe(cmd *cobra.Command, st Streams, f *serveFlags) error {
 	}
 	srv, err := server.New(opts)
 	if err != nil {
+		ln.Close()
 		s.Close()
 		return usageErr(err)
-	}
-	ln, err := net.Listen("tcp", cfg.Addr)
-	if err != nil {
-		s.Close()
-		return &exitError{code: exitNotOK, err: fmt.Errorf("cannot listen on %s: %w", cfg.Addr, err)}
 	}
 	if f.debugAddr != "" {
 		bound, stop, err := startDebug(f.debugAddr, log)
@@ -288,7 +302,13 @@ verify (POST requests and batches), read (reports, lists, events), review
 (overrides and outcomes), admin (every scope of its tenant), operator (the
 Prometheus /metrics, which names every tenant: no tenant's admin key reads it;
 give it to the operator's scraper alone). A running server notices a new or
-revoked key within a few seconds.`,
+revoked key within a few seconds.
+
+A server on a store with no key runs in open mode: it takes requests without
+a key as tenant "default". The first key ends open mode, and the verifications
+made in it stay with tenant "default": only a key of that tenant reads them
+('keys create --tenant default'). keys create says so when it makes the first
+key of a store that holds such verifications.`,
 	}
 	fl := cmd.PersistentFlags()
 	fl.StringVar(&f.store, "store", "", "the store's `DSN` (default: VOUCH_STORE, else ./vouch.db)")
@@ -298,7 +318,8 @@ revoked key within a few seconds.`,
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if f.tenant == "" {
-				return usageErr(errors.New("keys create needs --tenant NAME"))
+				return usageErr(fmt.Errorf("keys create needs --tenant NAME, the tenant whose verifications the key reaches; "+
+					"those a server made without a key (open mode) belong to tenant %q: --tenant %s keeps them readable", server.DefaultTenant, server.DefaultTenant))
 			}
 			if !store.ValidTenant(f.tenant) {
 				return usageErr(fmt.Errorf("--tenant %q: want lower-case letters, digits, - and _ (at most 63, starting with a letter or digit)", f.tenant))
@@ -316,8 +337,15 @@ revoked key within a few seconds.`,
 				return usageErr(err)
 			}
 			return withStore(cmd.Context(), st, f.store, func(s store.Store) error {
+				openData, err := openModeData(cmd.Context(), s)
+				if err != nil {
+					return err
+				}
 				if err := s.CreateKey(cmd.Context(), k); err != nil {
 					return err
+				}
+				if openData {
+					defer firstKeyNote(st.Err, k.Tenant, f.store)
 				}
 				if f.json {
 					return json.MarshalWrite(st.Out, map[string]any{"id": k.ID, "tenant": k.Tenant, "name": k.Name, "scopes": k.Scopes, "key": secret}, jsontext.WithIndent("  "))
@@ -398,6 +426,41 @@ revoked key within a few seconds.`,
 	}
 	cmd.AddCommand(create, list, revoke)
 	return cmd
+}
+
+// openModeData reports whether s has no live key (a server on it runs in
+// open mode) and holds verifications of the tenant of open mode,
+// "default": the data the first key hides from every other tenant.
+func openModeData(ctx context.Context, s store.Store) (bool, error) {
+	n, err := s.ActiveKeys(ctx)
+	if err != nil || n > 0 {
+		return false, err
+	}
+	page, err := s.List(ctx, server.DefaultTenant, store.Filter{Limit: 1})
+	if err != nil {
+		return false, err
+	}
+	return len(page.Items) > 0, nil
+}
+
+// firstKeyNote tells whoever made the first key of a store that holds
+// open mode's verifications what becomes of them, and how to reach them.
+func firstKeyNote(w io.Writer, tenant, dsn string) {
+	fmt.Fprintln(w, "note: this is the store's first key: a server on it leaves open mode and takes only requests with a key.")
+	if tenant == server.DefaultTenant {
+		fmt.Fprintf(w, "  The verifications made without a key belong to tenant %q, this key's: it reads them.\n", server.DefaultTenant)
+		return
+	}
+	flag := ""
+	switch {
+	case store.IsPostgres(dsn):
+		flag = " --store DSN"
+	case dsn != "":
+		flag = " --store " + dsn
+	}
+	fmt.Fprintf(w, "  The verifications made without a key (open mode) belong to tenant %q; this key, of tenant %q,\n"+
+		"  does not reach them, nor does the dashboard signed in with it. To keep reading them, make a key for\n"+
+		"  tenant %q too: vouch keys create%s --tenant %s --scope read,review\n", server.DefaultTenant, tenant, server.DefaultTenant, flag, server.DefaultTenant)
 }
 
 // withStore opens the store named by dsn (else VOUCH_STORE, else

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -16,6 +17,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/vouchgate/vouch/internal/demo"
 	"github.com/vouchgate/vouch/store"
 )
 
@@ -320,5 +322,80 @@ func TestServeDashboard(t *testing.T) {
 		} else {
 			res.Body.Close()
 		}
+	}
+}
+
+// TestKeysCreateFirstKeyNote checks that making the first key of a store
+// that holds open mode's verifications (tenant "default") says what
+// becomes of them and how to reach them, and that nothing is said once
+// the store has a key, or when it holds no such verification.
+func TestKeysCreateFirstKeyNote(t *testing.T) {
+	run := func(args ...string) (int, string, string) {
+		var out, errb bytes.Buffer
+		code := Main(context.Background(), args, Streams{In: strings.NewReader(""), Out: &out, Err: &errb, Getenv: func(string) string { return "" }})
+		return code, out.String(), errb.String()
+	}
+	seeded := func() string {
+		dsn := filepath.Join(t.TempDir(), "v.db")
+		s, err := store.Open(t.Context(), dsn, store.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = demo.Seed(t.Context(), s, demo.Options{N: 2})
+		if cerr := s.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return dsn
+	}
+
+	dsn := seeded()
+	// Without --tenant: a usage error that names the tenant of open mode.
+	if code, _, errs := run("keys", "create", "--store", dsn); code != 2 || !strings.Contains(errs, "--tenant default keeps them readable") {
+		t.Errorf("keys create without --tenant: %d %s", code, errs)
+	}
+	code, out, errs := run("keys", "create", "--store", dsn, "--tenant", "acme")
+	if code != 0 || !strings.HasPrefix(out, "vk_") {
+		t.Fatalf("first key: %d %q %s", code, out, errs)
+	}
+	for _, want := range []string{"this is the store's first key", `belong to tenant "default"`, `this key, of tenant "acme"`,
+		"vouch keys create --store " + dsn + " --tenant default --scope read,review"} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("first key for acme: stderr lacks %q:\n%s", want, errs)
+		}
+	}
+	if code, _, errs := run("keys", "create", "--store", dsn, "--tenant", "default", "--scope", "read"); code != 0 || strings.Contains(errs, "first key") {
+		t.Errorf("second key: %d, said %q", code, errs)
+	}
+
+	// The first key made for tenant "default" reads them, and says so.
+	code, _, errs = run("keys", "create", "--store", seeded(), "--tenant", "default", "--json")
+	if code != 0 || !strings.Contains(errs, "first key") || !strings.Contains(errs, `tenant "default", this key's: it reads them`) {
+		t.Errorf("first key for default: %d %s", code, errs)
+	}
+
+	// A store with nothing of open mode: nothing to say.
+	if code, _, errs := run("keys", "create", "--store", filepath.Join(t.TempDir(), "empty.db"), "--tenant", "acme"); code != 0 || strings.Contains(errs, "note:") {
+		t.Errorf("first key of an empty store: %d %s", code, errs)
+	}
+}
+
+// TestServeDemoBindsFirst checks that serve --demo on a port already
+// taken fails at once, before it fills its store.
+func TestServeDemoBindsFirst(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var out, errb bytes.Buffer
+	// 100,000 verifications would take minutes to make: the test ends at
+	// once only if the port is tried first.
+	code := Main(t.Context(), []string{"serve", "--demo", "--demo-n", "100000", "--addr", ln.Addr().String()},
+		Streams{In: strings.NewReader(""), Out: &out, Err: &errb, Getenv: func(string) string { return "" }})
+	if code != 1 || !strings.Contains(errb.String(), "cannot listen on "+ln.Addr().String()) || strings.Contains(errb.String(), "making") {
+		t.Errorf("serve --demo on a taken port: exit %d: %s", code, errb.String())
 	}
 }

@@ -64,6 +64,10 @@ type Options struct {
 	// Days is the span: the UTC day of Now and the Days-1 whole days
 	// before it; 0 means [DefaultDays].
 	Days int
+	// Progress, when set, is called after each verification written,
+	// with how many are written and how many will be (N), from the
+	// goroutine that called Seed.
+	Progress func(done, total int)
 }
 
 // Summary is what [Seed] wrote.
@@ -126,6 +130,8 @@ type seeder struct {
 	done  []*verified
 	// pick draws templates and executors by weight.
 	tmplTotal, execTotal int
+	// progress is Options.Progress.
+	progress func(done, total int)
 }
 
 // verified is one verification the seeder wrote, with what it knows of
@@ -162,6 +168,7 @@ func Seed(ctx context.Context, st store.Store, opt Options) (Summary, error) {
 	}
 	sd := &seeder{ctx: ctx, cat: cat, r: rand.New(rand.NewPCG(opt.Seed, 0x5eed)),
 		prov: &scripted{r: rand.New(rand.NewPCG(opt.Seed, 0x70d6e))}}
+	sd.progress = opt.Progress
 	sd.sum.Verdicts, sd.sum.Kinds = map[string]int{}, map[string]int{}
 	for _, t := range templates {
 		sd.tmplTotal += t.weight
@@ -338,6 +345,9 @@ func (sd *seeder) verifyAll(slots []time.Time, end time.Time) error {
 			sd.sum.Verifications++
 			sd.sum.Verdicts[rep.Verdict]++
 			sd.sum.Kinds[string(req.Kind)]++
+			if sd.progress != nil {
+				sd.progress(sd.sum.Verifications, len(slots))
+			}
 			if rep.Verdict != string(vouch.VerdictRetry) || next >= len(slots) {
 				break
 			}
