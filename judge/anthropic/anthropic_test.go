@@ -343,47 +343,6 @@ func TestKeyNeverShows(t *testing.T) {
 	}
 }
 
-func TestFromEnv(t *testing.T) {
-	srv := fake.NewServer(fake.WithAPIKey(key), fake.WithRules(fake.Rule{}))
-	defer srv.Close()
-	t.Setenv("ANTHROPIC_BASE_URL", srv.URL()+"/")
-	t.Setenv("ANTHROPIC_API_KEY", key)
-	c := anthropic.FromEnv()
-	if c.Name() != "anthropic" {
-		t.Errorf("Name %q", c.Name())
-	}
-	if _, err := c.Complete(context.Background(), newCall()); err != nil {
-		t.Fatal(err)
-	}
-	if got := srv.Requests()[0].Header.Get("x-api-key"); got != key {
-		t.Errorf("x-api-key %q", got)
-	}
-
-	t.Setenv("ANTHROPIC_BASE_URL", "")
-	if s := anthropic.FromEnv().String(); s != "anthropic(https://api.anthropic.com)" {
-		t.Errorf("default base URL: %s", s)
-	}
-}
-
-func TestNoKeyNoHeader(t *testing.T) {
-	srv := fake.NewServer(fake.WithRules(fake.Rule{}))
-	defer srv.Close()
-	c := anthropic.New(anthropic.Options{BaseURL: srv.URL(), Headers: map[string]string{"anthropic-beta": "x-2025-01-01"}})
-	if _, err := c.Complete(context.Background(), newCall()); err != nil {
-		t.Fatal(err)
-	}
-	h := srv.Requests()[0].Header
-	if _, ok := h["X-Api-Key"]; ok {
-		t.Error("x-api-key sent without a key")
-	}
-	if h.Get("anthropic-beta") != "x-2025-01-01" {
-		t.Errorf("headers %v", h)
-	}
-	if _, err := c.Complete(context.Background(), nil); err == nil {
-		t.Error("nil call: no error")
-	}
-}
-
 // doer answers every request with a response of its own.
 type doer struct{ resp *http.Response }
 

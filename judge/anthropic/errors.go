@@ -10,9 +10,7 @@ import (
 )
 
 // redactor keeps the client's key out of its errors.
-func (c *Client) redactor() apiwire.Redactor {
-	return apiwire.Redactor{Prefix: "anthropic: ", Key: c.key}
-}
+func (c *Client) redactor() apiwire.Redactor { return c.conn.Redactor() }
 
 func (c *Client) redact(s string) string { return c.redactor().Redact(s) }
 
@@ -36,7 +34,7 @@ func (c *Client) apiError(resp *http.Response, body []byte, requestID string) *j
 		StatusCode: resp.StatusCode,
 		Type:       c.redact(typ),
 		Message:    c.redact(msg),
-		RetryAfter: apiwire.RetryAfter(resp.Header, c.now()),
+		RetryAfter: apiwire.RetryAfter(resp.Header, c.conn.Now()),
 		RequestID:  requestID,
 	}
 }

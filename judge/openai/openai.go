@@ -28,7 +28,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"strings"
@@ -81,39 +80,15 @@ type Options struct {
 // Client is a [judge.Provider] for an OpenAI-compatible Chat Completions
 // API. It is safe for concurrent use.
 type Client struct {
-	baseURL string
-	key     string
-	doer    Doer
-	headers map[string]string
-	now     func() time.Time
+	conn apiwire.Conn
 }
 
 var _ judge.Provider = (*Client)(nil)
 
 // New returns a client configured by o.
 func New(o Options) *Client {
-	c := &Client{
-		baseURL: strings.TrimRight(o.BaseURL, "/"),
-		key:     o.APIKey,
-		doer:    o.HTTPClient,
-		now:     o.Now,
-	}
-	if c.baseURL == "" {
-		c.baseURL = DefaultBaseURL
-	}
-	if c.doer == nil {
-		c.doer = judge.HTTPClient()
-	}
-	if c.now == nil {
-		c.now = time.Now
-	}
-	if len(o.Headers) > 0 {
-		c.headers = make(map[string]string, len(o.Headers))
-		for k, v := range o.Headers {
-			c.headers[k] = v
-		}
-	}
-	return c
+	return &Client{conn: apiwire.NewConn("openai", DefaultBaseURL, o.BaseURL, o.APIKey, o.HTTPClient, o.Headers, o.Now,
+		func() apiwire.Doer { return judge.HTTPClient() })}
 }
 
 // FromEnv returns a client configured as OpenAI's own SDKs are: the base
@@ -130,14 +105,14 @@ func FromEnv() *Client {
 func (c *Client) Name() string { return "openai" }
 
 // String describes the client by its endpoint, never its key.
-func (c *Client) String() string { return "openai(" + c.baseURL + ")" }
+func (c *Client) String() string { return c.conn.String() }
 
 // GoString is String, so that %#v does not print the key either.
 func (c *Client) GoString() string { return c.String() }
 
 // Format prints String for every verb, so that no verb (%d, %x, %+v...)
 // reaches the key.
-func (c *Client) Format(f fmt.State, verb rune) { io.WriteString(f, c.String()) }
+func (c *Client) Format(f fmt.State, verb rune) { c.conn.Format(f, verb) }
 
 // Complete sends call as one chat completion and returns the model's
 // answer; see [judge.Provider] for what it returns when.
@@ -153,20 +128,13 @@ func (c *Client) Complete(ctx context.Context, call *judge.Call) (*judge.Reply, 
 	if err != nil {
 		return nil, fmt.Errorf("openai: encoding the request: %w", err)
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.baseURL+"/chat/completions", bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.conn.BaseURL+"/chat/completions", bytes.NewReader(body))
 	if err != nil {
 		return nil, c.wrap("building the request", err)
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json")
-	if c.key != "" {
-		req.Header.Set("Authorization", "Bearer "+c.key)
-	}
-	for k, v := range c.headers {
-		req.Header.Set(k, v)
-	}
-
-	resp, err := c.doer.Do(req)
+	resp, err := c.conn.Send(req, func(key string) (string, string) { return "Authorization", "Bearer " + key })
 	if err != nil {
 		return nil, c.wrap("", err)
 	}

@@ -376,47 +376,6 @@ func TestKeyNeverShows(t *testing.T) {
 	}
 }
 
-func TestNoKeyNoAuthorization(t *testing.T) {
-	srv := fake.NewServer(fake.WithRules(fake.Rule{}))
-	defer srv.Close()
-	c := openai.New(openai.Options{
-		BaseURL: srv.URL() + "/v1/", // a trailing slash is tolerated
-		Headers: map[string]string{"HTTP-Referer": "https://vouch.example", "Accept": "application/json; q=1"},
-	})
-	if _, err := c.Complete(context.Background(), newCall()); err != nil {
-		t.Fatal(err)
-	}
-	h := srv.Requests()[0].Header
-	if _, ok := h["Authorization"]; ok {
-		t.Errorf("Authorization sent without a key: %q", h.Get("Authorization"))
-	}
-	if h.Get("HTTP-Referer") != "https://vouch.example" || h.Get("Accept") != "application/json; q=1" {
-		t.Errorf("headers %v", h)
-	}
-}
-
-func TestFromEnv(t *testing.T) {
-	srv := fake.NewServer(fake.WithAPIKey(key), fake.WithRules(fake.Rule{}))
-	defer srv.Close()
-	t.Setenv("OPENAI_BASE_URL", srv.URL()+"/v1/")
-	t.Setenv("OPENAI_API_KEY", key)
-	c := openai.FromEnv()
-	if c.Name() != "openai" {
-		t.Errorf("Name %q", c.Name())
-	}
-	if _, err := c.Complete(context.Background(), newCall()); err != nil {
-		t.Fatal(err)
-	}
-	if got := srv.Requests()[0].Header.Get("Authorization"); got != "Bearer "+key {
-		t.Errorf("Authorization %q", got)
-	}
-
-	t.Setenv("OPENAI_BASE_URL", "")
-	if s := openai.FromEnv().String(); s != "openai(https://api.openai.com/v1)" {
-		t.Errorf("default base URL: %s", s)
-	}
-}
-
 func TestUnknownStructuredMode(t *testing.T) {
 	_, c := setup(t)
 	call := newCall()

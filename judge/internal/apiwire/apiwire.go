@@ -161,3 +161,75 @@ func ReadBody(r io.Reader, limit int) ([]byte, error) {
 	}
 	return data, nil
 }
+
+// Doer sends an HTTP request and returns its response; *http.Client is
+// one.
+type Doer interface {
+	Do(*http.Request) (*http.Response, error)
+}
+
+// Conn is what a model API client holds of its endpoint: its name, base
+// URL, key, sender, extra headers and clock. Its String, GoString and
+// Format name the endpoint and never the key, whatever the verb.
+type Conn struct {
+	// Name is the provider's name ("openai"): it starts String and every
+	// error's message.
+	Name    string
+	BaseURL string
+	Key     string
+	Doer    Doer
+	// Headers are set on every request after the client's own.
+	Headers map[string]string
+	// Now is the clock a Retry-After HTTP date is measured against.
+	Now func() time.Time
+}
+
+// NewConn makes a client's Conn from its options: the base URL without
+// a trailing slash (defaultBaseURL when empty), doer (defaultDoer's when
+// nil), a copy of headers, and now (time.Now when nil).
+func NewConn(name, defaultBaseURL, baseURL, key string, doer Doer, headers map[string]string, now func() time.Time, defaultDoer func() Doer) Conn {
+	c := Conn{Name: name, BaseURL: strings.TrimRight(baseURL, "/"), Key: key, Doer: doer, Now: now}
+	if c.BaseURL == "" {
+		c.BaseURL = defaultBaseURL
+	}
+	if c.Doer == nil {
+		c.Doer = defaultDoer()
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	if len(headers) > 0 {
+		c.Headers = make(map[string]string, len(headers))
+		for k, v := range headers {
+			c.Headers[k] = v
+		}
+	}
+	return c
+}
+
+// String describes the connection by its endpoint, never its key.
+func (c *Conn) String() string { return c.Name + "(" + c.BaseURL + ")" }
+
+// GoString is String, so that %#v does not print the key either.
+func (c *Conn) GoString() string { return c.String() }
+
+// Format prints String for every verb, so that no verb (%d, %x, %+v...)
+// reaches the key.
+func (c *Conn) Format(f fmt.State, verb rune) { io.WriteString(f, c.String()) }
+
+// Redactor returns the connection's redactor: its name as the prefix of
+// messages, its key cut out of them.
+func (c *Conn) Redactor() Redactor { return Redactor{Prefix: c.Name + ": ", Key: c.Key} }
+
+// Send sets the key header (when there is a key: name and value made by
+// auth) and the extra headers on req, and sends it.
+func (c *Conn) Send(req *http.Request, auth func(key string) (name, value string)) (*http.Response, error) {
+	if c.Key != "" {
+		k, v := auth(c.Key)
+		req.Header.Set(k, v)
+	}
+	for k, v := range c.Headers {
+		req.Header.Set(k, v)
+	}
+	return c.Doer.Do(req)
+}
