@@ -51,8 +51,8 @@ type Env struct {
 // compile. The returned Checker must be safe for concurrent use.
 type Factory func(spec vouch.CheckSpec, env Env) (vouch.Checker, error)
 
-// Kind describes one check kind.
-type Kind struct {
+// Type describes one check type: a criterion's check.type.
+type Type struct {
 	// Name is the value of check.type ("contains").
 	Name string
 	// Strength is the evidence strength of the kind's results.
@@ -104,13 +104,13 @@ func (a AnalyzerInfo) ServesEveryKind() bool {
 
 var (
 	mu        sync.RWMutex
-	kinds     = map[string]Kind{}
+	kinds     = map[string]Type{}
 	analyzers = map[string]AnalyzerInfo{}
 )
 
 // Register makes a check kind available. It panics if the name is empty, the
 // factory is nil or the name is already registered.
-func Register(k Kind) {
+func Register(k Type) {
 	mu.Lock()
 	defer mu.Unlock()
 	if k.Name == "" {
@@ -132,12 +132,12 @@ func Register(k Kind) {
 }
 
 // Lookup returns the registered kind with the given name.
-func Lookup(name string) (Kind, error) {
+func Lookup(name string) (Type, error) {
 	mu.RLock()
 	defer mu.RUnlock()
 	k, ok := kinds[name]
 	if !ok {
-		return Kind{}, fmt.Errorf("check: kind not registered: %q", name)
+		return Type{}, fmt.Errorf("check: kind not registered: %q", name)
 	}
 	return k, nil
 }
@@ -155,14 +155,14 @@ func Kinds() []string {
 }
 
 // All returns every registered kind, sorted by name.
-func All() []Kind {
+func All() []Type {
 	mu.RLock()
 	defer mu.RUnlock()
-	out := make([]Kind, 0, len(kinds))
+	out := make([]Type, 0, len(kinds))
 	for _, k := range kinds {
 		out = append(out, k)
 	}
-	slices.SortFunc(out, func(a, b Kind) int { return compare(a.Name, b.Name) })
+	slices.SortFunc(out, func(a, b Type) int { return compare(a.Name, b.Name) })
 	return out
 }
 

@@ -12,7 +12,7 @@ import (
 // compiled is one criterion's compiled rule.
 type compiled struct {
 	checker vouch.Checker
-	kind    check.Kind
+	kind    check.Type
 	not     bool
 	llm     bool   // left to the judge
 	rubric  string // the llm check's rubric
@@ -116,7 +116,7 @@ func compileSpec(spec *vouch.CheckSpec, env check.Env) *compiled {
 
 // safeCompile runs a factory, turning a panic into an internal error so
 // that bad input can never crash the process.
-func safeCompile(k check.Kind, spec vouch.CheckSpec, env check.Env) (ch vouch.Checker, err error) {
+func safeCompile(k check.Type, spec vouch.CheckSpec, env check.Env) (ch vouch.Checker, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			ch, err = nil, &vouch.Error{Code: vouch.ErrInternal, Message: "compiling a " + k.Name + " check crashed; please report it"}

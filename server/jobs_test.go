@@ -16,7 +16,7 @@ import (
 
 func init() {
 	// A check that crashes: the poison of the job queue's tests.
-	check.Register(check.Kind{Name: "test.crash", Strength: vouch.StrengthStrict, Doc: "panics",
+	check.Register(check.Type{Name: "test.crash", Strength: vouch.StrengthStrict, Doc: "panics",
 		New: func(vouch.CheckSpec, check.Env) (vouch.Checker, error) { return crashChecker{}, nil }})
 }
 

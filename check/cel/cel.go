@@ -43,7 +43,7 @@ import (
 )
 
 func init() {
-	check.Register(check.Kind{
+	check.Register(check.Type{
 		Name:     "cel",
 		Strength: vouch.StrengthStrict,
 		New:      newCEL,

@@ -61,56 +61,56 @@ import (
 )
 
 func init() {
-	check.Register(check.Kind{
+	check.Register(check.Type{
 		Name:     "contains",
 		Strength: vouch.StrengthStrict,
 		New:      newContains,
 		Params:   "{value, ignoreCase, target}",
 		Doc:      "The text contains the value.",
 	})
-	check.Register(check.Kind{
+	check.Register(check.Type{
 		Name:     "not_contains",
 		Strength: vouch.StrengthStrict,
 		New:      newNotContains,
 		Params:   "{value, ignoreCase, target}",
 		Doc:      "The text does not contain the value.",
 	})
-	check.Register(check.Kind{
+	check.Register(check.Type{
 		Name:     "regex",
 		Strength: vouch.StrengthStrict,
 		New:      newRegex,
 		Params:   "{pattern, target}",
 		Doc:      "The text matches the regular expression (Go RE2 syntax).",
 	})
-	check.Register(check.Kind{
+	check.Register(check.Type{
 		Name:     "sections",
 		Strength: vouch.StrengthStrict,
 		New:      newSections,
 		Params:   "{required[], target}",
 		Doc:      "The text has a Markdown heading for each required section; scores the share found.",
 	})
-	check.Register(check.Kind{
+	check.Register(check.Type{
 		Name:     "length",
 		Strength: vouch.StrengthStrict,
 		New:      newLength,
 		Params:   "{minChars, maxChars, minWords, maxWords, target}",
 		Doc:      "The text's length in characters (code points) and words is within the bounds.",
 	})
-	check.Register(check.Kind{
+	check.Register(check.Type{
 		Name:     "json",
 		Strength: vouch.StrengthStrict,
 		New:      newJSON,
 		Params:   "{target}",
 		Doc:      "The text, or its first json fenced code block, is valid JSON.",
 	})
-	check.Register(check.Kind{
+	check.Register(check.Type{
 		Name:     "json_schema",
 		Strength: vouch.StrengthStrict,
 		New:      newJSONSchema,
 		Params:   "{schema | schemaFile, target}",
 		Doc:      "The text, or its first json fenced code block, is JSON valid against the schema.",
 	})
-	check.Register(check.Kind{
+	check.Register(check.Type{
 		Name:     "tool_called",
 		Strength: vouch.StrengthStrict,
 		New:      newToolCalled,

@@ -10,7 +10,7 @@ import (
 )
 
 func init() {
-	check.Register(check.Kind{
+	check.Register(check.Type{
 		Name:     "file_changed",
 		Strength: vouch.StrengthStrict,
 		New:      newFileChanged,

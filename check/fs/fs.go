@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	check.Register(check.Kind{
+	check.Register(check.Type{
 		Name:     "file_exists",
 		Strength: vouch.StrengthStrict,
 		New:      newFileExists,

@@ -15,7 +15,7 @@ import (
 )
 
 func init() {
-	check.Register(check.Kind{
+	check.Register(check.Type{
 		Name:     "command",
 		Strength: vouch.StrengthStrict,
 		New:      newCommand,

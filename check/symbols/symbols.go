@@ -18,14 +18,14 @@ import (
 )
 
 func init() {
-	check.Register(check.Kind{
+	check.Register(check.Type{
 		Name:     "doc_comments",
 		Strength: vouch.StrengthStrict,
 		New:      newDocComments,
 		Params:   "{file, symbols[]}",
 		Doc:      "Every listed symbol (without symbols: every symbol in the claimed edited regions of the file) has a doc comment; scores the share documented.",
 	})
-	check.Register(check.Kind{
+	check.Register(check.Type{
 		Name:     "symbol_exists",
 		Strength: vouch.StrengthStrict,
 		New:      newSymbolExists,

@@ -18,7 +18,7 @@ import (
 )
 
 func init() {
-	check.Register(check.Kind{
+	check.Register(check.Type{
 		Name:     "fault",
 		Strength: vouch.StrengthStrict,
 		New:      newFault,
