@@ -14,7 +14,7 @@ import "context"
 // reports its Info and Cost and nothing else of it. A verdict may also
 // leave single items undecided.
 type Judge interface {
-	Judge(ctx context.Context, q *JudgeQuery) (*JudgeVerdict, error)
+	Evaluate(ctx context.Context, q *JudgeQuery) (*JudgeVerdict, error)
 }
 
 // JudgeQuery is what the engine asks a judge.

@@ -163,7 +163,7 @@ func TestPluginConfidenceInEvidence(t *testing.T) {
 // 0.3 and the given confidence.
 type confidenceJudge struct{ confidence float64 }
 
-func (j confidenceJudge) Judge(_ context.Context, q *vouch.JudgeQuery) (*vouch.JudgeVerdict, error) {
+func (j confidenceJudge) Evaluate(_ context.Context, q *vouch.JudgeQuery) (*vouch.JudgeVerdict, error) {
 	v := &vouch.JudgeVerdict{Info: vouch.JudgeInfo{Models: []string{"fake/judge"}, Mode: "self", Samples: 1}}
 	for _, c := range q.Criteria {
 		v.Criteria = append(v.Criteria, vouch.JudgedCriterion{ID: c.ID, Status: vouch.CriterionUnmet, Score: 0.3, Confidence: j.confidence, Reason: "hard to tell"})
@@ -251,7 +251,7 @@ func (j *estimatingJudge) Estimate(*vouch.JudgeQuery) (*judge.Estimate, error) {
 	return &judge.Estimate{Models: []string{"fake/judge"}, Calls: 1, MaxUSD: j.usd}, nil
 }
 
-func (j *estimatingJudge) Judge(_ context.Context, q *vouch.JudgeQuery) (*vouch.JudgeVerdict, error) {
+func (j *estimatingJudge) Evaluate(_ context.Context, q *vouch.JudgeQuery) (*vouch.JudgeVerdict, error) {
 	j.calls++
 	v := &vouch.JudgeVerdict{Info: vouch.JudgeInfo{Models: []string{"fake/judge"}, Mode: "self", Samples: 1}}
 	for _, c := range q.Criteria {

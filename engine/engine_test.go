@@ -155,7 +155,7 @@ type judgeSpec struct {
 	Warnings []vouch.Warning              `yaml:"warnings"`
 }
 
-func (j *fakeJudge) Judge(ctx context.Context, q *vouch.JudgeQuery) (*vouch.JudgeVerdict, error) {
+func (j *fakeJudge) Evaluate(ctx context.Context, q *vouch.JudgeQuery) (*vouch.JudgeVerdict, error) {
 	j.calls++
 	if j.spec.Fail != "" {
 		return nil, errors.New(j.spec.Fail)

@@ -338,7 +338,7 @@ func (r *run) safeJudge(ctx context.Context, q *vouch.JudgeQuery) (v *vouch.Judg
 			v, err = nil, fmt.Errorf("judge crashed: %v", p)
 		}
 	}()
-	v, err = r.e.judge.Judge(ctx, q)
+	v, err = r.e.judge.Evaluate(ctx, q)
 	if err == nil && v == nil {
 		err = fmt.Errorf("judge returned no verdict")
 	}

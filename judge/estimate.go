@@ -89,8 +89,8 @@ type Recorder struct {
 // ErrRecorded is what a Recorder answers.
 var ErrRecorded = errors.New("judge: query recorded, not judged")
 
-// Judge implements vouch.Judge.
-func (r *Recorder) Judge(_ context.Context, q *vouch.JudgeQuery) (*vouch.JudgeVerdict, error) {
+// Evaluate implements vouch.Judge.
+func (r *Recorder) Evaluate(_ context.Context, q *vouch.JudgeQuery) (*vouch.JudgeVerdict, error) {
 	r.Query = q
 	return nil, ErrRecorded
 }

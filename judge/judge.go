@@ -126,8 +126,8 @@ const metAt = 0.7
 // executor's own model.
 const sameModelCap = 0.5
 
-// Judge implements vouch.Judge, scoring criteria from 0 to 1.
-func (j *Judge) Judge(ctx context.Context, q *vouch.JudgeQuery) (*vouch.JudgeVerdict, error) {
+// Evaluate implements vouch.Judge, scoring criteria from 0 to 1.
+func (j *Judge) Evaluate(ctx context.Context, q *vouch.JudgeQuery) (*vouch.JudgeVerdict, error) {
 	return j.judge(ctx, q, ScaleUnit)
 }
 

@@ -96,7 +96,7 @@ func status(v *vouch.JudgeVerdict, id string) vouch.JudgedCriterion {
 func TestOneCallForEverything(t *testing.T) {
 	ids := []string{"c1", "c2", "c3", "c4", "c5"}
 	r := newRig(t, fake.Rule{Reply: fake.Reply{Arguments: answer(0.9, ids...), InputTokens: 2000, OutputTokens: 300}})
-	v, err := r.j.Judge(context.Background(), query(ids...))
+	v, err := r.j.Evaluate(context.Background(), query(ids...))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +134,7 @@ func TestFences(t *testing.T) {
 	pol.Judge.Cache = false
 	q.Policy = &pol
 	for i := 0; i < 2; i++ {
-		if _, err := r.j.Judge(context.Background(), q); err != nil {
+		if _, err := r.j.Evaluate(context.Background(), q); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -164,11 +164,11 @@ func TestFences(t *testing.T) {
 func TestCache(t *testing.T) {
 	r := newRig(t, fake.Rule{Reply: fake.Reply{Arguments: answer(0.8, "a")}})
 	q := query("a")
-	first, err := r.j.Judge(context.Background(), q)
+	first, err := r.j.Evaluate(context.Background(), q)
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, err := r.j.Judge(context.Background(), q)
+	again, err := r.j.Evaluate(context.Background(), q)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,14 +181,14 @@ func TestCache(t *testing.T) {
 	// A changed output is asked afresh.
 	q2 := query("a")
 	q2.Request.Output.Summary += " Also a changelog."
-	if _, err := r.j.Judge(context.Background(), q2); err != nil || r.srv.Count() != 2 {
+	if _, err := r.j.Evaluate(context.Background(), q2); err != nil || r.srv.Count() != 2 {
 		t.Errorf("changed output: err %v, %d calls", err, r.srv.Count())
 	}
 	// judge.cache off: asked every time.
 	q3 := query("a")
 	q3.Policy.Judge.Cache = false
 	for i := 0; i < 2; i++ {
-		v, err := r.j.Judge(context.Background(), q3)
+		v, err := r.j.Evaluate(context.Background(), q3)
 		if err != nil || v.Cost.CacheHits+v.Cost.CacheMisses != 0 {
 			t.Fatalf("cache off: %v %+v", err, v.Cost)
 		}
@@ -203,7 +203,7 @@ func TestUndecidedNotCached(t *testing.T) {
 	r := newRig(t, fake.Rule{Reply: fake.Reply{Arguments: json.RawMessage(`{"reasoning": "r", "criteria": [{"id": "a", "reasoning": "r", "score": 0.9, "reason": "ok"}, {"id": "b", "reasoning": "r", "score": 7, "reason": "way off"}], "dimensions": {"completeness": {"reasoning": "r", "score": 0.8, "reason": "c"}}, "completeness": 0.8, "confidence": 0.8}`)}})
 	q := query("a", "b")
 	for i := 0; i < 2; i++ {
-		v, err := r.j.Judge(context.Background(), q)
+		v, err := r.j.Evaluate(context.Background(), q)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -224,7 +224,7 @@ func TestRetries(t *testing.T) {
 		fake.Rule{Times: 1, Reply: fake.Reply{Status: 429, RetryAfter: "3"}},
 		fake.Rule{Times: 1, Reply: fake.Reply{Status: 503}},
 		fake.Rule{Reply: fake.Reply{Arguments: answer(0.9, "a")}})
-	v, err := r.j.Judge(context.Background(), query("a"))
+	v, err := r.j.Evaluate(context.Background(), query("a"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,13 +241,13 @@ func TestRetries(t *testing.T) {
 	r = newRig(t, fake.Rule{Reply: fake.Reply{Status: 429}})
 	q := query("a")
 	q.Policy.Judge.MaxRetries = 0
-	if _, err := r.j.Judge(context.Background(), q); err == nil || r.srv.Count() != 1 {
+	if _, err := r.j.Evaluate(context.Background(), q); err == nil || r.srv.Count() != 1 {
 		t.Errorf("no retries: err %v, %d calls", err, r.srv.Count())
 	}
 	// A 400 is not retried; a Retry-After of an hour is not waited for.
 	for _, rep := range []fake.Reply{{Status: 400}, {Status: 429, RetryAfter: "3600"}} {
 		r = newRig(t, fake.Rule{Reply: rep})
-		_, err := r.j.Judge(context.Background(), query("a"))
+		_, err := r.j.Evaluate(context.Background(), query("a"))
 		var ae *judge.APIError
 		if !errors.As(err, &ae) || r.srv.Count() != 1 || len(r.waits) != 0 {
 			t.Errorf("status %d: err %v, %d calls, waits %v", rep.Status, err, r.srv.Count(), r.waits)
@@ -259,7 +259,7 @@ func TestTimeout(t *testing.T) {
 	r := newRig(t, fake.Rule{Reply: fake.Reply{Hang: true}})
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	_, err := r.j.Judge(ctx, query("a"))
+	_, err := r.j.Evaluate(ctx, query("a"))
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("err %v, want a deadline", err)
 	}
@@ -278,7 +278,7 @@ func TestRepair(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			r := newRig(t, fake.Rule{Times: 1, Reply: c.first}, fake.Rule{Reply: fake.Reply{Arguments: answer(0.9, "a")}})
-			v, err := r.j.Judge(context.Background(), query("a"))
+			v, err := r.j.Evaluate(context.Background(), query("a"))
 			if err != nil || status(v, "a").Status != vouch.CriterionMet || r.srv.Count() != 2 {
 				t.Fatalf("err %v, %d calls", err, r.srv.Count())
 			}
@@ -293,12 +293,12 @@ func TestRepair(t *testing.T) {
 	}
 	// One repair only: a second bad answer gives up.
 	r := newRig(t, fake.Rule{Reply: fake.Reply{Arguments: answer(0.9, "a"), Malformed: true}})
-	if _, err := r.j.Judge(context.Background(), query("a")); err == nil || r.srv.Count() != 2 {
+	if _, err := r.j.Evaluate(context.Background(), query("a")); err == nil || r.srv.Count() != 2 {
 		t.Errorf("err %v, %d calls, want an error after 2", err, r.srv.Count())
 	}
 	// A refusal is not re-asked.
 	r = newRig(t, fake.Rule{Reply: fake.Reply{Refusal: "I can't help with that."}})
-	if _, err := r.j.Judge(context.Background(), query("a")); !errors.Is(err, judge.ErrRefused) || r.srv.Count() != 1 {
+	if _, err := r.j.Evaluate(context.Background(), query("a")); !errors.Is(err, judge.ErrRefused) || r.srv.Count() != 1 {
 		t.Errorf("refusal: err %v, %d calls", err, r.srv.Count())
 	}
 }
@@ -309,21 +309,21 @@ func TestBreaker(t *testing.T) {
 	q.Policy.Judge.MaxRetries = 0
 	q.Policy.Judge.Breaker = vouch.BreakerPolicy{Failures: 2, Cooldown: vouch.Duration(30 * time.Second)}
 	for i := 0; i < 2; i++ {
-		if _, err := r.j.Judge(context.Background(), q); err == nil {
+		if _, err := r.j.Evaluate(context.Background(), q); err == nil {
 			t.Fatal("a 500 passed")
 		}
 	}
-	if _, err := r.j.Judge(context.Background(), q); !errors.Is(err, judge.ErrCircuitOpen) || r.srv.Count() != 2 {
+	if _, err := r.j.Evaluate(context.Background(), q); !errors.Is(err, judge.ErrCircuitOpen) || r.srv.Count() != 2 {
 		t.Fatalf("open circuit: err %v, %d calls (want no third call)", err, r.srv.Count())
 	}
 	r.advance(31 * time.Second)
-	if v, err := r.j.Judge(context.Background(), q); err != nil || status(v, "a").Status != vouch.CriterionMet || r.srv.Count() != 3 {
+	if v, err := r.j.Evaluate(context.Background(), q); err != nil || status(v, "a").Status != vouch.CriterionMet || r.srv.Count() != 3 {
 		t.Fatalf("after the cooldown: err %v, %d calls", err, r.srv.Count())
 	}
 	// A breaker is per model: another model is still called.
 	q2 := query("a")
 	q2.Policy.Judge.Models = []string{"anthropic:claude-sonnet-4-5"}
-	if _, err := r.j.Judge(context.Background(), q2); err != nil {
+	if _, err := r.j.Evaluate(context.Background(), q2); err != nil {
 		t.Errorf("another model: %v", err)
 	}
 }
@@ -348,7 +348,7 @@ func TestEnsembleAndAggregation(t *testing.T) {
 			q := query("a")
 			q.Policy.Judge.Models = []string{"openai:gpt-4o", "anthropic:claude-sonnet-4-5"}
 			q.Policy.Judge.Aggregate = c.aggregate
-			v, err := r.j.Judge(context.Background(), q)
+			v, err := r.j.Evaluate(context.Background(), q)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -366,7 +366,7 @@ func TestEnsembleAndAggregation(t *testing.T) {
 		fake.Rule{Model: "claude-sonnet-4-5", Reply: fake.Reply{Arguments: answer(0.2, "a")}})
 	q := query("a")
 	q.Policy.Judge.Models = []string{"openai:gpt-4o", "anthropic:claude-sonnet-4-5"}
-	v, err := r.j.Judge(context.Background(), q)
+	v, err := r.j.Evaluate(context.Background(), q)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -381,7 +381,7 @@ func TestEnsembleAndAggregation(t *testing.T) {
 		fake.Rule{Reply: fake.Reply{Arguments: answer(0.7, "a")}})
 	q = query("a")
 	q.Policy.Judge.Samples = 3
-	v, err = r.j.Judge(context.Background(), q)
+	v, err = r.j.Evaluate(context.Background(), q)
 	if err != nil || r.srv.Count() != 3 {
 		t.Fatalf("samples: err %v, %d calls", err, r.srv.Count())
 	}
@@ -399,19 +399,19 @@ func TestModes(t *testing.T) {
 	r := newRig(t, fake.Rule{Reply: fake.Reply{Arguments: answer(0.9, "a")}})
 	q := query("a")
 	q.Policy.Judge.Cache = false
-	if _, err := r.j.Judge(context.Background(), q); err != nil {
+	if _, err := r.j.Evaluate(context.Background(), q); err != nil {
 		t.Fatal(err)
 	}
 	q = query("a")
 	q.Request.Task.Criticality = vouch.CriticalityHigh
-	v, err := r.j.Judge(context.Background(), q)
+	v, err := r.j.Evaluate(context.Background(), q)
 	if err != nil {
 		t.Fatal(err)
 	}
 	q = query("a")
 	q.Policy.Judge.Mode = vouch.JudgeAdversarial
 	q.Policy.Judge.Cache = false
-	if _, err := r.j.Judge(context.Background(), q); err != nil {
+	if _, err := r.j.Evaluate(context.Background(), q); err != nil {
 		t.Fatal(err)
 	}
 	reqs := r.srv.Requests()
@@ -428,11 +428,11 @@ func TestSameModel(t *testing.T) {
 	q := query("a")
 	q.Request.Task.Executor = &vouch.Executor{Provider: "openai", Model: "gpt-4o"}
 	var ce *judge.ConfigError
-	if _, err := r.j.Judge(context.Background(), q); !errors.As(err, &ce) || r.srv.Count() != 0 {
+	if _, err := r.j.Evaluate(context.Background(), q); !errors.As(err, &ce) || r.srv.Count() != 0 {
 		t.Fatalf("same model: err %v, %d calls", err, r.srv.Count())
 	}
 	q.Policy.Judge.AllowSameModel = true
-	v, err := r.j.Judge(context.Background(), q)
+	v, err := r.j.Evaluate(context.Background(), q)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -467,7 +467,7 @@ func TestBypassAndBudget(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			q := query("a")
 			c.set(q)
-			v, err := r.j.Judge(context.Background(), q)
+			v, err := r.j.Evaluate(context.Background(), q)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -482,7 +482,7 @@ func TestBypassAndBudget(t *testing.T) {
 	// The same query without the knob is judged.
 	q := query("a")
 	q.Policy.Judge.BudgetUSD = 0.05
-	if v, err := r.j.Judge(context.Background(), q); err != nil || status(v, "a").Status != vouch.CriterionMet || r.srv.Count() != 1 {
+	if v, err := r.j.Evaluate(context.Background(), q); err != nil || status(v, "a").Status != vouch.CriterionMet || r.srv.Count() != 1 {
 		t.Errorf("within budget: %v, %d calls", err, r.srv.Count())
 	}
 }
@@ -491,7 +491,7 @@ func TestStructuredSchema(t *testing.T) {
 	r := newRig(t, fake.Rule{Reply: fake.Reply{Arguments: answer(0.9, "a")}})
 	q := query("a")
 	q.Policy.Judge.Structured = judge.StructuredSchema
-	v, err := r.j.Judge(context.Background(), q)
+	v, err := r.j.Evaluate(context.Background(), q)
 	if err != nil || status(v, "a").Status != vouch.CriterionMet {
 		t.Fatalf("json_schema mode: %v", err)
 	}
@@ -507,7 +507,7 @@ func TestDeadEndpoint(t *testing.T) {
 	r.srv.Close()
 	q := query("a")
 	q.Policy.Judge.MaxRetries = 1
-	_, err := r.j.Judge(context.Background(), q)
+	_, err := r.j.Evaluate(context.Background(), q)
 	if err == nil || strings.Contains(err.Error(), "sk-test-secret") {
 		t.Errorf("err %v", err)
 	}
@@ -528,7 +528,7 @@ func TestEstimate(t *testing.T) {
 	if e.Calls != 4 || e.InputTokens < 4*500 || e.MaxOutputTokens != 4*1024 || e.MaxUSD <= 0 || r.srv.Count() != 0 {
 		t.Errorf("estimate %+v, %d calls made", e, r.srv.Count())
 	}
-	if _, err := r.j.Judge(context.Background(), q); err != nil {
+	if _, err := r.j.Evaluate(context.Background(), q); err != nil {
 		t.Fatal(err)
 	}
 	if e, _ := r.j.Estimate(q); e.Calls != 0 || e.Cached != 4 {
@@ -546,7 +546,7 @@ func TestFakeScored(t *testing.T) {
 	}
 	q := query("a", "b")
 	q.Policy.Judge.Models = []string{"anthropic:claude-sonnet-4-5"}
-	v, err := j.Judge(context.Background(), q)
+	v, err := j.Evaluate(context.Background(), q)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -616,20 +616,20 @@ func TestBudgetRefusalLeavesBreaker(t *testing.T) {
 	q := query("a")
 	q.Policy.Judge.MaxRetries = 0
 	q.Policy.Judge.Breaker = vouch.BreakerPolicy{Failures: 2, Cooldown: vouch.Duration(time.Minute)}
-	if _, err := r.j.Judge(context.Background(), q); err == nil {
+	if _, err := r.j.Evaluate(context.Background(), q); err == nil {
 		t.Fatal("a 500 passed")
 	}
 	poor := query("a")
 	*poor.Policy = *q.Policy
 	poor.Policy.Judge.BudgetUSD = 0.0001
-	if v, err := r.j.Judge(context.Background(), poor); err != nil || v.Warnings[0].Code != vouch.CodeJudgeBudget {
+	if v, err := r.j.Evaluate(context.Background(), poor); err != nil || v.Warnings[0].Code != vouch.CodeJudgeBudget {
 		t.Fatalf("budget: %v %+v", err, v)
 	}
-	if _, err := r.j.Judge(context.Background(), q); err == nil {
+	if _, err := r.j.Evaluate(context.Background(), q); err == nil {
 		t.Fatal("a 500 passed")
 	}
 	// Two failures in a row, the refused call between them not counting.
-	if _, err := r.j.Judge(context.Background(), q); !errors.Is(err, judge.ErrCircuitOpen) || r.srv.Count() != 2 {
+	if _, err := r.j.Evaluate(context.Background(), q); !errors.Is(err, judge.ErrCircuitOpen) || r.srv.Count() != 2 {
 		t.Errorf("err %v, %d calls: the budget refusal reset the failure count", err, r.srv.Count())
 	}
 }

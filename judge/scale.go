@@ -99,8 +99,8 @@ type scaled struct {
 	scale Scale
 }
 
-// Judge implements vouch.Judge.
-func (s scaled) Judge(ctx context.Context, q *vouch.JudgeQuery) (*vouch.JudgeVerdict, error) {
+// Evaluate implements vouch.Judge.
+func (s scaled) Evaluate(ctx context.Context, q *vouch.JudgeQuery) (*vouch.JudgeVerdict, error) {
 	return s.j.judge(ctx, q, s.scale)
 }
 

@@ -20,8 +20,8 @@ const matchConfidence = 0.7
 // claim of the output unverified.
 type criteriaMatcher struct{}
 
-// Judge implements vouch.Judge.
-func (criteriaMatcher) Judge(_ context.Context, q *vouch.JudgeQuery) (*vouch.JudgeVerdict, error) {
+// Evaluate implements vouch.Judge.
+func (criteriaMatcher) Evaluate(_ context.Context, q *vouch.JudgeQuery) (*vouch.JudgeVerdict, error) {
 	v := &vouch.JudgeVerdict{Dimensions: map[string]vouch.JudgedScore{}}
 	ix := critmatch.NewIndex(q.Request.Output.Summary)
 	for _, c := range q.Criteria {

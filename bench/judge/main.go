@@ -190,7 +190,7 @@ func oneByOne(j *judge.Judge, req *vouch.Request, pol *vouch.Policy) (vouch.Cost
 	p.Judge.Cache = false
 	var sum vouch.Cost
 	for _, c := range req.Task.Criteria {
-		v, err := j.Judge(context.Background(), &vouch.JudgeQuery{Request: req, Policy: &p,
+		v, err := j.Evaluate(context.Background(), &vouch.JudgeQuery{Request: req, Policy: &p,
 			Criteria: []vouch.JudgeCriterion{{ID: c.ID, Text: c.Text}}})
 		if err != nil {
 			return sum, err
