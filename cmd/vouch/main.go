@@ -1,22 +1,32 @@
 // Command vouch verifies the outputs of AI agents against ground truth and
 // success criteria. See the README for the request and report contracts.
 //
-// Usage:
+// Usage (vouch COMMAND --help for each; docs/reference/cli.md for all):
 //
-//	vouch verify [--workspace DIR] [--base REF] [--policy FILE]... [--json] [--timeout D] REQUEST|-
+//	vouch init [DIR] [--force]                 a commented first request and policy
+//	vouch init hook [--user]                   install the Claude Code hook
+//	vouch verify [--workspace DIR] [--base REF] [--policy FILE]... [--json|--brief] REQUEST|-
 //	vouch verify --batch IN.jsonl --out OUT.jsonl [--concurrency N]
-//	vouch pr --base REF [--head REF] [--repo DIR] --description FILE|- [--tests FILE]... [--format text|json|markdown] [--policy FILE]...
+//	vouch run --task FILE [--plan FILE] [--workspace DIR] -- AGENT [ARGS...]
+//	vouch pr --base REF [--head REF] --description FILE|- [--tests FILE]...
+//	vouch hook claude-code | install claude-code | uninstall claude-code
+//	vouch snapshot --workspace DIR
+//	vouch trace from|from-claude|from-mini-swe|from-openai|from-otel|detect|summary FILE|-
 //	vouch schema request|report
-//	vouch policy show [--policy FILE]...
-//	vouch policy check FILE...
+//	vouch policy show|check [FILE]...
 //	vouch codes [--json]
-//	vouch serve [--addr HOST:PORT] [--store DSN | --demo [--demo-n N]] [--config FILE] [--no-dashboard] [--no-mcp]
 //	vouch mcp [--workspace-root DIR]... [--policy FILE]... [--store DSN [--tenant T]]
+//	vouch serve [--addr HOST:PORT] [--store DSN | --demo] [--config FILE] [--debug-addr HOST:PORT]
+//	vouch worker --store postgres://...
 //	vouch keys create|list|revoke --store DSN
-//	vouch review ID --verdict pass|retry|fail [--reason TEXT] [--reviewer NAME] [--attempt N] [--json]
-//	vouch outcome (ID [--attempt N] | --task T [--interaction I]) --good|--bad [--detail TEXT] [--reporter NAME] [--json]
-//	vouch metrics [--server URL | --store DSN [--tenant T]] [--since T] [--until T] [--window D] [--kind K] [--executor-model M] [--criticality C] [--json]
+//	vouch review ID --verdict pass|retry|fail [--reason TEXT]
+//	vouch outcome (ID | --task T) --good|--bad
+//	vouch metrics [--server URL | --store DSN] [--window D] [--json]
 //	vouch alerts [--server URL] [--json]
+//	vouch calibrate [--server URL | --store DSN | --reports FILE --labels FILE]
+//	vouch examples [--server URL | --store DSN]
+//	vouch reverify --since T [--policy FILE]...
+//	vouch fake-llm [--addr HOST:PORT] [--script FILE]
 //	vouch version
 //
 // review, outcome, metrics, alerts, calibrate and examples call the server

@@ -107,24 +107,23 @@ func runReverify(cmd *cobra.Command, st Streams, f *reverifyFlags) error {
 	} else if f.since != "" || f.until != "" || f.kind != "" || len(f.policies) > 0 || f.workspaces {
 		return usageErr(errors.New("--batch waits for an existing re-verification: it takes no window, kind, policy or --workspaces"))
 	}
-	log, err := newLogger(st)
+	eng, err := openEngine(ctx, st, f.policies, f.noCache, false)
 	if err != nil {
-		return usageErr(err)
+		return err
 	}
-	pol, j, err := policyAndJudge(st, f.policies, f.noCache)
-	if err != nil {
-		return usageErr(err)
-	}
-	opt.Policy = pol
-	s, err := store.Open(ctx, cfg.Store, store.Options{Logger: log})
+	defer eng.close()
+	opt.Policy = eng.pol
+	s, err := store.Open(ctx, cfg.Store, store.Options{Logger: eng.log})
 	if err != nil {
 		return &exitError{code: exitUnavailable, err: err}
 	}
+	// The server's own policy stays its default: the batch carries the
+	// one re-verified under (opt.Policy).
+	opts := eng.serverOptions(cfg, s)
+	opts.Policy = nil
 	_, onPG := s.(store.Queue)
-	opts := server.Options{Config: cfg, Store: s, Logger: log, Version: version(), Worker: onPG}
-	if j != nil {
-		opts.Judge = j
-	}
+	opts.Worker = onPG
+	log := eng.log
 	srv, err := server.New(opts)
 	if err != nil {
 		s.Close()

@@ -72,27 +72,17 @@ func runWorker(cmd *cobra.Command, st Streams, f *workerFlags) error {
 	if err := cfg.Validate(); err != nil {
 		return usageErr(err)
 	}
-	log, err := newLogger(st)
+	eng, err := openEngine(ctx, st, cfg.Policies, f.noCache, true)
 	if err != nil {
-		return usageErr(err)
+		return err
 	}
-	pol, j, err := policyAndJudge(st, cfg.Policies, f.noCache)
-	if err != nil {
-		return usageErr(err)
-	}
-	stopTracing, err := startTracing(ctx, st)
-	if err != nil {
-		return usageErr(err)
-	}
-	defer stopTracing()
-	s, err := store.Open(ctx, cfg.Store, store.Options{Logger: log})
+	defer eng.close()
+	s, err := store.Open(ctx, cfg.Store, store.Options{Logger: eng.log})
 	if err != nil {
 		return &exitError{code: exitNotOK, err: err}
 	}
-	opts := server.Options{Config: cfg, Store: s, Policy: &pol, Logger: log, Version: version(), Worker: true}
-	if j != nil {
-		opts.Judge = j
-	}
+	opts := eng.serverOptions(cfg, s)
+	opts.Worker = true
 	srv, err := server.New(opts)
 	if err != nil {
 		s.Close()
