@@ -8,12 +8,12 @@ import (
 
 	"github.com/vouchgate/vouch/engine"
 	"github.com/vouchgate/vouch/event"
-	"github.com/vouchgate/vouch/internal/loopcorpus"
+	"github.com/vouchgate/vouch/loop/looptest"
 	"github.com/vouchgate/vouch/loop"
 	"github.com/vouchgate/vouch/memory"
 )
 
-// loopCorpus runs the loop's scripted corpus (internal/loopcorpus) in
+// loopCorpus runs the loop's scripted corpus (loop/looptest) in
 // process against the real engine, runs times, in three settings: the
 // loop alone; with an in-memory memory and a channel for events; with a
 // file memory, a JSONL event file (each event synced to disk), and both.
@@ -21,7 +21,7 @@ import (
 // prints the retry success rate, attempts and cost per accepted task, and
 // the loop's overhead per attempt beside the verification.
 func loopCorpus(runs int) error {
-	pol := loopcorpus.Policy()
+	pol := looptest.Policy()
 	eng, err := engine.New(engine.Options{Policy: &pol})
 	if err != nil {
 		return err
@@ -76,7 +76,7 @@ func loopCorpus(runs int) error {
 	}
 	// A warm-up run, untimed, so that the first setting does not pay for
 	// the page cache and the engine's caches.
-	if _, err := loopcorpus.Measure(context.Background(), eng, loopcorpus.Options{}); err != nil {
+	if _, err := looptest.Measure(context.Background(), eng, looptest.Options{}); err != nil {
 		return err
 	}
 	for _, s := range settings {
@@ -84,7 +84,7 @@ func loopCorpus(runs int) error {
 		if err != nil {
 			return err
 		}
-		f, err := loopcorpus.Measure(context.Background(), eng, loopcorpus.Options{Runs: runs, Loop: opts})
+		f, err := looptest.Measure(context.Background(), eng, looptest.Options{Runs: runs, Loop: opts})
 		done()
 		if err != nil {
 			return err

@@ -43,7 +43,7 @@
 // back (retry or fail) or unverified, which is neither.
 //
 // With -loop, the loop's scripted corpus (agents that act on feedback and
-// agents that cannot be fixed, internal/loopcorpus) runs -runs times in
+// agents that cannot be fixed, loop/looptest) runs -runs times in
 // process against the real engine, alone and with memory and events; the
 // command prints the retry success rate by group, attempts and cost per
 // accepted task, whether any unfixable agent was accepted, and the loop's
@@ -71,7 +71,7 @@ import (
 	"time"
 
 	"github.com/vouchgate/vouch/engine"
-	"github.com/vouchgate/vouch/internal/benchreq"
+	"github.com/vouchgate/vouch/bench/internal/benchreq"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"

@@ -18,7 +18,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/vouchgate/vouch/internal/pgschema"
+	"github.com/vouchgate/vouch/bench/internal/pgschema"
 )
 
 // serveBench measures `vouch serve`: it starts the server (a separate

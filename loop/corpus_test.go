@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vouchgate/vouch/internal/loopcorpus"
+	"github.com/vouchgate/vouch/loop/looptest"
 	"github.com/vouchgate/vouch/loop"
 	"github.com/vouchgate/vouch/memory"
 )
@@ -17,17 +17,17 @@ import (
 // fixed is ever accepted, and each case takes the path it is there for.
 // `go run ./bench -loop` prints the same figures.
 func TestCorpus(t *testing.T) {
-	pol := loopcorpus.Policy()
+	pol := looptest.Policy()
 	eng := newEngine(t, &pol, nil)
 	mem := memory.New(memory.NewMem(), memory.Options{})
-	f, err := loopcorpus.Measure(context.Background(), eng, loopcorpus.Options{Loop: loop.Options{Memory: mem}})
+	f, err := looptest.Measure(context.Background(), eng, looptest.Options{Loop: loop.Options{Memory: mem}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var b strings.Builder
 	f.Print(&b)
 	t.Log("\n" + b.String())
-	fix, un, honest := f.Groups[loopcorpus.Fixable], f.Groups[loopcorpus.Unfixable], f.Groups[loopcorpus.Honest]
+	fix, un, honest := f.Groups[looptest.Fixable], f.Groups[looptest.Unfixable], f.Groups[looptest.Honest]
 	if fix.RetrySuccess() < 0.6 || fix.Accepted != fix.Tasks-1 {
 		t.Errorf("fixable: retry success %.2f, %d of %d accepted", fix.RetrySuccess(), fix.Accepted, fix.Tasks)
 	}
@@ -65,7 +65,7 @@ func TestCorpus(t *testing.T) {
 		}
 	}
 	// The retries went to the medium tier and cost its price.
-	if r := f.Results["flaky"]; r.Attempts[1].Tier != "medium" || r.Cost.ExecutorUSD != loopcorpus.MediumUSD {
+	if r := f.Results["flaky"]; r.Attempts[1].Tier != "medium" || r.Cost.ExecutorUSD != looptest.MediumUSD {
 		t.Errorf("flaky: tier %q, cost %+v", r.Attempts[1].Tier, r.Cost)
 	}
 	if r := f.Results["slow"]; !strings.Contains(r.Attempts[0].Error, "timed out") {

@@ -32,7 +32,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/vouchgate/vouch/internal/pgschema"
+	"github.com/vouchgate/vouch/bench/internal/pgschema"
 	"github.com/vouchgate/vouch/quality"
 	"github.com/vouchgate/vouch/server"
 	"github.com/vouchgate/vouch/store"

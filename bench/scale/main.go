@@ -73,12 +73,12 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/vouchgate/vouch/internal/benchreq"
+	"github.com/vouchgate/vouch/bench/internal/benchreq"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/vouchgate/vouch/api"
-	"github.com/vouchgate/vouch/internal/pgschema"
+	"github.com/vouchgate/vouch/bench/internal/pgschema"
 	"github.com/vouchgate/vouch/text/plural"
 )
 

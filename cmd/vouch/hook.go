@@ -13,7 +13,7 @@ import (
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/engine"
-	"github.com/vouchgate/vouch/internal/hook"
+	"github.com/vouchgate/vouch/cmd/vouch/internal/hook"
 )
 
 func newHookCmd(st Streams) *cobra.Command {

@@ -21,7 +21,7 @@ import (
 	"github.com/vouchgate/vouch/engine"
 	"github.com/vouchgate/vouch/event"
 	"github.com/vouchgate/vouch/git"
-	"github.com/vouchgate/vouch/internal/agentcmd"
+	"github.com/vouchgate/vouch/cmd/vouch/internal/agentcmd"
 	"github.com/vouchgate/vouch/loop"
 	"github.com/vouchgate/vouch/memory"
 	"github.com/vouchgate/vouch/text/plural"

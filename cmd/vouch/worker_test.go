@@ -2,7 +2,7 @@ package main
 
 // The failure tests of the job queue, with processes: `vouch serve` and
 // `vouch worker` built with the tag vouchfault (the check kind "fault",
-// internal/fault), on a PostgreSQL schema of each test's own, on
+// cmd/vouch/internal/fault), on a PostgreSQL schema of each test's own, on
 // loopback. A worker is killed, the database restarted, a request
 // crashes its verification or its process, and each batch still ends
 // with every item's report written exactly once.

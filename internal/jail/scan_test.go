@@ -22,7 +22,7 @@ import (
 var allowed = []struct{ file, fn, call, why string }{
 	// Files the user names on vouch's command line, and vouch's own state.
 	{"cmd/vouch/verify.go", "readLimited", "os.Open", "a request file the user names on the command line (a pipe such as /dev/stdin must work)"},
-	{"cmd/vouch/judge.go", "*", "os.Open", "a judge script the user names on the command line"},
+	{"cmd/vouch/fakellm.go", "*", "os.Open", "a judge script the user names on the command line"},
 	{"cmd/vouch/calibrate.go", "*", "os.Open", "reports and labels files the user names on the command line"},
 	{"cmd/vouch/calibrate.go", "*", "os.OpenFile", "the policy file --write-policy creates"},
 	{"cmd/vouch/batch.go", "*", "os.Open", "the batch input and output files the user names on the command line"},
@@ -36,9 +36,9 @@ var allowed = []struct{ file, fn, call, why string }{
 	{"store/sqlite.go", "*", "os.OpenFile", "the SQLite database: vouch's own state"},
 	{"memory/store.go", "*", "os.ReadFile", "the memory file the user names (--memory): vouch's own state"},
 	{"memory/lock_unix.go", "*", "os.OpenFile", "the lock beside the memory file: vouch's own state"},
-	{"internal/hook/state.go", "*", "os.ReadFile", "the hook's session state, outside any workspace: vouch's own state"},
-	{"internal/hook/state.go", "*", "os.OpenFile", "the hook's error log, outside any workspace: vouch's own state"},
-	{"internal/hook/install.go", "*", "os.ReadFile", "the agent's settings file the user installs the hook into"},
+	{"cmd/vouch/internal/hook/state.go", "*", "os.ReadFile", "the hook's session state, outside any workspace: vouch's own state"},
+	{"cmd/vouch/internal/hook/state.go", "*", "os.OpenFile", "the hook's error log, outside any workspace: vouch's own state"},
+	{"cmd/vouch/internal/hook/install.go", "*", "os.ReadFile", "the agent's settings file the user installs the hook into"},
 	{"internal/atomicfile/atomicfile.go", "*", "os.Open", "the directory of a file vouch itself just wrote, opened to sync it"},
 	{"internal/examplews/examplews.go", "*", "os.ReadFile", "vouch's own example files, copied into a new workspace"},
 	// The sandbox's own workings.
@@ -49,7 +49,7 @@ var allowed = []struct{ file, fn, call, why string }{
 	// Programs that are no part of vouch: they read their own data.
 	{"bench/", "*", "*", "the benchmark harness, run by developers on data they chose"},
 	{"clients/gen/", "*", "*", "the clients' generator, run by developers on the repository's openapi.json"},
-	{"internal/loopcorpus/corpus.go", "docAgent", "os.ReadFile", "a scripted agent of the loop's test corpus reading its own workspace: it is the agent, not vouch"},
+	{"loop/looptest/corpus.go", "docAgent", "os.ReadFile", "a scripted agent of the loop's test corpus reading its own workspace: it is the agent, not vouch"},
 }
 
 // opens are the functions and methods that open a file by name.

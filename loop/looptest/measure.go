@@ -1,4 +1,4 @@
-package loopcorpus
+package looptest
 
 import (
 	"context"
@@ -95,7 +95,7 @@ func Measure(ctx context.Context, v loop.Verifier, o Options) (*Figures, error) 
 		o.Runs = 1
 	}
 	f := &Figures{Runs: o.Runs, Groups: map[Group]*GroupFigures{Honest: {}, Fixable: {}, Unfixable: {}}, Results: map[string]*loop.Result{}}
-	root, err := os.MkdirTemp("", "vouch-loopcorpus-")
+	root, err := os.MkdirTemp("", "vouch-looptest-")
 	if err != nil {
 		return nil, err
 	}

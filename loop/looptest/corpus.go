@@ -1,4 +1,4 @@
-// Package loopcorpus is a scripted corpus of agents for measuring the loop
+// Package looptest is a scripted corpus of agents for measuring the loop
 // (package loop): agents that can be fixed by feedback (each acts only on
 // what the feedback, the reformulation or the unverified list tells it)
 // and agents that cannot (they ignore feedback, crash, hang, or try to
@@ -7,7 +7,7 @@
 // attempts and cost per accepted task, and the loop's overhead per attempt
 // beside the verification itself. bench -loop prints them; a test in
 // package loop holds them to their goals.
-package loopcorpus
+package looptest
 
 import (
 	"context"
