@@ -26,6 +26,7 @@ func TestContrast(t *testing.T) {
 		{"pass-fg", "pass-bg"}, {"retry-fg", "retry-bg"}, {"fail-fg", "fail-bg"}, {"retry-fg", "bg"},
 		{"fg", "mark-ok"}, {"fg", "mark-bad"}, {"focus", "bg"},
 		{"unverified-fg", "unverified-bg"}, {"unverified-fg", "bg"}, {"fg", "mark-unv"},
+		{"fg", "mark-sum"}, {"fg", "mark-del"}, {"fail-fg", "mark-bad"}, {"muted", "mark-sum"},
 	} {
 		a, b := vars[p[0]], vars[p[1]]
 		if a == "" || b == "" {
@@ -70,10 +71,10 @@ var (
 func TestPagesAccessible(t *testing.T) {
 	e := newEnv(t)
 	e.insert(fixture{id: "a11y", review: true}, fixture{id: "a11y", attempt: 2, review: true, passDocs: true, verdict: "pass"},
-		fixture{id: "a11y-u", review: true, verdict: "unverified"})
+		fixture{id: "a11y-u", review: true, verdict: "unverified"}, fixture{id: "a11y-t", calls: 420})
 	reviewer, _ := e.key("default", store.ScopeRead, store.ScopeReview)
 	rc := e.login(reviewer)
-	for _, path := range []string{"/verifications", "/verifications/a11y", "/verifications/a11y?attempt=1", "/verifications/a11y-u", "/review", "/verifications?kind=nope",
+	for _, path := range []string{"/verifications", "/verifications/a11y", "/verifications/a11y?attempt=1", "/verifications/a11y-u", "/verifications/a11y-t", "/verifications/a11y-t?calls=3&tool=Bash", "/review", "/verifications?kind=nope",
 		"/", "/quality", "/quality?days=13", "/calibration", "/calibration?days=7"} {
 		page := e.get(path, rc).body
 		if strings.Count(page, "<main") != 1 || !strings.Contains(page, `<a class="skip" href="#main">`) || !strings.Contains(page, `<main id="main"`) {

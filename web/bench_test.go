@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -71,7 +72,7 @@ func BenchmarkListPage(b *testing.B) {
 			check := httptest.NewRecorder()
 			h.ServeHTTP(check, httptest.NewRequest(http.MethodGet, path, nil))
 			if check.Code != http.StatusOK {
-				b.Fatalf("%s: %d", path, check.Code)
+				b.Fatalf("%s: %d %s", path, check.Code, check.Body.String())
 			}
 			b.ReportAllocs()
 			for b.Loop() {
@@ -81,6 +82,76 @@ func BenchmarkListPage(b *testing.B) {
 					b.Fatal(w.Code)
 				}
 			}
+		})
+	}
+}
+
+// BenchmarkDetailLongTrace draws the page of a verification whose
+// request carries a trace of 2,000 tool calls (reads of 80-line files,
+// edits, test runs of 30 lines; 3.8 MB of request): the first page of
+// the timeline (200 calls), the last page (where the cited failed run
+// is), the cited calls alone and one tool's calls. The goal is under a
+// second a page; it takes tens of milliseconds.
+func BenchmarkDetailLongTrace(b *testing.B) {
+	const calls = 2000
+	e := newEnv(b)
+	v := fixture{id: "long", calls: calls}.verification(b)
+	var req map[string]any
+	if err := json.Unmarshal(v.Request, &req); err != nil {
+		b.Fatal(err)
+	}
+	var file, run strings.Builder
+	for i := range 80 {
+		fmt.Fprintf(&file, "%6d\t  const token%d = input.slice(%d, %d); // the parser's state as it goes\n", i+1, i, i, i+3)
+	}
+	for i := range 28 {
+		fmt.Fprintf(&run, "PASS src/module%02d.test.ts (%d ms)\n", i, 40+i)
+	}
+	run.WriteString("Tests:       112 passed, 112 total\nTime:        4.1 s")
+	for i, x := range req["trace"].([]any) {
+		entry := x.(map[string]any)
+		switch {
+		case i == failedRun(calls):
+		case entry["tool"] == "Read":
+			entry["output"] = file.String()
+		case entry["tool"] == "Bash":
+			entry["output"] = "Exit code 0\n" + run.String()
+		}
+	}
+	var err error
+	if v.Request, err = json.Marshal(req); err != nil {
+		b.Fatal(err)
+	}
+	v.RequestBytes = len(v.Request)
+	if _, err := e.st.Insert(b.Context(), v, nil); err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("a request of %d bytes, %d calls", len(v.Request), calls)
+	h, err := New(Options{Store: e.st, Keys: openKeys{}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, path := range []string{
+		"/verifications/long",
+		"/verifications/long?calls=10",
+		"/verifications/long?cited=1",
+		"/verifications/long?tool=Bash",
+	} {
+		b.Run(strings.TrimPrefix(path, "/verifications/"), func(b *testing.B) {
+			check := httptest.NewRecorder()
+			h.ServeHTTP(check, httptest.NewRequest(http.MethodGet, "http://localhost"+path, nil))
+			if check.Code != http.StatusOK {
+				b.Fatalf("%s: %d %s", path, check.Code, check.Body.String())
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				w := httptest.NewRecorder()
+				h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "http://localhost"+path, nil))
+				if w.Code != http.StatusOK {
+					b.Fatal(w.Code)
+				}
+			}
+			b.ReportMetric(float64(check.Body.Len()), "page-bytes")
 		})
 	}
 }

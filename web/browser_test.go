@@ -468,15 +468,15 @@ func TestBrowserDetail(t *testing.T) {
 		t.Errorf("claims: %s, want %s", got, want)
 	}
 	b.Do(chromedp.Click(chromedp.CSS(`section[aria-labelledby=h-claims] a[href="#check-1"]`)))
-	if got := eval[string](b, t, `location.hash + " " + document.querySelector(":target").cells[0].textContent.trim()`); got != "#check-1 claims.count (check 1)" {
+	if got := eval[string](b, t, `location.hash + " " + document.querySelector(":target").cells[0].textContent.trim()`); got != "#check-1 claims.count (check 1; claim c1)" {
 		t.Errorf("the claim's check link went to %q", got)
 	}
 	checks := eval[[]string](b, t, `Array.from(document.querySelectorAll("section[aria-labelledby=h-checks] tbody tr")).
 		map(r => r.cells[0].textContent.trim() + " " + r.cells[3].textContent.trim())`)
-	if got, want := strings.Join(checks, ", "), "structure (check 0) pass, claims.count (check 1) fail, claims.region (check 2) fail, grounding.files (check 3) pass"; got != want {
+	if got, want := strings.Join(checks, ", "), "structure (check 0) pass, claims.count (check 1; claim c1) fail, claims.region (check 2; claim c1) fail, grounding.files (check 3; claim c2) pass"; got != want {
 		t.Errorf("checks: %s, want %s", got, want)
 	}
-	if got := b.Text("section[aria-labelledby=h-checks] tbody tr:nth-child(2) .evidence"); !strings.Contains(got, "COUNT_MISMATCH") {
+	if got := b.Text("section[aria-labelledby=h-checks] tbody tr:nth-child(2) ul.ev"); !strings.Contains(got, "code: COUNT_MISMATCH") {
 		t.Errorf("the count check's evidence: %q", got)
 	}
 	// The output, with its mentions marked where they occur.
@@ -684,7 +684,7 @@ func TestBrowserInjectedScript(t *testing.T) {
 	// Open mode (no key in the store): nobody signs in.
 	s := newSite(t, func(s *site) {
 		f := web.Fixture{ID: "inj", Verdict: "retry", Review: true, Model: `<img src=x onerror=alert(4)>`,
-			Summary: "Added JSDoc comments to src/parser.ts, including tokenize. " + injection}
+			Summary: "Added JSDoc comments to src/parser.ts, including tokenize. " + injection, Calls: 4, CallText: injection}
 		v := f.Verification(s.t)
 		v.Goal = `<script>alert(5)</script>Document the parser`
 		if _, err := s.st.Insert(s.t.Context(), v, nil); err != nil {
@@ -717,6 +717,11 @@ func TestBrowserInjectedScript(t *testing.T) {
 	// The unverified mention's sentence quotes the injection too.
 	if got := b.Text("section[aria-labelledby=h-output] ul"); !strings.Contains(got, "<script>alert(1)</script>") {
 		t.Errorf("the unverified mentions read %q", got)
+	}
+	// A tool call's input and output quote it too, opened.
+	b.Do(chromedp.Click(chromedp.CSS("#call-0 details.io summary")))
+	if got := b.Text("#call-0 details.io"); strings.Count(got, injection) != 2 {
+		t.Errorf("call 0's input and output read %q", got)
 	}
 	if n := injected(); n != 0 {
 		t.Errorf("the detail page holds %d injected elements", n)

@@ -136,7 +136,7 @@ func (h *Handler) handleCalibration(w http.ResponseWriter, r *http.Request) {
 		kv := kindView{Kind: k.Kind, Message: k.Message, Labels: k.Labels, Fitted: k.Fitted, Good: k.Good, Bad: k.Bad,
 			Enough: k.Enough, Changed: k.Changed, HasWeights: k.Weights != nil}
 		for _, dim := range vouch.Dimensions(vouch.Kind(k.Kind)) {
-			dw := dimWeight{Dim: dim, Base: "—", Fitted: "—"}
+			dw := dimWeight{Dim: dim, Base: "not weighted", Fitted: "not fitted"}
 			if b, ok := k.Base[dim]; ok {
 				dw.Base = num(b)
 			}

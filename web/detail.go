@@ -15,11 +15,15 @@ import (
 	"github.com/vouchgate/vouch/engine"
 	"github.com/vouchgate/vouch/quality"
 	"github.com/vouchgate/vouch/store"
+	"github.com/vouchgate/vouch/wire"
 )
 
 // maxAttemptColumns bounds the attempts shown side by side (the latest
 // ones).
 const maxAttemptColumns = 8
+
+// maxClaimCalls bounds the calls a claim's row lists.
+const maxClaimCalls = 5
 
 // detailData is the page of one verification.
 type detailData struct {
@@ -31,56 +35,169 @@ type detailData struct {
 	// Why is the verdict table's deciding row, in words.
 	Why string
 	// Claims is the report's claim ledger, each claim with links to the
-	// checks that decided it or tried to; Ledger says what it adds up to
-	// (or that the report has none).
-	Claims []claimRow
-	Ledger string
-	// Goal and TaskID come from the stored request.
+	// checks that decided it or tried to, and to the tool calls those
+	// cite; Ledger says what it adds up to (or that the report has none).
+	// Refuted are the refuted claims, for the summary above the ledger.
+	Claims  []claimRow
+	Refuted []claimRow
+	Ledger  string
+	// Checks are the report's checks, their evidence drawn for people.
+	Checks []checkRow
+	// Verified are the verified mentions with their evidence.
+	Verified []mentionRow
+	// Goal and TaskID come from the stored request (or the row).
 	Goal, TaskID string
+	// Task is what the stored request says of the task: its criteria
+	// and the policy it carried; TaskNote says why it is not known.
+	Task     *taskView
+	TaskNote string
+	// Run is the request's trace as a timeline.
+	Run *runView
 	// Output is the agent's output split around its mentions;
 	// OutputNote says why there is none.
 	Output     []segment
 	OutputNote string
 	Dimensions []dimensionRow
 	Attempts   []attemptColumn
-	Overrides  []store.Override
+	// Previous compares the shown attempt with the one before it.
+	Previous  *attemptDiff
+	Overrides []store.Override
 	// CanReview is whether the principal may override; Form is the
 	// override form as last sent (with its problem). Verdicts are those a
 	// person may give: pass, retry or fail.
 	CanReview bool
 	Form      overrideForm
 	Verdicts  []string
+
+	// summary is the output's summary, for the diff of the next attempt.
+	summary string
+	// request is the stored request, when it could be read.
+	request *vouch.Request
 }
 
 // claimRow is one claim of the ledger as the detail page shows it.
 type claimRow struct {
 	vouch.Claim
+	// Anchor is the id of its row.
+	Anchor string
 	// Checks link the checks that decided the claim (or, for an
 	// unverified one, tried to), by their index in the report's checks.
 	Checks []checkLink
+	// Calls are the tool calls those checks cite (the first few, those
+	// that failed first), and MoreCalls how many more; Failing are those
+	// of them that failed.
+	Calls     []*callLink
+	MoreCalls int
+	Failing   []*callLink
 }
 
 // checkLink links a check of the report by its index.
 type checkLink struct {
-	Index int
-	Name  string
+	Index  int
+	Name   string
+	Status vouch.Status
+	Reason string
+}
+
+// checkRow is one check of the report with its evidence drawn for
+// people (cited calls linked), the raw JSON beside it, and the claims
+// that cite it.
+type checkRow struct {
+	vouch.CheckResult
+	Index    int
+	Evidence []evNode
+	Raw      string
+	Claims   []string
+}
+
+// mentionRow is a verified mention with its evidence drawn for people.
+type mentionRow struct {
+	vouch.VerifiedMention
+	Evidence []evNode
+}
+
+// taskView is the task as the stored request gives it.
+type taskView struct {
+	Kind, Criticality, Executor, Interaction, Target string
+	// Dependents counts the tasks that build on this one, when the
+	// request says ("" when it does not).
+	Dependents string
+	Criteria   []vouch.Criterion
+	// Policy are the task's policy overrides for people, PolicyRaw as
+	// sent; without any, the server's policy applied.
+	Policy    []evNode
+	PolicyRaw string
+	// Trace counts the calls of the request's trace.
+	Trace int
 }
 
 // checkAnchor is the id of a check's row on the detail page.
 func checkAnchor(i int) string { return "check-" + strconv.Itoa(i) }
 
-// claimRows are the ledger's claims, with the checks they cite; an index
-// the report does not have is left out.
-func claimRows(rep *vouch.Report) []claimRow {
+// claimAnchor is the id of a claim's row on the detail page.
+func claimAnchor(i int) string { return "claim-" + strconv.Itoa(i) }
+
+// claimRows are the ledger's claims, with the checks they cite and the
+// calls those cite (through rv; nil links none); an index the report
+// does not have is left out.
+func claimRows(rep *vouch.Report, rv *runView) []claimRow {
 	out := make([]claimRow, 0, len(rep.Claims))
-	for _, c := range rep.Claims {
-		r := claimRow{Claim: c}
+	for n, c := range rep.Claims {
+		r := claimRow{Claim: c, Anchor: claimAnchor(n)}
+		seen := map[int]bool{}
+		var calls []*callLink
 		for _, i := range c.Checks {
-			if i >= 0 && i < len(rep.Checks) {
-				r.Checks = append(r.Checks, checkLink{Index: i, Name: rep.Checks[i].Name})
+			if i < 0 || i >= len(rep.Checks) {
+				continue
+			}
+			ch := &rep.Checks[i]
+			r.Checks = append(r.Checks, checkLink{Index: i, Name: ch.Name, Status: ch.Status, Reason: ch.Reason})
+			citedCalls(ch.Evidence, rv, func(call int, _ bool) {
+				if !seen[call] {
+					seen[call] = true
+					calls = append(calls, rv.byIndex(call))
+				}
+			})
+		}
+		// The calls that failed first: they show what the claim is held
+		// against; then in trace order.
+		slices.SortFunc(calls, func(a, b *callLink) int {
+			if a.Failed != b.Failed {
+				if a.Failed {
+					return -1
+				}
+				return 1
+			}
+			return a.Index - b.Index
+		})
+		for _, l := range calls {
+			if l.Failed {
+				r.Failing = append(r.Failing, l)
 			}
 		}
+		r.Calls = calls[:min(len(calls), maxClaimCalls)]
+		r.Failing = r.Failing[:min(len(r.Failing), maxClaimCalls)]
+		r.MoreCalls = len(calls) - len(r.Calls)
 		out = append(out, r)
+	}
+	return out
+}
+
+// checkRows are the report's checks with their evidence for people.
+func checkRows(rep *vouch.Report, rv *runView) []checkRow {
+	out := make([]checkRow, len(rep.Checks))
+	for i, c := range rep.Checks {
+		out[i] = checkRow{CheckResult: c, Index: i, Evidence: evidenceTree(c.Evidence, rv)}
+		if len(c.Evidence) > 0 {
+			out[i].Raw = rawJSON(c.Evidence)
+		}
+	}
+	for _, cl := range rep.Claims {
+		for _, i := range cl.Checks {
+			if i >= 0 && i < len(out) && !slices.Contains(out[i].Claims, cl.ID) {
+				out[i].Claims = append(out[i].Claims, cl.ID)
+			}
+		}
 	}
 	return out
 }
@@ -129,7 +246,8 @@ type dimensionRow struct {
 }
 
 // handleDetail shows one verification; ?attempt=N picks an attempt
-// (default the latest).
+// (default the latest); tool, cited and calls filter and page its
+// trace's timeline.
 func (h *Handler) handleDetail(w http.ResponseWriter, r *http.Request) {
 	attempt, ok := attemptParam(r.URL.Query().Get("attempt"))
 	if !ok {
@@ -176,7 +294,17 @@ func (h *Handler) showDetail(w http.ResponseWriter, r *http.Request, id string, 
 	// six-row table.
 	ledger := d.Report.Claims != nil || d.ReportError != "" && v.Ledger != nil
 	d.Why = h.verdictRow(v.VerdictRow, d.Report.VerdictRow, vouch.Verdict(v.Verdict), ledger)
-	d.Claims = claimRows(&d.Report)
+	d.readRequest(v, readTimelineQuery(r.URL.Query()))
+	d.Claims = claimRows(&d.Report, d.Run)
+	for _, c := range d.Claims {
+		if c.State == vouch.ClaimRefuted {
+			d.Refuted = append(d.Refuted, c)
+		}
+	}
+	d.Checks = checkRows(&d.Report, d.Run)
+	for _, m := range d.Report.Mentions.Verified {
+		d.Verified = append(d.Verified, mentionRow{VerifiedMention: m, Evidence: evidenceTree(m.Evidence, d.Run)})
+	}
 	if d.ReportError == "" {
 		d.Ledger = ledgerSummary(&d.Report)
 	}
@@ -184,7 +312,6 @@ func (h *Handler) showDetail(w http.ResponseWriter, r *http.Request, id string, 
 		d.Dimensions = append(d.Dimensions, dimensionRow{name, dim})
 	}
 	slices.SortFunc(d.Dimensions, func(a, b dimensionRow) int { return strings.Compare(a.Name, b.Name) })
-	d.readRequest(v)
 	if d.Overrides, err = h.st.Overrides(ctx, p.Tenant, v.ID, v.Attempt); err != nil {
 		h.storeFailed(w, r, "reading the overrides", err)
 		return
@@ -192,6 +319,12 @@ func (h *Handler) showDetail(w http.ResponseWriter, r *http.Request, id string, 
 	if d.Attempts, err = h.attempts(r, v); err != nil {
 		h.storeFailed(w, r, "reading the other attempts", err)
 		return
+	}
+	if v.Attempt > 1 {
+		if d.Previous, err = h.previous(r, v, &d); err != nil {
+			h.storeFailed(w, r, "reading the attempt before", err)
+			return
+		}
 	}
 	h.render(w, r, status, "verification", d)
 }
@@ -208,41 +341,122 @@ func notFound(id string, attempt int) string {
 }
 
 // readRequest takes what the page shows from the stored request: the
-// goal, the task and the output, split around the report's mentions.
-func (d *detailData) readRequest(v *store.Verification) {
+// goal, the task, its criteria and policy, the trace as a timeline (its
+// page and filter as q asks) and the output, split around the report's
+// mentions.
+func (d *detailData) readRequest(v *store.Verification, q timelineQuery) {
 	d.Goal, d.TaskID = v.Goal, v.TaskID
 	if v.Request == nil {
 		if v.RequestBytes > 0 {
 			d.OutputNote = fmt.Sprintf("The request (%d bytes) was over the server's cap for stored requests, so its output was not kept.", v.RequestBytes)
+			d.TaskNote = fmt.Sprintf("The request (%d bytes) was over the server's cap for stored requests, so its task, criteria and trace were not kept.", v.RequestBytes)
 		} else {
 			d.OutputNote = "The request was not stored, so its output cannot be shown."
+			d.TaskNote = "The request was not stored, so its task, criteria and trace cannot be shown."
 		}
 		return
 	}
-	var req struct {
-		Task struct {
-			ID   string `json:"id"`
-			Goal string `json:"goal"`
-		} `json:"task"`
-		Output struct {
-			Summary string `json:"summary"`
-		} `json:"output"`
-	}
-	if err := json.Unmarshal(v.Request, &req); err != nil {
+	req, err := decodeStored(v.Request)
+	if err != nil {
 		d.OutputNote = "The stored request could not be read: " + err.Error()
+		d.TaskNote = d.OutputNote
 		return
 	}
+	d.request = req
 	if d.Goal == "" {
 		d.Goal = req.Task.Goal
 	}
 	if d.TaskID == "" {
 		d.TaskID = req.Task.ID
 	}
+	d.Task = taskOf(req)
+	d.Run = newRunView(req.Trace, verificationURL(v.ID, v.Attempt), v.Attempt, q)
+	d.Run.cite(&d.Report)
+	d.Run.filter()
+	d.Run.rows()
+	if len(req.Trace) == 0 {
+		d.Run.Note = "The request carries no trace: no tool call was sent as evidence."
+	}
+	for i := range req.Trace {
+		if d.Run.checks[i] != nil {
+			d.Run.FirstCited = d.Run.byIndex(i)
+			break
+		}
+	}
+	d.summary = req.Output.Summary
 	if req.Output.Summary == "" {
 		d.OutputNote = "The output's summary is empty."
 		return
 	}
 	d.Output = highlight(req.Output.Summary, d.Report.Mentions)
+}
+
+// decodeStored decodes a stored request: with the server's own decoder,
+// the faster, or, for a request it refuses (stored under older rules),
+// as plain JSON.
+func decodeStored(data []byte) (*vouch.Request, error) {
+	if req, err := wire.DecodeRequest(data, wire.Options{MaxBytes: int64(len(data)) + 1}); err == nil {
+		return req, nil
+	}
+	req := new(vouch.Request)
+	if err := json.Unmarshal(data, req); err != nil {
+		return nil, err
+	}
+	return req, nil
+}
+
+// taskOf is what the page shows of a request's task.
+func taskOf(req *vouch.Request) *taskView {
+	t := &taskView{Kind: string(req.EffectiveKind()), Criticality: req.Task.Criticality, Interaction: req.InteractionID,
+		Target: req.Target, Criteria: req.Task.Criteria, Trace: len(req.Trace)}
+	if n := req.Task.Dependents; n != nil {
+		t.Dependents = strconv.Itoa(*n)
+	}
+	if e := req.Task.Executor; e != nil {
+		t.Executor = e.Model
+		if e.Provider != "" {
+			t.Executor = e.Provider + ":" + e.Model
+		}
+		if e.Tier != "" {
+			t.Executor += " (" + e.Tier + " tier)"
+		}
+	}
+	if raw := strings.TrimSpace(string(req.Task.Policy)); raw != "" && raw != "null" && raw != "{}" {
+		var pol map[string]any
+		if err := json.Unmarshal(req.Task.Policy, &pol); err == nil {
+			t.Policy = keyTree(pol)
+			t.PolicyRaw = rawJSON(pol)
+		} else {
+			t.PolicyRaw = clip(raw, maxRawEvidence)
+		}
+	}
+	return t
+}
+
+// criterionSpec says how the criterion id of the task is decided, as
+// the request writes it; "" when the request does not write it.
+func criterionSpec(t *taskView, id string) string {
+	if t == nil {
+		return ""
+	}
+	for _, c := range t.Criteria {
+		if c.ID == id {
+			return criterionRule(c)
+		}
+	}
+	return ""
+}
+
+// criterionRule says how a criterion of the request is decided: by its
+// check's type, or by the judge.
+func criterionRule(c vouch.Criterion) string {
+	if c.Check == nil || c.Check.Type == "" || c.Check.Type == "llm" {
+		return "the judge"
+	}
+	if c.Check.Not {
+		return "rule: not " + c.Check.Type
+	}
+	return "rule: " + c.Check.Type
 }
 
 // verdictRow says a row of the verdict table in words, with the server's
@@ -380,7 +594,8 @@ func (h *Handler) attempts(r *http.Request, v *store.Verification) ([]attemptCol
 }
 
 // changes says what changed from one attempt's report to the next: the
-// verdict, the score, the checks and the criteria whose status changed.
+// verdict, the score, the claims whose state changed, the checks and the
+// criteria whose status changed.
 func changes(a, b *vouch.Report) []string {
 	var out []string
 	if a.Verdict != b.Verdict {
@@ -388,6 +603,9 @@ func changes(a, b *vouch.Report) []string {
 	}
 	if s1, s2 := fmtScore(a.Score), fmtScore(b.Score); s1 != s2 {
 		out = append(out, fmt.Sprintf("score %s → %s", s1, s2))
+	}
+	for _, c := range claimChanges(a, b) {
+		out = append(out, c.String())
 	}
 	before := map[string]vouch.Status{}
 	for k, c := range checkKeys(a.Checks) {
@@ -428,6 +646,122 @@ func changes(a, b *vouch.Report) []string {
 		out = []string{"nothing the report decides changed"}
 	}
 	return out
+}
+
+// claimChange is a claim whose state changed from one attempt to the
+// next: From or To is "" for a claim the attempt did not make.
+type claimChange struct {
+	Kind     vouch.ClaimKind
+	Text     string
+	From, To vouch.ClaimState
+}
+
+// String says the change in a line.
+func (c claimChange) String() string {
+	switch {
+	case c.From == "":
+		return fmt.Sprintf("claim “%s” (%s) new: %s", c.Text, c.Kind, c.To)
+	case c.To == "":
+		return fmt.Sprintf("claim “%s” (%s) no longer made (was %s)", c.Text, c.Kind, c.From)
+	}
+	return fmt.Sprintf("claim “%s” (%s): %s → %s", c.Text, c.Kind, c.From, c.To)
+}
+
+// maxClaimChanges bounds the claim changes listed between two attempts.
+const maxClaimChanges = 50
+
+// claimChanges are the claims whose state changed from a to b, told
+// apart by their kind and text (their ids are per report), in b's order
+// then the claims b no longer makes.
+func claimChanges(a, b *vouch.Report) []claimChange {
+	key := func(c *vouch.Claim) string { return string(c.Kind) + "\x00" + c.Text }
+	before := make(map[string]vouch.ClaimState, len(a.Claims))
+	for i := range a.Claims {
+		before[key(&a.Claims[i])] = a.Claims[i].State
+	}
+	var out []claimChange
+	seen := make(map[string]bool, len(b.Claims))
+	for i := range b.Claims {
+		c := &b.Claims[i]
+		k := key(c)
+		seen[k] = true
+		if s, ok := before[k]; !ok && a.Claims != nil {
+			out = append(out, claimChange{Kind: c.Kind, Text: clip(c.Text, 200), To: c.State})
+		} else if ok && s != c.State {
+			out = append(out, claimChange{Kind: c.Kind, Text: clip(c.Text, 200), From: s, To: c.State})
+		}
+	}
+	for i := range a.Claims {
+		c := &a.Claims[i]
+		if !seen[key(c)] && b.Claims != nil {
+			out = append(out, claimChange{Kind: c.Kind, Text: clip(c.Text, 200), From: c.State})
+		}
+	}
+	if len(out) > maxClaimChanges {
+		out = out[:maxClaimChanges]
+	}
+	return out
+}
+
+// attemptDiff compares an attempt with the one before it: what the agent
+// changed in its output, and which claims changed state.
+type attemptDiff struct {
+	Attempt int
+	URL     string
+	// Output is the line diff of the output's summary; OutputNote says
+	// why there is none.
+	Output     lineDiff
+	OutputNote string
+	// Claims changed state; ClaimsNote says why they could not be
+	// compared.
+	Claims     []claimChange
+	ClaimsNote string
+}
+
+// previous compares the attempt shown (d) with the one before it.
+func (h *Handler) previous(r *http.Request, v *store.Verification, d *detailData) (*attemptDiff, error) {
+	ctx := r.Context()
+	pv, err := h.st.Get(ctx, principalOf(ctx).Tenant, v.ID, v.Attempt-1)
+	if errors.Is(err, store.ErrNotFound) {
+		return &attemptDiff{Attempt: v.Attempt - 1, OutputNote: fmt.Sprintf("Attempt %d is not in the log, so there is nothing to compare with.", v.Attempt-1)}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	pd := &attemptDiff{Attempt: pv.Attempt, URL: verificationURL(pv.ID, pv.Attempt)}
+	var before struct {
+		Output struct {
+			Summary string `json:"summary"`
+		} `json:"output"`
+	}
+	switch {
+	case pv.Request == nil:
+		pd.OutputNote = fmt.Sprintf("Attempt %d's request was not stored, so its output cannot be compared.", pv.Attempt)
+	case d.request == nil:
+		pd.OutputNote = "This attempt's request was not stored, so its output cannot be compared."
+	case json.Unmarshal(pv.Request, &before) != nil:
+		pd.OutputNote = fmt.Sprintf("Attempt %d's stored request could not be read.", pv.Attempt)
+	default:
+		pd.Output = diffLines(diffUnits(before.Output.Summary), diffUnits(d.summary))
+		if len(pd.Output.Lines) == 0 {
+			pd.OutputNote = pd.Output.Note
+		}
+	}
+	var rep vouch.Report
+	switch {
+	case json.Unmarshal(pv.Result, &rep) != nil:
+		pd.ClaimsNote = fmt.Sprintf("Attempt %d's report could not be read.", pv.Attempt)
+	case d.ReportError != "":
+		pd.ClaimsNote = "This attempt's report could not be read."
+	case rep.Claims == nil:
+		pd.ClaimsNote = fmt.Sprintf("Attempt %d's report was made before vouch kept a claim ledger.", pv.Attempt)
+	default:
+		pd.Claims = claimChanges(&rep, &d.Report)
+		if len(pd.Claims) == 0 {
+			pd.ClaimsNote = "No claim changed state."
+		}
+	}
+	return pd, nil
 }
 
 // checkKeys yields the checks of a report by a key that tells apart
@@ -499,38 +833,6 @@ func (h *Handler) override(r *http.Request, id string, attempt int, verdict, rea
 	}
 	h.log.Info("dashboard: override", "tenant", p.Tenant, "id", id, "attempt", o.Attempt, "verdict", verdict, "reviewer", o.Reviewer)
 	return o.Attempt, 0, ""
-}
-
-// kv is one entry of a check's evidence, its value as text.
-type kv struct{ Key, Value string }
-
-// maxEvidenceValue bounds an evidence value shown on the page.
-const maxEvidenceValue = 2000
-
-// evidenceList turns evidence into sorted entries; values that are not
-// strings are shown as JSON.
-func evidenceList(m map[string]any) []kv {
-	out := make([]kv, 0, len(m))
-	for k, v := range m {
-		var s string
-		switch v := v.(type) {
-		case string:
-			s = v
-		default:
-			b, err := json.Marshal(v)
-			if err != nil {
-				s = fmt.Sprint(v)
-			} else {
-				s = string(b)
-			}
-		}
-		if len(s) > maxEvidenceValue {
-			s = s[:maxEvidenceValue] + "…"
-		}
-		out = append(out, kv{k, s})
-	}
-	slices.SortFunc(out, func(a, b kv) int { return strings.Compare(a.Key, b.Key) })
-	return out
 }
 
 // overridePath is where a verification's override form posts.

@@ -84,7 +84,7 @@ func TestLedgerSummary(t *testing.T) {
 	// A claim's checks are linked by index; an index out of the report's
 	// checks is left out.
 	rep.Claims[0].Checks = []int{0, 7, -1}
-	rows := claimRows(rep)
+	rows := claimRows(rep, nil)
 	if len(rows) != 4 || len(rows[0].Checks) != 1 || rows[0].Checks[0] != (checkLink{Index: 0, Name: "claims.count"}) {
 		t.Errorf("claim rows %+v", rows)
 	}

@@ -14,8 +14,17 @@
 // Each verdict has its colour, always beside its word: pass green, retry
 // amber, fail red, and unverified (nothing found false, some claim not
 // checked either way: neither a pass nor a send-back) blue. A verification's
-// page leads with its claim ledger, each claim linked to the checks that
-// decided it. A person's override is pass, retry or fail, never unverified.
+// page is a run view, for debugging an agent's run: it leads with its
+// claim ledger, each claim linked to the checks that decided it and to
+// the tool calls their evidence cites (by index, "call": 12, at any
+// depth; by the entry's id; as "trace[12] Read"; or by the command a call
+// ran), and shows the request's trace as a timeline, paged and filtered,
+// each call with its exit status, duration, citations and folded input
+// and output, the lines that matter marked. Evidence is drawn for people
+// (its JSON under "raw"), and an attempt after the first is compared
+// with the one before: a bounded line diff of the output, the claims
+// that changed state. A person's override is pass, retry or fail, never
+// unverified.
 //
 // Access: a person signs in with an API key of the server; the dashboard
 // keeps a session cookie holding the key's id, an expiry and an HMAC

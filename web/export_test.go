@@ -30,13 +30,24 @@ type Fixture struct {
 	Model      string
 	Kind       string
 	At         time.Time
+	// Calls, when above 0, gives the request a trace of that many tool
+	// calls, a failed test run at FailedRun(Calls), which the report's
+	// check 4 (claims.tests) cites, refuting claim c3 ("the tests pass").
+	Calls int
+	// CallText is written into the input and the output of the trace's
+	// first call.
+	CallText string
 }
+
+// FailedRun is the index of the failed test run in a fixture's trace of
+// n calls.
+func FailedRun(n int) int { return failedRun(n) }
 
 // Verification builds the stored row of f.
 func (f Fixture) Verification(t testing.TB) *store.Verification {
 	t.Helper()
 	return fixture{tenant: f.Tenant, id: f.ID, attempt: f.Attempt, summary: f.Summary, verdict: f.Verdict,
-		review: f.Review, model: f.Model, kind: f.Kind, at: f.At}.verification(t)
+		review: f.Review, model: f.Model, kind: f.Kind, at: f.At, calls: f.Calls, callText: f.CallText}.verification(t)
 }
 
 // AcceptReason is the reason of an override the review queue's accept

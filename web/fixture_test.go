@@ -26,6 +26,52 @@ type fixture struct {
 	// passDocs makes the doc-comment check pass (a later attempt that
 	// fixed it).
 	passDocs bool
+	// calls, when above 0, gives the request a trace of that many tool
+	// calls (see traceOf), and the report a check claims.tests (check 4)
+	// that refutes the claim "the tests pass" citing the failed test run
+	// (call calls-2) by its index and its command.
+	calls int
+	// callText is written into the input and the output of the trace's
+	// first call.
+	callText string
+}
+
+// failedRun is the index of the failed test run in a trace of n calls.
+func failedRun(n int) int { return max(0, n-2) }
+
+// traceOf builds a coding agent's trace of n calls, a second apart from
+// the fixtures' epoch: reads, searches, edits and test runs in turn,
+// and at n-2 a failed run of "npm test" (a Jest summary with one test
+// failed, exit code 1). Entry i has id "t<i>".
+func traceOf(n int, text string) []map[string]any {
+	out := make([]map[string]any, n)
+	for i := range n {
+		e := map[string]any{"id": fmt.Sprintf("t%d", i), "timestamp": epoch.Add(time.Duration(i) * 1500 * time.Millisecond).Format(time.RFC3339Nano)}
+		switch i % 5 {
+		case 0:
+			e["tool"], e["input"], e["output"] = "Read", map[string]any{"file_path": fmt.Sprintf("src/parser%d.ts", i)}, "     1\texport function parse(s: string) {\n     2\t  return s.trim();\n     3\t}"
+		case 1:
+			e["tool"], e["input"], e["output"] = "Grep", map[string]any{"pattern": "export function", "path": "src"}, "src/parser.ts:1:export function parse"
+		case 2:
+			e["tool"], e["input"], e["output"] = "Edit", map[string]any{"file_path": "src/parser.ts", "old_string": "export function parse(s: string) {\n  return s.trim();\n}",
+				"new_string": "/** Parses s. */\nexport function parse(s: string) {\n  return s.trim();\n}"}, "The file src/parser.ts has been updated."
+		case 3:
+			e["tool"], e["input"], e["output"] = "Bash", map[string]any{"command": "npm test -- parser", "description": "Run the parser's tests"},
+				"Exit code 0\n> jest parser\nPASS src/parser.test.ts\nTests:       4 passed, 4 total\nTime:        0.8 s"
+		default:
+			e["tool"], e["input"], e["output"] = "Bash", map[string]any{"command": "git status --short"}, " M src/parser.ts"
+		}
+		if i == failedRun(n) {
+			e["tool"], e["input"] = "Bash", map[string]any{"command": "npm test", "description": "Run every test"}
+			e["output"], e["isError"] = "Exit code 1\n> jest\nFAIL src/lexer.test.ts\n  ● lexer › tokenize › splits on commas\n    TypeError: Cannot read properties of undefined (reading 'split')\nTests:       1 failed, 11 passed, 12 total\nTime:        1.9 s", true
+		}
+		if i == 0 && text != "" {
+			e["input"] = map[string]any{"file_path": "src/parser.ts", "note": text}
+			e["output"] = text
+		}
+		out[i] = e
+	}
+	return out
 }
 
 // report builds a realistic report for f: dimensions, a met and an unmet
@@ -69,6 +115,10 @@ func (f fixture) report() *vouch.Report {
 			decided++
 		}
 	}
+	if f.calls > 0 && len(claims) > 2 {
+		claims[2].State, claims[2].Reason, claims[2].Checks = vouch.ClaimRefuted, "the last run of npm test failed", []int{4}
+		decided++
+	}
 	coverage := float64(decided) / float64(len(claims))
 	var refuted []vouch.RefutedMention
 	if countClaim == vouch.ClaimRefuted {
@@ -76,6 +126,21 @@ func (f fixture) report() *vouch.Report {
 	}
 	ratio := 0.04
 	agreement := 0.9
+	checks := []vouch.CheckResult{
+		{Name: "structure", Level: vouch.LevelStructure, Strength: vouch.StrengthStrict, Status: vouch.StatusPass, Confidence: 1, Reason: "the request is valid", Evidence: map[string]any{}},
+		{Name: "claims.count", Level: vouch.LevelClaims, Strength: vouch.StrengthStrict, Status: docs, Confidence: 1,
+			Reason: "4 functions claimed, 1 found", Evidence: map[string]any{"code": "COUNT_MISMATCH", "claimed": 4, "found": 1, "file": "src/parser.ts"}},
+		{Name: "claims.region", Level: vouch.LevelClaims, Strength: vouch.StrengthStrict, Status: docs, Confidence: 1,
+			Reason: "no diff hunk touches lines 40-52", Evidence: map[string]any{"file": "src/parser.ts", "lines": []int{40, 52}}},
+		{Name: "grounding.files", Level: vouch.LevelGrounding, Strength: vouch.StrengthStrict, Status: vouch.StatusPass, Confidence: 1, Reason: "every file mentioned was read", Evidence: map[string]any{"files": 1}},
+	}
+	if f.calls > 0 {
+		run := failedRun(f.calls)
+		checks = append(checks, vouch.CheckResult{Name: "claims.tests", Level: vouch.LevelClaims, Strength: vouch.StrengthStrict, Status: vouch.StatusFail,
+			Confidence: 1, Reason: `the output claims the tests passed, but the last run of "npm test" failed`,
+			Evidence: map[string]any{"code": "TEST_CLAIM_CONTRADICTED", "source": "trace", "failedCommands": []string{"npm test"}, "run": map[string]any{"call": run, "command": "npm test"},
+				"runs": []string{"npm test: 11 passed, 1 failed"}}})
+	}
 	return &vouch.Report{
 		APIVersion: "vouch/v1", ID: f.id, Kind: vouch.Kind(f.kind), Attempt: f.attempt,
 		Verdict: vouch.Verdict(f.verdict), Action: action, VerdictRow: row,
@@ -95,14 +160,7 @@ func (f fixture) report() *vouch.Report {
 			{ID: "c1", Text: "doc comments on parse, tokenize, format, validate", Must: true, Inferred: true, Status: crit, Score: &quarter, DecidedBy: vouch.DecidedByRule, Reason: "1 of 4 symbols documented"},
 			{ID: "c2", Text: "the answer is clear", Status: vouch.CriterionUndecided, Reason: "no judge configured"},
 		},
-		Checks: []vouch.CheckResult{
-			{Name: "structure", Level: vouch.LevelStructure, Strength: vouch.StrengthStrict, Status: vouch.StatusPass, Confidence: 1, Reason: "the request is valid", Evidence: map[string]any{}},
-			{Name: "claims.count", Level: vouch.LevelClaims, Strength: vouch.StrengthStrict, Status: docs, Confidence: 1,
-				Reason: "4 functions claimed, 1 found", Evidence: map[string]any{"code": "COUNT_MISMATCH", "claimed": 4, "found": 1, "file": "src/parser.ts"}},
-			{Name: "claims.region", Level: vouch.LevelClaims, Strength: vouch.StrengthStrict, Status: docs, Confidence: 1,
-				Reason: "no diff hunk touches lines 40-52", Evidence: map[string]any{"file": "src/parser.ts", "lines": []int{40, 52}}},
-			{Name: "grounding.files", Level: vouch.LevelGrounding, Strength: vouch.StrengthStrict, Status: vouch.StatusPass, Confidence: 1, Reason: "every file mentioned was read", Evidence: map[string]any{"files": 1}},
-		},
+		Checks: checks,
 		Mentions: vouch.Mentions{
 			Verified:   []vouch.VerifiedMention{{Text: "src/parser.ts", Kind: vouch.MentionFile, Evidence: map[string]any{"source": "trace", "call": "t1"}}},
 			Unverified: []vouch.UnverifiedMention{{Text: "tokenize", Kind: vouch.MentionSymbol, Sentence: f.summary}},
@@ -149,11 +207,15 @@ func (f fixture) verification(t testing.TB) *store.Verification {
 	if err != nil {
 		t.Fatal(err)
 	}
-	req, err := json.Marshal(map[string]any{
+	request := map[string]any{
 		"id": f.id, "attempt": f.attempt, "kind": f.kind,
 		"task":   map[string]any{"id": "task-" + f.id, "goal": "Add JSDoc comments to the exported functions of src/parser.ts", "executor": map[string]any{"model": f.model}},
 		"output": map[string]any{"summary": f.summary, "modified": []string{"src/parser.ts"}},
-	})
+	}
+	if f.calls > 0 {
+		request["trace"] = traceOf(f.calls, f.callText)
+	}
+	req, err := json.Marshal(request)
 	if err != nil {
 		t.Fatal(err)
 	}

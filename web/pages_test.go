@@ -180,7 +180,7 @@ func TestDetail(t *testing.T) {
 		// colour, kind, text and reason, and links to its checks.
 		`<h2 id="h-claims">Claims</h2>`, "2 claims: 2 verified, 0 refuted, 0 unverified; 2 of 2 decided (coverage 100%).",
 		`<span class="verdict s-verified">verified</span>`, "Added JSDoc comments to all 4 exported functions", "4 functions claimed, 4 found",
-		`<a href="#check-1" class="mono">claims.count</a>`, `<tr id="check-1">`,
+		`<a href="#check-1" class="mono">claims.count</a>`, `<tr id="check-1" class="check" tabindex="-1">`,
 		"every claim was checked and holds",
 		"claims.count", "COUNT_MISMATCH", // a check and its evidence
 		"doc comments on parse, tokenize, format, validate", "(inferred from the task)", "rule", // criteria and who decided

@@ -95,12 +95,14 @@ var funcs = template.FuncMap{
 	},
 	// vurl is the detail page of a verification's attempt.
 	"vurl": verificationURL,
-	// evidence lists a check's evidence, sorted, values as text.
-	"evidence": evidenceList,
 	// overridePath is where a verification's override form posts.
 	"overridePath": overridePath,
 	// checkAnchor is the id of a check's row on the detail page.
 	"checkAnchor": checkAnchor,
+	// criterionSpec says how a criterion of a task is decided.
+	"criterionSpec": criterionSpec,
+	// spanning draws a chart across the page, wide and narrow.
+	"spanning": spanning,
 	// signed formats a difference with its sign, two decimals.
 	"signed": func(v float64) string {
 		s := strconv.FormatFloat(v, 'f', 2, 64)

@@ -20,9 +20,13 @@
 //
 // The one stand-in is the judge model: a scripted provider answers the
 // judge's real prompts with scores around the quality the demo gives
-// each output. Everything is drawn from one seeded generator, so a seed
-// gives the same data every time (only the wall-clock times the store
-// stamps on labels, and measured durations, differ).
+// each output, taking a model's time (one to three seconds) on the
+// stepped clock, which also moves a little at each reading, so that
+// every verification has a duration. Everything is drawn from seeded
+// generators, so a seed gives the same data every time (only the
+// wall-clock times the store stamps on labels differ). The traces of the
+// requests that carry one (coding agents' sessions, with their times) are
+// moved to end just before their verification.
 package demo
 
 import (
@@ -124,8 +128,11 @@ type seeder struct {
 	r    *rand.Rand
 	cat  *catalogue
 	prov *scripted
-	// clock is the server's time, in Unix nanoseconds.
+	// clock is the server's time, in Unix nanoseconds; step is how far
+	// each reading moves it, drawn for each verification from pace.
 	clock atomic.Int64
+	step  atomic.Int64
+	pace  *rand.Rand
 	sum   Summary
 	done  []*verified
 	// pick draws templates and executors by weight.
@@ -167,8 +174,10 @@ func Seed(ctx context.Context, st store.Store, opt Options) (Summary, error) {
 		return Summary{}, err
 	}
 	sd := &seeder{ctx: ctx, cat: cat, r: rand.New(rand.NewPCG(opt.Seed, 0x5eed)),
-		prov: &scripted{r: rand.New(rand.NewPCG(opt.Seed, 0x70d6e))}}
+		prov: &scripted{r: rand.New(rand.NewPCG(opt.Seed, 0x70d6e)), latency: rand.New(rand.NewPCG(opt.Seed, 0x1a7e))}}
 	sd.progress = opt.Progress
+	sd.prov.wait = func(d time.Duration) { sd.clock.Add(int64(d)) }
+	sd.pace = rand.New(rand.NewPCG(opt.Seed, 0x9ace))
 	sd.sum.Verdicts, sd.sum.Kinds = map[string]int{}, map[string]int{}
 	for _, t := range templates {
 		sd.tmplTotal += t.weight
@@ -176,7 +185,11 @@ func Seed(ctx context.Context, st store.Store, opt Options) (Summary, error) {
 	for _, e := range executors {
 		sd.execTotal += e.share
 	}
-	now := func() time.Time { return time.Unix(0, sd.clock.Load()).UTC() }
+	// Every reading of the clock moves it on a little (a step drawn for
+	// each verification), as the work between two readings would, and
+	// the judge's answers take a model's time: the durations the server
+	// measures are made up, but a verification's, and never zero.
+	now := func() time.Time { return time.Unix(0, sd.clock.Add(sd.step.Load())).UTC() }
 	tokens := rand.New(rand.NewPCG(opt.Seed, 0x70c3))
 	j, err := judge.New(judge.Options{
 		Providers: []judge.Provider{sd.prov},
@@ -309,6 +322,7 @@ func (sd *seeder) verifyAll(slots []time.Time, end time.Time) error {
 		next++
 		for attempt := 1; ; attempt++ {
 			sd.clock.Store(at.UnixNano())
+			sd.step.Store(int64(time.Duration((0.4 + 3.6*sd.pace.Float64()) * float64(time.Millisecond))))
 			q := t.quality + e.skill + incident(e, at, end) + sd.r.NormFloat64()*0.07
 			q = math.Min(math.Max(q, 0.05), 0.99)
 			req, err := sd.cat.request(t)
@@ -318,6 +332,7 @@ func (sd *seeder) verifyAll(slots []time.Time, end time.Time) error {
 			req.ID = fmt.Sprintf("%s-%04d", req.Kind, n)
 			req.Attempt = attempt
 			req.InteractionID = fmt.Sprintf("run-%04d", run)
+			retime(req.Trace, at)
 			req.Task.ID = fmt.Sprintf("T-%04d", n)
 			if req.Target == "" {
 				names := agents[req.Kind]
@@ -366,6 +381,27 @@ func (sd *seeder) verifyAll(slots []time.Time, end time.Time) error {
 		}
 	}
 	return nil
+}
+
+// retime moves a trace's times so that its last call is 20 seconds
+// before at, keeping the gaps between the calls: the agent ran just
+// before its output was verified. Times that do not parse are kept.
+func retime(tr []vouch.TraceEntry, at time.Time) {
+	var last time.Time
+	for i := range tr {
+		if t, err := time.Parse(time.RFC3339Nano, tr[i].Timestamp); err == nil && t.After(last) {
+			last = t
+		}
+	}
+	if last.IsZero() {
+		return
+	}
+	shift := at.Add(-20 * time.Second).Sub(last)
+	for i := range tr {
+		if t, err := time.Parse(time.RFC3339Nano, tr[i].Timestamp); err == nil {
+			tr[i].Timestamp = t.Add(shift).UTC().Format("2006-01-02T15:04:05.000Z")
+		}
+	}
 }
 
 // reportSummary is what the seeder reads of a report.

@@ -2,6 +2,7 @@ package demo
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"testing"
@@ -73,6 +74,23 @@ func TestSeed(t *testing.T) {
 	}
 	if len(page.Items) != n {
 		t.Errorf("the store lists %d verifications in the window, want %d", len(page.Items), n)
+	}
+	// Every verification took some time: the rules a few milliseconds,
+	// a judge's answer a second or more.
+	var judged, fast int
+	for _, v := range page.Items {
+		switch {
+		case v.DurationMs <= 0:
+			t.Errorf("%s/%d took no time", v.ID, v.Attempt)
+		case v.DurationMs >= 900:
+			judged++
+		case v.DurationMs < 100:
+			fast++
+		}
+	}
+	t.Logf("%d verifications took a judge's time, %d under 100 ms", judged, fast)
+	if judged == 0 || fast == 0 {
+		t.Errorf("%d verifications took a judge's time, %d under 100 ms: want some of each", judged, fast)
 	}
 	m, err := quality.FromStore(ctx, st, server.DefaultTenant, w)
 	if err != nil {
@@ -264,5 +282,54 @@ func TestTemplates(t *testing.T) {
 	}
 	if len(kinds) != 5 {
 		t.Errorf("kinds %v: want all five", kinds)
+	}
+}
+
+// TestSeedTraces: the coding agents' fixes carry their session's tool
+// calls, timed just before they were verified; a fix sent back has a
+// refuted claim whose check cites the tool call that shows it.
+func TestSeedTraces(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t)
+	if _, err := Seed(ctx, st, Options{N: 200, Seed: 1, Now: now}); err != nil {
+		t.Fatal(err)
+	}
+	page, err := st.List(ctx, server.DefaultTenant, store.Filter{Limit: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	traced, cited := 0, 0
+	for _, item := range page.Items {
+		v, err := st.Get(ctx, server.DefaultTenant, item.ID, item.Attempt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var req vouch.Request
+		if err := json.Unmarshal(v.Request, &req); err != nil {
+			t.Fatal(err)
+		}
+		if len(req.Trace) < 10 {
+			continue
+		}
+		traced++
+		last, err := time.Parse(time.RFC3339Nano, req.Trace[len(req.Trace)-1].Timestamp)
+		if err != nil || !last.Before(v.CreatedAt) || v.CreatedAt.Sub(last) > time.Minute {
+			t.Errorf("%s/%d: the last call at %v, verified at %v (%v)", v.ID, v.Attempt, last, v.CreatedAt, err)
+		}
+		var rep vouch.Report
+		if err := json.Unmarshal(v.Result, &rep); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range rep.Claims {
+			for _, i := range c.Checks {
+				run, _ := rep.Checks[i].Evidence["run"].(map[string]any)
+				if call, ok := run["call"].(float64); c.State == vouch.ClaimRefuted && ok && req.Trace[int(call)].IsError {
+					cited++
+				}
+			}
+		}
+	}
+	if traced == 0 || cited == 0 {
+		t.Errorf("%d verifications with a session's trace, %d refuted claims citing a failed call: want some of each", traced, cited)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"sync"
+	"time"
 
 	"github.com/vouchgate/vouch/judge"
 	"github.com/vouchgate/vouch/judge/fake"
@@ -29,6 +30,11 @@ type scripted struct {
 	// quality is the score the next answers centre on.
 	quality float64
 	calls   int
+	// latency draws how long each answer takes a model, from its own
+	// generator (the scores' stream stays as it is); wait lets that time
+	// pass on the seeder's clock. Both nil: answers take no time.
+	latency *rand.Rand
+	wait    func(time.Duration)
 }
 
 var _ judge.Provider = (*scripted)(nil)
@@ -62,6 +68,10 @@ func (p *scripted) Complete(ctx context.Context, c *judge.Call) (*judge.Reply, e
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.calls++
+	if p.latency != nil && p.wait != nil {
+		// A small model answers a judge's prompt in one to three seconds.
+		p.wait(time.Duration((0.9 + 1.8*p.latency.Float64()) * float64(time.Second)))
+	}
 	score := func() float64 {
 		s := p.quality + p.r.NormFloat64()*0.06
 		return math.Round(math.Min(math.Max(s, 0), 1)*20) / 20 // as a model writes them

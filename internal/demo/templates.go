@@ -37,7 +37,8 @@ type template struct {
 }
 
 // templates are the demo's requests. Weights give roughly: answers 30 %,
-// subtasks 30 %, syntheses 20 %, plans 10 %, moderation 10 %.
+// subtasks a third (coding agents' fixes, with their session's tool calls,
+// among them), syntheses 20 %, plans 10 %, moderation 10 %.
 var templates = []*template{
 	{file: "answer-regions.yaml", weight: 8, quality: 0.86, cost: 0.018},
 	{file: "answer-regions-unsupported.yaml", weight: 3, quality: 0.62, defect: true, fix: "answer-regions.yaml", cost: 0.02},
@@ -51,6 +52,8 @@ var templates = []*template{
 	{file: "subtask-handbook-error.yaml", weight: 2, quality: 0.5, defect: true, fix: "subtask-handbook.yaml", cost: 0.015},
 	{file: "subtask-tickets.yaml", weight: 5, quality: 0.74, cost: 0.03},
 	{file: "subtask-tickets-overcount.yaml", weight: 2, quality: 0.6, defect: true, fix: "subtask-tickets.yaml", cost: 0.03},
+	{file: "subtask-export-fix.yaml", weight: 4, quality: 0.8, cost: 0.12},
+	{file: "subtask-export-fix-untested.yaml", weight: 3, quality: 0.62, defect: true, fix: "subtask-export-fix.yaml", cost: 0.12},
 	{file: "synthesis-webhooks.yaml", weight: 5, quality: 0.84, cost: 0.09},
 	{file: "synthesis-session-invented-file.yaml", weight: 2, quality: 0.66, defect: true, cost: 0.09},
 	{file: "synthesis-search-p99.yaml", weight: 4, quality: 0.8, cost: 0.07},

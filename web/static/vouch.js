@@ -75,8 +75,90 @@
     });
   }
 
+  // A verification's page: j / k move between the claims, c to the next
+  // tool call a check cites (on this page of the timeline, else to the
+  // first one's page), r opens the raw evidence of the claim or
+  // check in focus (a claim's: its checks'), or the input and output of
+  // the call in focus.
+  function run() {
+    var ledger = document.querySelector("[data-claims]");
+    var timeline = document.querySelector(".timeline");
+    if (!ledger && !timeline) return;
+    function claims() { return ledger ? Array.prototype.slice.call(ledger.querySelectorAll("tr.claim")) : []; }
+    function cited() { return Array.prototype.slice.call(document.querySelectorAll(".timeline [data-cited]")); }
+    function show(el) {
+      el.focus();
+      el.scrollIntoView({ block: "nearest" });
+    }
+    // The element in focus, or else the one the address targets.
+    function at(sel) {
+      var a = document.activeElement;
+      var el = a && a.closest ? a.closest(sel) : null;
+      if (!el && location.hash.length > 1) {
+        var t = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+        if (t && t.matches(sel)) el = t;
+      }
+      return el;
+    }
+    function moveClaim(step) {
+      var all = claims();
+      if (all.length === 0) return;
+      var i = all.indexOf(at("tr.claim"));
+      i = i < 0 ? (step > 0 ? 0 : all.length - 1) : Math.max(0, Math.min(all.length - 1, i + step));
+      show(all[i]);
+    }
+    function nextCited() {
+      var all = cited();
+      if (all.length === 0) {
+        // None on this page of the timeline: to the page of the first.
+        var first = document.querySelector(".first-cited a");
+        if (first) location.href = first.href;
+        return;
+      }
+      var cur = at(".call");
+      var i = 0;
+      if (cur) {
+        for (i = 0; i < all.length; i++) {
+          if (cur.compareDocumentPosition(all[i]) & Node.DOCUMENT_POSITION_FOLLOWING) break;
+        }
+        if (i === all.length) i = 0;
+      }
+      show(all[i]);
+    }
+    function openRaw() {
+      var row = at("tr.claim, tr.check, .call");
+      if (!row) return;
+      var targets = [];
+      if (row.matches("tr.claim")) {
+        row.querySelectorAll('a[href^="#check-"]').forEach(function (a) {
+          var c = document.getElementById(a.getAttribute("href").slice(1));
+          if (c) targets.push(c);
+        });
+      } else {
+        targets.push(row);
+      }
+      targets.forEach(function (t) {
+        t.querySelectorAll("details.raw, details.io").forEach(function (d) { d.open = true; });
+      });
+      if (targets.length > 0 && targets[0] !== row) show(targets[0]);
+    }
+    document.addEventListener("keydown", function (e) {
+      if (e.ctrlKey || e.metaKey || e.altKey) return;
+      var t = e.target;
+      if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable)) return;
+      switch (e.key) {
+        case "j": moveClaim(1); break;
+        case "k": moveClaim(-1); break;
+        case "c": nextCited(); break;
+        case "r": openRaw(); break;
+        default: return;
+      }
+      e.preventDefault();
+    });
+  }
+
   document.addEventListener("htmx:afterSettle", live);
   if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", function () { live(); review(); });
-  } else { live(); review(); }
+    document.addEventListener("DOMContentLoaded", function () { live(); review(); run(); });
+  } else { live(); review(); run(); }
 })();

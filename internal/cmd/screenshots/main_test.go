@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -10,8 +11,8 @@ import (
 )
 
 // TestScreenshots makes the pictures of a small demo into a temporary
-// directory: each page the dashboard has is captured at the fixed
-// viewport.
+// directory: each page the dashboard has is captured at each viewport,
+// the coding agent's fix that was sent back among them.
 func TestScreenshots(t *testing.T) {
 	if bin, err := browsertest.Chromium(); err != nil || bin == "" {
 		if err == nil && os.Getenv(browsertest.EnvRequired) == "" {
@@ -23,15 +24,18 @@ func TestScreenshots(t *testing.T) {
 	if err := run(t.Context(), t.Output(), out, 60); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"verifications", "verification", "review"} {
-		f, err := os.Open(filepath.Join(out, name+".png"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg, err := png.DecodeConfig(f)
-		f.Close()
-		if err != nil || cfg.Width != width || cfg.Height != height {
-			t.Errorf("%s.png: %dx%d, %v; want a %dx%d PNG", name, cfg.Width, cfg.Height, err, width, height)
+	for _, vp := range viewports {
+		for _, name := range []string{"verifications", "verification", "verification-call", "verification-attempt", "review"} {
+			file := fmt.Sprintf("%s-%d.png", name, vp.width)
+			f, err := os.Open(filepath.Join(out, file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg, err := png.DecodeConfig(f)
+			f.Close()
+			if err != nil || int64(cfg.Width) != vp.width || int64(cfg.Height) != vp.height {
+				t.Errorf("%s: %dx%d, %v; want a %dx%d PNG", file, cfg.Width, cfg.Height, err, vp.width, vp.height)
+			}
 		}
 	}
 }
