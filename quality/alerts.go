@@ -120,7 +120,7 @@ type (
 
 // Evaluate evaluates the rules on m, in a fixed order; rules that are
 // off are left out.
-func Evaluate(m *Metrics, c AlertConfig) []Status {
+func Evaluate(m *api.Metrics, c AlertConfig) []Status {
 	var out []Status
 	add := func(name string, r Rule, below bool, value *float64, labels int64, what string) {
 		if r.Off {

@@ -11,37 +11,12 @@ import (
 	"github.com/vouchgate/vouch/store"
 )
 
-// The shapes of the metrics, in package api so that a client decodes
-// them without importing this package.
-type (
-	Rate    = api.Rate
-	Window  = api.Window
-	Bin     = api.Bin
-	Pattern = api.Pattern
-	Reviews = api.Reviews
-	Labels  = api.Labels
-	Cost    = api.Cost
-	Judge   = api.Judge
-	Bias    = api.Bias
-	// ComplexityBin is one bin of Metrics.ScoreByComplexity.
-	ComplexityBin = api.ComplexityBin
-	// IssueRetry is one issue of Metrics.RetrySuccessByIssue.
-	IssueRetry = api.IssueRetry
-	// Metrics are the quality metrics of a window of verifications (the
-	// body of GET /v1/metrics); see [api.Metrics] for how the verdict
-	// unverified counts in each.
-	Metrics = api.Metrics
-	// UnverifiedLabels count the labelled verifications the gate left
-	// unverified, by what their latest label says.
-	UnverifiedLabels = api.UnverifiedLabels
-)
-
 // DefaultWindow is the span metrics cover when none is given.
 const DefaultWindow = 30 * 24 * time.Hour
 
 // NewRate returns n ÷ of with its counts.
-func NewRate(n, of int64) Rate {
-	r := Rate{N: n, Of: of}
+func NewRate(n, of int64) api.Rate {
+	r := api.Rate{N: n, Of: of}
 	if of > 0 {
 		v := float64(n) / float64(of)
 		r.Value = &v
@@ -58,9 +33,9 @@ const (
 
 // Compute computes the metrics of a window from its tallies and labels
 // (as the store returns them for that window).
-func Compute(w Window, t *store.WindowTally, labels []store.Labelled) *Metrics {
-	m := &Metrics{Window: w, Verdicts: map[string]int64{}, Actions: map[string]int64{},
-		CostByKind: map[string]Cost{}}
+func Compute(w api.Window, t *store.WindowTally, labels []store.Labelled) *api.Metrics {
+	m := &api.Metrics{Window: w, Verdicts: map[string]int64{}, Actions: map[string]int64{},
+		CostByKind: map[string]api.Cost{}}
 	var all store.Tally
 	byModel := map[string]*store.Tally{}
 	byKind := map[string]*store.Tally{}
@@ -104,7 +79,7 @@ func Compute(w Window, t *store.WindowTally, labels []store.Labelled) *Metrics {
 		if i == MaxPatterns {
 			break
 		}
-		p := Pattern{Code: c.Code, Count: c.N, Examples: []string{}}
+		p := api.Pattern{Code: c.Code, Count: c.N, Examples: []string{}}
 		if info, ok := vouch.LookupCode(c.Code); ok {
 			p.Meaning = info.Meaning
 		}
@@ -114,33 +89,33 @@ func Compute(w Window, t *store.WindowTally, labels []store.Labelled) *Metrics {
 		m.FailurePatterns = append(m.FailurePatterns, p)
 	}
 	if m.FailurePatterns == nil {
-		m.FailurePatterns = []Pattern{}
+		m.FailurePatterns = []api.Pattern{}
 	}
 	m.Cost = costOf(&all)
 	for k, kt := range byKind {
 		m.CostByKind[k] = costOf(kt)
 	}
-	m.Judge = Judge{Calls: all.JudgeCalls, CacheHits: all.CacheHits, CacheMisses: all.CacheMisses,
+	m.Judge = api.Judge{Calls: all.JudgeCalls, CacheHits: all.CacheHits, CacheMisses: all.CacheMisses,
 		CacheHitRate: NewRate(all.CacheHits, all.CacheHits+all.CacheMisses)}
-	m.SelfAssessment = []Bias{}
+	m.SelfAssessment = []api.Bias{}
 	for model, mt := range byModel {
 		if mt.SelfAssessed == 0 {
 			continue
 		}
 		n := float64(mt.SelfAssessed)
-		b := Bias{ExecutorModel: model, N: mt.SelfAssessed, SelfConfidence: mt.SelfConfidence / n, VerifiedScore: mt.SelfScore / n}
+		b := api.Bias{ExecutorModel: model, N: mt.SelfAssessed, SelfConfidence: mt.SelfConfidence / n, VerifiedScore: mt.SelfScore / n}
 		b.Bias = b.SelfConfidence - b.VerifiedScore
 		m.SelfAssessment = append(m.SelfAssessment, b)
 	}
 	sort.Slice(m.SelfAssessment, func(i, j int) bool { return m.SelfAssessment[i].ExecutorModel < m.SelfAssessment[j].ExecutorModel })
 
 	m.ScoreByComplexity = byComplexity(&all)
-	m.RetrySuccessByIssue = []IssueRetry{}
+	m.RetrySuccessByIssue = []api.IssueRetry{}
 	for i, it := range t.Issues {
 		if i == MaxIssues {
 			break
 		}
-		ir := IssueRetry{Code: it.Issue, SentBack: it.SentBack, RetrySuccess: NewRate(it.RetryPass, it.Retried)}
+		ir := api.IssueRetry{Code: it.Issue, SentBack: it.SentBack, RetrySuccess: NewRate(it.RetryPass, it.Retried)}
 		if info, ok := vouch.LookupCode(it.Issue); ok {
 			ir.Meaning = info.Meaning
 		} else if it.Issue == store.IssueNone {
@@ -161,7 +136,7 @@ func Compute(w Window, t *store.WindowTally, labels []store.Labelled) *Metrics {
 // for it: the window's tallies and its labels. It is what `vouch serve`
 // answers GET /v1/metrics with and `vouch metrics --store` prints, so the
 // two agree on the same data.
-func FromStore(ctx context.Context, st store.Store, tenant string, w store.Window) (*Metrics, error) {
+func FromStore(ctx context.Context, st store.Store, tenant string, w store.Window) (*api.Metrics, error) {
 	t, err := st.Tally(ctx, tenant, w)
 	if err != nil {
 		return nil, fmt.Errorf("quality: tallies: %w", err)
@@ -170,24 +145,24 @@ func FromStore(ctx context.Context, st store.Store, tenant string, w store.Windo
 	if err != nil {
 		return nil, fmt.Errorf("quality: labels: %w", err)
 	}
-	win := Window{Since: w.Since, Until: w.Until, Kind: w.Kind, ExecutorModel: w.ExecutorModel, Criticality: w.Criticality}
+	win := api.Window{Since: w.Since, Until: w.Until, Kind: w.Kind, ExecutorModel: w.ExecutorModel, Criticality: w.Criticality}
 	return Compute(win, t, labels), nil
 }
 
-func bins(h [10]int64) []Bin {
-	out := make([]Bin, len(h))
+func bins(h [10]int64) []api.Bin {
+	out := make([]api.Bin, len(h))
 	for i, n := range h {
-		out[i] = Bin{From: float64(i) / 10, To: float64(i+1) / 10, N: n}
+		out[i] = api.Bin{From: float64(i) / 10, To: float64(i+1) / 10, N: n}
 	}
 	return out
 }
 
 // byComplexity returns the complexity bins of a tally, every bin listed.
-func byComplexity(t *store.Tally) []ComplexityBin {
-	out := make([]ComplexityBin, store.ComplexityBins)
+func byComplexity(t *store.Tally) []api.ComplexityBin {
+	out := make([]api.ComplexityBin, store.ComplexityBins)
 	for i, c := range t.Complexity {
 		from, to := store.ComplexityRange(i)
-		b := ComplexityBin{From: from, N: c.N, Scored: c.Scored, Pass: NewRate(c.Pass, c.N)}
+		b := api.ComplexityBin{From: from, N: c.N, Scored: c.Scored, Pass: NewRate(c.Pass, c.N)}
 		if to >= 0 {
 			b.To = &to
 		}
@@ -200,8 +175,8 @@ func byComplexity(t *store.Tally) []ComplexityBin {
 	return out
 }
 
-func costOf(t *store.Tally) Cost {
-	c := Cost{VerificationUSD: t.CostUSD, Priced: t.Priced, PricedVerificationUSD: t.PricedCostUSD, TaskUSD: t.TaskCostUSD}
+func costOf(t *store.Tally) api.Cost {
+	c := api.Cost{VerificationUSD: t.CostUSD, Priced: t.Priced, PricedVerificationUSD: t.PricedCostUSD, TaskUSD: t.TaskCostUSD}
 	if t.TaskCostUSD > 0 {
 		r := t.PricedCostUSD / t.TaskCostUSD
 		c.TaskCostRatio = &r
@@ -235,11 +210,11 @@ func latest(labels []store.Labelled) (label, override map[ref]*store.Labelled) {
 // verification decides whether its output was good. A pass is confirmed
 // or missed, a send-back (retry, fail) caught or a false alarm, and an
 // unverified verdict none of these: it is counted in the third result.
-func judgeLabels(labels []store.Labelled) (Reviews, Labels, UnverifiedLabels) {
+func judgeLabels(labels []store.Labelled) (api.Reviews, api.Labels, api.UnverifiedLabels) {
 	var (
-		rv Reviews
-		lb Labels
-		ul UnverifiedLabels
+		rv api.Reviews
+		lb api.Labels
+		ul api.UnverifiedLabels
 	)
 	label, override := latest(labels)
 	for _, l := range override {

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vouchgate/vouch/api"
 	"github.com/vouchgate/vouch/store"
 )
 
@@ -85,9 +86,9 @@ func TestCompute(t *testing.T) {
 		{Issue: store.IssueNone, SentBack: 1, Retried: 1},
 		{Issue: "TEST_NOT_RUN", SentBack: 2, Retried: 1, RetryPass: 1},
 	}
-	m := Compute(Window{}, tally, labels)
+	m := Compute(api.Window{}, tally, labels)
 
-	check := func(name string, got Rate, n, of int64) {
+	check := func(name string, got api.Rate, n, of int64) {
 		t.Helper()
 		if got.N != n || got.Of != of || (of > 0) != (got.Value != nil) {
 			t.Errorf("%s = %v, want %d/%d", name, got, n, of)
@@ -112,10 +113,10 @@ func TestCompute(t *testing.T) {
 	// unverified and labelled good, is no false alarm.
 	check("catch rate", m.CatchRate, 1, 2)
 	check("false-alarm rate", m.FalseAlarmRate, 1, 10)
-	if m.Labels != (Labels{Labelled: 6, Good: 3, Bad: 3, Caught: 1, Missed: 1, FalseAlarms: 1, Confirmed: 1}) {
+	if m.Labels != (api.Labels{Labelled: 6, Good: 3, Bad: 3, Caught: 1, Missed: 1, FalseAlarms: 1, Confirmed: 1}) {
 		t.Errorf("labels %+v", m.Labels)
 	}
-	if m.UnverifiedLabels != (UnverifiedLabels{Good: 1, Bad: 1}) {
+	if m.UnverifiedLabels != (api.UnverifiedLabels{Good: 1, Bad: 1}) {
 		t.Errorf("unverified labels %+v, want 1 good, 1 bad", m.UnverifiedLabels)
 	}
 	// Four reviewed; b's "fail" and c's "pass" overrule the gate, a's
@@ -144,7 +145,7 @@ func TestCompute(t *testing.T) {
 	if len(cb) != 5 || cb[0].From != 0 || *cb[0].To != 0 || cb[2].From != 2 || *cb[2].To != 3 || cb[4].From != 8 || cb[4].To != nil {
 		t.Fatalf("complexity bins %+v, want 0, 1, 2-3, 4-7, 8+", cb)
 	}
-	mean := func(b ComplexityBin) float64 {
+	mean := func(b api.ComplexityBin) float64 {
 		if b.MeanScore == nil {
 			return -1
 		}
@@ -172,8 +173,8 @@ func TestCompute(t *testing.T) {
 }
 
 func TestComputeEmpty(t *testing.T) {
-	m := Compute(Window{}, &store.WindowTally{}, nil)
-	for name, r := range map[string]Rate{"first pass": m.FirstPass, "catch": m.CatchRate, "false alarms": m.FalseAlarmRate,
+	m := Compute(api.Window{}, &store.WindowTally{}, nil)
+	for name, r := range map[string]api.Rate{"first pass": m.FirstPass, "catch": m.CatchRate, "false alarms": m.FalseAlarmRate,
 		"retry success": m.RetrySuccess, "agreement": m.Reviews.Agreement, "cache": m.Judge.CacheHitRate,
 		"unverified": m.UnverifiedRate, "coverage": m.Coverage} {
 		if r.Value != nil {
@@ -200,12 +201,12 @@ func TestComputeEmpty(t *testing.T) {
 
 func TestEvaluate(t *testing.T) {
 	cfg := DefaultAlerts()
-	m := &Metrics{
+	m := &api.Metrics{
 		CatchRate:      NewRate(10, 25),  // 0.4 over 25 bad labels: fires
 		FalseAlarmRate: NewRate(30, 100), // 0.3, but over 12 labelled: too few
-		Labels:         Labels{Labelled: 12},
+		Labels:         api.Labels{Labelled: 12},
 		RetrySuccess:   NewRate(15, 20), // 0.75: fine
-		Cost:           Cost{Priced: 40, TaskCostRatio: f(0.45)},
+		Cost:           api.Cost{Priced: 40, TaskCostRatio: f(0.45)},
 		UnverifiedRate: NewRate(60, 100), // 0.6 of 100 verifications: fires
 	}
 	want := map[string]bool{AlertCatchRate: true, AlertFalseAlarmRate: false, AlertRetrySuccess: false, AlertTaskCostRatio: true,
@@ -231,7 +232,7 @@ func TestEvaluate(t *testing.T) {
 	m.UnverifiedRate = NewRate(30, 100)
 	m2 := *m
 	m2.UnverifiedRate = NewRate(10, 15)
-	for _, mm := range []*Metrics{m, &m2} {
+	for _, mm := range []*api.Metrics{m, &m2} {
 		if u := Evaluate(mm, cfg)[4]; u.Firing {
 			t.Errorf("unverified rate %v fires: %s", mm.UnverifiedRate, u.Message)
 		}

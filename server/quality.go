@@ -176,12 +176,12 @@ func parseWindow(q url.Values, now time.Time, def time.Duration) (store.Window, 
 	return w, nil
 }
 
-func windowOf(w store.Window) quality.Window {
-	return quality.Window{Since: w.Since, Until: w.Until, Kind: w.Kind, ExecutorModel: w.ExecutorModel, Criticality: w.Criticality}
+func windowOf(w store.Window) api.Window {
+	return api.Window{Since: w.Since, Until: w.Until, Kind: w.Kind, ExecutorModel: w.ExecutorModel, Criticality: w.Criticality}
 }
 
 // metricsOf computes the quality metrics of a tenant's window.
-func (s *Server) metricsOf(ctx context.Context, tenant string, w store.Window) (*quality.Metrics, error) {
+func (s *Server) metricsOf(ctx context.Context, tenant string, w store.Window) (*api.Metrics, error) {
 	return quality.FromStore(ctx, s.st, tenant, w)
 }
 

@@ -87,8 +87,8 @@ func testQualityLoop(t *testing.T, newEnv envMaker) {
 	if res.status != 200 {
 		t.Fatalf("metrics: %d %s", res.status, res.body)
 	}
-	m := decode[quality.Metrics](t, res.body)
-	check := func(name string, r quality.Rate, n, of int64) {
+	m := decode[api.Metrics](t, res.body)
+	check := func(name string, r api.Rate, n, of int64) {
 		t.Helper()
 		if r.N != n || r.Of != of {
 			t.Errorf("%s = %v, want %d/%d", name, r, n, of)
@@ -104,7 +104,7 @@ func testQualityLoop(t *testing.T, newEnv envMaker) {
 	check("override rate", m.Reviews.Rate, 1, 5)
 	check("unverified rate", m.UnverifiedRate, 1, 5)
 	if m.Labels.Labelled != 4 || m.Labels.Bad != 3 || m.Labels.Missed != 1 || m.Labels.Caught != 1 || m.Labels.Confirmed != 1 ||
-		m.UnverifiedLabels != (quality.UnverifiedLabels{Bad: 1}) {
+		m.UnverifiedLabels != (api.UnverifiedLabels{Bad: 1}) {
 		t.Errorf("labels %+v, unverified %+v", m.Labels, m.UnverifiedLabels)
 	}
 	if m.Verdicts["unverified"] != 1 || m.Verdicts["pass"] != 3 || m.Verdicts["retry"] != 1 {
@@ -118,14 +118,14 @@ func testQualityLoop(t *testing.T, newEnv envMaker) {
 	}
 	// Filters: no verification of another kind, and none in a window
 	// before them.
-	if m := decode[quality.Metrics](t, e.do("GET", "/v1/metrics?kind=answer", verify, nil).body); m.Verifications != 0 || m.CatchRate.Value != nil {
+	if m := decode[api.Metrics](t, e.do("GET", "/v1/metrics?kind=answer", verify, nil).body); m.Verifications != 0 || m.CatchRate.Value != nil {
 		t.Errorf("kind=answer: %d verifications, catch %v", m.Verifications, m.CatchRate)
 	}
-	if m := decode[quality.Metrics](t, e.do("GET", "/v1/metrics?until=2026-11-01T11:00:00Z", verify, nil).body); m.Verifications != 0 {
+	if m := decode[api.Metrics](t, e.do("GET", "/v1/metrics?until=2026-11-01T11:00:00Z", verify, nil).body); m.Verifications != 0 {
 		t.Errorf("a window before: %d verifications", m.Verifications)
 	}
 	// Another tenant sees none of it, and cannot label it.
-	if m := decode[quality.Metrics](t, e.do("GET", "/v1/metrics", other, nil).body); m.Verifications != 0 || m.Labels.Labelled != 0 {
+	if m := decode[api.Metrics](t, e.do("GET", "/v1/metrics", other, nil).body); m.Verifications != 0 || m.Labels.Labelled != 0 {
 		t.Errorf("another tenant's metrics: %+v", m.Labels)
 	}
 	if res := e.do("POST", "/v1/verifications/a/override", other, []byte(`{"verdict":"pass"}`)); res.status != 404 {

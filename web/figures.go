@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vouchgate/vouch/api"
 	"github.com/vouchgate/vouch/quality"
 	"github.com/vouchgate/vouch/web/chart"
 )
@@ -29,7 +30,7 @@ type figure struct {
 // rateFigure makes the figure of a rate: counts says "N of M ..." from
 // the rate's counts, and none is the message when the rate has no
 // denominator.
-func rateFigure(name, help string, r quality.Rate, counts func(n, of string) string, none string) figure {
+func rateFigure(name, help string, r api.Rate, counts func(n, of string) string, none string) figure {
 	f := figure{Name: name, Help: help}
 	if r.Value == nil {
 		f.None = none

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/vouchgate/vouch/api"
 	"github.com/vouchgate/vouch/quality"
 	"github.com/vouchgate/vouch/store"
 	"github.com/vouchgate/vouch/web/chart"
@@ -19,7 +20,7 @@ const overviewDays = 30
 type overviewData struct {
 	Since, Until time.Time
 	// M are the metrics of the window, as GET /v1/metrics computes them.
-	M *quality.Metrics
+	M *api.Metrics
 	// Rates are the headline rates, each with its counts.
 	Rates []figure
 	// Verdicts is the chart of the verdicts by day.
@@ -54,7 +55,7 @@ type costView struct {
 	Ratio string
 }
 
-func costViewOf(kind string, c quality.Cost) costView {
+func costViewOf(kind string, c api.Cost) costView {
 	v := costView{Kind: kind, Verification: c.VerificationUSD, Priced: c.Priced,
 		PricedVerification: c.PricedVerificationUSD, Task: c.TaskUSD}
 	if c.TaskCostRatio != nil {
@@ -117,7 +118,7 @@ func (h *Handler) handleOverview(w http.ResponseWriter, r *http.Request) {
 // headlineRates are the overview's rates. The rates over labels say "no
 // labels yet" while nothing is labelled: the false-alarm rate divides by
 // every verification, so without a label it would read 0 %.
-func headlineRates(m *quality.Metrics) []figure {
+func headlineRates(m *api.Metrics) []figure {
 	noLabels := m.Labels.Labelled == 0
 	catchNone := "no output labelled bad yet"
 	falseAlarm := rateFigure("False-alarm rate", "Outputs sent back that a reviewer or an outcome marked good, of all verifications.",
@@ -143,13 +144,13 @@ func headlineRates(m *quality.Metrics) []figure {
 
 // unverifiedFigure is the share of the verifications the gate left
 // unverified.
-func unverifiedFigure(m *quality.Metrics) figure {
+func unverifiedFigure(m *api.Metrics) figure {
 	return rateFigure("Unverified rate", "Verifications left unverified: nothing was found false, but some claim could not be checked either way. Neither a pass nor a send-back.",
 		m.UnverifiedRate, func(n, of string) string { return n + " of " + of + " verifications were left unverified" }, "no verifications yet")
 }
 
 // coverageFigure is the share of the claims the gate decided.
-func coverageFigure(m *quality.Metrics) figure {
+func coverageFigure(m *api.Metrics) figure {
 	return rateFigure("Claim coverage", "Claims the evidence decided, verified or refuted, of every claim the outputs made.",
 		m.Coverage, func(n, of string) string {
 			return n + " of " + of + " claims decided (" + chart.Num(float64(m.RefutedClaims)) + " refuted), over " +

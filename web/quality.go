@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vouchgate/vouch/api"
 	"github.com/vouchgate/vouch/quality"
 	"github.com/vouchgate/vouch/store"
 	"github.com/vouchgate/vouch/web/chart"
@@ -20,7 +21,7 @@ type qualityData struct {
 	// then a 400, without figures).
 	Error string
 	// M are the metrics of the window, as GET /v1/metrics computes them.
-	M *quality.Metrics
+	M *api.Metrics
 	// Confidence and Score are the histograms of the verifications.
 	Confidence, Score chart.Histogram
 	// Reliability is the reliability diagram of the labelled
@@ -68,7 +69,7 @@ type issueRow struct {
 }
 
 // complexitySpan names a complexity bin: "0", "2-3", "8+".
-func complexitySpan(b quality.ComplexityBin) string {
+func complexitySpan(b api.ComplexityBin) string {
 	switch {
 	case b.To == nil:
 		return strconv.Itoa(b.From) + "+"
@@ -80,7 +81,7 @@ func complexitySpan(b quality.ComplexityBin) string {
 
 // complexityAndIssues fills the charts of score by complexity and of
 // retry success by issue type.
-func (d *qualityData) complexityAndIssues(m *quality.Metrics) {
+func (d *qualityData) complexityAndIssues(m *api.Metrics) {
 	d.Complexity = chart.HBars{ID: "complexity", Title: "Mean score by task complexity", XLabel: "mean score",
 		Category: "criteria or subgoals", Tone: chart.ToneInfo, Empty: "No verification in this window has a known complexity"}
 	scored := false
@@ -170,7 +171,7 @@ func (h *Handler) handleQuality(w http.ResponseWriter, r *http.Request) {
 		h.storeFailed(w, r, "reading the labels", err)
 		return
 	}
-	m := quality.Compute(quality.Window{Since: win.Since, Until: win.Until}, tally, labels)
+	m := quality.Compute(api.Window{Since: win.Since, Until: win.Until}, tally, labels)
 	d.M = m
 	d.Confidence = histogram("confidence", "Confidence of the verifications", "confidence", m.Confidence)
 	d.Score = histogram("score", "Score of the verifications", "score", m.Score)
@@ -213,7 +214,7 @@ func (h *Handler) handleQuality(w http.ResponseWriter, r *http.Request) {
 }
 
 // histogram charts ten bins of the metrics.
-func histogram(id, title, x string, bins []quality.Bin) chart.Histogram {
+func histogram(id, title, x string, bins []api.Bin) chart.Histogram {
 	c := chart.Histogram{ID: id, Title: title, XLabel: x, YLabel: "verifications", Tone: chart.ToneInfo,
 		Empty: "No verifications in this window"}
 	for _, b := range bins {
@@ -226,7 +227,7 @@ func histogram(id, title, x string, bins []quality.Bin) chart.Histogram {
 // verdict unverified: how often the gate left an output unverified, how
 // much of what the outputs claimed it decided, and how the outputs it
 // left unverified held up where a label says.
-func claimFigures(m *quality.Metrics) []figure {
+func claimFigures(m *api.Metrics) []figure {
 	ul := m.UnverifiedLabels
 	return []figure{
 		unverifiedFigure(m),
@@ -240,7 +241,7 @@ func claimFigures(m *quality.Metrics) []figure {
 
 // reviewFigures are the quality page's figures of the reviews: how often
 // a reviewer overrode the gate, and how often one kept its verdict.
-func reviewFigures(r quality.Reviews) []figure {
+func reviewFigures(r api.Reviews) []figure {
 	return []figure{
 		rateFigure("Overridden", "Verifications whose verdict a reviewer changed, of all verifications.", r.Rate,
 			func(n, of string) string { return n + " of " + of + " verifications overridden" }, "no verifications yet"),

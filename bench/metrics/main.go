@@ -32,6 +32,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/vouchgate/vouch/api"
 	"github.com/vouchgate/vouch/bench/internal/pgschema"
 	"github.com/vouchgate/vouch/quality"
 	"github.com/vouchgate/vouch/server"
@@ -188,7 +189,7 @@ func run(n, nLabels, days int, dsn string, runs int) error {
 // summary is a line about an answer, to show it is real.
 func summary(path string, body []byte) string {
 	if strings.HasPrefix(path, "/v1/metrics") {
-		var m quality.Metrics
+		var m api.Metrics
 		if err := json.Unmarshal(body, &m); err != nil {
 			return err.Error()
 		}

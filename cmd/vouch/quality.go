@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/api"
 	"github.com/vouchgate/vouch/client"
 	"github.com/vouchgate/vouch/quality"
 	"github.com/vouchgate/vouch/store"
@@ -204,7 +205,7 @@ func runMetrics(cmd *cobra.Command, st Streams, f *metricsFlags) error {
 	if err != nil {
 		return err
 	}
-	var m *quality.Metrics
+	var m *api.Metrics
 	if f.store != "" {
 		if f.server != "" {
 			return usageErr(errors.New("give --server or --store, not both"))
@@ -250,11 +251,11 @@ func sqlitePath(dsn string) string {
 
 // renderMetrics writes the metrics for a person: the labels' rates first,
 // then the gate's, the distributions, failure patterns, cost and bias.
-func renderMetrics(w io.Writer, m *quality.Metrics) {
+func renderMetrics(w io.Writer, m *api.Metrics) {
 	fmt.Fprintf(w, "%s, %s\n", plural.Count(m.Verifications, "verification"), windowText(m.Window))
 
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	rate := func(name string, r quality.Rate, what string) {
+	rate := func(name string, r api.Rate, what string) {
 		fmt.Fprintf(tw, "  %s\t%s\t%s\n", name, r, what)
 	}
 	lb := m.Labels
@@ -370,7 +371,7 @@ func renderMetrics(w io.Writer, m *quality.Metrics) {
 }
 
 // windowText describes a window: its span and filters.
-func windowText(w quality.Window) string {
+func windowText(w api.Window) string {
 	s := fmt.Sprintf("%s to %s", w.Since.UTC().Format(time.RFC3339), w.Until.UTC().Format(time.RFC3339))
 	for _, f := range []struct{ name, v string }{{"kind", w.Kind}, {"executor model", w.ExecutorModel}, {"criticality", w.Criticality}} {
 		if f.v != "" {
@@ -406,7 +407,7 @@ func counts[K ~string](m map[string]int64, order []K) string {
 const barWidth = 30
 
 // histogram writes one bar per bin, scaled to the largest.
-func histogram(w io.Writer, bins []quality.Bin) {
+func histogram(w io.Writer, bins []api.Bin) {
 	var top int64
 	for _, b := range bins {
 		top = max(top, b.N)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vouchgate/vouch/api"
 	"github.com/vouchgate/vouch/quality"
 )
 
@@ -29,13 +30,13 @@ func TestMetricsAndAlertsCommands(t *testing.T) {
 	}
 	now := time.Now().UTC()
 	window := []string{"--since", now.Add(-time.Hour).Format(time.RFC3339Nano), "--until", now.Add(time.Hour).Format(time.RFC3339Nano)}
-	metrics := func(env map[string]string, args ...string) (*quality.Metrics, string) {
+	metrics := func(env map[string]string, args ...string) (*api.Metrics, string) {
 		t.Helper()
 		code, out, errs := e.run(env, append(append([]string{"metrics", "--json"}, window...), args...)...)
 		if code != 0 {
 			t.Fatalf("metrics %s: %d %s", args, code, errs)
 		}
-		m := new(quality.Metrics)
+		m := new(api.Metrics)
 		if err := json.Unmarshal([]byte(out), m); err != nil {
 			t.Fatalf("metrics --json: %v\n%s", err, out)
 		}
@@ -124,8 +125,8 @@ func TestRenderQuality(t *testing.T) {
 	f2i := func(v int) *int { return &v }
 	since := time.Date(2026, 10, 2, 0, 0, 0, 0, time.UTC)
 	until := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
-	m := &quality.Metrics{
-		Window:         quality.Window{Since: since, Until: until, Kind: "code"},
+	m := &api.Metrics{
+		Window:         api.Window{Since: since, Until: until, Kind: "code"},
 		Verifications:  40,
 		FirstPass:      quality.NewRate(22, 30),
 		RetriesPerTask: f(10.0 / 30),
@@ -134,36 +135,36 @@ func TestRenderQuality(t *testing.T) {
 		Verdicts:       map[string]int64{"pass": 24, "retry": 9, "fail": 3, "unverified": 4},
 		Actions:        map[string]int64{"accept": 28, "retry": 8, "reformulate": 1, "follow_up": 0, "escalate": 3},
 		NeedsReview:    2,
-		Confidence: []quality.Bin{{From: 0, To: 0.1}, {From: 0.1, To: 0.2}, {From: 0.2, To: 0.3}, {From: 0.3, To: 0.4}, {From: 0.4, To: 0.5, N: 2},
+		Confidence: []api.Bin{{From: 0, To: 0.1}, {From: 0.1, To: 0.2}, {From: 0.2, To: 0.3}, {From: 0.3, To: 0.4}, {From: 0.4, To: 0.5, N: 2},
 			{From: 0.5, To: 0.6, N: 3}, {From: 0.6, To: 0.7, N: 5}, {From: 0.7, To: 0.8, N: 10}, {From: 0.8, To: 0.9, N: 12}, {From: 0.9, To: 1, N: 8}},
-		Score: []quality.Bin{{From: 0, To: 0.1, N: 1}, {From: 0.1, To: 0.2}, {From: 0.2, To: 0.3}, {From: 0.3, To: 0.4, N: 2}, {From: 0.4, To: 0.5, N: 3},
+		Score: []api.Bin{{From: 0, To: 0.1, N: 1}, {From: 0.1, To: 0.2}, {From: 0.2, To: 0.3}, {From: 0.3, To: 0.4, N: 2}, {From: 0.4, To: 0.5, N: 3},
 			{From: 0.5, To: 0.6, N: 6}, {From: 0.6, To: 0.7}, {From: 0.7, To: 0.8, N: 4}, {From: 0.8, To: 0.9, N: 10}, {From: 0.9, To: 1, N: 13}},
 		Undecided: 1,
-		FailurePatterns: []quality.Pattern{
+		FailurePatterns: []api.Pattern{
 			{Code: "TEXT_MISSING", Meaning: "the required text is not in the output", Count: 9, Examples: []string{"r31/1", "r30/1", "r22/2", "r12/1"}},
 			{Code: "FILE_MISSING", Count: 2, Examples: []string{"r7/1"}},
 		},
-		Reviews:          quality.Reviews{Reviewed: 6, Overridden: 2, Rate: quality.NewRate(2, 40), Agreement: quality.NewRate(4, 6)},
-		Labels:           quality.Labels{Labelled: 15, Good: 8, Bad: 7, Caught: 4, Missed: 1, FalseAlarms: 1, Confirmed: 6},
+		Reviews:          api.Reviews{Reviewed: 6, Overridden: 2, Rate: quality.NewRate(2, 40), Agreement: quality.NewRate(4, 6)},
+		Labels:           api.Labels{Labelled: 15, Good: 8, Bad: 7, Caught: 4, Missed: 1, FalseAlarms: 1, Confirmed: 6},
 		CatchRate:        quality.NewRate(4, 5),
 		FalseAlarmRate:   quality.NewRate(1, 40),
-		Cost:             quality.Cost{VerificationUSD: 0.42, Priced: 20, PricedVerificationUSD: 0.2, TaskUSD: 2.5, TaskCostRatio: f(0.08)},
-		CostByKind:       map[string]quality.Cost{"code": {VerificationUSD: 0.42}},
-		Judge:            quality.Judge{Calls: 30, CacheHits: 10, CacheMisses: 20, CacheHitRate: quality.NewRate(10, 30)},
-		SelfAssessment:   []quality.Bias{{ExecutorModel: "openai:gpt-4o-mini", N: 25, SelfConfidence: 0.91, VerifiedScore: 0.74, Bias: 0.17}},
+		Cost:             api.Cost{VerificationUSD: 0.42, Priced: 20, PricedVerificationUSD: 0.2, TaskUSD: 2.5, TaskCostRatio: f(0.08)},
+		CostByKind:       map[string]api.Cost{"code": {VerificationUSD: 0.42}},
+		Judge:            api.Judge{Calls: 30, CacheHits: 10, CacheMisses: 20, CacheHitRate: quality.NewRate(10, 30)},
+		SelfAssessment:   []api.Bias{{ExecutorModel: "openai:gpt-4o-mini", N: 25, SelfConfidence: 0.91, VerifiedScore: 0.74, Bias: 0.17}},
 		UnverifiedRate:   quality.NewRate(4, 40),
 		Coverage:         quality.NewRate(88, 110),
 		Ledgers:          36,
 		RefutedClaims:    7,
-		UnverifiedLabels: quality.UnverifiedLabels{Good: 1, Bad: 2},
-		ScoreByComplexity: []quality.ComplexityBin{
+		UnverifiedLabels: api.UnverifiedLabels{Good: 1, Bad: 2},
+		ScoreByComplexity: []api.ComplexityBin{
 			{From: 0, To: f2i(0), N: 12, MeanScore: f(0.81), Scored: 11, Pass: quality.NewRate(9, 12)},
 			{From: 1, To: f2i(1)},
 			{From: 2, To: f2i(3), N: 20, MeanScore: f(0.74), Scored: 20, Pass: quality.NewRate(12, 20)},
 			{From: 4, To: f2i(7), N: 6, MeanScore: f(0.55), Scored: 6, Pass: quality.NewRate(2, 6)},
 			{From: 8, N: 2, MeanScore: f(0.4), Scored: 2, Pass: quality.NewRate(0, 2)},
 		},
-		RetrySuccessByIssue: []quality.IssueRetry{
+		RetrySuccessByIssue: []api.IssueRetry{
 			{Code: "TEXT_MISSING", Meaning: "the required text is not in the output", SentBack: 6, RetrySuccess: quality.NewRate(4, 5)},
 			{Code: "NO_CODE", Meaning: "the first attempt raised no failure code: a low score sent it back", SentBack: 3, RetrySuccess: quality.NewRate(2, 3)},
 			{Code: "FILE_MISSING", SentBack: 1, RetrySuccess: quality.NewRate(0, 0)},
@@ -172,7 +173,7 @@ func TestRenderQuality(t *testing.T) {
 	alerts := quality.DefaultAlerts()
 	alerts.CatchRate.Threshold, alerts.CatchRate.MinLabels = 0.9, 5
 	alerts.RetrySuccess.Off = true
-	rep := &quality.AlertReport{Window: quality.Window{Since: since, Until: until}, Alerts: quality.Evaluate(m, alerts)}
+	rep := &quality.AlertReport{Window: api.Window{Since: since, Until: until}, Alerts: quality.Evaluate(m, alerts)}
 	rep.Alerts[0].Since = until.Add(-time.Hour)
 	var b bytes.Buffer
 	renderMetrics(&b, m)
