@@ -8,8 +8,8 @@ import (
 
 	"github.com/vouchgate/vouch/engine"
 	"github.com/vouchgate/vouch/event"
-	"github.com/vouchgate/vouch/loop/looptest"
 	"github.com/vouchgate/vouch/loop"
+	"github.com/vouchgate/vouch/loop/looptest"
 	"github.com/vouchgate/vouch/memory"
 )
 

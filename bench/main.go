@@ -70,8 +70,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/vouchgate/vouch/engine"
 	"github.com/vouchgate/vouch/bench/internal/benchreq"
+	"github.com/vouchgate/vouch/engine"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"

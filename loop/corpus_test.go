@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vouchgate/vouch/loop/looptest"
 	"github.com/vouchgate/vouch/loop"
+	"github.com/vouchgate/vouch/loop/looptest"
 	"github.com/vouchgate/vouch/memory"
 )
 

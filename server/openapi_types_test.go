@@ -153,4 +153,3 @@ func jsonMembers(typ reflect.Type) map[string]reflect.StructField {
 	}
 	return out
 }
-

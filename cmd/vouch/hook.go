@@ -12,8 +12,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/vouchgate/vouch"
-	"github.com/vouchgate/vouch/engine"
 	"github.com/vouchgate/vouch/cmd/vouch/internal/hook"
+	"github.com/vouchgate/vouch/engine"
 )
 
 func newHookCmd(st Streams) *cobra.Command {

@@ -18,10 +18,10 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/cmd/vouch/internal/agentcmd"
 	"github.com/vouchgate/vouch/engine"
 	"github.com/vouchgate/vouch/event"
 	"github.com/vouchgate/vouch/git"
-	"github.com/vouchgate/vouch/cmd/vouch/internal/agentcmd"
 	"github.com/vouchgate/vouch/loop"
 	"github.com/vouchgate/vouch/memory"
 	"github.com/vouchgate/vouch/text/plural"
