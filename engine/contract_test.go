@@ -229,13 +229,13 @@ func TestDecideReformulatesOnConfidence(t *testing.T) {
 		{f(0.6), nil, vouch.ActionRetry},
 		{f(0.69), f(0), vouch.ActionReformulate},
 	} {
-		v, a, row := engine.Decide(&p, 1, engine.VerdictInputs{Score: tt.score, Claims: 1, Confidence: tt.confidence})
+		v, a, row := vouch.Decide(&p, 1, vouch.VerdictInputs{Score: tt.score, Claims: 1, Confidence: tt.confidence})
 		if v != vouch.VerdictRetry || a != tt.action || row != 3 {
 			t.Errorf("score %v confidence %v: %s/%s row %d, want retry/%s row 3", *tt.score, fmtPtr(tt.confidence), v, a, row, tt.action)
 		}
 	}
 	// Low confidence changes no other row: below failBelow still fails.
-	if v, a, row := engine.Decide(&p, 1, engine.VerdictInputs{Score: f(0.3), Claims: 1, Confidence: f(0.1)}); v != vouch.VerdictFail || a != vouch.ActionEscalate || row != 2 {
+	if v, a, row := vouch.Decide(&p, 1, vouch.VerdictInputs{Score: f(0.3), Claims: 1, Confidence: f(0.1)}); v != vouch.VerdictFail || a != vouch.ActionEscalate || row != 2 {
 		t.Errorf("score 0.3: %s/%s row %d, want fail/escalate row 2", v, a, row)
 	}
 }

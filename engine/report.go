@@ -62,7 +62,7 @@ func (r *run) report() *vouch.Report {
 		}
 		rep.Dimensions[d] = dim
 	}
-	score := Score(r.pol, r.kind, decided)
+	score := vouch.Score(r.pol, r.kind, decided)
 	rep.Score = score
 	if applicable > 0 {
 		rep.Confidence = round(firm / applicable)
@@ -80,7 +80,7 @@ func (r *run) report() *vouch.Report {
 	rep.Coverage = coverage(rep.Claims)
 
 	// The verdict table.
-	in := VerdictInputs{
+	in := vouch.VerdictInputs{
 		Score:        score,
 		MustFailed:   r.mustFailed() || refutedMust,
 		Refuted:      len(rep.Mentions.Refuted),
@@ -129,7 +129,7 @@ func (r *run) report() *vouch.Report {
 			Message: refutedText(in.Refuted, r.pol.MaxRefuted),
 			Details: map[string]any{"refuted": in.Refuted, "maxRefuted": r.pol.MaxRefuted}})
 	}
-	verdict, action, row := Decide(r.pol, rep.Attempt, in)
+	verdict, action, row := vouch.Decide(r.pol, rep.Attempt, in)
 	rep.Verdict, rep.Action, rep.VerdictRow = verdict, action, row
 	if score == nil || row == 6 && in.Claims == 0 && in.Decided == 0 {
 		msg := "nothing in this request could be decided: no claim or criterion could be checked by rule, and no judge decided one"
@@ -295,7 +295,7 @@ func fillEmpty(rep *vouch.Report) {
 // the row of the verdict table that decided: the first must-pass check
 // that failed or claim refuted, the score against the thresholds, what
 // could not be decided.
-func verdictReason(rep *vouch.Report, p *vouch.Policy, row int, in VerdictInputs, isMust func(*vouch.CheckResult) bool) string {
+func verdictReason(rep *vouch.Report, p *vouch.Policy, row int, in vouch.VerdictInputs, isMust func(*vouch.CheckResult) bool) string {
 	failed := failedChecks(rep.Checks)
 	firstFailed := func() string {
 		if items := fixItems(rep, failed, isMust, false); len(items) > 0 {

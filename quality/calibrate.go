@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/vouchgate/vouch"
-	"github.com/vouchgate/vouch/engine"
 	"github.com/vouchgate/vouch/text/plural"
 )
 
@@ -440,7 +439,7 @@ func newCandidate(base *vouch.Policy, weights map[string]map[string]float64) *ca
 // recompute it from.
 func (c *candidate) score(s *Sample) *float64 {
 	if c.changed[s.Kind] && len(s.Dims) > 0 {
-		return engine.Score(&c.pol, vouch.Kind(s.Kind), s.Dims)
+		return vouch.Score(&c.pol, vouch.Kind(s.Kind), s.Dims)
 	}
 	return s.Score
 }
@@ -456,7 +455,7 @@ func (c *candidate) decide(s *Sample) string {
 
 // redecide decides sample s of rows 2 to 7 again under p with score.
 func redecide(s *Sample, p *vouch.Policy, score *float64) string {
-	v, _, _ := engine.Decide(p, s.Attempt, inputsOf(s, score))
+	v, _, _ := vouch.Decide(p, s.Attempt, inputsOf(s, score))
 	return string(v)
 }
 
@@ -465,8 +464,8 @@ func redecide(s *Sample, p *vouch.Policy, score *float64) string {
 // 6's come from its ledger. A sample without a ledger (made before the
 // claim ledger) is given one decided criterion and no claim, so that
 // row 6 holds for it only with no score, as the six-row table's row 1.
-func inputsOf(s *Sample, score *float64) engine.VerdictInputs {
-	in := engine.VerdictInputs{Score: score, MustUndecided: s.MustUndecided, Injection: s.Injection, Decided: 1}
+func inputsOf(s *Sample, score *float64) vouch.VerdictInputs {
+	in := vouch.VerdictInputs{Score: score, MustUndecided: s.MustUndecided, Injection: s.Injection, Decided: 1}
 	if l := s.Ledger; l != nil {
 		in.Claims, in.Unverified = l.Claims, l.Unverified
 		if l.LeftUnverified && l.Unverified == 0 {

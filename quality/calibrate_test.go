@@ -13,7 +13,6 @@ import (
 	"testing"
 
 	"github.com/vouchgate/vouch"
-	"github.com/vouchgate/vouch/engine"
 	"github.com/vouchgate/vouch/policy"
 	"github.com/vouchgate/vouch/store"
 )
@@ -77,7 +76,7 @@ func (h history) samples(base *vouch.Policy) []Sample {
 		latent := r.NormFloat64() * h.noise
 		// Three claims, all decided, but for some outputs: one claim in
 		// three left unverified (row 6 at or above passAt).
-		in := engine.VerdictInputs{Claims: 3}
+		in := vouch.VerdictInputs{Claims: 3}
 		s.Ledger = &store.Ledger{Claims: 3}
 		switch k := r.IntN(100); {
 		case k < 2: // row 6: nothing decided, every claim unverified
@@ -90,7 +89,7 @@ func (h history) samples(base *vouch.Policy) []Sample {
 				s.Dims[d] = v
 				latent += h.truth[d] * v
 			}
-			in.Score = engine.Score(base, kind, s.Dims)
+			in.Score = vouch.Score(base, kind, s.Dims)
 			switch {
 			case k < 5: // row 1
 				in.MustFailed = true
@@ -106,7 +105,7 @@ func (h history) samples(base *vouch.Policy) []Sample {
 			}
 		}
 		s.MustUndecided, s.Injection, s.Score = in.MustUndecided, in.Injection, in.Score
-		v, _, row := engine.Decide(base, s.Attempt, in)
+		v, _, row := vouch.Decide(base, s.Attempt, in)
 		s.Verdict, s.Row = string(v), row
 		if h.every > 0 && i%h.every == 0 {
 			var l Label
@@ -304,7 +303,7 @@ func TestCalibrateNotEnough(t *testing.T) {
 		for i := range n {
 			score := float64(i) / float64(n)
 			l := Label{Good: score >= 0.5}
-			v, _, row := engine.Decide(&base, 1, engine.VerdictInputs{Score: &score, Claims: 1})
+			v, _, row := vouch.Decide(&base, 1, vouch.VerdictInputs{Score: &score, Claims: 1})
 			list = append(list, Sample{ID: itoa(i), Attempt: 1, Kind: "answer", Verdict: string(v), Row: row, Score: &score,
 				Ledger: &store.Ledger{Claims: 1}, Label: &l})
 		}

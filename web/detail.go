@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/vouchgate/vouch"
-	"github.com/vouchgate/vouch/engine"
 	"github.com/vouchgate/vouch/quality"
 	"github.com/vouchgate/vouch/store"
 	"github.com/vouchgate/vouch/wire"
@@ -478,7 +477,7 @@ func (h *Handler) verdictRow(stored, reported int, verdict vouch.Verdict, ledger
 	case 2:
 		return fmt.Sprintf("Row 2: the score is below failBelow (%.2f), so it fails and a person must look (escalate).", pol.FailBelow)
 	case 3:
-		return fmt.Sprintf("Row 3: the score is below passAt (%.2f); it is sent back for a retry while attempts remain (reformulated when the verifier's confidence is below %.1f), and fails after.", pol.PassAt, engine.ReformulateBelow)
+		return fmt.Sprintf("Row 3: the score is below passAt (%.2f); it is sent back for a retry while attempts remain (reformulated when the verifier's confidence is below %.1f), and fails after.", pol.PassAt, vouch.ReformulateBelow)
 	case 4:
 		return "Row 4: a must-pass criterion was left undecided, so it fails (a must-pass item never passes undecided)."
 	case 5:
@@ -489,7 +488,7 @@ func (h *Handler) verdictRow(stored, reported int, verdict vouch.Verdict, ledger
 		}
 		return fmt.Sprintf("Row 6: nothing was found false, but claims could not be checked either way (or nothing could be decided): unverified, handled as the policy's onUnverified (%s) says.", pol.OnUnverified)
 	case 7:
-		return fmt.Sprintf("Row 7: every claim was checked and holds, so it passes (with a follow-up when completeness is below %.1f and gaps remain).", engine.FollowUpBelow)
+		return fmt.Sprintf("Row 7: every claim was checked and holds, so it passes (with a follow-up when completeness is below %.1f and gaps remain).", vouch.FollowUpBelow)
 	}
 	return "The report does not say which row of the verdict table decided."
 }
