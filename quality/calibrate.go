@@ -268,14 +268,14 @@ type KindWeights struct {
 //
 // Only labelled samples are fitted; all of them are decided again to count
 // the verdicts a suggestion would have changed. A sample is decided again
-// with [engine.Decide], the engine's verdict table, under the suggested
+// with [vouch.Decide], the verdict table the engine decides with, under the suggested
 // policy and the sample's attempt, from its score, MustUndecided,
 // Injection and Ledger (its claims, those left unverified, and whether the
 // row-6 condition held: such a sample is unverified, not a pass, at or
 // above passAt, whatever row first decided it; one without a ledger, made
 // before the claim ledger, is decided again as the six-row table decided
 // it, none of its claims unverified); the score is recomputed with
-// [engine.Score] from the sample's dimension scores when the suggestion
+// [vouch.Score] from the sample's dimension scores when the suggestion
 // changes its kind's weights (and the sample has them), else the stored
 // one is used. Samples decided by row 1 (a must-pass failed, a claim
 // refuted, too many mentions refuted), samples with no score (nothing
