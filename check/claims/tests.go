@@ -360,6 +360,9 @@ func judgeRuns(ctx context.Context, s *vouch.Subject, last []testRun, source str
 		}
 		ev["failedCommands"] = cmds
 		f := failed[0]
+		if f.source == "trace" {
+			ev["call"] = f.run.index // the run that shows it, for a reader of the trace
+		}
 		msg := fmt.Sprintf("the output claims the tests passed, but the last run of %q failed: %s", f.run.command, f.why)
 		if f.source == "rerun" {
 			msg = fmt.Sprintf("the output claims the tests passed, but vouch ran %q again and it failed: %s", f.run.command, f.why)
