@@ -1,17 +1,19 @@
 package vouch_test
 
 import (
-	"os"
-	"regexp"
-
-	"github.com/vouchgate/vouch"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"unicode"
+
+	"github.com/vouchgate/vouch"
 )
 
 // TestEveryExportedIdentifierDocumented walks the module and checks that
@@ -120,17 +122,18 @@ func exportedRecv(fl *ast.FieldList) bool {
 	}
 }
 
-// TestReadmeListsEveryCode checks the README's list of codes against the
-// catalogue: every code is listed under its kind, and nothing is listed
-// that the catalogue does not have.
-func TestReadmeListsEveryCode(t *testing.T) {
-	data, err := os.ReadFile("README.md")
+// TestConceptsListsEveryCode checks the list of codes in docs/concepts.md
+// against the catalogue: every code is listed under its kind, and nothing is
+// listed that the catalogue does not have.
+func TestConceptsListsEveryCode(t *testing.T) {
+	const page = "docs/concepts.md"
+	data, err := os.ReadFile(page)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, sec, ok := strings.Cut(string(data), "\n### Codes\n")
+	_, sec, ok := strings.Cut(string(data), "\n## Codes\n")
 	if !ok {
-		t.Fatal("README.md has no Codes section")
+		t.Fatalf("%s has no Codes section", page)
 	}
 	sec, _, _ = strings.Cut(sec, "\n## ")
 	checks, rest, _ := strings.Cut(sec, "Warning codes:")
@@ -147,14 +150,196 @@ func TestReadmeListsEveryCode(t *testing.T) {
 	for _, c := range vouch.Codes() {
 		known[c.Code] = true
 		if !listed[c.Kind][c.Code] {
-			t.Errorf("README.md does not list the %s code %s", c.Kind, c.Code)
+			t.Errorf("%s does not list the %s code %s", page, c.Kind, c.Code)
 		}
 	}
 	for _, codes := range listed {
 		for c := range codes {
 			if !known[c] {
-				t.Errorf("README.md lists %s, which is no code", c)
+				t.Errorf("%s lists %s, which is no code", page, c)
 			}
 		}
 	}
+}
+
+// TestReadmeTestCommand keeps the README's test command the one CI runs.
+func TestReadmeTestCommand(t *testing.T) {
+	const cmd = "go vet ./... && go test -race ./..."
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(readme), "\n"+cmd+"\n") {
+		t.Errorf("README.md does not give the test command %q on a line of its own", cmd)
+	}
+}
+
+// TestDocLinks checks every relative link and image in README.md and the
+// Markdown files under docs/: the file it names exists, inside the
+// repository, and a #fragment names a heading of the Markdown page it
+// points to (but in the generated pages). Links in code blocks and code
+// spans are not links.
+func TestDocLinks(t *testing.T) {
+	pages := []string{"README.md"}
+	err := filepath.WalkDir("docs", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && strings.HasSuffix(path, ".md") {
+			pages = append(pages, filepath.ToSlash(path))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pages) < 10 {
+		t.Fatalf("found only %d Markdown pages: %v", len(pages), pages)
+	}
+	anchors := map[string]map[string]bool{} // page -> heading anchors, read once
+	anchorsOf := func(page string) map[string]bool {
+		if a, ok := anchors[page]; ok {
+			return a
+		}
+		data, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := headingAnchors(string(data))
+		anchors[page] = a
+		return a
+	}
+	checked := 0
+	for _, page := range pages {
+		data, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range markdownLinks(string(data)) {
+			target := l.target
+			if target == "" || strings.HasPrefix(target, "//") || linkScheme.MatchString(target) {
+				continue // a URL, checked by no test
+			}
+			checked++
+			file, frag, _ := strings.Cut(target, "#")
+			dest := page
+			if file != "" {
+				dest = filepath.ToSlash(filepath.Clean(filepath.Join(filepath.Dir(page), file)))
+				if dest == ".." || strings.HasPrefix(dest, "../") || filepath.IsAbs(file) {
+					t.Errorf("%s:%d: link %q leads out of the repository", page, l.line, target)
+					continue
+				}
+				if _, err := os.Stat(dest); err != nil {
+					t.Errorf("%s:%d: link %q: %s does not exist", page, l.line, target, dest)
+					continue
+				}
+			}
+			if frag != "" && strings.HasSuffix(dest, ".md") && !anchorsOf(dest)[frag] {
+				t.Errorf("%s:%d: link %q: %s has no heading #%s", page, l.line, target, dest, frag)
+			}
+		}
+	}
+	if checked < 50 {
+		t.Errorf("checked only %d relative links: is the link reader broken?", checked)
+	}
+}
+
+// linkScheme matches a link with a URL scheme (https:, mailto:).
+var linkScheme = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
+
+// mdLink is a link or image target on a line of a Markdown page.
+type mdLink struct {
+	target string
+	line   int
+}
+
+// inlineLink matches an inline link or image, [text](target "title"): the
+// target is the first group.
+var inlineLink = regexp.MustCompile(`\]\(\s*<?([^()\s<>]+)>?(?:\s+"[^"]*")?\s*\)`)
+
+// markdownLinks returns the inline links and images of a Markdown page,
+// leaving out fenced code blocks and code spans.
+func markdownLinks(text string) []mdLink {
+	var links []mdLink
+	fence := ""
+	for i, line := range strings.Split(text, "\n") {
+		trimmed := strings.TrimLeft(line, " ")
+		if fence != "" {
+			if strings.HasPrefix(trimmed, fence) {
+				fence = ""
+			}
+			continue
+		}
+		if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
+			fence = trimmed[:3]
+			continue
+		}
+		for _, m := range inlineLink.FindAllStringSubmatch(stripCodeSpans(line), -1) {
+			links = append(links, mdLink{target: m[1], line: i + 1})
+		}
+	}
+	return links
+}
+
+// codeSpan matches a code span on one line.
+var codeSpan = regexp.MustCompile("(`+)[^`]*?(`+)")
+
+// stripCodeSpans blanks the code spans of a line.
+func stripCodeSpans(line string) string {
+	return codeSpan.ReplaceAllStringFunc(line, func(s string) string { return strings.Repeat(" ", len(s)) })
+}
+
+// headingAnchors returns the anchors GitHub gives a page's headings:
+// lower case, punctuation dropped, spaces as hyphens, a repeated anchor
+// numbered (-1, -2, ...). Headings inside fenced code blocks are none.
+func headingAnchors(text string) map[string]bool {
+	anchors := map[string]bool{}
+	seen := map[string]int{}
+	fence := ""
+	for _, line := range strings.Split(text, "\n") {
+		trimmed := strings.TrimLeft(line, " ")
+		if fence != "" {
+			if strings.HasPrefix(trimmed, fence) {
+				fence = ""
+			}
+			continue
+		}
+		if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
+			fence = trimmed[:3]
+			continue
+		}
+		if !strings.HasPrefix(line, "#") {
+			continue
+		}
+		title := strings.TrimLeft(line, "#")
+		if title == "" || title[0] != ' ' {
+			continue
+		}
+		a := slug(title)
+		if n := seen[a]; n > 0 {
+			anchors[fmt.Sprintf("%s-%d", a, n)] = true
+		} else {
+			anchors[a] = true
+		}
+		seen[a]++
+	}
+	return anchors
+}
+
+// mdLinkText matches a link in a heading, whose text alone makes its anchor.
+var mdLinkText = regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
+
+// slug is GitHub's anchor of a heading's text.
+func slug(title string) string {
+	title = mdLinkText.ReplaceAllString(strings.TrimSpace(title), "$1")
+	var b strings.Builder
+	for _, r := range strings.ToLower(title) {
+		switch {
+		case r == ' ':
+			b.WriteByte('-')
+		case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r):
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }

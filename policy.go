@@ -171,7 +171,7 @@ type CommandsPolicy struct {
 	// it: a request may not.
 	Writable []string `json:"writable"`
 	// Network lets runs reach the network. By default they cannot, where
-	// the kernel can isolate them (see the README's Security section).
+	// the kernel can isolate them (see docs/security.md).
 	Network bool `json:"network"`
 }
 

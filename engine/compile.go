@@ -105,7 +105,7 @@ func compileSpec(spec *vouch.CheckSpec, env check.Env) *compiled {
 	k, err := check.Lookup(spec.Type)
 	if err != nil {
 		return &compiled{typ: spec.Type, err: &vouch.Error{Code: vouch.ErrCriterion, Path: "type",
-			Message: "unknown check type " + strconv.Quote(spec.Type) + " (see vouch codes / README for the check types)"}}
+			Message: "unknown check type " + strconv.Quote(spec.Type) + " (vouch codes lists the check types; docs/reference/check-types.md)"}}
 	}
 	ch, err := safeCompile(k, *spec, env)
 	if err != nil {

@@ -144,6 +144,15 @@ func schemaReference(title, command string, src []byte) []byte {
 	object := func(name string, o map[string]any) {
 		props, _ := o["properties"].(map[string]any)
 		if len(props) == 0 {
+			// A definition that is no object: its type, under a heading
+			// the tables' links reach.
+			if name != "Top level" {
+				fmt.Fprintf(b, "## %s\n\n%s", name, schemaType(o))
+				if d, ok := o["description"].(string); ok {
+					fmt.Fprintf(b, ": %s", cell(d))
+				}
+				b.WriteString("\n\n")
+			}
 			return
 		}
 		fmt.Fprintf(b, "## %s\n\n", name)

@@ -1,4 +1,4 @@
-// Command screenshots makes the README's pictures of the dashboard:
+// Command screenshots makes the dashboard's pictures in docs/screenshots:
 //
 //	go run ./internal/cmd/screenshots [-out docs/screenshots]
 //
