@@ -43,7 +43,10 @@ type Config struct {
 	// MaxBatchBytes bounds a batch body (default 256 MiB).
 	MaxBatchBytes int64 `json:"maxBatchBytes"`
 	// StoredRequestBytes caps the request kept beside its report
-	// (default 256 KiB); a larger request is logged without its body.
+	// (default 4 MiB, the default MaxRequestBytes: a session's request,
+	// its trace with it, is kept for the run view and for re-verifying,
+	// compressed on SQLite, by TOAST on PostgreSQL); a larger request is
+	// logged without its body.
 	StoredRequestBytes int `json:"storedRequestBytes"`
 	// Retention deletes verifications older than this, in bounded
 	// batches, every hour; 0 (the default) keeps everything.
@@ -149,7 +152,7 @@ func DefaultConfig() Config {
 		Store:                    "./vouch.db",
 		MaxRequestBytes:          wire.DefaultMaxBytes,
 		MaxBatchBytes:            256 << 20,
-		StoredRequestBytes:       256 << 10,
+		StoredRequestBytes:       4 << 20,
 		MaxInFlight:              256,
 		MaxHeldBodyBytes:         256 << 20,
 		MaxEventStreams:          1000,
