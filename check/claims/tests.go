@@ -329,6 +329,9 @@ func judgeRuns(ctx context.Context, s *vouch.Subject, last []testRun, source str
 		}
 	}
 	ev := map[string]any{"runs": len(last), "source": source}
+	if len(last) == 1 && last[0].source == "trace" {
+		ev["call"] = last[0].index // the run that decides, for a reader of the trace
+	}
 	if reran {
 		ev["source"] = "rerun"
 		var runs []map[string]any
