@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/text/plural"
 )
 
 // PlanResult is how a plan went: each subgoal's result, in the order the
@@ -103,7 +104,7 @@ func criticalityOf(sg vouch.Subgoal) string {
 // failure says in a line how a subgoal's run ended without acceptance.
 func failure(r *Result) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s after %d attempt(s)", r.Outcome, len(r.Attempts))
+	fmt.Fprintf(&b, "%s after %s", r.Outcome, plural.Count(len(r.Attempts), "attempt"))
 	switch {
 	case r.Escalation != nil && r.Escalation.Error != "":
 		fmt.Fprintf(&b, ": %s", r.Escalation.Error)

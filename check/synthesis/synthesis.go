@@ -294,7 +294,7 @@ func consistency(f *vouch.Findings, ix *support.Index, doc *mention.Doc) {
 		Name: "synthesis.consistency", Level: vouch.LevelGrounding, Strength: vouch.StrengthStrict,
 		Status: vouch.StatusFail, Confidence: 1, Dimension: vouch.DimConsistency, Weight: 1, Score: 0,
 		Must: true, Code: vouch.CodeContradiction, Fix: fix,
-		Reason:   fmt.Sprintf("the answer settles %d conflict(s) between outputs without a word: %s", len(taken), taken[0]),
+		Reason:   fmt.Sprintf("the answer settles %s between outputs without a word: %s", plural.Count(len(taken), "conflict"), taken[0]),
 		Evidence: map[string]any{"conflicts": taken, "sides": sides, "sources": slices.Compact(slices.Sorted(slices.Values(sources)))},
 	})
 }
