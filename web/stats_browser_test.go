@@ -6,7 +6,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/vouchgate/vouch/internal/browsertest"
-	"github.com/vouchgate/vouch/internal/demo"
+	"github.com/vouchgate/vouch/server/demo"
 )
 
 // TestStatsPagesInBrowser loads the overview, quality and calibration

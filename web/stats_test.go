@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/vouchgate/vouch"
-	"github.com/vouchgate/vouch/internal/demo"
 	"github.com/vouchgate/vouch/quality"
+	"github.com/vouchgate/vouch/server/demo"
 	"github.com/vouchgate/vouch/store"
 	"github.com/vouchgate/vouch/web"
 	"github.com/vouchgate/vouch/web/chart"

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/vouchgate/vouch/internal/demo"
+	"github.com/vouchgate/vouch/server/demo"
 	"github.com/vouchgate/vouch/store"
 )
 

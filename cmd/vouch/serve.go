@@ -13,9 +13,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/vouchgate/vouch"
-	"github.com/vouchgate/vouch/internal/demo"
 	"github.com/vouchgate/vouch/judge"
 	"github.com/vouchgate/vouch/server"
+	"github.com/vouchgate/vouch/server/demo"
 	"github.com/vouchgate/vouch/store"
 	"github.com/vouchgate/vouch/text/plural"
 )

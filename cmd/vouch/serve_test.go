@@ -17,7 +17,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/vouchgate/vouch/internal/demo"
+	"github.com/vouchgate/vouch/server/demo"
 	"github.com/vouchgate/vouch/store"
 )
 

@@ -1,8 +1,8 @@
 // Command screenshots makes the dashboard's pictures in docs/screenshots:
 //
-//	go run ./internal/cmd/screenshots [-out docs/screenshots]
+//	go run ./tools/screenshots [-out docs/screenshots]
 //
-// It fills a temporary store with the demo data (internal/demo, the
+// It fills a temporary store with the demo data (server/demo, the
 // seed and size of `vouch serve --demo`, on a fixed clock), serves it in
 // this process on loopback in open mode, and captures each main page in
 // headless Chromium (the one internal/browsertest finds) at two widths,
@@ -44,8 +44,8 @@ import (
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/internal/browsertest"
-	"github.com/vouchgate/vouch/internal/demo"
 	"github.com/vouchgate/vouch/server"
+	"github.com/vouchgate/vouch/server/demo"
 	"github.com/vouchgate/vouch/store"
 )
 
