@@ -18,7 +18,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/vouchgate/vouch"
-	_ "github.com/vouchgate/vouch/check/all" // every built-in check kind
 	"github.com/vouchgate/vouch/engine"
 	"github.com/vouchgate/vouch/store"
 	"github.com/vouchgate/vouch/web"

@@ -30,6 +30,8 @@ import (
 	"sync"
 	"time"
 
+	_ "github.com/vouchgate/vouch/check/all" // every built-in check type: this program runs a server
+
 	"github.com/jackc/pgx/v5"
 
 	"github.com/vouchgate/vouch/api"

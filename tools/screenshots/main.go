@@ -39,6 +39,8 @@ import (
 	"sync"
 	"time"
 
+	_ "github.com/vouchgate/vouch/check/all" // every built-in check type: this program runs a server
+
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
