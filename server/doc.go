@@ -1,5 +1,7 @@
 // Package server is `vouch serve`: the verification service and its
-// durable log.
+// durable log. It registers no check type: a program that runs it
+// blank-imports github.com/vouchgate/vouch/check/all (or its own checks)
+// in its main, as cmd/vouch does.
 //
 // The API (JSON; described by the OpenAPI 3.1 document served at
 // /openapi.json and kept in this package as openapi.json):
