@@ -16,6 +16,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/vouchgate/vouch/internal/wait"
 )
 
 // The headers of a webhook delivery.
@@ -175,7 +177,7 @@ func NewWebhook(o WebhookOptions) (*Webhook, error) {
 		o.MaxBackoff = time.Minute
 	}
 	if o.Sleep == nil {
-		o.Sleep = sleep
+		o.Sleep = wait.For
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -185,17 +187,6 @@ func NewWebhook(o WebhookOptions) (*Webhook, error) {
 	w.ctx, w.cancel = context.WithCancel(context.Background())
 	go w.run()
 	return w, nil
-}
-
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // Send implements [Sink]: it queues the event, or drops it and returns

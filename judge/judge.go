@@ -16,6 +16,7 @@ import (
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/internal/fence"
+	"github.com/vouchgate/vouch/internal/wait"
 )
 
 // Judge is a [vouch.Judge] that asks language models through providers.
@@ -87,7 +88,7 @@ func New(o Options) (*Judge, error) {
 		j.now = time.Now
 	}
 	if j.sleep == nil {
-		j.sleep = sleepCtx
+		j.sleep = wait.For
 	}
 	if j.rand == nil {
 		j.rand = mrand.Float64
@@ -96,17 +97,6 @@ func New(o Options) (*Judge, error) {
 		j.token = fence.Token
 	}
 	return j, nil
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 func (j *Judge) providerNames() []string {

@@ -43,6 +43,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/vouchgate/vouch/internal/wait"
 	"github.com/vouchgate/vouch/judge"
 )
 
@@ -278,7 +279,7 @@ type rule struct {
 func NewHandler(opts ...Option) *Handler {
 	h := &Handler{
 		responder: noRule,
-		sleep:     sleep,
+		sleep:     wait.For,
 		now:       time.Now,
 	}
 	for _, o := range opts {
@@ -382,21 +383,6 @@ func noRule(req *Request) Reply {
 		Status: http.StatusInternalServerError,
 		ErrorMessage: fmt.Sprintf("fake: no rule matched this %s request for model %q: script a Rule or set a Responder",
 			req.Provider, req.Model),
-	}
-}
-
-// sleep waits d, or until ctx is done.
-func sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
 	}
 }
 
