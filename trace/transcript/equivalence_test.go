@@ -299,6 +299,7 @@ func TestEquivalence(t *testing.T) {
 				name += "-" + tt.name
 			}
 			t.Run(filepath.Base(path)+"/"+name, func(t *testing.T) {
+				t.Parallel() // each case reads its own log; the engine is shared, and safe for that
 				log := tt.write(orig)
 				f, err := transcript.Detect(log)
 				if err != nil || f != tt.format {
