@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"iter"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -261,24 +262,36 @@ var inlineLink = regexp.MustCompile(`\]\(\s*<?([^()\s<>]+)>?(?:\s+"[^"]*")?\s*\)
 // leaving out fenced code blocks and code spans.
 func markdownLinks(text string) []mdLink {
 	var links []mdLink
-	fence := ""
-	for i, line := range strings.Split(text, "\n") {
-		trimmed := strings.TrimLeft(line, " ")
-		if fence != "" {
-			if strings.HasPrefix(trimmed, fence) {
-				fence = ""
-			}
-			continue
-		}
-		if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
-			fence = trimmed[:3]
-			continue
-		}
+	for n, line := range proseLines(text) {
 		for _, m := range inlineLink.FindAllStringSubmatch(stripCodeSpans(line), -1) {
-			links = append(links, mdLink{target: m[1], line: i + 1})
+			links = append(links, mdLink{target: m[1], line: n})
 		}
 	}
 	return links
+}
+
+// proseLines yields the lines of a Markdown page outside its fenced code
+// blocks, with their 1-based numbers.
+func proseLines(text string) iter.Seq2[int, string] {
+	return func(yield func(int, string) bool) {
+		fence := ""
+		for i, line := range strings.Split(text, "\n") {
+			trimmed := strings.TrimLeft(line, " ")
+			if fence != "" {
+				if strings.HasPrefix(trimmed, fence) {
+					fence = ""
+				}
+				continue
+			}
+			if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
+				fence = trimmed[:3]
+				continue
+			}
+			if !yield(i+1, line) {
+				return
+			}
+		}
+	}
 }
 
 // codeSpan matches a code span on one line.
@@ -295,19 +308,7 @@ func stripCodeSpans(line string) string {
 func headingAnchors(text string) map[string]bool {
 	anchors := map[string]bool{}
 	seen := map[string]int{}
-	fence := ""
-	for _, line := range strings.Split(text, "\n") {
-		trimmed := strings.TrimLeft(line, " ")
-		if fence != "" {
-			if strings.HasPrefix(trimmed, fence) {
-				fence = ""
-			}
-			continue
-		}
-		if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
-			fence = trimmed[:3]
-			continue
-		}
+	for _, line := range proseLines(text) {
 		if !strings.HasPrefix(line, "#") {
 			continue
 		}

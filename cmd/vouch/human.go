@@ -136,23 +136,30 @@ func weightsText(weights map[string]float64, dims []string) string {
 	if len(weights) == 0 {
 		return "none"
 	}
-	seen := make(map[string]bool, len(dims))
 	var parts []string
-	for _, d := range dims {
-		if w, ok := weights[d]; ok {
-			parts = append(parts, fmt.Sprintf("%s %.2f", d, w))
-			seen[d] = true
-		}
-	}
-	var rest []string
-	for d := range weights {
-		if !seen[d] {
-			rest = append(rest, d)
-		}
-	}
-	sort.Strings(rest)
-	for _, d := range rest {
+	for _, d := range orderedKeys(weights, dims, false) {
 		parts = append(parts, fmt.Sprintf("%s %.2f", d, weights[d]))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// orderedKeys returns the keys of m in the order of first, then the
+// others sorted. A key of first that m lacks is listed only with always.
+func orderedKeys[V any, K ~string](m map[string]V, first []K, always bool) []string {
+	var out []string
+	seen := make(map[string]bool, len(first))
+	for _, k := range first {
+		if _, ok := m[string(k)]; ok || always {
+			out = append(out, string(k))
+		}
+		seen[string(k)] = true
+	}
+	var rest []string
+	for k := range m {
+		if !seen[k] {
+			rest = append(rest, k)
+		}
+	}
+	sort.Strings(rest)
+	return append(out, rest...)
 }

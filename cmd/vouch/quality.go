@@ -385,19 +385,7 @@ func windowText(w api.Window) string {
 // sorted.
 func counts[K ~string](m map[string]int64, order []K) string {
 	var parts []string
-	seen := map[string]bool{}
-	for _, k := range order {
-		parts = append(parts, fmt.Sprintf("%s %d", k, m[string(k)]))
-		seen[string(k)] = true
-	}
-	var rest []string
-	for k := range m {
-		if !seen[k] {
-			rest = append(rest, k)
-		}
-	}
-	sort.Strings(rest)
-	for _, k := range rest {
+	for _, k := range orderedKeys(m, order, true) {
 		parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))
 	}
 	return strings.Join(parts, "  ")
