@@ -30,7 +30,8 @@
 //	vouch version
 //
 // review, outcome, metrics, alerts, calibrate and examples call the server
-// named by --server, else VOUCH_SERVER, else the address of VOUCH_ADDR,
+// named by --server, else VOUCH_SERVER, else the address of VOUCH_ADDR or
+// of the config file VOUCH_CONFIG names,
 // else 127.0.0.1:8080 (saying on standard error which), with the API key
 // of --api-key-file FILE or VOUCH_API_KEY (metrics --store reads a store
 // directly instead).

@@ -27,8 +27,9 @@ client's retries).`
 // remoteHelp is the paragraph on how the commands that call a server
 // find it and authenticate.
 const remoteHelp = `The server is --server URL, else VOUCH_SERVER (http://host:port), else the
-address 'vouch serve' takes from VOUCH_ADDR, else http://127.0.0.1:8080 (vouch
-serve's default); the command says on standard error which it called. The API
+address 'vouch serve' takes from VOUCH_ADDR, else the addr of the config file
+VOUCH_CONFIG names, else http://127.0.0.1:8080 (vouch serve's default); the
+command says on standard error which it called. The API
 key is read from --api-key-file FILE, else VOUCH_API_KEY; never from a flag,
 which others on the machine could read in the process list. A server with no
 key in its store takes calls without one.`
@@ -40,16 +41,16 @@ type remoteFlags struct {
 }
 
 func (f *remoteFlags) add(fl *pflag.FlagSet) {
-	fl.StringVar(&f.server, "server", "", "the server's `URL` (default: VOUCH_SERVER, else VOUCH_ADDR, else http://127.0.0.1:8080)")
+	fl.StringVar(&f.server, "server", "", "the server's `URL` (default: VOUCH_SERVER, else VOUCH_ADDR, else VOUCH_CONFIG's addr, else http://127.0.0.1:8080)")
 	fl.StringVar(&f.keyFile, "api-key-file", "", "read the API key from `FILE` (default: VOUCH_API_KEY)")
 }
 
 // resolveServer returns the URL of the server to call and where it came
 // from: --server, else VOUCH_SERVER, else the address vouch serve listens
-// on, from VOUCH_ADDR (an unspecified host, as in :8080 or 0.0.0.0:8080,
-// is called on 127.0.0.1), else vouch serve's default address. There is
-// no standard place for the file of 'vouch serve --config', so a config's
-// addr is not read.
+// on: VOUCH_ADDR, else the addr of the config file VOUCH_CONFIG names
+// (which vouch serve reads when --config is not given), else vouch
+// serve's default address. An unspecified host, as in :8080 or
+// 0.0.0.0:8080, is called on 127.0.0.1.
 func (f *remoteFlags) resolveServer(st Streams) (u, from string, err error) {
 	if f.server != "" {
 		return f.server, "--server", nil
@@ -63,6 +64,15 @@ func (f *remoteFlags) resolveServer(st Streams) (u, from string, err error) {
 			return "", "", usageErr(fmt.Errorf("VOUCH_ADDR %q: want HOST:PORT, as vouch serve takes it (or set VOUCH_SERVER to the server's URL)", v))
 		}
 		return u, "VOUCH_ADDR", nil
+	}
+	if file := strings.TrimSpace(st.getenv("VOUCH_CONFIG")); file != "" {
+		cfg, err := server.LoadConfig(file)
+		if err != nil {
+			return "", "", usageErr(fmt.Errorf("VOUCH_CONFIG: %w", err))
+		}
+		if u, err := listenURL(cfg.Addr); err == nil {
+			return u, "the addr of " + file + " (VOUCH_CONFIG)", nil
+		}
 	}
 	u, err = listenURL(server.DefaultConfig().Addr)
 	return u, "vouch serve's default address", err

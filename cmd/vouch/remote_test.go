@@ -4,6 +4,8 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -12,6 +14,15 @@ import (
 // server find it: --server, VOUCH_SERVER, VOUCH_ADDR, then vouch serve's
 // default address.
 func TestResolveServer(t *testing.T) {
+	dir := t.TempDir()
+	cfgFile := filepath.Join(dir, "vouch.yaml")
+	if err := os.WriteFile(cfgFile, []byte("addr: 0.0.0.0:7070\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	badFile := filepath.Join(dir, "bad.yaml")
+	if err := os.WriteFile(badFile, []byte("adr: x\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name     string
 		flag     string
@@ -29,6 +40,9 @@ func TestResolveServer(t *testing.T) {
 		{"a host name", "", map[string]string{"VOUCH_ADDR": "localhost:9090"}, "http://localhost:9090", "VOUCH_ADDR", false},
 		{"an IPv6 host", "", map[string]string{"VOUCH_ADDR": "[::1]:9090"}, "http://[::1]:9090", "VOUCH_ADDR", false},
 		{"a bad VOUCH_ADDR", "", map[string]string{"VOUCH_ADDR": "9090"}, "", "", true},
+		{"VOUCH_ADDR before the config", "", map[string]string{"VOUCH_ADDR": ":9090", "VOUCH_CONFIG": cfgFile}, "http://127.0.0.1:9090", "VOUCH_ADDR", false},
+		{"then the config's addr", "", map[string]string{"VOUCH_CONFIG": cfgFile}, "http://127.0.0.1:7070", "the addr of " + cfgFile + " (VOUCH_CONFIG)", false},
+		{"a bad config", "", map[string]string{"VOUCH_CONFIG": badFile}, "", "", true},
 		{"then the default", "", nil, "http://127.0.0.1:8080", "vouch serve's default address", false},
 	} {
 		f := remoteFlags{server: tc.flag}
@@ -36,8 +50,8 @@ func TestResolveServer(t *testing.T) {
 		url, from, err := f.resolveServer(st)
 		if tc.usageErr {
 			var ee *exitError
-			if err == nil || !errors.As(err, &ee) || ee.code != exitInput || !strings.Contains(err.Error(), "VOUCH_ADDR") {
-				t.Errorf("%s: %q %q %v, want a usage error naming VOUCH_ADDR", tc.name, url, from, err)
+			if err == nil || !errors.As(err, &ee) || ee.code != exitInput || !strings.Contains(err.Error(), "VOUCH_") {
+				t.Errorf("%s: %q %q %v, want a usage error naming the variable", tc.name, url, from, err)
 			}
 			continue
 		}

@@ -64,7 +64,7 @@ some did, 2 on bad input, 3 when the store cannot be reached.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.store, "store", "", "the store's `DSN` (else the config's, else VOUCH_STORE, else ./vouch.db)")
-	fl.StringVar(&f.config, "config", "", "read server settings from `FILE` (YAML), as vouch serve does")
+	fl.StringVar(&f.config, "config", "", "read server settings from `FILE` (YAML; default: VOUCH_CONFIG), as vouch serve does")
 	fl.StringVar(&f.tenant, "tenant", server.DefaultTenant, "the `TENANT` whose verifications to re-verify")
 	fl.StringVar(&f.since, "since", "", "re-verify the verifications created from `TIME` on (RFC 3339 or YYYY-MM-DD)")
 	fl.StringVar(&f.until, "until", "", "and before `TIME` (default: now)")

@@ -94,7 +94,7 @@ samples lock contention and blocking while it is on, at some cost.`,
 	fl := cmd.Flags()
 	fl.StringVar(&f.addr, "addr", "", "listen on `HOST:PORT` (default 127.0.0.1:8080)")
 	fl.StringVar(&f.store, "store", "", "the log's `DSN`: a SQLite file or postgres://... (default ./vouch.db)")
-	fl.StringVar(&f.config, "config", "", "read settings from `FILE` (YAML)")
+	fl.StringVar(&f.config, "config", "", "read settings from `FILE` (YAML; default: VOUCH_CONFIG)")
 	fl.StringArrayVar(&f.policies, "policy", nil, "a policy `FILE` layered after the config's policies (repeatable)")
 	fl.BoolVar(&f.noCache, "no-cache", false, "neither read nor write the judge's answer cache")
 	fl.BoolVar(&f.noDashboard, "no-dashboard", false, "serve the API only, without the web dashboard")
@@ -221,6 +221,9 @@ func runServe(cmd *cobra.Command, st Streams, f *serveFlags) error {
 // caller applies its own flags, then validates.
 func serverConfig(st Streams, file, dsn string) (server.Config, error) {
 	cfg := server.DefaultConfig()
+	if file == "" {
+		file = st.getenv("VOUCH_CONFIG")
+	}
 	if file != "" {
 		var err error
 		if cfg, err = server.LoadConfig(file); err != nil {

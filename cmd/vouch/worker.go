@@ -46,7 +46,7 @@ timeouts.shutdown); the rest are tried again by another worker.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.store, "store", "", "the store's `DSN`: postgres://... (else the config's, else VOUCH_STORE)")
-	fl.StringVar(&f.config, "config", "", "read settings from `FILE` (YAML), as vouch serve does")
+	fl.StringVar(&f.config, "config", "", "read settings from `FILE` (YAML; default: VOUCH_CONFIG), as vouch serve does")
 	fl.StringArrayVar(&f.policies, "policy", nil, "a policy `FILE` layered after the config's policies (repeatable)")
 	fl.IntVar(&f.workers, "workers", 0, "work `N` jobs at once (default: batchWorkers, else the number of CPUs)")
 	fl.BoolVar(&f.noCache, "no-cache", false, "neither read nor write the judge's answer cache")
