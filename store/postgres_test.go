@@ -2,9 +2,12 @@ package store_test
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -78,4 +81,162 @@ func TestOpenPostgresErrors(t *testing.T) {
 			t.Errorf("Open(%q) error shows the password: %q", tc.dsn, err)
 		}
 	}
+}
+
+// TestPostgresLateCommit holds a transaction that wrote an event open
+// while a younger one commits its own: a reader sees neither until the
+// older commits, then both in Seq order, and a stream that starts
+// meanwhile starts below both.
+func TestPostgresLateCommit(t *testing.T) {
+	ctx := t.Context()
+	s, err := store.Open(ctx, storetest.PostgresSchema(t, storetest.PostgresServer(t)), store.Options{MaxConns: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() }) // after the open transactions' cleanups
+	ev := func(typ string) store.Event {
+		return store.Event{Tenant: "acme", Type: typ, Data: []byte(`{"type":"` + typ + `"}`)}
+	}
+	late, commit, err := store.BeginEvents(t, ctx, s, []store.Event{ev("late")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	early := []store.Event{ev("early")}
+	if err := s.AppendEvents(ctx, early); err != nil {
+		t.Fatal(err)
+	}
+	if early[0].Seq <= late[0] {
+		t.Fatalf("the younger transaction's Seq %d is not above the older's %d", early[0].Seq, late[0])
+	}
+	store.SetEventWait(s, 0)
+	if got, err := s.Events(ctx, "acme", 0, 10); err != nil || len(got) != 0 {
+		t.Fatalf("Events while the older transaction runs = %d events, %v; want none", len(got), err)
+	}
+	if last, err := s.LastEventSeq(ctx, "acme"); err != nil || last >= late[0] {
+		t.Fatalf("LastEventSeq while the older transaction runs = %d, %v; want below %d", last, err, late[0])
+	}
+	// A reader that waits sees both once the older commits.
+	store.SetEventWait(s, time.Hour)
+	type read struct {
+		evs []store.Event
+		err error
+	}
+	done := make(chan read, 1)
+	go func() {
+		evs, err := s.Events(ctx, "acme", 0, 10)
+		done <- read{evs, err}
+	}()
+	if err := commit(); err != nil {
+		t.Fatal(err)
+	}
+	r := <-done
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	var got []string
+	for _, e := range r.evs {
+		got = append(got, fmt.Sprintf("%s@%d", e.Type, e.Seq))
+	}
+	want := []string{fmt.Sprintf("late@%d", late[0]), fmt.Sprintf("early@%d", early[0].Seq)}
+	if !slices.Equal(got, want) {
+		t.Errorf("Events after the late commit = %v, want %v", got, want)
+	}
+}
+
+// TestPostgresEventsUnderLateCommits runs writers in pairs, the older of
+// each committing only after the younger has committed, while a reader tails
+// the stream from its last Seq without waiting: it sees every event
+// once, in increasing Seq order, and misses none.
+func TestPostgresEventsUnderLateCommits(t *testing.T) {
+	ctx := t.Context()
+	const writers, per = 24, 3
+	// A connection for each writer, as every other one holds its own
+	// while it waits for the next, and one for the reader.
+	s, err := store.Open(ctx, storetest.PostgresSchema(t, storetest.PostgresServer(t)), store.Options{MaxConns: writers + 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	store.SetEventWait(s, 0)
+	begun, committed := make([]chan struct{}, writers), make([]chan struct{}, writers)
+	for i := range committed {
+		begun[i], committed[i] = make(chan struct{}), make(chan struct{})
+	}
+	var (
+		wg      sync.WaitGroup
+		mu      sync.Mutex
+		written = map[int64]bool{}
+		errs    []error
+	)
+	for i := range writers {
+		wg.Go(func() {
+			defer close(committed[i])
+			if i%2 == 1 {
+				<-begun[i-1] // younger than the writer before
+			}
+			evs := make([]store.Event, per)
+			for j := range evs {
+				evs[j] = store.Event{Tenant: "acme", Type: "w", Data: fmt.Appendf(nil, `{"w":%d,"j":%d}`, i, j)}
+			}
+			seqs, commit, err := store.BeginEvents(t, ctx, s, evs)
+			close(begun[i])
+			if err == nil {
+				if i%2 == 0 && i+1 < writers {
+					<-committed[i+1] // late: after a younger writer committed
+				}
+				err = commit()
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				errs = append(errs, err)
+				return
+			}
+			for _, q := range seqs {
+				written[q] = true
+			}
+		})
+	}
+	writersDone := make(chan struct{})
+	go func() { wg.Wait(); close(writersDone) }()
+	seen := map[int64]bool{}
+	after := int64(0)
+	tail := func() {
+		evs, err := s.Events(ctx, "acme", after, 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range evs {
+			if e.Seq <= after || seen[e.Seq] {
+				t.Fatalf("Seq %d after %d (seen before: %v)", e.Seq, after, seen[e.Seq])
+			}
+			seen[e.Seq] = true
+			after = e.Seq
+		}
+	}
+	reads := 0
+	for running := true; running; reads++ {
+		select {
+		case <-writersDone:
+			running = false
+		default:
+		}
+		tail()
+	}
+	for n := -1; n != len(seen); {
+		n = len(seen)
+		tail()
+	}
+	for _, err := range errs {
+		t.Error(err)
+	}
+	for q := range written {
+		if !seen[q] {
+			t.Errorf("event %d was committed and never read", q)
+		}
+	}
+	if len(seen) != len(written) || len(written) != writers*per {
+		t.Errorf("read %d events of %d written (%d meant)", len(seen), len(written), writers*per)
+	}
+	t.Logf("%d reads while %d writers ran", reads, writers)
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -158,7 +159,7 @@ func openSQLite(ctx context.Context, cfg sqliteConfig, opt Options, hooks sqlite
 	// The statements every write runs, prepared once on the writer's
 	// connection (while no transaction holds it).
 	e.stmts = map[string]*sql.Stmt{}
-	for _, q := range []string{sqlSavepoint, sqlRelease, sqlRollbackTo, insertVerificationSQL, insertEventSQL, upserts[0].tally, upserts[0].code, upserts[0].issue} {
+	for _, q := range []string{sqlSavepoint, sqlRelease, sqlRollbackTo, insertVerificationSQL, sqliteInsertEventSQL, upserts[0].tally, upserts[0].code, upserts[0].issue} {
 		st, err := wdb.PrepareContext(ctx, q)
 		if err != nil {
 			wdb.Close()
@@ -205,8 +206,20 @@ func (e *sqliteEngine) migrate(ctx context.Context, opt Options) error {
 
 func (e *sqliteEngine) reader() conn { return sqlConn{q: e.rdb, cache: e.reads} }
 
-func (e *sqliteEngine) lockEvents(context.Context, conn, []string) error {
-	return nil // one writer: Seqs are assigned in commit order
+// sqliteInsertEventSQL inserts an event; SQLite gives it the next Seq.
+const sqliteInsertEventSQL = `INSERT INTO events (` + eventColumns + `) VALUES (?, ?, ?, ?, ?, ?) RETURNING seq`
+
+// insertEvent implements engine: the Seq is the next rowid. One writer
+// commits one transaction at a time, so Seqs become visible in order.
+func (e *sqliteEngine) insertEvent(ctx context.Context, tx conn, _ int, args ...any) (int64, error) {
+	var seq int64
+	err := tx.queryRow(ctx, sqliteInsertEventSQL, args...).Scan(&seq)
+	return seq, err
+}
+
+// eventHorizon implements engine: every committed event is final.
+func (e *sqliteEngine) eventHorizon(context.Context) (int64, error) {
+	return math.MaxInt64, nil
 }
 
 func (e *sqliteEngine) ping(ctx context.Context) error {

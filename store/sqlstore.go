@@ -8,11 +8,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"slices"
+	"math"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/vouchgate/vouch/internal/wait"
 )
 
 // engine is what differs between SQLite and PostgreSQL beneath the
@@ -27,11 +29,16 @@ type engine interface {
 	// (SQLite's group commit): an error from fn undoes fn's own writes
 	// only.
 	write(ctx context.Context, fn func(ctx context.Context, tx conn) error) error
-	// lockEvents is called in a write transaction just before events of
-	// these tenants (sorted, distinct) are inserted, near the
-	// transaction's end (only the tallies come after, on PostgreSQL), so
-	// that a tenant's event Seqs become visible in order.
-	lockEvents(ctx context.Context, tx conn, tenants []string) error
+	// insertEvent writes one event in a write transaction and returns
+	// its Seq; place is its index among the events the transaction
+	// writes (at most maxTxEvents), and args are its columns in the order
+	// of eventColumns.
+	insertEvent(ctx context.Context, tx conn, place int, args ...any) (int64, error)
+	// eventHorizon returns the Seq below which the events are final: no
+	// transaction still running or yet to begin can commit an event with
+	// a smaller Seq. Events reads below it, so that a reader that resumes
+	// after a Seq never skips an event committed late.
+	eventHorizon(ctx context.Context) (int64, error)
 	// ping reports whether the database answers.
 	ping(ctx context.Context) error
 	// close drains the writes under way and releases the database.
@@ -46,6 +53,9 @@ type sqlStore struct {
 	now    func() time.Time
 	log    *slog.Logger
 	closed atomic.Bool
+	// eventWait bounds how long Events waits for events committed above
+	// the event horizon (see Events); 0 for SQLite, which has none.
+	eventWait time.Duration
 
 	closeOnce sync.Once
 	closeErr  error
@@ -87,7 +97,14 @@ const insertVerificationSQL = `INSERT INTO verification_logs (tenant, id, attemp
 	?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 	ON CONFLICT DO NOTHING RETURNING seq`
 
-const insertEventSQL = `INSERT INTO events (tenant, type, data, created_at, report_at, report_seq) VALUES (?, ?, ?, ?, ?, ?) RETURNING seq`
+// eventColumns are the columns of an event row but its Seq, which each
+// engine assigns in its own way (see insertEvent).
+const eventColumns = `tenant, type, data, created_at, report_at, report_seq`
+
+// maxTxEvents bounds the events one transaction writes: a PostgreSQL
+// event's Seq is its transaction's id times 1<<16 plus its place (see
+// pgEngine).
+const maxTxEvents = 1<<16 - 1
 
 func (s *sqlStore) check() error {
 	if s.closed.Load() {
@@ -339,21 +356,15 @@ func (s *sqlStore) firstIssue(ctx context.Context, tx conn, tenant, id string) (
 	return IssueOf(strings.Fields(codes)), nil
 }
 
-// insertEvents writes events (prepared) as the last statements of a
-// transaction (but the tallies the PostgreSQL engine adds after them)
-// and returns their Seqs; reportSeq is the row of the
-// verification written with them (0 for none), whose report those with a
-// ReportAt refer to.
+// insertEvents writes events (prepared), once per write transaction, and
+// returns their Seqs; reportSeq is the row of the verification written
+// with them (0 for none), whose report those with a ReportAt refer to.
 func (s *sqlStore) insertEvents(ctx context.Context, tx conn, events []Event, reportSeq int64) ([]int64, error) {
 	if len(events) == 0 {
 		return nil, nil
 	}
-	var tenants []string
-	for _, e := range events {
-		tenants = append(tenants, e.Tenant)
-	}
-	if err := s.eng.lockEvents(ctx, tx, sortedDistinct(tenants)); err != nil {
-		return nil, err
+	if len(events) > maxTxEvents {
+		return nil, fmt.Errorf("%d events in one write, at most %d", len(events), maxTxEvents)
 	}
 	seqs := make([]int64, len(events))
 	for i, e := range events {
@@ -361,11 +372,11 @@ func (s *sqlStore) insertEvents(ctx context.Context, tx conn, events []Event, re
 		if e.ReportAt != 0 {
 			at, ref = e.ReportAt, reportSeq
 		}
-		err := tx.queryRow(ctx, insertEventSQL,
-			e.Tenant, e.Type, string(e.Data), s.d.ts(e.CreatedAt), at, ref).Scan(&seqs[i])
+		seq, err := s.eng.insertEvent(ctx, tx, i, e.Tenant, e.Type, string(e.Data), s.d.ts(e.CreatedAt), at, ref)
 		if err != nil {
 			return nil, fmt.Errorf("event %d: %w", i, err)
 		}
+		seqs[i] = seq
 	}
 	return seqs, nil
 }
@@ -745,6 +756,12 @@ func (s *sqlStore) AppendEvents(ctx context.Context, events []Event) error {
 }
 
 // Events implements [Store.Events]; a limit of 0 or less means 100.
+//
+// It reads below the engine's event horizon. When events of the tenant
+// are already committed above it (their transaction younger than one
+// still running) and the page is not full, it waits for the horizon to
+// pass them, polling up to s.eventWait, and returns what is final then:
+// the rest comes with a later call.
 func (s *sqlStore) Events(ctx context.Context, tenant string, after int64, limit int) ([]Event, error) {
 	const op = "store: events"
 	if err := s.check(); err != nil {
@@ -753,11 +770,48 @@ func (s *sqlStore) Events(ctx context.Context, tenant string, after int64, limit
 	if limit <= 0 {
 		limit = defaultEventLimit
 	}
+	var out []Event
+	pause, waited := time.Millisecond, time.Duration(0)
+	for {
+		horizon, err := s.eng.eventHorizon(ctx)
+		if err != nil {
+			return nil, s.fail(op, err)
+		}
+		page, err := s.readEvents(ctx, tenant, after, horizon, limit-len(out))
+		if err != nil {
+			return nil, s.fail(op, err)
+		}
+		out = append(out, page...)
+		if len(page) > 0 {
+			after = page[len(page)-1].Seq
+		}
+		if len(out) >= limit || horizon == math.MaxInt64 || waited >= s.eventWait {
+			return out, nil
+		}
+		var held bool
+		if err := s.eng.reader().queryRow(ctx, `SELECT EXISTS (SELECT 1 FROM events WHERE tenant = ? AND seq >= ?)`,
+			tenant, max(horizon, after+1)).Scan(&held); err != nil {
+			return nil, s.fail(op, err)
+		}
+		if !held {
+			return out, nil
+		}
+		if err := wait.For(ctx, pause); err != nil {
+			return nil, s.fail(op, err)
+		}
+		waited += pause
+		pause = min(2*pause, 32*time.Millisecond)
+	}
+}
+
+// readEvents reads up to limit of the tenant's events with after < Seq <
+// horizon, in Seq order, their reports back in place.
+func (s *sqlStore) readEvents(ctx context.Context, tenant string, after, horizon int64, limit int) ([]Event, error) {
 	rs, err := s.eng.reader().query(ctx, `SELECT e.seq, e.tenant, e.type, e.data, e.created_at, e.report_at, v.result
 		FROM events e LEFT JOIN verification_logs v ON v.seq = e.report_seq
-		WHERE e.tenant = ? AND e.seq > ? ORDER BY e.seq LIMIT ?`, tenant, after, limit)
+		WHERE e.tenant = ? AND e.seq > ? AND e.seq < ? ORDER BY e.seq LIMIT ?`, tenant, after, horizon, limit)
 	if err != nil {
-		return nil, s.fail(op, err)
+		return nil, err
 	}
 	defer rs.Close()
 	var out []Event
@@ -768,7 +822,7 @@ func (s *sqlStore) Events(ctx context.Context, tenant string, after int64, limit
 			report []byte
 		)
 		if err := rs.Scan(&e.Seq, &e.Tenant, &e.Type, &e.Data, utcTime{&e.CreatedAt}, &at, &report); err != nil {
-			return nil, s.fail(op, err)
+			return nil, err
 		}
 		if at.Valid {
 			// The report back in place; a verification pruned before its
@@ -778,7 +832,7 @@ func (s *sqlStore) Events(ctx context.Context, tenant string, after int64, limit
 			}
 			var err error
 			if report, err = unpack(report); err != nil {
-				return nil, s.fail(op, fmt.Errorf("event %d: %w", e.Seq, err))
+				return nil, fmt.Errorf("event %d: %w", e.Seq, err)
 			}
 			i := min(max(int(at.Int64), 0), len(e.Data))
 			data := make([]byte, 0, len(e.Data)+len(report))
@@ -786,23 +840,27 @@ func (s *sqlStore) Events(ctx context.Context, tenant string, after int64, limit
 		}
 		out = append(out, e)
 	}
-	if err := rs.Err(); err != nil {
-		return nil, s.fail(op, err)
-	}
-	return out, nil
+	return out, rs.Err()
 }
 
-// LastEventSeq implements [Store.LastEventSeq].
+// LastEventSeq implements [Store.LastEventSeq]: the tenant's highest
+// final Seq, or, when events of a running transaction may still commit
+// below the highest, the Seq just below the event horizon, so that a
+// stream that starts there misses none of them.
 func (s *sqlStore) LastEventSeq(ctx context.Context, tenant string) (int64, error) {
 	const op = "store: last event seq"
 	if err := s.check(); err != nil {
 		return 0, fmt.Errorf("%s: %w", op, err)
 	}
+	horizon, err := s.eng.eventHorizon(ctx)
+	if err != nil {
+		return 0, s.fail(op, err)
+	}
 	var seq int64
 	if err := s.eng.reader().queryRow(ctx, `SELECT COALESCE(MAX(seq), 0) FROM events WHERE tenant = ?`, tenant).Scan(&seq); err != nil {
 		return 0, s.fail(op, err)
 	}
-	return seq, nil
+	return min(seq, horizon-1), nil
 }
 
 // CreateBatch implements [Store.CreateBatch]. Items are numbered by their
@@ -1698,18 +1756,4 @@ func (s *sqlStore) Close() error {
 		}
 	})
 	return s.closeErr
-}
-
-// sortedDistinct returns the distinct strings of a, sorted.
-func sortedDistinct(a []string) []string {
-	seen := make(map[string]bool, len(a))
-	var out []string
-	for _, x := range a {
-		if !seen[x] {
-			seen[x] = true
-			out = append(out, x)
-		}
-	}
-	slices.Sort(out)
-	return out
 }
