@@ -192,10 +192,23 @@ type pgQuerier interface {
 // pgConn adapts pgx (the PostgreSQL engine).
 type pgConn struct {
 	q pgQuerier
+	// planEach: each query is planned for its values (reads), rather
+	// than prepared once per connection and planned as PostgreSQL sees
+	// fit (writes; see pgEngine.reader).
+	planEach bool
+}
+
+// args puts the query's mode before its arguments when it is planned for
+// its values: pgx's exec mode, an unnamed statement, one round trip.
+func (c pgConn) args(args []any) []any {
+	if !c.planEach {
+		return args
+	}
+	return append([]any{pgx.QueryExecModeExec}, args...)
 }
 
 func (c pgConn) exec(ctx context.Context, q string, args ...any) (int64, error) {
-	tag, err := c.q.Exec(ctx, rebind(q), args...)
+	tag, err := c.q.Exec(ctx, rebind(q), c.args(args)...)
 	if err != nil {
 		return 0, err
 	}
@@ -203,7 +216,7 @@ func (c pgConn) exec(ctx context.Context, q string, args ...any) (int64, error) 
 }
 
 func (c pgConn) query(ctx context.Context, q string, args ...any) (rows, error) {
-	r, err := c.q.Query(ctx, rebind(q), args...)
+	r, err := c.q.Query(ctx, rebind(q), c.args(args)...)
 	if err != nil {
 		return nil, err
 	}
@@ -211,7 +224,7 @@ func (c pgConn) query(ctx context.Context, q string, args ...any) (rows, error) 
 }
 
 func (c pgConn) queryRow(ctx context.Context, q string, args ...any) row {
-	return c.q.QueryRow(ctx, rebind(q), args...)
+	return c.q.QueryRow(ctx, rebind(q), c.args(args)...)
 }
 
 // rebound caches the PostgreSQL form of each query.
