@@ -372,3 +372,42 @@ func TestPackedBlobs(t *testing.T) {
 		t.Errorf("the complete event's data: %.80q, want the report in place", evs[0].Data)
 	}
 }
+
+// TestBatchFinishedAfterAFailedFinish undoes the step that turns a batch
+// done after its last completion, as a crash between the two would: the
+// next read of the batch, or the next scan for pending items, finishes
+// it.
+func TestBatchFinishedAfterAFailedFinish(t *testing.T) {
+	ctx := t.Context()
+	s, _ := openGated(t, filepath.Join(t.TempDir(), "b.db"), sqliteHooks{})
+	for _, id := range []string{"read", "scanned"} {
+		if err := s.CreateBatch(ctx, &Batch{Tenant: "acme", ID: id}, []BatchItem{{Request: []byte(`{}`)}, {Request: []byte(`{}`)}}); err != nil {
+			t.Fatal(err)
+		}
+		for i := range 2 {
+			if err := s.CompleteItem(ctx, "acme", id, i, nil, nil, []byte(`{"code":"internal"}`)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if b, err := s.Batch(ctx, "acme", id); err != nil || b.State != BatchDone {
+			t.Fatalf("batch %s after its last completion: %+v, %v", id, b, err)
+		}
+		err := s.eng.write(ctx, func(ctx context.Context, tx conn) error {
+			_, err := tx.exec(ctx, `UPDATE batches SET state = 'running', finished_at = NULL WHERE id = ?`, id)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if b, err := s.Batch(ctx, "acme", "read"); err != nil || b.State != BatchDone || b.Failed != 2 || b.FinishedAt.IsZero() {
+		t.Errorf("a read of the unfinished batch: %+v, %v; want it done", b, err)
+	}
+	if p, err := s.PendingItems(ctx, 10); err != nil || len(p) != 0 {
+		t.Fatalf("PendingItems = %v, %v", p, err)
+	}
+	var state string
+	if err := s.eng.reader().queryRow(ctx, `SELECT state FROM batches WHERE id = 'scanned'`).Scan(&state); err != nil || state != BatchDone {
+		t.Errorf("the scanned batch is %q (%v), want done", state, err)
+	}
+}

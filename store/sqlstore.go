@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -1247,6 +1248,13 @@ func (s *sqlStore) Batch(ctx context.Context, tenant, id string) (*Batch, error)
 		return nil, fmt.Errorf("%s: %w", op, err)
 	}
 	b, err := s.readBatch(ctx, s.eng.reader(), tenant, id, false)
+	if err == nil && b.State == BatchRunning && b.Done+b.Failed >= b.Total {
+		// Every item counted, and the completion that should have
+		// finished the batch did not (see completeItem).
+		if err = s.finishBatch(ctx, tenant, id, s.stamp(time.Time{})); err == nil {
+			b, err = s.readBatch(ctx, s.eng.reader(), tenant, id, false)
+		}
+	}
 	if err != nil {
 		return nil, s.fail(op, err)
 	}
@@ -1256,8 +1264,11 @@ func (s *sqlStore) Batch(ctx context.Context, tenant, id string) (*Batch, error)
 // readBatch reads a batch with its counts; a loading one only when
 // loading is set, else it is ErrNotFound.
 func (s *sqlStore) readBatch(ctx context.Context, c conn, tenant, id string, loading bool) (*Batch, error) {
-	q := `SELECT tenant, id, state, total, done, failed, created_at, finished_at, kind, policy
-		FROM batches WHERE tenant = ? AND id = ?`
+	q := `SELECT tenant, id, state, total,
+		done + COALESCE((SELECT SUM(c.done) FROM batch_counts c WHERE c.tenant = b.tenant AND c.batch_id = b.id), 0),
+		failed + COALESCE((SELECT SUM(c.failed) FROM batch_counts c WHERE c.tenant = b.tenant AND c.batch_id = b.id), 0),
+		created_at, finished_at, kind, policy
+		FROM batches b WHERE tenant = ? AND id = ?`
 	args := []any{tenant, id}
 	if !loading {
 		q += ` AND state <> ?`
@@ -1396,12 +1407,12 @@ func (s *sqlStore) completeItem(ctx context.Context, tenant, batchID string, ind
 				return err
 			}
 		}
-		// The batch's counts, then the events and the tallies: rows that
-		// every completion writes, locked to the commit (see pgEngine).
-		if _, err := tx.exec(ctx, `UPDATE batches SET done = done + ?, failed = failed + ?,
-			state = CASE WHEN done + failed + 1 >= total THEN 'done' ELSE state END,
-			finished_at = CASE WHEN done + failed + 1 >= total THEN ? ELSE finished_at END
-			WHERE tenant = ? AND id = ?`, done, failed, s.d.ts(now), tenant, batchID); err != nil {
+		// The batch's counts, in one of its shards (migration 0012): every
+		// completion of the batch writes one, and holds it to the commit.
+		if _, err := tx.exec(ctx, `INSERT INTO batch_counts (tenant, batch_id, shard, done, failed) VALUES (?, ?, ?, ?, ?)
+			ON CONFLICT (tenant, batch_id, shard) DO UPDATE
+			SET done = batch_counts.done + excluded.done, failed = batch_counts.failed + excluded.failed`,
+			tenant, batchID, s.shard(), done, failed); err != nil {
 			return err
 		}
 		if v != nil && dup == nil {
@@ -1419,7 +1430,47 @@ func (s *sqlStore) completeItem(ctx context.Context, tenant, batchID string, ind
 		v.Seq, v.Tenant, v.IdempotencyKey, v.CreatedAt, v.Issue = seq, nv.Tenant, nv.IdempotencyKey, nv.CreatedAt, nv.Issue
 		applyEvents(events, evs, seqs)
 	}
+	if written {
+		// The item is complete whatever comes of this: a batch left
+		// running by a failure here is finished when it is next read or
+		// scanned for pending items.
+		if err := s.finishBatch(context.WithoutCancel(ctx), tenant, batchID, now); err != nil {
+			s.log.Warn("store: finishing a batch", "tenant", tenant, "batch", batchID, "err", err)
+		}
+	}
 	return nil
+}
+
+// finishBatch turns a running batch done, finished at now, when every
+// one of its items is counted. It runs after the commit of each
+// completion: of completions that commit together, none may see the
+// others' counts in its own transaction, but the last to commit sees
+// them all after it.
+func (s *sqlStore) finishBatch(ctx context.Context, tenant, id string, now time.Time) error {
+	var complete bool
+	err := s.eng.reader().queryRow(ctx, `SELECT b.done + b.failed + COALESCE((SELECT SUM(c.done + c.failed) FROM batch_counts c
+		WHERE c.tenant = b.tenant AND c.batch_id = b.id), 0) >= b.total
+		FROM batches b WHERE b.tenant = ? AND b.id = ? AND b.state = ?`, tenant, id, BatchRunning).Scan(&complete)
+	if errors.Is(err, sql.ErrNoRows) || err == nil && !complete {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return s.eng.write(ctx, func(ctx context.Context, tx conn) error {
+		_, err := tx.exec(ctx, `UPDATE batches SET state = ?, finished_at = ? WHERE tenant = ? AND id = ? AND state = ?`,
+			BatchDone, s.d.ts(now), tenant, id, BatchRunning)
+		return err
+	})
+}
+
+// shard picks the shard of a tally or a batch's counts that a write
+// transaction adds to.
+func (s *sqlStore) shard() int {
+	if s.d.tallyShards > 1 {
+		return rand.IntN(s.d.tallyShards)
+	}
+	return 0
 }
 
 // PendingItems implements [Store.PendingItems]; a limit of 0 or less
@@ -1461,6 +1512,7 @@ func (s *sqlStore) PendingItems(ctx context.Context, limit int) ([]BatchItem, er
 		if err != nil {
 			return nil, s.fail(op, err)
 		}
+		n := len(out)
 		for rs.Next() {
 			var it BatchItem
 			if err := rs.Scan(&it.Tenant, &it.BatchID, &it.Index, &it.State, &it.Request, &it.RefID, &it.RefAttempt); err != nil {
@@ -1472,6 +1524,13 @@ func (s *sqlStore) PendingItems(ctx context.Context, limit int) ([]BatchItem, er
 		rs.Close()
 		if err := rs.Err(); err != nil {
 			return nil, s.fail(op, err)
+		}
+		if len(out) == n {
+			// Running with no item pending: the completion that should
+			// have finished it did not (see completeItem).
+			if err := s.finishBatch(ctx, b.tenant, b.id, s.stamp(time.Time{})); err != nil {
+				return nil, s.fail(op, err)
+			}
 		}
 	}
 	return out, nil
