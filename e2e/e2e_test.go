@@ -8,9 +8,6 @@ package e2e
 import (
 	"context"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -20,26 +17,14 @@ import (
 	_ "github.com/vouchgate/vouch/check/all"
 	"github.com/vouchgate/vouch/code/treesitter"
 	"github.com/vouchgate/vouch/engine"
+	"github.com/vouchgate/vouch/internal/testws"
 	"github.com/vouchgate/vouch/wire"
 )
 
 // workspace is a git repository built for one case.
 type workspace struct {
-	t    testing.TB
 	dir  string
 	base string
-}
-
-func git(t testing.TB, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"}, args...)...)
-	cmd.Dir = dir
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "GIT_CONFIG_NOSYSTEM=1"}
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-	return strings.TrimSpace(string(out))
 }
 
 // build makes a repository with the base files committed, then applies the
@@ -47,41 +32,18 @@ func git(t testing.TB, dir string, args ...string) string {
 // commit is set.
 func build(t testing.TB, base, work map[string]string, remove []string, renames [][2]string, commit bool) *workspace {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
+	r := testws.NewRepo(t)
+	r.Write(base)
+	w := &workspace{dir: r.Dir, base: r.Commit("base")}
+	for _, rn := range renames {
+		r.Git("mv", rn[0], rn[1])
 	}
-	w := &workspace{t: t, dir: t.TempDir()}
-	git(t, w.dir, "init", "-q", "-b", "main")
-	w.write(base)
-	git(t, w.dir, "add", "-A")
-	git(t, w.dir, "commit", "-q", "--allow-empty", "-m", "base")
-	w.base = git(t, w.dir, "rev-parse", "HEAD")
-	for _, r := range renames {
-		git(t, w.dir, "mv", r[0], r[1])
-	}
-	for _, p := range remove {
-		if err := os.Remove(filepath.Join(w.dir, p)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	w.write(work)
+	r.Remove(remove...)
+	r.Write(work)
 	if commit {
-		git(t, w.dir, "add", "-A")
-		git(t, w.dir, "commit", "-q", "--allow-empty", "-m", "agent")
+		r.Commit("agent")
 	}
 	return w
-}
-
-func (w *workspace) write(files map[string]string) {
-	for name, body := range files {
-		p := filepath.Join(w.dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			w.t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			w.t.Fatal(err)
-		}
-	}
 }
 
 const (

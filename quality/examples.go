@@ -34,12 +34,19 @@ type Example struct {
 	Verification string `json:"verification"`
 }
 
+// ExampleSource is what [Examples] reads of a store: its labels, and the
+// verifications they label.
+type ExampleSource interface {
+	store.Log
+	store.LabelLog
+}
+
 // Examples makes few-shot examples for the judge from the latest
 // overrides of a tenant's window that give a reason: the newest perClass
 // of each class (good, borderline, bad), each with the verification's
 // output and criteria from its stored request. Verifications stored
 // without their request (over the size cap) are skipped.
-func Examples(ctx context.Context, st store.Store, tenant string, w store.Window, perClass int) ([]Example, error) {
+func Examples(ctx context.Context, st ExampleSource, tenant string, w store.Window, perClass int) ([]Example, error) {
 	labels, err := st.Labels(ctx, tenant, w)
 	if err != nil {
 		return nil, err

@@ -132,11 +132,18 @@ func Compute(w api.Window, t *store.WindowTally, labels []store.Labelled) *api.M
 	return m
 }
 
+// Source is what [FromStore] and [Samples] read of a store: its tallies
+// and calibration reads, and its labels.
+type Source interface {
+	store.Quality
+	store.LabelLog
+}
+
 // FromStore computes the metrics of a tenant's window from what st holds
 // for it: the window's tallies and its labels. It is what `vouch serve`
 // answers GET /v1/metrics with and `vouch metrics --store` prints, so the
 // two agree on the same data.
-func FromStore(ctx context.Context, st store.Store, tenant string, w store.Window) (*api.Metrics, error) {
+func FromStore(ctx context.Context, st Source, tenant string, w store.Window) (*api.Metrics, error) {
 	t, err := st.Tally(ctx, tenant, w)
 	if err != nil {
 		return nil, fmt.Errorf("quality: tallies: %w", err)

@@ -22,7 +22,7 @@ func SampleOfRow(v *store.Verification) Sample {
 
 // Samples reads the samples of a tenant's window from a store, each with
 // its latest label (an override or an outcome), for [Calibrate].
-func Samples(ctx context.Context, st store.Store, tenant string, w store.Window) ([]Sample, error) {
+func Samples(ctx context.Context, st Source, tenant string, w store.Window) ([]Sample, error) {
 	labels, err := st.Labels(ctx, tenant, w)
 	if err != nil {
 		return nil, err
@@ -41,7 +41,7 @@ func Samples(ctx context.Context, st store.Store, tenant string, w store.Window)
 }
 
 // LabelledSamples returns the samples of the labelled verifications of
-// labels (as [store.Store.Labels] returns them, oldest first), each with
+// labels (as [store.LabelLog.Labels] returns them, oldest first), each with
 // its latest label, as [Samples] would give them; in the order of their
 // latest labels. It reads no unlabelled verification.
 func LabelledSamples(labels []store.Labelled) []Sample {

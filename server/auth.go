@@ -49,7 +49,7 @@ const (
 // authenticator resolves API keys, caching what the store said for a few
 // seconds so that a request costs no store read.
 type authenticator struct {
-	st  store.Store
+	st  store.Keyring
 	now func() time.Time
 
 	// mayOpen is set while open mode may hold: the store held no live key
@@ -75,7 +75,7 @@ type cachedKey struct {
 
 // newAuthenticator returns an authenticator of the keys of st; open says
 // whether the store held no live key at start, so that open mode may hold.
-func newAuthenticator(st store.Store, now func() time.Time, open bool) *authenticator {
+func newAuthenticator(st store.Keyring, now func() time.Time, open bool) *authenticator {
 	a := &authenticator{st: st, now: now, keys: map[string]cachedKey{}}
 	a.may.Store(open)
 	return a

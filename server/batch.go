@@ -599,7 +599,7 @@ func (p *batchPool) verifyItem(ctx context.Context, it store.BatchItem) bool {
 }
 
 // complete writes the outcome of an item.
-func (out *itemOutcome) complete(ctx context.Context, st store.Store, it store.BatchItem) error {
+func (out *itemOutcome) complete(ctx context.Context, st store.Batches, it store.BatchItem) error {
 	if out.result != nil {
 		return st.CompleteItemResult(ctx, it.Tenant, it.BatchID, it.Index, out.result)
 	}

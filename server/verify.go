@@ -376,7 +376,7 @@ func withData(base event.Event, t event.Type, data any) event.Event {
 // the one given, or, when the same request was stored before, that one
 // (replayed true). The same id and attempt stored for another request
 // body is an error.
-func Record(ctx context.Context, st store.Store, tenant string, body []byte, req *vouch.Request, rep *vouch.Report) (report []byte, replayed bool, err error) {
+func Record(ctx context.Context, st store.Log, tenant string, body []byte, req *vouch.Request, rep *vouch.Report) (report []byte, replayed bool, err error) {
 	s := &Server{cfg: DefaultConfig(), now: time.Now}
 	hash := hashBody(body)
 	row, evs, err := s.record(tenant, idempotencyKey("", req), hash, body, req, rep)

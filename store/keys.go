@@ -57,7 +57,7 @@ func checkScopes(scopes []string) error {
 // NewKey mints an API key of tenant with the given name and scopes
 // (each one of [Scopes]; duplicates are dropped), created at now. It
 // returns the secret, to show once and never store, and the Key to store
-// with [Store.CreateKey], which holds the secret's hash.
+// with [Keyring.CreateKey], which holds the secret's hash.
 func NewKey(tenant, name string, scopes []string, now time.Time) (secret string, k *Key, err error) {
 	if !ValidTenant(tenant) {
 		return "", nil, fmt.Errorf("store: new key: invalid tenant %q", tenant)

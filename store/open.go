@@ -64,12 +64,12 @@ func (o Options) clock() func() time.Time {
 // of vouch alone) may be lost, so a report answered 200 may be missing
 // afterwards.
 //
-// On PostgreSQL, transactions that write events of one tenant commit one
-// at a time from their first event on (an advisory lock per tenant), so
-// that a tenant's event Seqs become visible in order and a reader that
-// resumes after a Seq never skips an event committed late. It bounds one
-// tenant's event-writing inserts to about one per commit latency; other
-// tenants and the rest of each transaction run concurrently.
+// On PostgreSQL, an event's Seq derives from the id of the transaction
+// that writes it, and readers read only below the oldest transaction
+// still running, so that a reader that resumes after a Seq never skips
+// an event committed late, while writers never wait for one another's
+// events. An event becomes readable once the transactions older than its
+// own have ended (Events waits up to two seconds for them).
 //
 // A PostgreSQL store, which several processes may share, is also a
 // [Notifier]: the processes tell one another of new events through it.

@@ -763,7 +763,7 @@ func segments(since, until time.Time) []segment {
 	return out
 }
 
-// Tally implements [Store.Tally]: the whole days of the window are read
+// Tally implements [Quality.Tally]: the whole days of the window are read
 // from the daily tallies, the whole hours at their ends from the hourly
 // ones, and the parts of hours at the window's ends from the
 // verifications themselves.
@@ -1034,7 +1034,7 @@ const sampleCols = `v.seq, v.id, v.attempt, v.kind, v.verdict, v.verdict_row, v.
 	v.dims, v.must_undecided, v.injection, v.created_at, v.claims, v.claims_unverified,
 	v.claims_refuted, v.left_unverified`
 
-// Scan implements [Store.Scan].
+// Scan implements [Quality.Scan].
 func (s *sqlStore) Scan(ctx context.Context, tenant string, w Window, fn func(*Verification) error) error {
 	const op = "store: scan"
 	if err := s.check(); err != nil {
@@ -1103,7 +1103,7 @@ type Labelled struct {
 	At       time.Time
 }
 
-// Labels implements [Store.Labels].
+// Labels implements [LabelLog.Labels].
 func (s *sqlStore) Labels(ctx context.Context, tenant string, w Window) ([]Labelled, error) {
 	const op = "store: labels"
 	if err := s.check(); err != nil {
@@ -1168,7 +1168,7 @@ type Outcome struct {
 	CreatedAt      time.Time
 }
 
-// AddOutcome implements [Store.AddOutcome].
+// AddOutcome implements [LabelLog.AddOutcome].
 func (s *sqlStore) AddOutcome(ctx context.Context, o *Outcome) error {
 	const op = "store: add outcome"
 	if err := s.check(); err != nil {
@@ -1233,7 +1233,7 @@ type Alert struct {
 	Since, UpdatedAt time.Time
 }
 
-// Alerts implements [Store.Alerts].
+// Alerts implements [Quality.Alerts].
 func (s *sqlStore) Alerts(ctx context.Context, tenant string) ([]Alert, error) {
 	const op = "store: alerts"
 	if err := s.check(); err != nil {
@@ -1260,7 +1260,7 @@ func (s *sqlStore) Alerts(ctx context.Context, tenant string) ([]Alert, error) {
 	return out, nil
 }
 
-// SetAlert implements [Store.SetAlert].
+// SetAlert implements [Quality.SetAlert].
 func (s *sqlStore) SetAlert(ctx context.Context, a *Alert, ev func(*Alert) (Event, error)) (bool, error) {
 	const op = "store: set alert"
 	if err := s.check(); err != nil {
@@ -1326,7 +1326,7 @@ func (s *sqlStore) SetAlert(ctx context.Context, a *Alert, ev func(*Alert) (Even
 	return changed, nil
 }
 
-// Tenants implements [Store.Tenants].
+// Tenants implements [Log.Tenants].
 func (s *sqlStore) Tenants(ctx context.Context, since time.Time) ([]string, error) {
 	const op = "store: tenants"
 	if err := s.check(); err != nil {

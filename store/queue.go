@@ -20,24 +20,24 @@ type Queue interface {
 	Store
 	// Pool is the store's connection pool, which the store closes.
 	Pool() *pgxpool.Pool
-	// CreateBatchTx is [Store.CreateBatch] whose transaction runs then
+	// CreateBatchTx is [Batches.CreateBatch] whose transaction runs then
 	// after the store's own statements; an error from then undoes the
 	// batch.
 	CreateBatchTx(ctx context.Context, b *Batch, items []BatchItem, then TxFunc) error
-	// CommitBatchTx is [Store.CommitBatch] whose transaction, after the
+	// CommitBatchTx is [Batches.CommitBatch] whose transaction, after the
 	// batch's own update, calls each with the indexes of the batch's
 	// pending items in index order, a bounded number at a time, so that
 	// the queue's jobs for them are inserted as the batch turns running
 	// and none exists while it loads; an error from each undoes the
 	// commit, and the batch stays loading.
 	CommitBatchTx(ctx context.Context, tenant, id string, each ItemsTxFunc) (*Batch, error)
-	// CompleteItemTx is [Store.CompleteItem] whose transaction runs then
+	// CompleteItemTx is [Batches.CompleteItem] whose transaction runs then
 	// after the item's own writes (before the rows every completion of
 	// the batch writes, which stay locked to the commit), also when the
 	// item is no longer pending; an error from then undoes the
 	// completion.
 	CompleteItemTx(ctx context.Context, tenant, batchID string, index int, v *Verification, events []Event, errJSON []byte, then TxFunc) error
-	// CompleteItemResultTx is [Store.CompleteItemResult] whose
+	// CompleteItemResultTx is [Batches.CompleteItemResult] whose
 	// transaction runs then last, as CompleteItemTx does.
 	CompleteItemResultTx(ctx context.Context, tenant, batchID string, index int, result []byte, then TxFunc) error
 	// Item returns one batch item with its Request; ErrNotFound when the

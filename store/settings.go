@@ -9,10 +9,10 @@ import (
 	"time"
 )
 
-// maxSecretSize bounds the size of a secret [Store.Secret] makes.
+// maxSecretSize bounds the size of a secret [Secrets.Secret] makes.
 const maxSecretSize = 4096
 
-// Secret implements [Store.Secret]. A secret already stored is read
+// Secret implements [Secrets.Secret]. A secret already stored is read
 // without a write; otherwise one transaction inserts fresh random bytes
 // unless another caller's are there first (ON CONFLICT DO NOTHING, which
 // on PostgreSQL waits for a concurrent insert of the name to commit), and

@@ -382,7 +382,7 @@ func (s *sqlStore) insertEvents(ctx context.Context, tx conn, events []Event, re
 	return seqs, nil
 }
 
-// Insert implements [Store.Insert].
+// Insert implements [Log.Insert].
 func (s *sqlStore) Insert(ctx context.Context, v *Verification, events []Event) (*Verification, error) {
 	const op = "store: insert verification"
 	if err := s.check(); err != nil {
@@ -421,7 +421,7 @@ func (s *sqlStore) Insert(ctx context.Context, v *Verification, events []Event) 
 	return v, nil
 }
 
-// Import implements [Store.Import].
+// Import implements [Log.Import].
 func (s *sqlStore) Import(ctx context.Context, vs []*Verification) (int, error) {
 	const op = "store: import"
 	if err := s.check(); err != nil {
@@ -517,7 +517,7 @@ func scanVerification(r row, full bool) (*Verification, error) {
 	return &v, nil
 }
 
-// ByKey implements [Store.ByKey].
+// ByKey implements [Log.ByKey].
 func (s *sqlStore) ByKey(ctx context.Context, tenant, key string) (*Verification, error) {
 	const op = "store: verification by key"
 	if err := s.check(); err != nil {
@@ -530,7 +530,7 @@ func (s *sqlStore) ByKey(ctx context.Context, tenant, key string) (*Verification
 	return v, nil
 }
 
-// Get implements [Store.Get].
+// Get implements [Log.Get].
 func (s *sqlStore) Get(ctx context.Context, tenant, id string, attempt int) (*Verification, error) {
 	const op = "store: get verification"
 	if err := s.check(); err != nil {
@@ -551,7 +551,7 @@ func (s *sqlStore) Get(ctx context.Context, tenant, id string, attempt int) (*Ve
 	return v, nil
 }
 
-// List implements [Store.List].
+// List implements [Log.List].
 func (s *sqlStore) List(ctx context.Context, tenant string, f Filter) (Page, error) {
 	const op = "store: list verifications"
 	if err := s.check(); err != nil {
@@ -647,7 +647,7 @@ func latestAttempt(ctx context.Context, c conn, tenant, id string) (int, error) 
 	return int(a.Int64), nil
 }
 
-// AddOverride implements [Store.AddOverride]. An Attempt of 0 means the
+// AddOverride implements [LabelLog.AddOverride]. An Attempt of 0 means the
 // latest attempt, and o.Attempt is set to it. A zero CreatedAt is set to
 // now.
 func (s *sqlStore) AddOverride(ctx context.Context, o *Override) error {
@@ -690,7 +690,7 @@ func (s *sqlStore) AddOverride(ctx context.Context, o *Override) error {
 	return nil
 }
 
-// Overrides implements [Store.Overrides]. An attempt of 0 means the latest
+// Overrides implements [LabelLog.Overrides]. An attempt of 0 means the latest
 // attempt; a verification that does not exist has no overrides.
 func (s *sqlStore) Overrides(ctx context.Context, tenant, id string, attempt int) ([]Override, error) {
 	const op = "store: overrides"
@@ -729,7 +729,7 @@ func (s *sqlStore) Overrides(ctx context.Context, tenant, id string, attempt int
 	return out, nil
 }
 
-// AppendEvents implements [Store.AppendEvents]. Each event names its
+// AppendEvents implements [EventLog.AppendEvents]. Each event names its
 // tenant; a zero CreatedAt is set to now.
 func (s *sqlStore) AppendEvents(ctx context.Context, events []Event) error {
 	const op = "store: append events"
@@ -756,7 +756,7 @@ func (s *sqlStore) AppendEvents(ctx context.Context, events []Event) error {
 	return nil
 }
 
-// Events implements [Store.Events]; a limit of 0 or less means 100.
+// Events implements [EventLog.Events]; a limit of 0 or less means 100.
 //
 // It reads below the engine's event horizon. When events of the tenant
 // are already committed above it (their transaction younger than one
@@ -844,7 +844,7 @@ func (s *sqlStore) readEvents(ctx context.Context, tenant string, after, horizon
 	return out, rs.Err()
 }
 
-// LastEventSeq implements [Store.LastEventSeq]: the tenant's highest
+// LastEventSeq implements [EventLog.LastEventSeq]: the tenant's highest
 // final Seq, or, when events of a running transaction may still commit
 // below the highest, the Seq just below the event horizon, so that a
 // stream that starts there misses none of them.
@@ -864,7 +864,7 @@ func (s *sqlStore) LastEventSeq(ctx context.Context, tenant string) (int64, erro
 	return min(seq, horizon-1), nil
 }
 
-// CreateBatch implements [Store.CreateBatch]. Items are numbered by their
+// CreateBatch implements [Batches.CreateBatch]. Items are numbered by their
 // position; an item with State ItemError (or an Error) is born failed,
 // any other must be pending ("" or ItemPending). A batch whose every item
 // failed (or that has none) is born done. A zero CreatedAt is set to now;
@@ -990,7 +990,7 @@ func (s *sqlStore) createBatch(ctx context.Context, b *Batch, items []BatchItem,
 	return nil
 }
 
-// BeginBatch implements [Store.BeginBatch].
+// BeginBatch implements [Batches.BeginBatch].
 func (s *sqlStore) BeginBatch(ctx context.Context, b *Batch) error {
 	const op = "store: begin batch"
 	if err := s.check(); err != nil {
@@ -1014,7 +1014,7 @@ func (s *sqlStore) BeginBatch(ctx context.Context, b *Batch) error {
 	return nil
 }
 
-// AppendItems implements [Store.AppendItems].
+// AppendItems implements [Batches.AppendItems].
 func (s *sqlStore) AppendItems(ctx context.Context, tenant, id string, items []BatchItem) error {
 	const op = "store: append batch items"
 	if err := s.check(); err != nil {
@@ -1052,7 +1052,7 @@ func (s *sqlStore) AppendItems(ctx context.Context, tenant, id string, items []B
 	return nil
 }
 
-// CommitBatch implements [Store.CommitBatch].
+// CommitBatch implements [Batches.CommitBatch].
 func (s *sqlStore) CommitBatch(ctx context.Context, tenant, id string) (*Batch, error) {
 	return s.commitBatch(ctx, tenant, id, nil)
 }
@@ -1131,7 +1131,7 @@ func pendingIndexes(ctx context.Context, c conn, tenant, id string, after, limit
 	return out, rs.Err()
 }
 
-// AbortBatch implements [Store.AbortBatch].
+// AbortBatch implements [Batches.AbortBatch].
 func (s *sqlStore) AbortBatch(ctx context.Context, tenant, id string) error {
 	const op = "store: abort batch"
 	if err := s.check(); err != nil {
@@ -1198,7 +1198,7 @@ func (s *sqlStore) deleteLoading(ctx context.Context, tenant, id string, cutoff 
 // at once.
 const pruneLoadingPage = 100
 
-// PruneLoading implements [Store.PruneLoading].
+// PruneLoading implements [Batches.PruneLoading].
 func (s *sqlStore) PruneLoading(ctx context.Context, age time.Duration) (int, error) {
 	const op = "store: prune loading batches"
 	if err := s.check(); err != nil {
@@ -1241,7 +1241,7 @@ func (s *sqlStore) PruneLoading(ctx context.Context, age time.Duration) (int, er
 	}
 }
 
-// Batch implements [Store.Batch]; a loading batch is not found.
+// Batch implements [Batches.Batch]; a loading batch is not found.
 func (s *sqlStore) Batch(ctx context.Context, tenant, id string) (*Batch, error) {
 	const op = "store: batch"
 	if err := s.check(); err != nil {
@@ -1290,7 +1290,7 @@ func (s *sqlStore) readBatch(ctx context.Context, c conn, tenant, id string, loa
 	return &b, nil
 }
 
-// CompleteItem implements [Store.CompleteItem]. It returns ErrNotFound
+// CompleteItem implements [Batches.CompleteItem]. It returns ErrNotFound
 // when the tenant has no such item; v's tenant, when given, must be the
 // batch's.
 func (s *sqlStore) CompleteItem(ctx context.Context, tenant, batchID string, index int, v *Verification, events []Event, errJSON []byte) error {
@@ -1300,7 +1300,7 @@ func (s *sqlStore) CompleteItem(ctx context.Context, tenant, batchID string, ind
 	return s.completeItem(ctx, tenant, batchID, index, v, events, errJSON, nil, nil)
 }
 
-// CompleteItemResult implements [Store.CompleteItemResult].
+// CompleteItemResult implements [Batches.CompleteItemResult].
 func (s *sqlStore) CompleteItemResult(ctx context.Context, tenant, batchID string, index int, result []byte) error {
 	if len(result) == 0 {
 		return errors.New("store: complete batch item: no result")
@@ -1473,7 +1473,7 @@ func (s *sqlStore) shard() int {
 	return 0
 }
 
-// PendingItems implements [Store.PendingItems]; a limit of 0 or less
+// PendingItems implements [Batches.PendingItems]; a limit of 0 or less
 // means 100.
 func (s *sqlStore) PendingItems(ctx context.Context, limit int) ([]BatchItem, error) {
 	const op = "store: pending batch items"
@@ -1536,7 +1536,7 @@ func (s *sqlStore) PendingItems(ctx context.Context, limit int) ([]BatchItem, er
 	return out, nil
 }
 
-// BatchResults implements [Store.BatchResults]. The items have no
+// BatchResults implements [Batches.BatchResults]. The items have no
 // Request. A done item whose verification was pruned has a nil result.
 // Items are read in chunks, so no query stays open while fn runs.
 func (s *sqlStore) BatchResults(ctx context.Context, tenant, id string, fn func(it BatchItem, result []byte) error) error {
@@ -1607,7 +1607,7 @@ func (s *sqlStore) BatchResults(ctx context.Context, tenant, id string, fn func(
 	}
 }
 
-// CreateKey implements [Store.CreateKey]. A zero CreatedAt is set to now.
+// CreateKey implements [Keyring.CreateKey]. A zero CreatedAt is set to now.
 func (s *sqlStore) CreateKey(ctx context.Context, k *Key) error {
 	const op = "store: create key"
 	if err := s.check(); err != nil {
@@ -1655,7 +1655,7 @@ func scanKey(r row) (*Key, error) {
 	return &k, nil
 }
 
-// Key implements [Store.Key].
+// Key implements [Keyring.Key].
 func (s *sqlStore) Key(ctx context.Context, id string) (*Key, error) {
 	const op = "store: key"
 	if err := s.check(); err != nil {
@@ -1671,7 +1671,7 @@ func (s *sqlStore) Key(ctx context.Context, id string) (*Key, error) {
 	return k, nil
 }
 
-// Keys implements [Store.Keys].
+// Keys implements [Keyring.Keys].
 func (s *sqlStore) Keys(ctx context.Context, tenant string) ([]Key, error) {
 	const op = "store: keys"
 	if err := s.check(); err != nil {
@@ -1700,7 +1700,7 @@ func (s *sqlStore) Keys(ctx context.Context, tenant string) ([]Key, error) {
 	return out, nil
 }
 
-// RevokeKey implements [Store.RevokeKey]. Revoking a revoked key keeps
+// RevokeKey implements [Keyring.RevokeKey]. Revoking a revoked key keeps
 // its first revocation time.
 func (s *sqlStore) RevokeKey(ctx context.Context, id string, at time.Time) error {
 	const op = "store: revoke key"
@@ -1721,7 +1721,7 @@ func (s *sqlStore) RevokeKey(ctx context.Context, id string, at time.Time) error
 	return nil
 }
 
-// ActiveKeys implements [Store.ActiveKeys].
+// ActiveKeys implements [Keyring.ActiveKeys].
 func (s *sqlStore) ActiveKeys(ctx context.Context) (int, error) {
 	const op = "store: active keys"
 	if err := s.check(); err != nil {
@@ -1734,7 +1734,7 @@ func (s *sqlStore) ActiveKeys(ctx context.Context) (int, error) {
 	return n, nil
 }
 
-// Prune implements [Store.Prune]: one transaction deletes up to limit
+// Prune implements [Log.Prune]: one transaction deletes up to limit
 // verifications (oldest first; their overrides go with them), then
 // events older than cutoff are deleted in transactions of at most 5,000
 // until none is left. A limit of 0 or less means 1,000. Batches are

@@ -11,8 +11,8 @@
 //
 // Every row carries its tenant and every query filters by it; the only
 // lookups across tenants are the ones authentication and maintenance need
-// ([Store.Key], [Store.PendingItems], [Store.Prune],
-// [Store.PruneLoading]).
+// ([Keyring.Key], [Batches.PendingItems], [Log.Prune],
+// [Batches.PruneLoading]).
 //
 // A write that returned nil is durable: the server answers 200 only after
 // it.
@@ -36,8 +36,28 @@ var (
 	ErrClosed = errors.New("store: closed")
 )
 
-// Store is the durable log. Implementations are safe for concurrent use.
+// Store is the durable log: every role below, and the store's own
+// lifecycle. Implementations are safe for concurrent use. A consumer that
+// needs only some of it takes the role (or roles) it uses: [Log],
+// [LabelLog], [Quality], [EventLog], [Batches], [Keyring] or [Secrets].
 type Store interface {
+	Log
+	LabelLog
+	Quality
+	EventLog
+	Batches
+	Keyring
+	Secrets
+
+	// Ping reports whether the store is reachable.
+	Ping(ctx context.Context) error
+	// Close flushes pending writes and releases the store.
+	Close() error
+}
+
+// Log is the verification log of a [Store]: its rows written, read and
+// pruned.
+type Log interface {
 	// Insert writes a verification and the events it raised in one
 	// transaction, assigning v.Seq and each event's Seq, and v.Issue
 	// when it was empty (see [Verification.Issue]). When a
@@ -60,7 +80,22 @@ type Store interface {
 	// (by Seq; oldest first with f.Oldest), without their Request, and
 	// without their Result unless f.Reports.
 	List(ctx context.Context, tenant string, f Filter) (Page, error)
+	// Tenants returns the tenants with verifications since the given
+	// time.
+	Tenants(ctx context.Context, since time.Time) ([]string, error)
 
+	// Prune deletes up to limit verifications created before cutoff (with
+	// their overrides and outcomes), the tallies of the hours before the
+	// cutoff's, and events older than cutoff, returning how many
+	// verifications it deleted; call it until it returns fewer than
+	// limit.
+	Prune(ctx context.Context, cutoff time.Time, limit int) (int, error)
+}
+
+// LabelLog is the labels of a [Store]: the overrides people add beside
+// stored verifications, the outcomes seen downstream of them, and both
+// read back for calibration.
+type LabelLog interface {
 	// AddOverride records a person's verdict beside a stored
 	// verification (the report itself never changes); ErrNotFound when
 	// the tenant has no verification with that id and attempt.
@@ -76,6 +111,11 @@ type Store interface {
 	// verifications in the window, oldest first, each with the
 	// verification it labels.
 	Labels(ctx context.Context, tenant string, w Window) ([]Labelled, error)
+}
+
+// Quality is what a [Store] keeps for the quality metrics: the tallies
+// and calibration reads of a window, and the state of the alerts.
+type Quality interface {
 	// Tally returns what the metrics of a window are computed from: the
 	// tallies of its verifications by kind and executor model, and their
 	// failure codes by frequency.
@@ -92,10 +132,12 @@ type Store interface {
 	// it also writes the event ev returns, in the same transaction, and
 	// returns true; an error from ev undoes the write. It fills in Since and UpdatedAt.
 	SetAlert(ctx context.Context, a *Alert, ev func(*Alert) (Event, error)) (changed bool, err error)
-	// Tenants returns the tenants with verifications since the given
-	// time.
-	Tenants(ctx context.Context, since time.Time) ([]string, error)
+}
 
+// EventLog is the events of a [Store], streamed to clients (those
+// written with a verification are written by [Log.Insert] and
+// [Batches.CompleteItem]).
+type EventLog interface {
 	// AppendEvents writes events not tied to a new verification,
 	// assigning their Seq.
 	AppendEvents(ctx context.Context, events []Event) error
@@ -105,7 +147,11 @@ type Store interface {
 	// LastEventSeq returns the highest event Seq of the tenant, 0 when
 	// there is none.
 	LastEventSeq(ctx context.Context, tenant string) (int64, error)
+}
 
+// Batches is the batches of a [Store] and their items: created at once
+// or uploaded a chunk at a time, worked item by item, and read back.
+type Batches interface {
 	// CreateBatch writes a batch and its items (requests in input order;
 	// an item may be born done with an error, a line that did not parse)
 	// in one transaction. b.Total is len(items).
@@ -164,7 +210,10 @@ type Store interface {
 	// for a pending one. It stops at fn's
 	// first error and returns it.
 	BatchResults(ctx context.Context, tenant, id string, fn func(it BatchItem, result []byte) error) error
+}
 
+// Keyring is the API keys of a [Store].
+type Keyring interface {
 	// CreateKey stores an API key (its hash, never the secret).
 	CreateKey(ctx context.Context, k *Key) error
 	// Key returns a key by id, in any tenant (authentication looks keys
@@ -178,24 +227,16 @@ type Store interface {
 	RevokeKey(ctx context.Context, id string, at time.Time) error
 	// ActiveKeys counts the keys not revoked, in every tenant.
 	ActiveKeys(ctx context.Context) (int, error)
+}
+
+// Secrets is the secrets of the deployment a [Store] keeps.
+type Secrets interface {
 	// Secret returns the named secret of the deployment (such as the key
 	// that signs dashboard sessions): size random bytes, made the first
 	// time the name is asked for and kept from then on, so that every
 	// caller in every process on the store gets the same bytes, even
 	// when first calls race. size counts only when the secret is made.
 	Secret(ctx context.Context, name string, size int) ([]byte, error)
-
-	// Prune deletes up to limit verifications created before cutoff (with
-	// their overrides and outcomes), the tallies of the hours before the
-	// cutoff's, and events older than cutoff, returning how many
-	// verifications it deleted; call it until it returns fewer than
-	// limit.
-	Prune(ctx context.Context, cutoff time.Time, limit int) (int, error)
-
-	// Ping reports whether the store is reachable.
-	Ping(ctx context.Context) error
-	// Close flushes pending writes and releases the store.
-	Close() error
 }
 
 // Verification is one row of verification_logs: the report and request
@@ -390,7 +431,7 @@ const (
 // Batch states.
 const (
 	// BatchLoading: the batch's items are being stored as its upload
-	// arrives; it is neither shown nor worked (see Store.BeginBatch).
+	// arrives; it is neither shown nor worked (see [Batches.BeginBatch]).
 	BatchLoading = "loading"
 	BatchRunning = "running"
 	BatchDone    = "done"

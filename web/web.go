@@ -159,7 +159,7 @@ var (
 )
 
 // storeKeys is a KeySource that asks the store every time.
-type storeKeys struct{ st store.Store }
+type storeKeys struct{ st store.Keyring }
 
 // Key implements [KeySource.Key].
 func (s storeKeys) Key(ctx context.Context, id string) (*store.Key, error) { return s.st.Key(ctx, id) }

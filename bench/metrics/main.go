@@ -214,7 +214,7 @@ var (
 
 // fill stores n synthetic verifications, tasks of 1 to 3 attempts spread
 // evenly over the last days, and returns their ids.
-func fill(ctx context.Context, st store.Store, n, days int, now time.Time) ([]store.Ref, error) {
+func fill(ctx context.Context, st store.Log, n, days int, now time.Time) ([]store.Ref, error) {
 	const batch = 1000
 	r := rand.New(rand.NewPCG(1, 2))
 	span := time.Duration(days) * 24 * time.Hour
@@ -317,10 +317,17 @@ func synthetic(r *rand.Rand, id string, attempt int, kind, model, crit string, q
 	}
 }
 
+// labelStore is what [label] needs of a store: the verifications it
+// labels, and their labels.
+type labelStore interface {
+	store.Log
+	store.LabelLog
+}
+
 // label adds overrides and outcomes, half each, to random verifications:
 // good when the score says so, except for one in five, which the gate got
 // wrong.
-func label(ctx context.Context, st store.Store, refs []store.Ref, n int, now time.Time) error {
+func label(ctx context.Context, st labelStore, refs []store.Ref, n int, now time.Time) error {
 	r := rand.New(rand.NewPCG(3, 4))
 	var (
 		wg   sync.WaitGroup

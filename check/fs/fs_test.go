@@ -3,13 +3,12 @@ package fs
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/check"
+	"github.com/vouchgate/vouch/internal/testws"
 )
 
 func TestFileExists(t *testing.T) {
@@ -44,34 +43,12 @@ func TestFileExists(t *testing.T) {
 }
 
 func TestFileChanged(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
-	dir := t.TempDir()
-	g := func(args ...string) string {
-		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"}, args...)...)
-		cmd.Dir = dir
-		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir}
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v %s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
-	g("init", "-q", "-b", "main")
-	for _, f := range []string{"a.txt", "b.txt"} {
-		if err := os.WriteFile(filepath.Join(dir, f), []byte(f), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	g("add", "-A")
-	g("commit", "-q", "-m", "base")
-	base := g("rev-parse", "HEAD")
-	if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("changed"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	g("commit", "-q", "-am", "agent")
-	root, err := os.OpenRoot(dir)
+	r := testws.NewRepo(t)
+	r.Write(map[string]string{"a.txt": "a.txt", "b.txt": "b.txt"})
+	base := r.Commit("base")
+	r.Write(map[string]string{"a.txt": "changed"})
+	r.Git("commit", "-q", "-am", "agent")
+	root, err := os.OpenRoot(r.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}

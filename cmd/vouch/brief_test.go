@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/vouchgate/vouch"
+	"github.com/vouchgate/vouch/internal/testws"
 )
 
 // exampleWorkspace builds an example's git workspace as examples/run.sh
@@ -20,22 +21,11 @@ import (
 // it returns the workspace and the base commit.
 func exampleWorkspace(t *testing.T, dir, variant string) (ws, base string) {
 	t.Helper()
-	ws = t.TempDir()
-	git := func(args ...string) string {
-		cmd := exec.Command("git", append([]string{"-C", ws, "-c", "user.name=example", "-c", "user.email=example@example.com", "-c", "commit.gpgsign=false"}, args...)...)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
-	git("init", "-q", "-b", "main")
-	copyOver(t, filepath.Join(dir, "base"), ws)
-	git("add", "-A")
-	git("commit", "-q", "--allow-empty", "-m", "base")
-	base = git("rev-parse", "HEAD")
-	copyOver(t, filepath.Join(dir, variant), ws)
-	return ws, base
+	r := testws.NewRepo(t)
+	copyOver(t, filepath.Join(dir, "base"), r.Dir)
+	base = r.Commit("base")
+	copyOver(t, filepath.Join(dir, variant), r.Dir)
+	return r.Dir, base
 }
 
 // copyOver copies the files under src (if it exists) into dst, over the

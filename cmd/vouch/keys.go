@@ -164,10 +164,17 @@ key of a store that holds such verifications.`,
 	return cmd
 }
 
+// keysAndLog is what [openModeData] reads of a store: its keys and its
+// verification log.
+type keysAndLog interface {
+	store.Keyring
+	store.Log
+}
+
 // openModeData reports whether s has no live key (a server on it runs in
 // open mode) and holds verifications of the tenant of open mode,
 // "default": the data the first key hides from every other tenant.
-func openModeData(ctx context.Context, s store.Store) (bool, error) {
+func openModeData(ctx context.Context, s keysAndLog) (bool, error) {
 	n, err := s.ActiveKeys(ctx)
 	if err != nil || n > 0 {
 		return false, err

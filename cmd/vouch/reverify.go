@@ -201,7 +201,7 @@ func runReverify(cmd *cobra.Command, st Streams, f *reverifyFlags) error {
 
 // waitReverify polls a re-verification batch until it is done, drawing
 // its progress on w when show is set.
-func waitReverify(ctx context.Context, show bool, w io.Writer, s store.Store, tenant, id string) (*store.Batch, error) {
+func waitReverify(ctx context.Context, show bool, w io.Writer, s store.Batches, tenant, id string) (*store.Batch, error) {
 	tick := time.NewTicker(500 * time.Millisecond)
 	defer tick.Stop()
 	var bar *progress
@@ -251,7 +251,7 @@ const maxChangedListed = 20
 
 // summarize reads a re-verification's results, writing them to out when
 // it is not empty.
-func summarize(ctx context.Context, s store.Store, b *store.Batch, out string) (*reverifySummary, error) {
+func summarize(ctx context.Context, s store.Batches, b *store.Batch, out string) (*reverifySummary, error) {
 	sum := &reverifySummary{Batch: b.ID, Total: b.Total, Verdicts: map[string]int{}}
 	var w *bufio.Writer
 	if out != "" {

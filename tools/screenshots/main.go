@@ -236,7 +236,7 @@ type fixPages struct {
 // findFix finds the newest verification sent back whose request holds
 // an agent session's trace and whose report refutes a claim by a check
 // that cites a tool call of it, preferring one that was tried again.
-func findFix(ctx context.Context, st store.Store) (fixPages, error) {
+func findFix(ctx context.Context, st store.Log) (fixPages, error) {
 	var before int64
 	var found fixPages
 	for {
