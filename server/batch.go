@@ -600,10 +600,19 @@ func (p *batchPool) verifyItem(ctx context.Context, it store.BatchItem) bool {
 
 // complete writes the outcome of an item.
 func (out *itemOutcome) complete(ctx context.Context, st store.Batches, it store.BatchItem) error {
+	return st.CompleteItem(ctx, out.completion(it.Tenant, it.BatchID, it.Index))
+}
+
+// completion is the store's completion of an item with this outcome: a
+// re-verification's result, else the verification or the error.
+func (out *itemOutcome) completion(tenant, batchID string, index int) store.Completion {
+	c := store.Completion{Tenant: tenant, BatchID: batchID, Index: index}
 	if out.result != nil {
-		return st.CompleteItemResult(ctx, it.Tenant, it.BatchID, it.Index, out.result)
+		c.Result = out.result
+	} else {
+		c.Verification, c.Events, c.Error = out.row, out.events, out.err
 	}
-	return st.CompleteItem(ctx, it.Tenant, it.BatchID, it.Index, out.row, out.events, out.err)
+	return c
 }
 
 // completed is what follows a batch item's completion: the metrics of a

@@ -452,7 +452,7 @@ func (q *jobQueue) sweep(ctx context.Context) {
 	for _, l := range found {
 		msg := fmt.Sprintf("the verification did not finish in %d attempts (the process working it may have died each time); the last attempt ended with: %s", l.attempts, l.last)
 		errJSON := wire.ErrorLine(l.a.Index+1, &vouch.Error{Code: vouch.ErrInternal, Message: msg})
-		if err := q.st.CompleteItem(ctx, l.a.Tenant, l.a.Batch, l.a.Index, nil, nil, errJSON); err != nil {
+		if err := q.st.CompleteItem(ctx, store.Completion{Tenant: l.a.Tenant, BatchID: l.a.Batch, Index: l.a.Index, Error: errJSON}); err != nil {
 			q.s.log.Warn("job queue: ending an item whose job was discarded", "batch", l.a.Batch, "index", l.a.Index, "err", err)
 			continue
 		}
@@ -497,12 +497,7 @@ func (w *itemWorker) Work(ctx context.Context, job *river.Job[itemArgs]) error {
 		_, err := river.JobCompleteTx[*riverpgxv5.Driver](ctx, tx, job)
 		return err
 	}
-	if out.result != nil {
-		err = q.st.CompleteItemResultTx(wctx, a.Tenant, a.Batch, a.Index, out.result, completeJob)
-	} else {
-		err = q.st.CompleteItemTx(wctx, a.Tenant, a.Batch, a.Index, out.row, out.events, out.err, completeJob)
-	}
-	if err != nil {
+	if err := q.st.CompleteItemTx(wctx, out.completion(a.Tenant, a.Batch, a.Index), completeJob); err != nil {
 		return fmt.Errorf("completing the item: %w", err)
 	}
 	q.s.completed(a.Tenant, out)

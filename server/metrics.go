@@ -145,9 +145,9 @@ func (s *instrumented) List(ctx context.Context, tenant string, f store.Filter) 
 	return got, err
 }
 
-func (s *instrumented) CompleteItem(ctx context.Context, tenant, batchID string, index int, v *store.Verification, evs []store.Event, errJSON []byte) error {
+func (s *instrumented) CompleteItem(ctx context.Context, c store.Completion) error {
 	start := time.Now()
-	err := s.Store.CompleteItem(ctx, tenant, batchID, index, v, evs, errJSON)
+	err := s.Store.CompleteItem(ctx, c)
 	s.observe("complete_item", start, err)
 	return err
 }

@@ -36,10 +36,7 @@ type Queue interface {
 	// the batch writes, which stay locked to the commit), also when the
 	// item is no longer pending; an error from then undoes the
 	// completion.
-	CompleteItemTx(ctx context.Context, tenant, batchID string, index int, v *Verification, events []Event, errJSON []byte, then TxFunc) error
-	// CompleteItemResultTx is [Batches.CompleteItemResult] whose
-	// transaction runs then last, as CompleteItemTx does.
-	CompleteItemResultTx(ctx context.Context, tenant, batchID string, index int, result []byte, then TxFunc) error
+	CompleteItemTx(ctx context.Context, c Completion, then TxFunc) error
 	// Item returns one batch item with its Request; ErrNotFound when the
 	// tenant has no such item (its batch was pruned), or its batch is
 	// still loading.
@@ -85,16 +82,8 @@ func (s *pgStore) CommitBatchTx(ctx context.Context, tenant, id string, each Ite
 }
 
 // CompleteItemTx implements [Queue.CompleteItemTx].
-func (s *pgStore) CompleteItemTx(ctx context.Context, tenant, batchID string, index int, v *Verification, events []Event, errJSON []byte, then TxFunc) error {
-	return s.completeItem(ctx, tenant, batchID, index, v, events, errJSON, nil, pgThen(then))
-}
-
-// CompleteItemResultTx implements [Queue.CompleteItemResultTx].
-func (s *pgStore) CompleteItemResultTx(ctx context.Context, tenant, batchID string, index int, result []byte, then TxFunc) error {
-	if len(result) == 0 {
-		return errors.New("store: complete batch item: no result")
-	}
-	return s.completeItem(ctx, tenant, batchID, index, nil, nil, nil, result, pgThen(then))
+func (s *pgStore) CompleteItemTx(ctx context.Context, c Completion, then TxFunc) error {
+	return s.completeItem(ctx, c, pgThen(then))
 }
 
 // pgThen adapts a TxFunc to the engine's transaction, a pgx.Tx inside a

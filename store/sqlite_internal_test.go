@@ -298,14 +298,14 @@ func TestBatchItemRequestStoredOnce(t *testing.T) {
 	}
 	withRequest := testVerification("acme", "v0", 1)
 	withRequest.Request = []byte(`{"n":0}`)
-	if err := s.CompleteItem(ctx, "acme", "b1", 0, withRequest, nil, nil); err != nil {
+	if err := s.CompleteItem(ctx, Completion{Tenant: "acme", BatchID: "b1", Index: 0, Verification: withRequest}); err != nil {
 		t.Fatal(err)
 	}
 	// Over the cap: the log keeps no request.
-	if err := s.CompleteItem(ctx, "acme", "b1", 1, testVerification("acme", "v1", 1), nil, nil); err != nil {
+	if err := s.CompleteItem(ctx, Completion{Tenant: "acme", BatchID: "b1", Index: 1, Verification: testVerification("acme", "v1", 1)}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.CompleteItem(ctx, "acme", "b1", 2, nil, nil, []byte(`{"code":"internal"}`)); err != nil {
+	if err := s.CompleteItem(ctx, Completion{Tenant: "acme", BatchID: "b1", Index: 2, Error: []byte(`{"code":"internal"}`)}); err != nil {
 		t.Fatal(err)
 	}
 	for i, want := range []string{"", `{"n":1}`, `{"n":2}`} {
@@ -385,7 +385,7 @@ func TestBatchFinishedAfterAFailedFinish(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i := range 2 {
-			if err := s.CompleteItem(ctx, "acme", id, i, nil, nil, []byte(`{"code":"internal"}`)); err != nil {
+			if err := s.CompleteItem(ctx, Completion{Tenant: "acme", BatchID: id, Index: i, Error: []byte(`{"code":"internal"}`)}); err != nil {
 				t.Fatal(err)
 			}
 		}

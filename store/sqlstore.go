@@ -1291,33 +1291,32 @@ func (s *sqlStore) readBatch(ctx context.Context, c conn, tenant, id string, loa
 }
 
 // CompleteItem implements [Batches.CompleteItem]. It returns ErrNotFound
-// when the tenant has no such item; v's tenant, when given, must be the
-// batch's.
-func (s *sqlStore) CompleteItem(ctx context.Context, tenant, batchID string, index int, v *Verification, events []Event, errJSON []byte) error {
-	if v == nil && len(errJSON) == 0 {
-		return errors.New("store: complete batch item: neither a verification nor an error")
-	}
-	return s.completeItem(ctx, tenant, batchID, index, v, events, errJSON, nil, nil)
+// when the tenant has no such item; the verification's tenant, when
+// given, must be the batch's.
+func (s *sqlStore) CompleteItem(ctx context.Context, c Completion) error {
+	return s.completeItem(ctx, c, nil)
 }
 
-// CompleteItemResult implements [Batches.CompleteItemResult].
-func (s *sqlStore) CompleteItemResult(ctx context.Context, tenant, batchID string, index int, result []byte) error {
-	if len(result) == 0 {
-		return errors.New("store: complete batch item: no result")
-	}
-	return s.completeItem(ctx, tenant, batchID, index, nil, nil, nil, result, nil)
-}
-
-// completeItem ends a pending item with v (and its events), with a
-// re-verification's result, or with errJSON, whichever is given, in that
-// order. Its transaction runs then (when not nil) after the item's own
-// writes and before those every completion of the batch or the tenant
-// makes (the batch's counts, the events, the tallies), also when the
-// item was no longer pending: an error from then undoes the completion.
-func (s *sqlStore) completeItem(ctx context.Context, tenant, batchID string, index int, v *Verification, events []Event, errJSON, result []byte, then func(ctx context.Context, tx conn) error) error {
+// completeItem ends a pending item as c says. Its transaction runs then
+// (when not nil) after the item's own writes and before those every
+// completion of the batch or the tenant makes (the batch's counts, the
+// events, the tallies), also when the item was no longer pending: an
+// error from then undoes the completion.
+func (s *sqlStore) completeItem(ctx context.Context, c Completion, then func(ctx context.Context, tx conn) error) error {
 	const op = "store: complete batch item"
 	if err := s.check(); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
+	}
+	tenant, batchID, index, v, events := c.Tenant, c.BatchID, c.Index, c.Verification, c.Events
+	var result, errJSON []byte
+	switch {
+	case v != nil:
+	case len(c.Result) > 0:
+		result = c.Result
+	case len(c.Error) > 0:
+		errJSON = c.Error
+	default:
+		return fmt.Errorf("%s: neither a verification, a result nor an error", op)
 	}
 	var (
 		nv  *pending
@@ -1336,8 +1335,6 @@ func (s *sqlStore) completeItem(ctx context.Context, tenant, batchID string, ind
 		if evs, err = s.prepareEvents(events, tenant, nv.Result); err != nil {
 			return fmt.Errorf("%s: %w", op, err)
 		}
-	} else if len(errJSON) == 0 && len(result) == 0 {
-		return fmt.Errorf("%s: neither a verification, a result nor an error", op)
 	}
 	now := s.stamp(time.Time{})
 	var (

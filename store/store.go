@@ -188,18 +188,14 @@ type Batches interface {
 	PruneLoading(ctx context.Context, age time.Duration) (int, error)
 	// Batch returns a batch with its counts.
 	Batch(ctx context.Context, tenant, id string) (*Batch, error)
-	// CompleteItem ends a pending item in one transaction: with v (and
-	// its events) written as Insert would (a duplicate is not an error:
-	// the item then points at the stored verification), or with errJSON
-	// when v is nil. It updates the batch's counts, and its FinishedAt
-	// when it was the last item. Completing an item that is not pending
-	// does nothing and returns nil, so a retried job cannot count twice.
-	CompleteItem(ctx context.Context, tenant, batchID string, index int, v *Verification, events []Event, errJSON []byte) error
-	// CompleteItemResult ends a pending item of a re-verification batch
-	// with its result (the comparison of its old and new verdicts, as
-	// JSON), updating the batch as CompleteItem does; completing an item
-	// that is not pending does nothing and returns nil.
-	CompleteItemResult(ctx context.Context, tenant, batchID string, index int, result []byte) error
+	// CompleteItem ends a pending item in one transaction, as c says:
+	// with its verification (and the events it raised) written as Insert
+	// would (a duplicate is not an error: the item then points at the
+	// stored verification), with a re-verification's result, or with an
+	// error. It updates the batch's counts, and finishes the batch when
+	// it was the last item. Completing an item that is not pending does
+	// nothing and returns nil, so a retried job cannot count twice.
+	CompleteItem(ctx context.Context, c Completion) error
 	// PendingItems returns up to limit pending items across tenants
 	// (Request filled in), oldest batch first, for resuming batches after
 	// a restart.
@@ -483,6 +479,24 @@ type BatchItem struct {
 	RefAttempt int
 	// Result is the result of a done item of a re-verification batch.
 	Result []byte
+}
+
+// Completion is how one pending batch item ends: with the first given of
+// a Verification (and the Events it raised), a re-verification's Result
+// (the comparison of its old and new verdicts, as JSON), or an Error (a
+// JSON object).
+type Completion struct {
+	// Tenant, BatchID and Index name the item.
+	Tenant, BatchID string
+	Index           int
+	// Verification is written as [Log.Insert] writes one, with Events;
+	// the store assigns its Seq and theirs.
+	Verification *Verification
+	Events       []Event
+	// Result is the result of an item of a re-verification batch.
+	Result []byte
+	// Error is why the item failed.
+	Error []byte
 }
 
 // Scopes an API key can hold.

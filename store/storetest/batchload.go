@@ -93,7 +93,7 @@ func testLoadingBatch(t *testing.T, h *harness) {
 	h.appendN("up", 4, 3, 3, 3)
 	h.appendN("up", 7, 4, 4, 3)
 	h.hidden(tenant, "up")
-	err := h.s.CompleteItem(ctx, "other-tenant", "up", 1, nil, nil, []byte(`{}`))
+	err := h.s.CompleteItem(ctx, store.Completion{Tenant: "other-tenant", BatchID: "up", Index: 1, Error: []byte(`{}`)})
 	isErr(t, "CompleteItem(an item of the batch, in another tenant)", err, store.ErrNotFound)
 	isErr(t, "AppendItems(another tenant's batch)", h.s.AppendItems(ctx, "other-tenant", "up", []store.BatchItem{{Request: []byte(`{}`)}}), store.ErrNotFound)
 	if _, err := h.s.CommitBatch(ctx, "other-tenant", "up"); !errors.Is(err, store.ErrNotFound) {
@@ -145,7 +145,7 @@ func testLoadingBatch(t *testing.T, h *harness) {
 
 	// Its items complete as any batch's do, and finish it.
 	for _, i := range idx {
-		if err := h.s.CompleteItem(ctx, tenant, "up", i, nil, nil, []byte(`{"error":"x"}`)); err != nil {
+		if err := h.s.CompleteItem(ctx, store.Completion{Tenant: tenant, BatchID: "up", Index: i, Error: []byte(`{"error":"x"}`)}); err != nil {
 			t.Fatalf("CompleteItem(%d): %v", i, err)
 		}
 	}

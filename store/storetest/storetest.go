@@ -915,9 +915,9 @@ func testTenantIsolation(t *testing.T, h *harness) {
 		return nil
 	})
 	isErr(t, "b: BatchResults(a's batch)", err, store.ErrNotFound)
-	err = h.s.CompleteItem(ctx, b, "batch", 0, sample(b, "sneak", 1, at(5)), nil, nil)
+	err = h.s.CompleteItem(ctx, store.Completion{Tenant: b, BatchID: "batch", Index: 0, Verification: sample(b, "sneak", 1, at(5))})
 	isErr(t, "b: CompleteItem(a's batch, a verification)", err, store.ErrNotFound)
-	err = h.s.CompleteItem(ctx, b, "batch", 1, nil, nil, []byte(`{"error":"x"}`))
+	err = h.s.CompleteItem(ctx, store.Completion{Tenant: b, BatchID: "batch", Index: 1, Error: []byte(`{"error":"x"}`)})
 	isErr(t, "b: CompleteItem(a's batch, an error)", err, store.ErrNotFound)
 	got, err := h.s.Batch(ctx, a, "batch")
 	if err != nil {
@@ -1085,7 +1085,7 @@ func testEventReports(t *testing.T, h *harness) {
 	bv.Result = []byte(`{"id":"rb-0","verdict":"fail"}`)
 	batchEvent := withReport(bv, "complete")
 	wantBatch := string(batchEvent.Data)
-	if err := h.s.CompleteItem(ctx, tenant, "rb", 0, bv, []store.Event{batchEvent}, nil); err != nil {
+	if err := h.s.CompleteItem(ctx, store.Completion{Tenant: tenant, BatchID: "rb", Index: 0, Verification: bv, Events: []store.Event{batchEvent}}); err != nil {
 		t.Fatalf("CompleteItem: %v", err)
 	}
 	got, err := h.s.Events(ctx, tenant, 0, 100)
@@ -1181,7 +1181,7 @@ func testBatches(t *testing.T, h *harness) {
 	// Item 0: a verification and its event.
 	v0 := sample(tenant, "bv0", 1, at(1))
 	evs := []store.Event{event(tenant, "created", 1)}
-	if err := h.s.CompleteItem(ctx, tenant, "b1", 0, v0, evs, nil); err != nil {
+	if err := h.s.CompleteItem(ctx, store.Completion{Tenant: tenant, BatchID: "b1", Index: 0, Verification: v0, Events: evs}); err != nil {
 		t.Fatalf("CompleteItem(0): %v", err)
 	}
 	if v0.Seq == 0 || evs[0].Seq == 0 {
@@ -1193,36 +1193,36 @@ func testBatches(t *testing.T, h *harness) {
 		diff(t, "the item's verification", *v0, *g)
 	}
 	// Again, with another verification: nothing changes.
-	if err := h.s.CompleteItem(ctx, tenant, "b1", 0, sample(tenant, "bv0-again", 1, at(2)), []store.Event{event(tenant, "created", 2)}, nil); err != nil {
+	if err := h.s.CompleteItem(ctx, store.Completion{Tenant: tenant, BatchID: "b1", Index: 0, Verification: sample(tenant, "bv0-again", 1, at(2)), Events: []store.Event{event(tenant, "created", 2)}}); err != nil {
 		t.Errorf("CompleteItem(0) again: %v", err)
 	}
 	if _, err := h.s.Get(ctx, tenant, "bv0-again", 1); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("completing a done item wrote a verification: %v", err)
 	}
-	if err := h.s.CompleteItem(ctx, tenant, "b1", 0, nil, nil, []byte(`{"error":"late"}`)); err != nil {
+	if err := h.s.CompleteItem(ctx, store.Completion{Tenant: tenant, BatchID: "b1", Index: 0, Error: []byte(`{"error":"late"}`)}); err != nil {
 		t.Errorf("CompleteItem(0) with an error after done: %v", err)
 	}
 	// Item 1: an error.
 	itemErr := []byte(`{"error":{"code":"judge_unavailable"}}`)
-	if err := h.s.CompleteItem(ctx, tenant, "b1", 1, nil, nil, itemErr); err != nil {
+	if err := h.s.CompleteItem(ctx, store.Completion{Tenant: tenant, BatchID: "b1", Index: 1, Error: itemErr}); err != nil {
 		t.Fatalf("CompleteItem(1, error): %v", err)
 	}
-	if err := h.s.CompleteItem(ctx, tenant, "b1", 1, nil, nil, itemErr); err != nil {
+	if err := h.s.CompleteItem(ctx, store.Completion{Tenant: tenant, BatchID: "b1", Index: 1, Error: itemErr}); err != nil {
 		t.Errorf("CompleteItem(1, error) again: %v", err)
 	}
 	// Item 2: a duplicate of item 0's verification points at it.
 	dup := sample(tenant, "bv2", 1, at(3))
 	dup.IdempotencyKey = v0.IdempotencyKey
-	if err := h.s.CompleteItem(ctx, tenant, "b1", 2, dup, []store.Event{event(tenant, "created", 3)}, nil); err != nil {
+	if err := h.s.CompleteItem(ctx, store.Completion{Tenant: tenant, BatchID: "b1", Index: 2, Verification: dup, Events: []store.Event{event(tenant, "created", 3)}}); err != nil {
 		t.Fatalf("CompleteItem(2, a duplicate): %v", err)
 	}
 	// Items that do not exist.
-	err = h.s.CompleteItem(ctx, tenant, "b1", 9, nil, nil, itemErr)
+	err = h.s.CompleteItem(ctx, store.Completion{Tenant: tenant, BatchID: "b1", Index: 9, Error: itemErr})
 	isErr(t, "CompleteItem(no such index)", err, store.ErrNotFound)
-	err = h.s.CompleteItem(ctx, tenant, "nope", 0, nil, nil, itemErr)
+	err = h.s.CompleteItem(ctx, store.Completion{Tenant: tenant, BatchID: "nope", Index: 0, Error: itemErr})
 	isErr(t, "CompleteItem(no such batch)", err, store.ErrNotFound)
 	// Item 3 was born failed.
-	if err := h.s.CompleteItem(ctx, tenant, "b1", 3, sample(tenant, "bv3", 1, at(4)), nil, nil); err != nil {
+	if err := h.s.CompleteItem(ctx, store.Completion{Tenant: tenant, BatchID: "b1", Index: 3, Verification: sample(tenant, "bv3", 1, at(4))}); err != nil {
 		t.Errorf("CompleteItem(3, born failed): %v", err)
 	}
 	if _, err := h.s.Get(ctx, tenant, "bv3", 1); !errors.Is(err, store.ErrNotFound) {
@@ -1237,7 +1237,7 @@ func testBatches(t *testing.T, h *harness) {
 	}
 
 	v4 := sample(tenant, "bv4", 1, at(5))
-	if err := h.s.CompleteItem(ctx, tenant, "b1", 4, v4, nil, nil); err != nil {
+	if err := h.s.CompleteItem(ctx, store.Completion{Tenant: tenant, BatchID: "b1", Index: 4, Verification: v4}); err != nil {
 		t.Fatalf("CompleteItem(4): %v", err)
 	}
 	got, _ = h.s.Batch(ctx, tenant, "b1")
@@ -1298,13 +1298,13 @@ func testReverifyBatch(t *testing.T, h *harness) {
 	if err != nil || len(pending) != 2 || pending[1].RefID != "b" || pending[1].RefAttempt != 2 || pending[1].Request != nil {
 		t.Fatalf("PendingItems = %+v, %v", pending, err)
 	}
-	if err := h.s.CompleteItemResult(ctx, tenant, "rv", 0, []byte(`{"line":1,"changed":true}`)); err != nil {
+	if err := h.s.CompleteItem(ctx, store.Completion{Tenant: tenant, BatchID: "rv", Index: 0, Result: []byte(`{"line":1,"changed":true}`)}); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.s.CompleteItemResult(ctx, tenant, "rv", 0, []byte(`{"again":true}`)); err != nil {
+	if err := h.s.CompleteItem(ctx, store.Completion{Tenant: tenant, BatchID: "rv", Index: 0, Result: []byte(`{"again":true}`)}); err != nil {
 		t.Errorf("completing a done item again: %v", err)
 	}
-	if err := h.s.CompleteItem(ctx, tenant, "rv", 1, nil, nil, []byte(`{"error":1}`)); err != nil {
+	if err := h.s.CompleteItem(ctx, store.Completion{Tenant: tenant, BatchID: "rv", Index: 1, Error: []byte(`{"error":1}`)}); err != nil {
 		t.Fatal(err)
 	}
 	var lines []string
@@ -1365,7 +1365,7 @@ func testLargeBatch(t *testing.T, h *harness) {
 	}
 	for _, i := range []int{0, 1000, n - 1} {
 		v := sample(tenant, fmt.Sprintf("lb%d", i), 1, at(i))
-		if err := h.s.CompleteItem(ctx, tenant, "large", i, v, nil, nil); err != nil {
+		if err := h.s.CompleteItem(ctx, store.Completion{Tenant: tenant, BatchID: "large", Index: i, Verification: v}); err != nil {
 			t.Fatalf("CompleteItem(%d): %v", i, err)
 		}
 	}
@@ -1416,9 +1416,9 @@ func testConcurrentComplete(t *testing.T, h *harness) {
 				var err error
 				if j < 2 {
 					v := sample(tenant, fmt.Sprintf("cc%d", i), 1, at(i))
-					err = h.s.CompleteItem(ctx, tenant, "cc", i, v, []store.Event{event(tenant, "created", i)}, nil)
+					err = h.s.CompleteItem(ctx, store.Completion{Tenant: tenant, BatchID: "cc", Index: i, Verification: v, Events: []store.Event{event(tenant, "created", i)}})
 				} else {
-					err = h.s.CompleteItem(ctx, tenant, "cc", i, nil, nil, []byte(`{"error":"judge"}`))
+					err = h.s.CompleteItem(ctx, store.Completion{Tenant: tenant, BatchID: "cc", Index: i, Error: []byte(`{"error":"judge"}`)})
 				}
 				if err != nil {
 					errs <- fmt.Errorf("item %d, completion %d: %w", i, j, err)
@@ -1482,7 +1482,7 @@ func testPendingOrder(t *testing.T, h *harness) {
 			t.Fatalf("CreateBatch: %v", err)
 		}
 	}
-	if err := h.s.CompleteItem(ctx, "t1", "oldest", 0, nil, nil, []byte(`{"e":1}`)); err != nil {
+	if err := h.s.CompleteItem(ctx, store.Completion{Tenant: "t1", BatchID: "oldest", Index: 0, Error: []byte(`{"e":1}`)}); err != nil {
 		t.Fatal(err)
 	}
 	p, err := h.s.PendingItems(ctx, 100)
@@ -1671,7 +1671,9 @@ func testClosed(t *testing.T, h *harness) {
 		"AbortBatch":   func() error { return s.AbortBatch(ctx, tenant, "l") },
 		"PruneLoading": func() error { _, err := s.PruneLoading(ctx, 0); return err },
 		"Batch":        func() error { _, err := s.Batch(ctx, tenant, "b"); return err },
-		"CompleteItem": func() error { return s.CompleteItem(ctx, tenant, "b", 0, nil, nil, []byte(`{}`)) },
+		"CompleteItem": func() error {
+			return s.CompleteItem(ctx, store.Completion{Tenant: tenant, BatchID: "b", Index: 0, Error: []byte(`{}`)})
+		},
 		"PendingItems": func() error { _, err := s.PendingItems(ctx, 10); return err },
 		"BatchResults": func() error {
 			return s.BatchResults(ctx, tenant, "b", func(store.BatchItem, []byte) error { return nil })
@@ -1711,7 +1713,7 @@ func testReopen(t *testing.T, h *harness) {
 	if err := h.s.CreateBatch(ctx, b, []store.BatchItem{{Request: []byte(`{"n":0}`)}, {Request: []byte(`{"n":1}`)}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.s.CompleteItem(ctx, tenant, "rb", 0, sample(tenant, "rb0", 1, at(3)), nil, nil); err != nil {
+	if err := h.s.CompleteItem(ctx, store.Completion{Tenant: tenant, BatchID: "rb", Index: 0, Verification: sample(tenant, "rb0", 1, at(3))}); err != nil {
 		t.Fatal(err)
 	}
 	_, k, _ := store.NewKey(tenant, "k", []string{store.ScopeRead}, at(4))
