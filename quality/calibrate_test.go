@@ -816,8 +816,8 @@ func TestOldSamples(t *testing.T) {
 	} {
 		// A retry is of a first attempt; a fail of the last (past
 		// maxRetries).
-		tc.v.ID, tc.v.Attempt, tc.v.Kind = "x", 3, "answer"
-		if tc.v.Verdict == "retry" {
+		tc.v.ID, tc.v.Attempt, tc.v.Kind = "x", 3, vouch.KindAnswer
+		if tc.v.Verdict == vouch.VerdictRetry {
 			tc.v.Attempt = 1
 		}
 		s := SampleOfRow(&tc.v)
@@ -825,7 +825,7 @@ func TestOldSamples(t *testing.T) {
 			t.Errorf("%s: row %d, ledger %+v; want row %d, a ledger %v, left unverified %v", tc.name, s.Row, s.Ledger, tc.row, tc.hasLedger, tc.left)
 		}
 		// A report of the same says the same.
-		rep := vouch.Report{ID: "x", Attempt: tc.v.Attempt, Kind: "answer", Verdict: vouch.Verdict(tc.v.Verdict), VerdictRow: tc.v.VerdictRow, Score: tc.v.Score}
+		rep := vouch.Report{ID: "x", Attempt: tc.v.Attempt, Kind: vouch.KindAnswer, Verdict: tc.v.Verdict, VerdictRow: tc.v.VerdictRow, Score: tc.v.Score}
 		if tc.v.Injection {
 			rep.Warnings = append(rep.Warnings, vouch.Warning{Code: vouch.CodePromptInjection})
 		}
@@ -843,9 +843,9 @@ func TestOldSamples(t *testing.T) {
 		p := vouch.DefaultPolicy()
 		want := tc.v.Verdict
 		if tc.name == "seven-row 6 by onUnverified fail" {
-			want = string(vouch.VerdictUnverified)
+			want = vouch.VerdictUnverified
 		}
-		if v := newCandidate(&p, nil).decide(&s); v != want {
+		if v := newCandidate(&p, nil).decide(&s); vouch.Verdict(v) != want {
 			t.Errorf("%s: decided again %s, want %s (stored %s)", tc.name, v, want, tc.v.Verdict)
 		}
 	}

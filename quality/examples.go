@@ -85,8 +85,8 @@ func Examples(ctx context.Context, st ExampleSource, tenant string, w store.Wind
 	return out, nil
 }
 
-func classOf(verdict string) (string, float64) {
-	switch vouch.Verdict(verdict) {
+func classOf(verdict vouch.Verdict) (string, float64) {
+	switch verdict {
 	case vouch.VerdictPass:
 		return ClassGood, 1
 	case vouch.VerdictRetry:

@@ -58,12 +58,12 @@ func TestReliabilityOfLabels(t *testing.T) {
 	base := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 	var rows []*store.Verification
 	for i := range 40 {
-		score, verdict := float64(i%10)/10+0.05, "pass"
+		score, verdict := float64(i%10)/10+0.05, vouch.VerdictPass
 		if score < 0.5 {
-			verdict = "retry"
+			verdict = vouch.VerdictRetry
 		}
 		rows = append(rows, &store.Verification{Tenant: "t", ID: fmt.Sprintf("v%d", i), Attempt: 1, IdempotencyKey: fmt.Sprintf("v%d/1", i),
-			RequestHash: "h", Kind: "answer", Verdict: verdict, Action: "accept", Score: &score, Confidence: score, VerdictRow: 6,
+			RequestHash: "h", Kind: vouch.KindAnswer, Verdict: verdict, Action: vouch.ActionAccept, Score: &score, Confidence: score, VerdictRow: 6,
 			Result: []byte("{}"), CreatedAt: base.Add(time.Duration(i) * time.Minute)})
 	}
 	if _, err := st.Import(ctx, rows); err != nil {

@@ -237,7 +237,7 @@ func judgeLabels(labels []store.Labelled) (api.Reviews, api.Labels, api.Unverifi
 		} else {
 			lb.Bad++
 		}
-		v := vouch.Verdict(l.V.Verdict)
+		v := l.V.Verdict
 		switch {
 		case v == vouch.VerdictPass && l.Good:
 			lb.Confirmed++

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/api"
 	"github.com/vouchgate/vouch/store"
 )
@@ -15,7 +16,7 @@ func fold(vs []store.Verification) *store.WindowTally {
 	groups := map[[2]string]*store.Tally{}
 	var order [][2]string
 	for i := range vs {
-		k := [2]string{vs[i].Kind, vs[i].ExecutorModel}
+		k := [2]string{string(vs[i].Kind), vs[i].ExecutorModel}
 		if groups[k] == nil {
 			groups[k] = &store.Tally{}
 			order = append(order, k)
@@ -30,9 +31,12 @@ func fold(vs []store.Verification) *store.WindowTally {
 }
 
 func TestCompute(t *testing.T) {
-	v := func(id string, attempt int, verdict string, score *float64) store.Verification {
-		action := map[string]string{"pass": "accept", "retry": "retry", "fail": "escalate", "unverified": "accept"}[verdict]
-		return store.Verification{ID: id, Attempt: attempt, Kind: "subtask", ExecutorModel: "m1",
+	v := func(id string, attempt int, verdict vouch.Verdict, score *float64) store.Verification {
+		action := map[vouch.Verdict]vouch.Action{
+			vouch.VerdictPass: vouch.ActionAccept, vouch.VerdictRetry: vouch.ActionRetry,
+			vouch.VerdictFail: vouch.ActionEscalate, vouch.VerdictUnverified: vouch.ActionAccept,
+		}[verdict]
+		return store.Verification{ID: id, Attempt: attempt, Kind: vouch.KindSubtask, ExecutorModel: "m1",
 			Verdict: verdict, Action: action, Score: score, Confidence: 0.85, CostUSD: 0.01,
 			Ledger: &store.Ledger{Claims: 2}}
 	}
@@ -51,7 +55,7 @@ func TestCompute(t *testing.T) {
 	vs[0].TaskCostUSD, vs[1].TaskCostUSD = f(0.1), f(0.1)
 	vs[0].SelfConfidence, vs[6].SelfConfidence = f(1), f(0.9)
 	vs[6].ExecutorModel = "m2"
-	vs[5].Kind = "answer"
+	vs[5].Kind = vouch.KindAnswer
 	// The ledgers: 2 claims each but for these; e's and g's left
 	// unverified, h stored before vouch kept a ledger. 7 ledgers of
 	// 2 claims, e's of 3 (2 unverified) and g's of 1 (unverified): 18
@@ -60,7 +64,7 @@ func TestCompute(t *testing.T) {
 	vs[7].Ledger = &store.Ledger{Claims: 3, Unverified: 2, LeftUnverified: true}
 	vs[8].Ledger = &store.Ledger{Claims: 1, Unverified: 1, LeftUnverified: true}
 	vs[9].Ledger = nil
-	lab := func(i int, source string, good bool, verdict string) store.Labelled {
+	lab := func(i int, source string, good bool, verdict vouch.Verdict) store.Labelled {
 		return store.Labelled{V: vs[i], Source: source, Good: good, Verdict: verdict}
 	}
 	labels := []store.Labelled{

@@ -11,7 +11,7 @@ import (
 // renumbered from the six-row table, unless only the seven-row table
 // gives that row (see [SampleOf]).
 func SampleOfRow(v *store.Verification) Sample {
-	s := Sample{ID: v.ID, Attempt: v.Attempt, Kind: v.Kind, Verdict: v.Verdict, Row: v.VerdictRow,
+	s := Sample{ID: v.ID, Attempt: v.Attempt, Kind: string(v.Kind), Verdict: string(v.Verdict), Row: v.VerdictRow,
 		Score: v.Score, Confidence: v.Confidence, Dims: v.Dims, MustUndecided: v.MustUndecided, Injection: v.Injection,
 		Ledger: v.Ledger}
 	if s.Ledger == nil {
@@ -32,7 +32,7 @@ func Samples(ctx context.Context, st Source, tenant string, w store.Window) ([]S
 	err = st.Scan(ctx, tenant, w, func(v *store.Verification) error {
 		s := SampleOfRow(v)
 		if l, ok := latestLabel[ref{v.ID, v.Attempt}]; ok {
-			s.Label = &Label{Good: l.Good, Verdict: l.Verdict}
+			s.Label = &Label{Good: l.Good, Verdict: string(l.Verdict)}
 		}
 		out = append(out, s)
 		return nil
@@ -53,7 +53,7 @@ func LabelledSamples(labels []store.Labelled) []Sample {
 			continue
 		}
 		s := SampleOfRow(&l.V)
-		s.Label = &Label{Good: l.Good, Verdict: l.Verdict}
+		s.Label = &Label{Good: l.Good, Verdict: string(l.Verdict)}
 		out = append(out, s)
 	}
 	return out

@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/internal/examplews"
 	"github.com/vouchgate/vouch/store"
 )
@@ -93,7 +94,7 @@ func TestMCP(t *testing.T) {
 		t.Error("a key without the read scope is pointed at a resource it cannot read")
 	}
 	v, err := e.store.Get(t.Context(), "acme", rep.ID, 0)
-	if err != nil || v.Verdict != "retry" {
+	if err != nil || v.Verdict != vouch.VerdictRetry {
 		t.Fatalf("stored %+v, %v", v, err)
 	}
 	if _, err := e.store.Get(t.Context(), "globex", rep.ID, 0); err == nil {

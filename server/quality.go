@@ -61,7 +61,7 @@ func (s *Server) handleOverride(w http.ResponseWriter, r *http.Request) {
 	}
 	id := r.PathValue("id")
 	o := &store.Override{Tenant: tenantOf(r.Context()), VerificationID: id, Attempt: in.Attempt,
-		Verdict: in.Verdict, Reason: in.Reason, Reviewer: in.Reviewer}
+		Verdict: vouch.Verdict(in.Verdict), Reason: in.Reason, Reviewer: in.Reviewer}
 	if err := o.Check(); err != nil {
 		writeError(w, http.StatusBadRequest, string(vouch.ErrInvalid), err.Error())
 		return
@@ -83,7 +83,7 @@ func (s *Server) handleOverride(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusCreated, api.Override{VerificationID: o.VerificationID, Attempt: o.Attempt,
-		Verdict: o.Verdict, Reason: o.Reason, Reviewer: o.Reviewer, CreatedAt: o.CreatedAt.UTC()})
+		Verdict: string(o.Verdict), Reason: o.Reason, Reviewer: o.Reviewer, CreatedAt: o.CreatedAt.UTC()})
 }
 
 // handleOutcome records what happened downstream of a verification.

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/api"
 	"github.com/vouchgate/vouch/policy"
 	"github.com/vouchgate/vouch/quality"
@@ -269,14 +270,14 @@ func TestCalibration(t *testing.T) {
 	var vs []*store.Verification
 	for i := range 200 {
 		score := float64(i) / 200
-		verdict, row, oldRow := "pass", 7, 6
+		verdict, row, oldRow := vouch.VerdictPass, 7, 6
 		switch {
 		case score < 0.5:
-			verdict, row, oldRow = "fail", 2, 3
+			verdict, row, oldRow = vouch.VerdictFail, 2, 3
 		case score < 0.7:
-			verdict, row, oldRow = "retry", 3, 4
+			verdict, row, oldRow = vouch.VerdictRetry, 3, 4
 		}
-		v := &store.Verification{Tenant: "acme", ID: fmt.Sprintf("v%d", i), Attempt: 1, Kind: "answer",
+		v := &store.Verification{Tenant: "acme", ID: fmt.Sprintf("v%d", i), Attempt: 1, Kind: vouch.KindAnswer,
 			Verdict: verdict, VerdictRow: row, Score: &score, Confidence: 0.8, Result: []byte(`{}`),
 			Dims: map[string]float64{"groundedness": score}, CreatedAt: now.Add(-time.Duration(i) * time.Minute),
 			Ledger: &store.Ledger{Claims: 2}}

@@ -52,12 +52,12 @@ func (s *Server) handleGetVerification(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if view == viewBrief {
-		writeReport(w, view, v.Result, vouch.Verdict(ovs[len(ovs)-1].Verdict))
+		writeReport(w, view, v.Result, ovs[len(ovs)-1].Verdict)
 		return
 	}
 	list := make([]api.Override, len(ovs))
 	for i, o := range ovs {
-		list[i] = api.Override{Verdict: o.Verdict, Reason: o.Reason, Reviewer: o.Reviewer, CreatedAt: o.CreatedAt.UTC()}
+		list[i] = api.Override{Verdict: string(o.Verdict), Reason: o.Reason, Reviewer: o.Reviewer, CreatedAt: o.CreatedAt.UTC()}
 	}
 	b, err := spliceMember(v.Result, "overrides", list)
 	if err != nil {
@@ -107,7 +107,7 @@ func (s *Server) handleListVerifications(w http.ResponseWriter, r *http.Request)
 	}
 	out := api.List{Items: make([]api.Summary, len(page.Items))}
 	for i, v := range page.Items {
-		out.Items[i] = api.Summary{ID: v.ID, Attempt: v.Attempt, Kind: v.Kind, Verdict: v.Verdict, Action: v.Action,
+		out.Items[i] = api.Summary{ID: v.ID, Attempt: v.Attempt, Kind: string(v.Kind), Verdict: string(v.Verdict), Action: string(v.Action),
 			Score: v.Score, Confidence: v.Confidence, NeedsReview: v.NeedsReview, TaskID: v.TaskID,
 			InteractionID: v.InteractionID, TargetID: v.TargetID, Type: v.VerificationType, Goal: v.Goal,
 			Criticality: v.Criticality, ExecutorModel: v.ExecutorModel, JudgeModels: v.JudgeModels,
@@ -134,13 +134,13 @@ func parseFilter(q url.Values) (store.Filter, error) {
 			errs = append(errs, &vouch.Error{Code: vouch.ErrUnknownField, Path: k, Message: "unknown query parameter"})
 		}
 	}
-	f.Kind, f.Verdict, f.Action = q.Get("kind"), q.Get("verdict"), q.Get("action")
+	f.Kind, f.Verdict, f.Action = vouch.Kind(q.Get("kind")), vouch.Verdict(q.Get("verdict")), vouch.Action(q.Get("action"))
 	f.TaskID, f.InteractionID, f.ExecutorModel = q.Get("taskId"), q.Get("interactionId"), q.Get("executorModel")
-	if f.Kind != "" && !vouch.Kind(f.Kind).Valid() {
-		bad("kind", "unknown kind %q", truncate(f.Kind, 40))
+	if f.Kind != "" && !f.Kind.Valid() {
+		bad("kind", "unknown kind %q", truncate(string(f.Kind), 40))
 	}
-	if v := f.Verdict; v != "" && !vouch.Verdict(v).Valid() {
-		bad("verdict", "want pass, retry, fail or unverified, got %q", truncate(v, 40))
+	if v := f.Verdict; v != "" && !v.Valid() {
+		bad("verdict", "want pass, retry, fail or unverified, got %q", truncate(string(v), 40))
 	}
 	if v := q.Get("needsReview"); v != "" {
 		b, err := strconv.ParseBool(v)

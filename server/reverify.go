@@ -88,7 +88,7 @@ func (s *Server) Reverify(ctx context.Context, opt ReverifyOptions) (*store.Batc
 		return nil, fmt.Errorf("reverify: the policy: %w", err)
 	}
 	var items []store.BatchItem
-	f := store.Filter{Kind: opt.Kind, Since: opt.Since, Until: opt.Until, Oldest: true, Limit: 1000}
+	f := store.Filter{Kind: vouch.Kind(opt.Kind), Since: opt.Since, Until: opt.Until, Oldest: true, Limit: 1000}
 	for {
 		page, err := s.st.List(ctx, opt.Tenant, f)
 		if err != nil {
@@ -222,7 +222,7 @@ func (s *Server) reverifyItem(ctx context.Context, it store.BatchItem) (out item
 		return fail(err)
 	}
 	r := ReverifyResult{
-		Old: &ReverifyVerdict{Verdict: v.Verdict, Action: v.Action, Score: v.Score, Codes: v.Codes},
+		Old: &ReverifyVerdict{Verdict: string(v.Verdict), Action: string(v.Action), Score: v.Score, Codes: v.Codes},
 		New: &ReverifyVerdict{Verdict: string(rep.Verdict), Action: string(rep.Action), Score: rep.Score, Codes: quality.CodesOf(rep)},
 	}
 	if r.Changed = r.Old.Verdict != r.New.Verdict; r.Changed {

@@ -72,7 +72,7 @@ func testReverify(t *testing.T, newEnv envMaker) {
 		t.Errorf("inws with workspaces: %+v", r)
 	}
 	// The log is unchanged: the old verdict is still the stored one.
-	if v, err := e.store.Get(t.Context(), DefaultTenant, "half", 1); err != nil || v.Verdict != "retry" {
+	if v, err := e.store.Get(t.Context(), DefaultTenant, "half", 1); err != nil || v.Verdict != vouch.VerdictRetry {
 		t.Errorf("stored: %v %v", v, err)
 	}
 	if _, err := e.srv.Reverify(t.Context(), ReverifyOptions{Tenant: DefaultTenant, Since: time.Now().Add(time.Hour), Policy: pol}); err != ErrNoneToReverify {

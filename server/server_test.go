@@ -175,7 +175,7 @@ func testVerifyStoresAndReads(t *testing.T, newEnv envMaker) {
 		t.Fatal(err)
 	}
 	if v.InteractionID != "run-1" || v.TargetID != "writer" || v.TaskID != "t-r1" || v.VerificationType != "agent" ||
-		v.ExecutorModel != "openai:gpt-4o-mini" || v.Verdict != "pass" || v.Criticality != "normal" || !bytes.Equal(v.Request, request("r1", 1, "All DONE.")) {
+		v.ExecutorModel != "openai:gpt-4o-mini" || v.Verdict != vouch.VerdictPass || v.Criticality != "normal" || !bytes.Equal(v.Request, request("r1", 1, "All DONE.")) {
 		t.Errorf("stored row: %+v", v)
 	}
 

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/store"
 	"github.com/vouchgate/vouch/store/storetest"
 )
@@ -50,14 +51,14 @@ func benchReport(id string, attempt int) []byte {
 func benchVerification(tenant string, i int, created time.Time) *store.Verification {
 	id := fmt.Sprintf("v%07d", i)
 	score := float64(i%100) / 100
-	kinds := []string{"subtask", "plan", "final", "orchestrator"}
-	verdicts := []string{"pass", "pass", "pass", "retry", "fail", "pass", "retry"}
+	kinds := []vouch.Kind{vouch.KindSubtask, "plan", "final", "orchestrator"}
+	verdicts := []vouch.Verdict{vouch.VerdictPass, vouch.VerdictPass, vouch.VerdictPass, vouch.VerdictRetry, vouch.VerdictFail, vouch.VerdictPass, vouch.VerdictRetry}
 	return &store.Verification{
 		Tenant: tenant, ID: id, Attempt: 1, IdempotencyKey: id + "/1",
 		RequestHash:   "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
 		InteractionID: fmt.Sprintf("run-%d", i/50), TargetID: "step", VerificationType: "agent",
 		TaskID: fmt.Sprintf("task-%d", i/10), Goal: "Add a CHANGELOG entry for 1.2.0",
-		Kind: kinds[i%len(kinds)], Verdict: verdicts[i%len(verdicts)], Action: "accept",
+		Kind: kinds[i%len(kinds)], Verdict: verdicts[i%len(verdicts)], Action: vouch.ActionAccept,
 		Score: &score, Confidence: 0.9, NeedsReview: i%10 == 0, Criticality: "normal",
 		ExecutorModel: "claude-sonnet", JudgeModels: []string{"judge-a"}, CostUSD: 0.0123, DurationMs: 1234.5,
 		Result:       report,

@@ -276,9 +276,6 @@ type dialect struct {
 	// " FOR UPDATE" for PostgreSQL; nothing for SQLite, whose one writer
 	// runs one write transaction at a time.
 	forUpdate string
-	// pack: reports and requests are stored compressed (see pack.go);
-	// SQLite's, as PostgreSQL compresses its own.
-	pack bool
 	// tallyShards is how many shards each tally row has (migration 0011):
 	// a write transaction adds to one, chosen at random, so that
 	// concurrent commits do not queue on one row. 1: no shard column.
@@ -295,7 +292,7 @@ type dialect struct {
 const sqliteTime = "2006-01-02T15:04:05.000000Z"
 
 var (
-	sqliteDialect = dialect{name: "sqlite", scanCreatedAt: "+created_at", noIndex: "+", pack: true, tallyShards: 1, ts: func(t time.Time) any {
+	sqliteDialect = dialect{name: "sqlite", scanCreatedAt: "+created_at", noIndex: "+", tallyShards: 1, ts: func(t time.Time) any {
 		return t.UTC().Format(sqliteTime)
 	}}
 	postgresDialect = dialect{name: "postgres", scanCreatedAt: "created_at", forUpdate: " FOR UPDATE", tallyShards: 16, sparseTallies: true, ts: func(t time.Time) any {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // BeginEvents writes events in a transaction of a PostgreSQL store that
@@ -30,3 +32,32 @@ func BeginEvents(t testing.TB, ctx context.Context, s Store, events []Event) (se
 // SetEventWait sets how long Events waits for events committed above the
 // horizon of a PostgreSQL store.
 func SetEventWait(s Store, d time.Duration) { s.(*pgStore).eventWait = d }
+
+// MigratePostgresTo applies the PostgreSQL migrations up to version alone
+// to the database at dsn, as an older vouch left it.
+func MigratePostgresTo(ctx context.Context, dsn string, version int) error {
+	c, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		return err
+	}
+	defer c.Close(ctx)
+	ms, err := migrations(postgresDialect.name)
+	if err != nil {
+		return err
+	}
+	if _, err := c.Exec(ctx, `CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL)`); err != nil {
+		return err
+	}
+	for _, m := range ms {
+		if m.version > version {
+			break
+		}
+		if _, err := c.Exec(ctx, m.sql); err != nil {
+			return err
+		}
+		if _, err := c.Exec(ctx, `INSERT INTO schema_migrations VALUES ($1, $2, now())`, m.version, m.name); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/vouchgate/vouch"
 )
 
 // Bounds of what a person writes beside a verification: a label's reason
@@ -34,8 +36,8 @@ func CheckText(name, s string, max int) error {
 // does not look the verification up.
 func (o *Override) Check() error {
 	switch o.Verdict {
-	case "pass", "retry", "fail":
-	case "unverified":
+	case vouch.VerdictPass, vouch.VerdictRetry, vouch.VerdictFail:
+	case vouch.VerdictUnverified:
 		return errors.New(`verdict "unverified": a reviewer decides, want pass, retry or fail (unverified is the gate's verdict for what it could not check)`)
 	default:
 		v := o.Verdict

@@ -3,6 +3,8 @@ package store
 import (
 	"strings"
 	"testing"
+
+	"github.com/vouchgate/vouch"
 )
 
 func TestOverrideCheck(t *testing.T) {
@@ -15,7 +17,7 @@ func TestOverrideCheck(t *testing.T) {
 		{Override{Verdict: "maybe"}, "pass, retry or fail"},
 		{Override{Verdict: "unverified"}, `verdict "unverified": a reviewer decides, want pass, retry or fail`},
 		{Override{Verdict: ""}, `verdict "": want pass, retry or fail`},
-		{Override{Verdict: strings.Repeat("x", 100)}, "…"},
+		{Override{Verdict: vouch.Verdict(strings.Repeat("x", 100))}, "…"},
 		{Override{Verdict: "retry", Attempt: -1}, "attempt"},
 		{Override{Verdict: "pass", Reason: strings.Repeat("é", MaxReasonRunes)}, ""},
 		{Override{Verdict: "pass", Reason: strings.Repeat("é", MaxReasonRunes+1)}, "at most 4000"},

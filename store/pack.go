@@ -2,70 +2,318 @@ package store
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
 
+	"github.com/klauspost/compress/dict"
 	"github.com/klauspost/compress/zstd"
 )
 
-// An SQLite store keeps each verification's report and request
-// compressed (zstd, its fastest level): they are most of a row, JSON of
-// a few kilobytes that compresses about fourfold. They are compressed by
-// the caller's goroutine before the write is queued, not by the writer,
-// and decompressed when read. PostgreSQL compresses them itself (TOAST),
-// so its rows hold them as they are. A row written before compression
-// holds its JSON as it is; the two are told apart by zstd's frame magic,
-// which no JSON text starts with.
+// A store keeps each verification's report and request compressed
+// (zstd, its fastest level): they are most of a row, JSON of a few
+// kilobytes. They are compressed by the caller's goroutine before the
+// write is queued (or its transaction begins), and decompressed when
+// read. PostgreSQL's own compression (TOAST) is off for these columns
+// (migration 0013): it takes only values over about 2 KB, and less well.
+//
+// Alone, zstd shrinks a report about threefold; the reports of one
+// deployment are alike (the same criteria, checks and keys, verification
+// after verification), and with a dictionary trained on them about
+// sixfold. So the store trains its own: once it has compressed
+// packSamples reports (and as many requests) without one, it builds a
+// dictionary of each kind from them, in the background, writes it to
+// pack_dicts (migration 0014) and compresses with it from then on;
+// every packRetrain blobs after that it trains a new one, so that the
+// dictionary follows the traffic. A zstd frame names its dictionary, and
+// a dictionary is never deleted, so every blob can be read back: the
+// dictionaries are loaded when the store opens, and one written since
+// by another process is loaded when a blob first names it.
+//
+// A row written before compression holds its JSON as it is; the two are
+// told apart by zstd's frame magic, which no JSON text starts with.
 
 // zstdMagic starts every zstd frame.
 var zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
 
-// packMin is the smallest blob worth compressing.
-const packMin = 256
-
-var (
-	packer = func() *zstd.Encoder {
-		e, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest),
-			zstd.WithEncoderConcurrency(1), zstd.WithWindowSize(1<<17), zstd.WithLowerEncoderMem(true))
-		if err != nil {
-			panic("store: zstd encoder: " + err.Error())
-		}
-		return e
-	}()
-	unpacker = func() *zstd.Decoder {
-		d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(0), zstd.WithDecoderMaxMemory(maxUnpacked))
-		if err != nil {
-			panic("store: zstd decoder: " + err.Error())
-		}
-		return d
-	}()
+// Bounds of compression and of the dictionaries' training.
+const (
+	// packMin is the smallest blob worth compressing.
+	packMin = 256
+	// packSamples is how many blobs of a kind a dictionary is trained on.
+	packSamples = 1000
+	// packSampleMax is the largest blob kept as a sample, and
+	// packSampleBytes the most bytes of samples of one kind.
+	packSampleMax   = 64 << 10
+	packSampleBytes = 16 << 20
+	// packRetrain is how many blobs of a kind are compressed with a
+	// dictionary before the next is trained.
+	packRetrain = 100_000
+	// packDictMax bounds a dictionary's size.
+	packDictMax = 32 << 10
+	// maxUnpacked bounds what a stored blob may decompress to: more than
+	// any request or report the server accepts.
+	maxUnpacked = 1 << 30
 )
 
-// maxUnpacked bounds what a stored blob may decompress to: more than any
-// request or report the server accepts.
-const maxUnpacked = 1 << 30
+// blobKind is what a blob holds: a report or a request, each with
+// dictionaries of its own.
+type blobKind int
+
+const (
+	blobReport blobKind = iota
+	blobRequest
+	blobKinds
+)
+
+// String returns the kind as pack_dicts names it.
+func (k blobKind) String() string {
+	if k == blobReport {
+		return "report"
+	}
+	return "request"
+}
+
+// dictStore is where a packer keeps its dictionaries.
+type dictStore interface {
+	// saveDict writes a dictionary of a kind under its zstd id.
+	saveDict(ctx context.Context, id uint32, kind blobKind, d []byte) error
+	// loadDict reads a dictionary by its id; ok is false when there is
+	// none.
+	loadDict(ctx context.Context, id uint32) (d []byte, ok bool, err error)
+	// newestDicts reads each kind's newest dictionary.
+	newestDicts(ctx context.Context) (map[blobKind][]byte, error)
+}
+
+// packer compresses and decompresses the blobs of one store.
+type packer struct {
+	ds  dictStore
+	log *slog.Logger
+	// plain compresses without a dictionary; enc holds the encoder of
+	// each kind's newest dictionary (nil: none yet).
+	plain *zstd.Encoder
+	enc   [blobKinds]atomic.Pointer[zstd.Encoder]
+
+	mu sync.Mutex
+	// decs decodes the frames of each dictionary by its id; 0: none.
+	decs map[uint32]*zstd.Decoder
+	// samples gathers the blobs the next dictionary of each kind is
+	// trained on, sampleBytes their size; since counts the blobs packed
+	// since the kind's dictionary (or the start); training is set while
+	// a dictionary of the kind is being built.
+	samples     [blobKinds][][]byte
+	sampleBytes [blobKinds]int
+	since       [blobKinds]int
+	training    [blobKinds]bool
+	trainers    sync.WaitGroup
+	// trained, when set, is called after each training (tests).
+	trained func(kind blobKind, id uint32, err error)
+}
+
+// newPacker returns a packer with the dictionaries ds holds, each kind
+// compressing with its newest.
+func newPacker(ctx context.Context, ds dictStore, log *slog.Logger) (*packer, error) {
+	plain, err := zstd.NewWriter(nil, encoderOptions()...)
+	if err != nil {
+		return nil, fmt.Errorf("zstd encoder: %w", err)
+	}
+	p := &packer{ds: ds, log: log, plain: plain, decs: map[uint32]*zstd.Decoder{}}
+	if p.decs[0], err = zstd.NewReader(nil, decoderOptions()...); err != nil {
+		return nil, fmt.Errorf("zstd decoder: %w", err)
+	}
+	newest, err := ds.newestDicts(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("read the compression dictionaries: %w", err)
+	}
+	for kind, d := range newest {
+		if err := p.use(kind, d); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+func encoderOptions(extra ...zstd.EOption) []zstd.EOption {
+	return append([]zstd.EOption{zstd.WithEncoderLevel(zstd.SpeedFastest),
+		zstd.WithEncoderConcurrency(1), zstd.WithWindowSize(1 << 17), zstd.WithLowerEncoderMem(true)}, extra...)
+}
+
+func decoderOptions(extra ...zstd.DOption) []zstd.DOption {
+	return append([]zstd.DOption{zstd.WithDecoderConcurrency(0), zstd.WithDecoderMaxMemory(maxUnpacked)}, extra...)
+}
+
+// use makes d the dictionary kind compresses with, and one it reads.
+func (p *packer) use(kind blobKind, d []byte) error {
+	id, err := dictID(d)
+	if err != nil {
+		return err
+	}
+	if err := p.register(id, d); err != nil {
+		return err
+	}
+	e, err := zstd.NewWriter(nil, encoderOptions(zstd.WithEncoderDict(d))...)
+	if err != nil {
+		return fmt.Errorf("zstd encoder of dictionary %d: %w", id, err)
+	}
+	p.enc[kind].Store(e)
+	return nil
+}
+
+// register adds a decoder for the frames of dictionary d.
+func (p *packer) register(id uint32, d []byte) error {
+	dec, err := zstd.NewReader(nil, decoderOptions(zstd.WithDecoderDicts(d))...)
+	if err != nil {
+		return fmt.Errorf("zstd decoder of dictionary %d: %w", id, err)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if old := p.decs[id]; old != nil {
+		old.Close()
+	}
+	p.decs[id] = dec
+	return nil
+}
+
+// dictID reads a zstd dictionary's id.
+func dictID(d []byte) (uint32, error) {
+	info, err := zstd.InspectDictionary(d)
+	if err != nil {
+		return 0, fmt.Errorf("a compression dictionary: %w", err)
+	}
+	return info.ID(), nil
+}
 
 // pack returns b compressed, or b itself when it is short or does not
-// shrink.
-func pack(b []byte) []byte {
+// shrink. It may start training the kind's next dictionary.
+func (p *packer) pack(kind blobKind, b []byte) []byte {
 	if len(b) < packMin {
 		return b
 	}
-	c := packer.EncodeAll(b, make([]byte, 0, len(b)/3))
+	p.sample(kind, b)
+	e := p.enc[kind].Load()
+	if e == nil {
+		e = p.plain
+	}
+	c := e.EncodeAll(b, make([]byte, 0, len(b)/3))
 	if len(c) >= len(b) {
 		return b
 	}
 	return c
 }
 
+// sample counts b, keeps a copy while the kind's next dictionary wants
+// samples, and starts training it once it has them.
+func (p *packer) sample(kind blobKind, b []byte) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.since[kind]++
+	due := p.enc[kind].Load() == nil || p.since[kind] >= packRetrain-packSamples
+	if !due || p.training[kind] || len(b) > packSampleMax || p.sampleBytes[kind]+len(b) > packSampleBytes {
+		return
+	}
+	p.samples[kind] = append(p.samples[kind], bytes.Clone(b))
+	p.sampleBytes[kind] += len(b)
+	if len(p.samples[kind]) < packSamples {
+		return
+	}
+	samples := p.samples[kind]
+	p.samples[kind], p.sampleBytes[kind], p.training[kind] = nil, 0, true
+	p.trainers.Add(1)
+	go p.train(kind, samples)
+}
+
+// train builds a dictionary of kind from samples, writes it and
+// compresses with it. A failure is logged, and the kind tries again with
+// the samples that follow.
+func (p *packer) train(kind blobKind, samples [][]byte) {
+	defer p.trainers.Done()
+	id, err := p.build(kind, samples)
+	p.mu.Lock()
+	p.training[kind], p.since[kind] = false, 0
+	p.mu.Unlock()
+	if err != nil {
+		p.log.Warn("store: training a compression dictionary", "kind", kind.String(), "err", err)
+	} else {
+		p.log.Info("store: compressing with a new dictionary", "kind", kind.String(), "id", id)
+	}
+	if p.trained != nil {
+		p.trained(kind, id, err)
+	}
+}
+
+func (p *packer) build(kind blobKind, samples [][]byte) (uint32, error) {
+	d, err := dict.BuildZstdDict(samples, dict.Options{MaxDictSize: packDictMax, HashBytes: 6, ZstdLevel: zstd.SpeedFastest})
+	if err != nil {
+		return 0, err
+	}
+	id, err := dictID(d)
+	if err != nil {
+		return 0, err
+	}
+	if err := p.ds.saveDict(context.Background(), id, kind, d); err != nil {
+		return 0, err
+	}
+	return id, p.use(kind, d)
+}
+
 // unpack returns what a stored blob holds: decompressed when pack
-// compressed it, as it is otherwise.
-func unpack(b []byte) ([]byte, error) {
+// compressed it, as it is otherwise. A blob of a dictionary this packer
+// does not know yet (written by another process) loads it.
+func (p *packer) unpack(ctx context.Context, b []byte) ([]byte, error) {
 	if !bytes.HasPrefix(b, zstdMagic) {
 		return b, nil
 	}
-	out, err := unpacker.DecodeAll(b, nil)
+	var h zstd.Header
+	if err := h.Decode(b); err != nil {
+		return nil, fmt.Errorf("a compressed blob: %w", err)
+	}
+	dec, err := p.decoder(ctx, h.DictionaryID)
+	if err != nil {
+		return nil, err
+	}
+	out, err := dec.DecodeAll(b, nil)
 	if err != nil {
 		return nil, fmt.Errorf("a compressed blob: %w", err)
 	}
 	return out, nil
+}
+
+// errNoDict is returned for a blob whose dictionary the store lacks.
+var errNoDict = errors.New("its compression dictionary is not in the store")
+
+// decoder returns the decoder of dictionary id, loading it when needed.
+func (p *packer) decoder(ctx context.Context, id uint32) (*zstd.Decoder, error) {
+	p.mu.Lock()
+	dec := p.decs[id]
+	p.mu.Unlock()
+	if dec != nil {
+		return dec, nil
+	}
+	d, ok, err := p.ds.loadDict(ctx, id)
+	if err != nil {
+		return nil, fmt.Errorf("a compressed blob of dictionary %d: %w", id, err)
+	}
+	if !ok {
+		return nil, fmt.Errorf("a compressed blob of dictionary %d: %w", id, errNoDict)
+	}
+	if err := p.register(id, d); err != nil {
+		return nil, err
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.decs[id], nil
+}
+
+// close waits for the dictionaries being trained and releases the
+// decoders.
+func (p *packer) close() {
+	p.trainers.Wait()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, d := range p.decs {
+		d.Close()
+	}
 }

@@ -87,6 +87,10 @@ func openPostgres(ctx context.Context, dsn string, opt Options) (Store, error) {
 	log.Debug("store: opened postgres", "server", where, "max_conns", cfg.MaxConns)
 	e.notes = newNotifier(pool, log)
 	st := &sqlStore{eng: e, d: postgresDialect, now: opt.clock(), log: log, eventWait: eventWait}
+	if st.packs, err = newPacker(ctx, st, log); err != nil {
+		st.Close()
+		return nil, fmt.Errorf("store: postgres %s: %w", where, err)
+	}
 	return &pgStore{sqlStore: st, pg: e}, nil
 }
 

@@ -240,3 +240,46 @@ func TestPostgresEventsUnderLateCommits(t *testing.T) {
 	}
 	t.Logf("%d reads while %d writers ran", reads, writers)
 }
+
+// TestPostgresPackedReportsMigration reads, after migration 0013, a
+// report written as text before it, beside one written compressed after.
+func TestPostgresPackedReportsMigration(t *testing.T) {
+	ctx := t.Context()
+	dsn := storetest.PostgresSchema(t, storetest.PostgresServer(t))
+	if err := store.MigratePostgresTo(ctx, dsn, 12); err != nil {
+		t.Fatal(err)
+	}
+	c, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(ctx)
+	old := `{"verdict":"pass","note":"` + strings.Repeat("written before compression ", 40) + `"}`
+	if _, err := c.Exec(ctx, `INSERT INTO verification_logs (tenant, id, attempt, idempotency_key, result, request, created_at)
+		VALUES ('acme', 'old', 1, 'k-old', $1, $2, now())`, old, []byte(`{"task":"old"}`)); err != nil {
+		t.Fatal(err)
+	}
+	s, err := store.Open(ctx, dsn, store.Options{MaxConns: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	got, err := s.Get(ctx, "acme", "old", 1)
+	if err != nil || string(got.Result) != old || string(got.Request) != `{"task":"old"}` {
+		t.Fatalf("the row written before: %v; result %.40q, request %q", err, got.Result, got.Request)
+	}
+	v := &store.Verification{Tenant: "acme", ID: "new", Attempt: 1, Result: []byte(old), Request: []byte(`{"task":"` + strings.Repeat("new ", 100) + `"}`), CreatedAt: time.Now()}
+	if _, err := s.Insert(ctx, v, nil); err != nil {
+		t.Fatal(err)
+	}
+	var stored []byte
+	if err := c.QueryRow(ctx, `SELECT result FROM verification_logs WHERE id = 'new'`).Scan(&stored); err != nil {
+		t.Fatal(err)
+	}
+	if len(stored) >= len(old)/2 {
+		t.Errorf("the new report is stored in %d bytes, of %d: not compressed", len(stored), len(old))
+	}
+	if got, err := s.Get(ctx, "acme", "new", 1); err != nil || string(got.Result) != old || string(got.Request) != string(v.Request) {
+		t.Errorf("the row written after: %v", err)
+	}
+}

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/vouchgate/vouch"
 )
 
 // Window selects the verifications metrics are computed over: those
@@ -205,7 +207,7 @@ func tenth(x float64) int {
 // Add counts one verification into t.
 func (t *Tally) Add(v *Verification) {
 	t.N++
-	pass := v.Verdict == "pass"
+	pass := v.Verdict == vouch.VerdictPass
 	if v.Attempt <= 1 {
 		t.FirstAttempts++
 		if pass {
@@ -221,25 +223,25 @@ func (t *Tally) Add(v *Verification) {
 		}
 	}
 	switch v.Verdict {
-	case "pass":
+	case vouch.VerdictPass:
 		t.Pass++
-	case "retry":
+	case vouch.VerdictRetry:
 		t.Retry++
-	case "fail":
+	case vouch.VerdictFail:
 		t.Fail++
-	case "unverified":
+	case vouch.VerdictUnverified:
 		t.Unverified++
 	}
 	switch v.Action {
-	case "accept":
+	case vouch.ActionAccept:
 		t.Accept++
-	case "retry":
+	case vouch.ActionRetry:
 		t.RetryAction++
-	case "reformulate":
+	case vouch.ActionReformulate:
 		t.Reformulate++
-	case "follow_up":
+	case vouch.ActionFollowUp:
 		t.FollowUp++
-	case "escalate":
+	case vouch.ActionEscalate:
 		t.Escalate++
 	}
 	if v.NeedsReview {
@@ -301,16 +303,16 @@ func (t *IssueTally) add(v *Verification) bool {
 	}
 	switch {
 	case v.Attempt <= 1:
-		if v.Verdict != "retry" && v.Verdict != "fail" {
+		if !v.Verdict.SentBack() {
 			return false
 		}
 		t.SentBack++
-	case v.Attempt == 2 && v.Verdict == "pass":
+	case v.Attempt == 2 && v.Verdict == vouch.VerdictPass:
 		t.Retried++
 		t.RetryPass++
 	case v.Attempt == 2:
 		t.Retried++
-	case v.Verdict == "pass":
+	case v.Verdict == vouch.VerdictPass:
 		t.RetryPass++
 	default:
 		return false
@@ -516,7 +518,7 @@ func (s *sqlStore) addTallies(ctx context.Context, tx conn, tenant string, vs ..
 	issues := map[codeKey]*IssueTally{}
 	for _, v := range vs {
 		for _, p := range periods {
-			k := tallyKey{p, bucketOf(v.CreatedAt, p), v.Kind, v.ExecutorModel, v.Criticality}
+			k := tallyKey{p, bucketOf(v.CreatedAt, p), string(v.Kind), v.ExecutorModel, v.Criticality}
 			t := tallies[k]
 			if t == nil {
 				t = &Tally{}
@@ -802,7 +804,7 @@ func (s *sqlStore) Tally(ctx context.Context, tenant string, w Window) (*WindowT
 	for _, sg := range segs {
 		if sg.period == 0 {
 			err := s.scanWindow(ctx, c, tenant, w, sg.from, sg.to, func(v *Verification) error {
-				tallyOf(v.Kind, v.ExecutorModel).Add(v)
+				tallyOf(string(v.Kind), v.ExecutorModel).Add(v)
 				var it IssueTally
 				if it.add(v) {
 					issueOf(v.Issue).merge(it)
@@ -1096,7 +1098,7 @@ type Labelled struct {
 	// to pass, an outcome that held up.
 	Good bool
 	// Verdict is the override's verdict, empty for an outcome.
-	Verdict string
+	Verdict vouch.Verdict
 	// Note is the override's reason or the outcome's detail; By its
 	// reviewer or reporter.
 	Note, By string

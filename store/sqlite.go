@@ -188,6 +188,10 @@ func openSQLite(ctx context.Context, cfg sqliteConfig, opt Options, hooks sqlite
 	st := &sqlStore{eng: e, d: sqliteDialect, now: opt.clock(), log: log}
 	e.addTallies = st.addTalliesOf
 	go e.run()
+	if st.packs, err = newPacker(ctx, st, log); err != nil {
+		st.Close()
+		return fail(err)
+	}
 	log.Debug("store: opened sqlite", "path", cfg.path, "synchronous", cfg.synchronous, "readers", readers)
 	return st, nil
 }

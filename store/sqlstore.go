@@ -54,6 +54,8 @@ type sqlStore struct {
 	now    func() time.Time
 	log    *slog.Logger
 	closed atomic.Bool
+	// packs compresses reports and requests (see pack.go).
+	packs *packer
 	// eventWait bounds how long Events waits for events committed above
 	// the event horizon (see Events); 0 for SQLite, which has none.
 	eventWait time.Duration
@@ -134,11 +136,11 @@ func (s *sqlStore) stamp(t time.Time) time.Time {
 
 // pending is a verification ready to be written: a copy of the
 // caller's with its defaults filled in, and its report and request as the
-// row holds them (compressed when the dialect packs them: see pack.go),
+// row holds them (compressed: see pack.go),
 // made before the write is queued.
 type pending struct {
 	*Verification
-	result, request any
+	result, request []byte
 }
 
 // prepareVerification checks v and returns the row to write.
@@ -184,11 +186,7 @@ func (s *sqlStore) prepareVerification(v *Verification) (*pending, error) {
 		cc := *c
 		nv.Complexity = &cc
 	}
-	p := &pending{Verification: &nv, result: string(nv.Result), request: nv.Request}
-	if s.d.pack {
-		p.result, p.request = pack(nv.Result), pack(nv.Request)
-	}
-	return p, nil
+	return &pending{Verification: &nv, result: s.packs.pack(blobReport, nv.Result), request: s.packs.pack(blobRequest, nv.Request)}, nil
 }
 
 func (s *sqlStore) verificationArgs(p *pending) ([]any, error) {
@@ -470,7 +468,26 @@ func (s *sqlStore) getVerification(ctx context.Context, c conn, where string, ar
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
-	return v, err
+	if err != nil {
+		return nil, err
+	}
+	return v, s.unpackVerification(ctx, v)
+}
+
+// unpackVerification decompresses the report and the request of a
+// scanned verification.
+func (s *sqlStore) unpackVerification(ctx context.Context, v *Verification) error {
+	var err error
+	if v.Result, err = s.packs.unpack(ctx, v.Result); err != nil {
+		return fmt.Errorf("result of %s/%d: %w", v.ID, v.Attempt, err)
+	}
+	if v.Request, err = s.packs.unpack(ctx, v.Request); err != nil {
+		return fmt.Errorf("request of %s/%d: %w", v.ID, v.Attempt, err)
+	}
+	if len(v.Request) == 0 {
+		v.Request = nil
+	}
+	return nil
 }
 
 // scanVerification reads the verificationCols (and request when full).
@@ -503,16 +520,6 @@ func scanVerification(r row, full bool) (*Verification, error) {
 	}
 	if err := scanFeatures(&v, dims, codes); err != nil {
 		return nil, err
-	}
-	var err error
-	if v.Result, err = unpack(v.Result); err != nil {
-		return nil, fmt.Errorf("result of %s/%d: %w", v.ID, v.Attempt, err)
-	}
-	if v.Request, err = unpack(v.Request); err != nil {
-		return nil, fmt.Errorf("request of %s/%d: %w", v.ID, v.Attempt, err)
-	}
-	if len(v.Request) == 0 {
-		v.Request = nil
 	}
 	return &v, nil
 }
@@ -575,9 +582,9 @@ func (s *sqlStore) List(ctx context.Context, tenant string, f Filter) (Page, err
 			args = append(args, val)
 		}
 	}
-	eq("kind", f.Kind)
-	eq("verdict", f.Verdict)
-	eq("action", f.Action)
+	eq("kind", string(f.Kind))
+	eq("verdict", string(f.Verdict))
+	eq("action", string(f.Action))
 	eq("task_id", f.TaskID)
 	eq("interaction_id", f.InteractionID)
 	eq("executor_model", f.ExecutorModel)
@@ -619,6 +626,9 @@ func (s *sqlStore) List(ctx context.Context, tenant string, f Filter) (Page, err
 	var p Page
 	for rs.Next() {
 		v, err := scanVerification(rs, false)
+		if err == nil {
+			err = s.unpackVerification(ctx, v)
+		}
 		if err != nil {
 			return Page{}, s.fail(op, err)
 		}
@@ -832,7 +842,7 @@ func (s *sqlStore) readEvents(ctx context.Context, tenant string, after, horizon
 				report = []byte("null")
 			}
 			var err error
-			if report, err = unpack(report); err != nil {
+			if report, err = s.packs.unpack(ctx, report); err != nil {
 				return nil, fmt.Errorf("event %d: %w", e.Seq, err)
 			}
 			i := min(max(int(at.Int64), 0), len(e.Data))
@@ -1587,7 +1597,7 @@ func (s *sqlStore) BatchResults(ctx context.Context, tenant, id string, fn func(
 					result = x.it.Result
 				}
 				var err error
-				if result, err = unpack(result); err != nil {
+				if result, err = s.packs.unpack(ctx, result); err != nil {
 					return s.fail(op, fmt.Errorf("item %d: %w", x.it.Index, err))
 				}
 			case ItemError:
@@ -1807,6 +1817,9 @@ func (s *sqlStore) Ping(ctx context.Context) error {
 func (s *sqlStore) Close() error {
 	s.closeOnce.Do(func() {
 		s.closed.Store(true)
+		if s.packs != nil {
+			s.packs.close() // a dictionary in training is written first
+		}
 		if err := s.eng.close(); err != nil {
 			s.closeErr = fmt.Errorf("store: close: %w", err)
 		}

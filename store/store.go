@@ -22,6 +22,8 @@ import (
 	"context"
 	"errors"
 	"time"
+
+	"github.com/vouchgate/vouch"
 )
 
 // Errors a Store returns; test with errors.Is.
@@ -258,9 +260,9 @@ type Verification struct {
 	VerificationType string
 	TaskID           string
 	Goal             string
-	Kind             string
-	Verdict          string
-	Action           string
+	Kind             vouch.Kind
+	Verdict          vouch.Verdict
+	Action           vouch.Action
 	// Score is nil when nothing was decided.
 	Score         *float64
 	Confidence    float64
@@ -355,7 +357,9 @@ func (l *Ledger) Decided() int { return l.Claims - l.Unverified }
 // Filter selects verifications; zero fields do not filter. Verdict is
 // matched as stored: pass, retry, fail or unverified.
 type Filter struct {
-	Kind, Verdict, Action string
+	Kind                  vouch.Kind
+	Verdict               vouch.Verdict
+	Action                vouch.Action
 	TaskID, InteractionID string
 	ExecutorModel         string
 	NeedsReview           *bool
@@ -392,7 +396,8 @@ type Page struct {
 type Override struct {
 	Tenant, VerificationID string
 	Attempt                int
-	Verdict, Reason        string
+	Verdict                vouch.Verdict
+	Reason                 string
 	Reviewer               string
 	CreatedAt              time.Time
 }

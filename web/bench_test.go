@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/store"
 )
 
@@ -35,8 +36,8 @@ func BenchmarkListPage(b *testing.B) {
 	defer st.Close()
 	// A few shapes of row, copied with their own ids.
 	var shapes []*store.Verification
-	for i, v := range []string{"pass", "retry", "fail"} {
-		shapes = append(shapes, fixture{id: "shape", verdict: v, review: v == "fail", passDocs: v == "pass", kind: kinds[i]}.verification(b))
+	for i, v := range []vouch.Verdict{vouch.VerdictPass, vouch.VerdictRetry, vouch.VerdictFail} {
+		shapes = append(shapes, fixture{id: "shape", verdict: v, review: v == vouch.VerdictFail, passDocs: v == vouch.VerdictPass, kind: vouch.Kinds[i]}.verification(b))
 	}
 	start := time.Now()
 	for n := 0; n < total; n += batch {

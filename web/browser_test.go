@@ -28,6 +28,7 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
+	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/api"
 	"github.com/vouchgate/vouch/internal/browsertest"
 	"github.com/vouchgate/vouch/server"
@@ -321,8 +322,8 @@ func listRows(b *browsertest.Browser, t *testing.T) []string {
 // mixed stores nine verifications of three verdicts and three kinds,
 // one a minute, "m0" the oldest.
 func (s *site) mixed() {
-	verdicts := []string{"pass", "retry", "fail"}
-	kinds := []string{"subtask", "answer", "synthesis"}
+	verdicts := []vouch.Verdict{vouch.VerdictPass, vouch.VerdictRetry, vouch.VerdictFail}
+	kinds := []vouch.Kind{vouch.KindSubtask, vouch.KindAnswer, vouch.KindSynthesis}
 	for i := range 9 {
 		s.insert(web.Fixture{ID: fmt.Sprintf("m%d", i), Verdict: verdicts[i%3], Kind: kinds[i/3], At: web.Epoch.Add(time.Duration(i) * time.Minute)})
 	}
@@ -667,7 +668,7 @@ func TestBrowserReviewKeys(t *testing.T) {
 			t.Fatal(err)
 		}
 		switch {
-		case id == "q2" && (len(ovs) != 1 || ovs[0].Verdict != "retry" || ovs[0].Reason != web.AcceptReason || ovs[0].Reviewer != "key-read-review"):
+		case id == "q2" && (len(ovs) != 1 || ovs[0].Verdict != vouch.VerdictRetry || ovs[0].Reason != web.AcceptReason || ovs[0].Reviewer != "key-read-review"):
 			t.Errorf("q2's overrides: %+v, want one accepting retry", ovs)
 		case id != "q2" && len(ovs) != 0:
 			t.Errorf("%s's overrides: %+v, want none", id, ovs)

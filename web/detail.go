@@ -280,10 +280,10 @@ func (h *Handler) showDetail(w http.ResponseWriter, r *http.Request, id string, 
 		return
 	}
 	d := detailData{V: v, CanReview: p.Has(store.ScopeReview), Form: form, Verdicts: reviewerVerdicts}
-	if d.Form.Verdict == "" && quality.ReviewerVerdict(v.Verdict) {
+	if d.Form.Verdict == "" && quality.ReviewerVerdict(string(v.Verdict)) {
 		// The gate's verdict, to keep or change; an unverified one has
 		// none a person may give: the form asks for a choice.
-		d.Form.Verdict = v.Verdict
+		d.Form.Verdict = string(v.Verdict)
 	}
 	if err := json.Unmarshal(v.Result, &d.Report); err != nil {
 		d.ReportError = "The stored report could not be read: " + err.Error()
@@ -292,7 +292,7 @@ func (h *Handler) showDetail(w http.ResponseWriter, r *http.Request, id string, 
 	// kept a ledger; one made before has none, and its row is of the
 	// six-row table.
 	ledger := d.Report.Claims != nil || d.ReportError != "" && v.Ledger != nil
-	d.Why = h.verdictRow(v.VerdictRow, d.Report.VerdictRow, vouch.Verdict(v.Verdict), ledger)
+	d.Why = h.verdictRow(v.VerdictRow, d.Report.VerdictRow, v.Verdict, ledger)
 	d.readRequest(v, readTimelineQuery(r.URL.Query()))
 	d.Claims = claimRows(&d.Report, d.Run)
 	for _, c := range d.Claims {
@@ -524,8 +524,8 @@ type attemptColumn struct {
 	URL        string
 	Current    bool
 	Missing    bool
-	Verdict    string
-	Action     string
+	Verdict    vouch.Verdict
+	Action     vouch.Action
 	Score      *float64
 	Confidence float64
 	CreatedAt  time.Time
@@ -798,7 +798,7 @@ func (h *Handler) handleOverride(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	form := overrideForm{Verdict: r.PostFormValue("verdict"), Reason: strings.TrimSpace(r.PostFormValue("reason"))}
-	overridden, status, msg := h.override(r, id, attempt, form.Verdict, form.Reason)
+	overridden, status, msg := h.override(r, id, attempt, vouch.Verdict(form.Verdict), form.Reason)
 	if status != 0 {
 		if status == http.StatusNotFound || status == http.StatusServiceUnavailable {
 			h.fail(w, r, status, msg)
@@ -814,7 +814,7 @@ func (h *Handler) handleOverride(w http.ResponseWriter, r *http.Request) {
 // override writes an override as the principal; it returns the attempt
 // overridden (the latest when attempt is 0) and a status of 0, or the
 // status and message of what kept it from being written.
-func (h *Handler) override(r *http.Request, id string, attempt int, verdict, reason string) (int, int, string) {
+func (h *Handler) override(r *http.Request, id string, attempt int, verdict vouch.Verdict, reason string) (int, int, string) {
 	p := principalOf(r.Context())
 	o := &store.Override{Tenant: p.Tenant, VerificationID: id, Attempt: attempt, Verdict: verdict, Reason: reason, Reviewer: p.Name()}
 	if err := o.Check(); err != nil {

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/store"
 )
 
@@ -25,10 +26,10 @@ type Fixture struct {
 	Tenant, ID string
 	Attempt    int
 	Summary    string
-	Verdict    string
+	Verdict    vouch.Verdict
 	Review     bool
 	Model      string
-	Kind       string
+	Kind       vouch.Kind
 	At         time.Time
 	// Calls, when above 0, gives the request a trace of that many tool
 	// calls, a failed test run at FailedRun(Calls), which the report's

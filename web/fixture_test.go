@@ -18,10 +18,10 @@ type fixture struct {
 	tenant, id string
 	attempt    int
 	summary    string
-	verdict    string
+	verdict    vouch.Verdict
 	review     bool
 	model      string
-	kind       string
+	kind       vouch.Kind
 	at         time.Time
 	// passDocs makes the doc-comment check pass (a later attempt that
 	// fixed it).
@@ -84,7 +84,7 @@ func (f fixture) report() *vouch.Report {
 	docs := vouch.StatusFail
 	crit := vouch.CriterionUnmet
 	countClaim := vouch.ClaimRefuted
-	unverified := f.verdict == "unverified"
+	unverified := f.verdict == vouch.VerdictUnverified
 	if f.passDocs || unverified {
 		score, docs, crit, countClaim = 0.92, vouch.StatusPass, vouch.CriterionMet, vouch.ClaimVerified
 	}
@@ -92,11 +92,11 @@ func (f fixture) report() *vouch.Report {
 	action, row := vouch.ActionRetry, 1
 	reason := "the must-pass check claims.count failed: 4 claimed, 1 found"
 	switch f.verdict {
-	case "pass":
+	case vouch.VerdictPass:
 		action, row, reason = vouch.ActionAccept, 7, "every claim was checked and holds"
-	case "fail":
+	case vouch.VerdictFail:
 		action = vouch.ActionEscalate
-	case "unverified":
+	case vouch.VerdictUnverified:
 		action, row, reason = vouch.ActionAccept, 6, "1 of 3 claims could not be checked either way; nothing was found false"
 	}
 	claims := []vouch.Claim{
@@ -105,7 +105,7 @@ func (f fixture) report() *vouch.Report {
 		{ID: "c2", Text: "src/parser.ts", Kind: vouch.ClaimFile, Source: "output.modified", State: vouch.ClaimVerified,
 			Reason: "the file was read and changed", Checks: []int{3}},
 	}
-	if f.verdict != "pass" {
+	if f.verdict != vouch.VerdictPass {
 		claims = append(claims, vouch.Claim{ID: "c3", Text: "the tests pass", Kind: vouch.ClaimTests, Source: vouch.SourceSummary,
 			State: vouch.ClaimUnverified, Reason: "no test run in the evidence shows it", Checks: []int{}})
 	}
@@ -142,8 +142,8 @@ func (f fixture) report() *vouch.Report {
 				"runs": []string{"npm test: 11 passed, 1 failed"}}})
 	}
 	return &vouch.Report{
-		APIVersion: "vouch/v1", ID: f.id, Kind: vouch.Kind(f.kind), Attempt: f.attempt,
-		Verdict: vouch.Verdict(f.verdict), Action: action, VerdictRow: row,
+		APIVersion: "vouch/v1", ID: f.id, Kind: f.kind, Attempt: f.attempt,
+		Verdict: f.verdict, Action: action, VerdictRow: row,
 		Reason:      reason,
 		Claims:      claims,
 		Coverage:    &coverage,
@@ -191,13 +191,13 @@ func (f fixture) verification(t testing.TB) *store.Verification {
 		f.summary = "Added JSDoc comments to all 4 exported functions in src/parser.ts, including tokenize, and left src/lexer.ts as it was; the tests pass."
 	}
 	if f.verdict == "" {
-		f.verdict = "retry"
+		f.verdict = vouch.VerdictRetry
 	}
 	if f.model == "" {
 		f.model = "gpt-4o-mini"
 	}
 	if f.kind == "" {
-		f.kind = "subtask"
+		f.kind = vouch.KindSubtask
 	}
 	if f.at.IsZero() {
 		f.at = epoch
@@ -222,7 +222,7 @@ func (f fixture) verification(t testing.TB) *store.Verification {
 	v := &store.Verification{
 		Tenant: f.tenant, ID: f.id, Attempt: f.attempt, IdempotencyKey: fmt.Sprintf("%s/%d", f.id, f.attempt),
 		RequestHash: "00", VerificationType: "agent", TaskID: "task-" + f.id, Goal: "Add JSDoc comments to the exported functions of src/parser.ts",
-		Kind: f.kind, Verdict: f.verdict, Action: string(rep.Action), Score: rep.Score, Confidence: rep.Confidence,
+		Kind: f.kind, Verdict: f.verdict, Action: rep.Action, Score: rep.Score, Confidence: rep.Confidence,
 		NeedsReview: f.review, ExecutorModel: f.model, JudgeModels: []string{"openai:gpt-4o"}, CostUSD: 0.0042, DurationMs: 12.5,
 		Result: result, Request: req, RequestBytes: len(req), CreatedAt: f.at,
 	}

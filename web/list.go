@@ -150,9 +150,9 @@ func parseListFilter(q url.Values) (store.Filter, string) {
 		problems = append(problems, name+": want one of "+strings.Join(choices, ", "))
 		return ""
 	}
-	f.Kind = oneOf("Kind", q.Get("kind"), kinds)
-	f.Verdict = oneOf("Verdict", q.Get("verdict"), verdicts)
-	f.Action = oneOf("Action", q.Get("action"), actions)
+	f.Kind = vouch.Kind(oneOf("Kind", q.Get("kind"), kinds))
+	f.Verdict = vouch.Verdict(oneOf("Verdict", q.Get("verdict"), verdicts))
+	f.Action = vouch.Action(oneOf("Action", q.Get("action"), actions))
 	f.ExecutorModel = strings.TrimSpace(q.Get("model"))
 	f.TaskID = strings.TrimSpace(q.Get("task"))
 	if len(f.ExecutorModel) > 200 || len(f.TaskID) > 200 {

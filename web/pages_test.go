@@ -294,7 +294,7 @@ func TestOverride(t *testing.T) {
 		t.Fatalf("override: %d %q\n%s", res.status, res.header.Get("Location"), res.body)
 	}
 	ovs, err := e.st.Overrides(t.Context(), "default", "o1", 1)
-	if err != nil || len(ovs) != 1 || ovs[0].Verdict != "fail" || ovs[0].Reviewer != "key-default-read-review" {
+	if err != nil || len(ovs) != 1 || ovs[0].Verdict != vouch.VerdictFail || ovs[0].Reviewer != "key-default-read-review" {
 		t.Fatalf("stored overrides: %+v %v", ovs, err)
 	}
 	// Without an attempt, the latest is overridden, and the answer goes
@@ -304,7 +304,7 @@ func TestOverride(t *testing.T) {
 	if res := e.do(http.MethodPost, "/verifications/o1/override", latest, rc); res.status != http.StatusSeeOther || res.header.Get("Location") != "/verifications/o1?attempt=2#overrides" {
 		t.Fatalf("override of the latest: %d %q\n%s", res.status, res.header.Get("Location"), res.body)
 	}
-	if ovs, err := e.st.Overrides(t.Context(), "default", "o1", 2); err != nil || len(ovs) != 1 || ovs[0].Verdict != "retry" {
+	if ovs, err := e.st.Overrides(t.Context(), "default", "o1", 2); err != nil || len(ovs) != 1 || ovs[0].Verdict != vouch.VerdictRetry {
 		t.Fatalf("overrides of attempt 2: %+v %v", ovs, err)
 	}
 	page = e.get("/verifications/o1?attempt=1", rc)

@@ -65,7 +65,7 @@ func (h *Handler) handleReview(w http.ResponseWriter, r *http.Request) {
 	}
 	d := reviewData{After: after, CanReview: p.Has(store.ScopeReview), Verdicts: reviewerVerdicts}
 	for _, v := range page.Items {
-		it := reviewItem{V: v, Acceptable: quality.ReviewerVerdict(v.Verdict)}
+		it := reviewItem{V: v, Acceptable: quality.ReviewerVerdict(string(v.Verdict))}
 		var rep vouch.Report
 		if err := json.Unmarshal(v.Result, &rep); err == nil {
 			it.Reason = rep.Reason
@@ -141,7 +141,7 @@ func (h *Handler) handleReviewOverride(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, http.StatusBadRequest, "The form names no verification and attempt.")
 		return
 	}
-	verdict, reason := r.PostFormValue("verdict"), strings.TrimSpace(r.PostFormValue("reason"))
+	verdict, reason := vouch.Verdict(r.PostFormValue("verdict")), strings.TrimSpace(r.PostFormValue("reason"))
 	if _, status, msg := h.override(r, id, attempt, verdict, reason); status != 0 {
 		h.fail(w, r, status, msg)
 		return

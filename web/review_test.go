@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/store"
 )
 
@@ -50,7 +51,7 @@ func TestReviewQueue(t *testing.T) {
 		t.Fatalf("accept: %d %q\n%s", res.status, res.header.Get("Location"), res.body)
 	}
 	ovs, err := e.st.Overrides(t.Context(), "default", "r1", 1)
-	if err != nil || len(ovs) != 1 || ovs[0].Verdict != "fail" || ovs[0].Reason != acceptReason || ovs[0].Reviewer != "key-default-read-review" {
+	if err != nil || len(ovs) != 1 || ovs[0].Verdict != vouch.VerdictFail || ovs[0].Reason != acceptReason || ovs[0].Reviewer != "key-default-read-review" {
 		t.Fatalf("accept stored %+v, %v", ovs, err)
 	}
 	// Override r3 from the queue, keeping the position.
@@ -149,7 +150,7 @@ func TestReviewUnverified(t *testing.T) {
 	if res.status != http.StatusSeeOther {
 		t.Fatalf("deciding pass: %d", res.status)
 	}
-	if ovs, err := e.st.Overrides(t.Context(), "default", "u", 1); err != nil || len(ovs) != 1 || ovs[0].Verdict != "pass" {
+	if ovs, err := e.st.Overrides(t.Context(), "default", "u", 1); err != nil || len(ovs) != 1 || ovs[0].Verdict != vouch.VerdictPass {
 		t.Errorf("overrides of u: %+v, %v", ovs, err)
 	}
 	if got := strings.Join(queueIDs(e.get("/review", rc).body), " "); got != "f/1" {

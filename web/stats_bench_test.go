@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/store"
 )
 
@@ -30,8 +31,8 @@ func BenchmarkStatsPages(b *testing.B) {
 	step := now.Sub(since) / total
 	var shapes []*store.Verification
 	codes := [][]string{{"COUNT_MISMATCH"}, {"UNVERIFIED_FILE", "TOO_MANY_UNVERIFIED"}, nil}
-	for i, v := range []string{"retry", "fail", "pass"} {
-		sh := fixture{id: "shape", verdict: v, review: v == "fail", passDocs: v == "pass", kind: kinds[i], model: []string{"m1", "m2", "m3"}[i]}.verification(b)
+	for i, v := range []vouch.Verdict{vouch.VerdictRetry, vouch.VerdictFail, vouch.VerdictPass} {
+		sh := fixture{id: "shape", verdict: v, review: v == vouch.VerdictFail, passDocs: v == vouch.VerdictPass, kind: vouch.Kinds[i], model: []string{"m1", "m2", "m3"}[i]}.verification(b)
 		self := 0.9
 		cost := 0.05
 		sh.Codes, sh.SelfConfidence, sh.TaskCostUSD, sh.VerdictRow = codes[i], &self, &cost, 4+2*(i/2)

@@ -34,6 +34,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/api"
 	"github.com/vouchgate/vouch/bench/internal/pgschema"
 	"github.com/vouchgate/vouch/quality"
@@ -201,14 +202,14 @@ func summary(path string, body []byte) string {
 }
 
 var (
-	kinds    = []string{"subtask", "subtask", "subtask", "answer", "answer", "plan", "synthesis"}
+	kinds    = []vouch.Kind{vouch.KindSubtask, vouch.KindSubtask, vouch.KindSubtask, vouch.KindAnswer, vouch.KindAnswer, "plan", vouch.KindSynthesis}
 	models   = []string{"openai:gpt-4o-mini", "openai:gpt-4o", "anthropic:claude-haiku", "anthropic:claude-sonnet"}
 	codeList = []string{"COUNT_MISMATCH", "UNCLAIMED_CHANGE", "UNVERIFIED_MENTION", "CLAIMED_FILE_MISSING", "TEST_NOT_RUN", "MUST_UNDECIDED"}
-	dimNames = map[string][]string{
-		"subtask":   {"claims", "completeness", "criteria"},
-		"answer":    {"groundedness", "completeness"},
-		"plan":      {"completeness", "criteria"},
-		"synthesis": {"groundedness", "completeness", "consistency"},
+	dimNames = map[vouch.Kind][]string{
+		vouch.KindSubtask:   {"claims", "completeness", "criteria"},
+		vouch.KindAnswer:    {"groundedness", "completeness"},
+		"plan":              {"completeness", "criteria"},
+		vouch.KindSynthesis: {"groundedness", "completeness", "consistency"},
 	}
 )
 
@@ -271,7 +272,7 @@ func fill(ctx context.Context, st store.Log, n, days int, now time.Time) ([]stor
 // synthetic is one verification whose verdict follows the default
 // policy's thresholds from a score near the task's quality, with a
 // compact report of about 1 KB.
-func synthetic(r *rand.Rand, id string, attempt int, kind, model, crit string, q float64, created time.Time) *store.Verification {
+func synthetic(r *rand.Rand, id string, attempt int, kind vouch.Kind, model, crit string, q float64, created time.Time) *store.Verification {
 	dims := map[string]float64{}
 	sum := 0.0
 	for _, d := range dimNames[kind] {
@@ -282,20 +283,20 @@ func synthetic(r *rand.Rand, id string, attempt int, kind, model, crit string, q
 	}
 	score := float64(int(sum/float64(len(dims))*10000)) / 10000
 	var codes []string
-	row, verdict, action := 6, "pass", "accept"
+	row, verdict, action := 6, vouch.VerdictPass, vouch.ActionAccept
 	switch {
 	case r.IntN(10) == 0:
-		row, verdict, action = 2, "retry", "retry"
+		row, verdict, action = 2, vouch.VerdictRetry, vouch.ActionRetry
 		codes = append(codes, codeList[r.IntN(3)])
 	case score < 0.5:
-		row, verdict, action = 3, "fail", "escalate"
+		row, verdict, action = 3, vouch.VerdictFail, vouch.ActionEscalate
 		codes = append(codes, codeList[3+r.IntN(3)])
 	case score < 0.7:
-		row, verdict, action = 4, "retry", "retry"
+		row, verdict, action = 4, vouch.VerdictRetry, vouch.ActionRetry
 		codes = append(codes, codeList[r.IntN(len(codeList))])
 	}
-	if row != 3 && attempt > 2 && verdict == "retry" {
-		verdict, action = "fail", "escalate"
+	if row != 3 && attempt > 2 && verdict == vouch.VerdictRetry {
+		verdict, action = vouch.VerdictFail, vouch.ActionEscalate
 	}
 	conf := float64(int((0.5+0.5*r.Float64())*100)) / 100
 	cost := 0.0005 + 0.004*r.Float64()
@@ -349,11 +350,11 @@ func label(ctx context.Context, st labelStore, refs []store.Ref, n int, now time
 					mu.Unlock()
 					continue
 				}
-				good := (v.Verdict == "pass") != wrong
+				good := (v.Verdict == vouch.VerdictPass) != wrong
 				if i%2 == 0 {
-					verdict := "pass"
+					verdict := vouch.VerdictPass
 					if !good {
-						verdict = "fail"
+						verdict = vouch.VerdictFail
 					}
 					err = st.AddOverride(ctx, &store.Override{Tenant: server.DefaultTenant, VerificationID: ref.ID,
 						Attempt: ref.Attempt, Verdict: verdict, Reason: "synthetic review", Reviewer: "bench", CreatedAt: now})

@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/internal/examplews"
 	"github.com/vouchgate/vouch/store"
 )
@@ -104,7 +105,7 @@ func TestMCPStdio(t *testing.T) {
 	}
 	defer st.Close()
 	v, err := st.Get(t.Context(), "default", rep.ID, 0)
-	if err != nil || v.Verdict != "retry" || len(v.Request) == 0 {
+	if err != nil || v.Verdict != vouch.VerdictRetry || len(v.Request) == 0 {
 		t.Errorf("recorded %+v, %v", v, err)
 	}
 }

@@ -115,10 +115,10 @@ func TestSeed(t *testing.T) {
 	}
 	reviewedUnverified := 0
 	for _, l := range labels {
-		if l.Source == store.SourceOverride && !quality.ReviewerVerdict(l.Verdict) {
+		if l.Source == store.SourceOverride && !quality.ReviewerVerdict(string(l.Verdict)) {
 			t.Errorf("override %s of %s/%d: not a reviewer's verdict", l.Verdict, l.V.ID, l.V.Attempt)
 		}
-		if l.Source == store.SourceOverride && l.V.Verdict == string(vouch.VerdictUnverified) {
+		if l.Source == store.SourceOverride && l.V.Verdict == vouch.VerdictUnverified {
 			reviewedUnverified++
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/store"
 )
 
@@ -23,11 +24,11 @@ import (
 // attempt.
 func history(tenant string, n int) []*store.Verification {
 	r := rand.New(rand.NewPCG(7, 11))
-	kinds := []string{"subtask", "answer"}
+	kinds := []vouch.Kind{vouch.KindSubtask, vouch.KindAnswer}
 	models := []string{"", "openai:gpt-x", "anthropic:claude-y"}
 	crits := []string{"normal", "high"}
-	verdicts := []string{"pass", "retry", "fail", "unverified"}
-	actions := []string{"accept", "retry", "reformulate", "follow_up", "escalate"}
+	verdicts := []vouch.Verdict{vouch.VerdictPass, vouch.VerdictRetry, vouch.VerdictFail, vouch.VerdictUnverified}
+	actions := []vouch.Action{vouch.ActionAccept, vouch.ActionRetry, vouch.ActionReformulate, vouch.ActionFollowUp, vouch.ActionEscalate}
 	codes := []string{"COUNT_MISMATCH", "UNCLAIMED_CHANGE", "UNVERIFIED_MENTION", "PROMPT_INJECTION"}
 	var out []*store.Verification
 	for i := range n {
@@ -85,7 +86,7 @@ func history(tenant string, n int) []*store.Verification {
 // inWindow reports whether v is in w.
 func inWindow(v *store.Verification, w store.Window) bool {
 	return !v.CreatedAt.Before(w.Since) && v.CreatedAt.Before(w.Until) &&
-		(w.Kind == "" || v.Kind == w.Kind) && (w.ExecutorModel == "" || v.ExecutorModel == w.ExecutorModel) &&
+		(w.Kind == "" || string(v.Kind) == w.Kind) && (w.ExecutorModel == "" || v.ExecutorModel == w.ExecutorModel) &&
 		(w.Criticality == "" || v.Criticality == w.Criticality)
 }
 
@@ -104,7 +105,7 @@ func expectTally(vs []*store.Verification, w store.Window) *store.WindowTally {
 		if !inWindow(v, w) {
 			continue
 		}
-		k := [2]string{v.Kind, v.ExecutorModel}
+		k := [2]string{string(v.Kind), v.ExecutorModel}
 		if groups[k] == nil {
 			groups[k] = &store.Tally{}
 		}
@@ -115,12 +116,12 @@ func expectTally(vs []*store.Verification, w store.Window) *store.WindowTally {
 				it = &store.IssueTally{Issue: issue}
 			}
 			switch {
-			case v.Attempt == 1 && (v.Verdict == "retry" || v.Verdict == "fail"):
+			case v.Attempt == 1 && v.Verdict.SentBack():
 				it.SentBack++
 			case v.Attempt == 2:
 				it.Retried++
 			}
-			if v.Attempt > 1 && v.Verdict == "pass" {
+			if v.Attempt > 1 && v.Verdict == vouch.VerdictPass {
 				it.RetryPass++
 			}
 			if it.SentBack+it.Retried+it.RetryPass > 0 {
@@ -353,13 +354,15 @@ func testLabels(t *testing.T, h *harness) {
 		t.Fatal(err)
 	}
 	type lab struct {
-		ID, Source, Verdict, Note, By string
-		Good                          bool
-		At                            time.Time
-		Kind                          string
-		Dims                          map[string]float64
-		Verdict0                      string
-		Ledger                        *store.Ledger
+		ID, Source string
+		Verdict    vouch.Verdict
+		Note, By   string
+		Good       bool
+		At         time.Time
+		Kind       vouch.Kind
+		Dims       map[string]float64
+		Verdict0   vouch.Verdict
+		Ledger     *store.Ledger
 	}
 	var gl []lab
 	for _, l := range got {
@@ -515,7 +518,7 @@ func testImport(t *testing.T, h *harness) {
 // the tallies of issues and of complexity built from them.
 func testIssues(t *testing.T, h *harness) {
 	ctx := t.Context()
-	att := func(tn, id string, attempt int, verdict string, codes ...string) *store.Verification {
+	att := func(tn, id string, attempt int, verdict vouch.Verdict, codes ...string) *store.Verification {
 		v := sample(tn, id, attempt, at(attempt))
 		v.Verdict, v.Codes, v.Complexity = verdict, codes, ptr(attempt)
 		return v

@@ -18,6 +18,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/store"
 )
 
@@ -80,6 +81,7 @@ func Run(t *testing.T, newDB NewDB) {
 		{"Ping", testPing},
 		{"Closed", testClosed},
 		{"Reopen", testReopen},
+		{"CompressionDictionary", testCompressionDictionary},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -131,9 +133,9 @@ func sample(tenant, id string, attempt int, created time.Time) *store.Verificati
 		VerificationType: "agent",
 		TaskID:           "task-" + id,
 		Goal:             "Add a CHANGELOG entry for 1.2.0",
-		Kind:             "subtask",
-		Verdict:          "pass",
-		Action:           "accept",
+		Kind:             vouch.KindSubtask,
+		Verdict:          vouch.VerdictPass,
+		Action:           vouch.ActionAccept,
 		Score:            &score,
 		Confidence:       0.9,
 		NeedsReview:      false,
@@ -406,7 +408,7 @@ func testLatestAttempt(t *testing.T, h *harness) {
 	ctx := t.Context()
 	for _, a := range []int{1, 3, 2} {
 		v := sample(tenant, "la", a, at(a))
-		v.Verdict = fmt.Sprintf("verdict-%d", a)
+		v.Verdict = vouch.Verdict(fmt.Sprintf("verdict-%d", a))
 		h.insert(v)
 	}
 	for _, tc := range []struct{ ask, want int }{{0, 3}, {1, 1}, {2, 2}, {3, 3}} {
@@ -415,7 +417,7 @@ func testLatestAttempt(t *testing.T, h *harness) {
 			t.Errorf("Get(attempt %d): %v", tc.ask, err)
 			continue
 		}
-		if g.Attempt != tc.want || g.Verdict != fmt.Sprintf("verdict-%d", tc.want) {
+		if g.Attempt != tc.want || g.Verdict != vouch.Verdict(fmt.Sprintf("verdict-%d", tc.want)) {
 			t.Errorf("Get(attempt %d) = attempt %d (%s), want %d", tc.ask, g.Attempt, g.Verdict, tc.want)
 		}
 		if g.Request == nil {
@@ -676,8 +678,11 @@ func testListLimits(t *testing.T, h *harness) {
 func testFilters(t *testing.T, h *harness) {
 	yes, no := true, false
 	type attrs struct {
-		kind, verdict, action, task, interaction, model string
-		review                                          bool
+		kind                     vouch.Kind
+		verdict                  vouch.Verdict
+		action                   vouch.Action
+		task, interaction, model string
+		review                   bool
 	}
 	rows := []attrs{
 		{"subtask", "pass", "accept", "t1", "i1", "m1", false},
@@ -712,17 +717,17 @@ func testFilters(t *testing.T, h *harness) {
 		keep func(v store.Verification) bool
 	}{
 		{"none", store.Filter{}, func(store.Verification) bool { return true }},
-		{"kind", store.Filter{Kind: "subtask"}, func(v store.Verification) bool { return v.Kind == "subtask" }},
-		{"verdict", store.Filter{Verdict: "fail"}, func(v store.Verification) bool { return v.Verdict == "fail" }},
-		{"verdict unverified", store.Filter{Verdict: "unverified"}, func(v store.Verification) bool { return v.Verdict == "unverified" }},
-		{"action", store.Filter{Action: "escalate"}, func(v store.Verification) bool { return v.Action == "escalate" }},
+		{"kind", store.Filter{Kind: vouch.KindSubtask}, func(v store.Verification) bool { return v.Kind == vouch.KindSubtask }},
+		{"verdict", store.Filter{Verdict: vouch.VerdictFail}, func(v store.Verification) bool { return v.Verdict == vouch.VerdictFail }},
+		{"verdict unverified", store.Filter{Verdict: vouch.VerdictUnverified}, func(v store.Verification) bool { return v.Verdict == vouch.VerdictUnverified }},
+		{"action", store.Filter{Action: vouch.ActionEscalate}, func(v store.Verification) bool { return v.Action == vouch.ActionEscalate }},
 		{"task", store.Filter{TaskID: "t1"}, func(v store.Verification) bool { return v.TaskID == "t1" }},
 		{"interaction", store.Filter{InteractionID: "i2"}, func(v store.Verification) bool { return v.InteractionID == "i2" }},
 		{"model", store.Filter{ExecutorModel: "m3"}, func(v store.Verification) bool { return v.ExecutorModel == "m3" }},
 		{"needs review", store.Filter{NeedsReview: &yes}, func(v store.Verification) bool { return v.NeedsReview }},
 		{"no review", store.Filter{NeedsReview: &no}, func(v store.Verification) bool { return !v.NeedsReview }},
-		{"kind and verdict", store.Filter{Kind: "subtask", Verdict: "pass"}, func(v store.Verification) bool {
-			return v.Kind == "subtask" && v.Verdict == "pass"
+		{"kind and verdict", store.Filter{Kind: vouch.KindSubtask, Verdict: vouch.VerdictPass}, func(v store.Verification) bool {
+			return v.Kind == vouch.KindSubtask && v.Verdict == vouch.VerdictPass
 		}},
 		{"task, review and time", store.Filter{TaskID: "t1", NeedsReview: &no, Since: at(1), Until: at(7)}, func(v store.Verification) bool {
 			return v.TaskID == "t1" && !v.NeedsReview && !v.CreatedAt.Before(at(1)) && v.CreatedAt.Before(at(7))
@@ -942,13 +947,13 @@ func testTenantIsolation(t *testing.T, h *harness) {
 
 	// The same id, attempt and key in b are b's own.
 	vb := sample(b, "shared", 1, at(6))
-	vb.Verdict = "fail"
+	vb.Verdict = vouch.VerdictFail
 	if _, err := h.s.Insert(ctx, vb, []store.Event{event(b, "created", 6)}); err != nil {
 		t.Fatalf("b: Insert(the same id, attempt and key as a's): %v", err)
 	}
 	ga, _ := h.s.Get(ctx, a, "shared", 0)
 	gb, _ := h.s.Get(ctx, b, "shared", 0)
-	if ga == nil || gb == nil || ga.Verdict != "pass" || gb.Verdict != "fail" {
+	if ga == nil || gb == nil || ga.Verdict != vouch.VerdictPass || gb.Verdict != vouch.VerdictFail {
 		t.Errorf("after b's insert: a's = %+v, b's = %+v", ga, gb)
 	}
 	if evs, _ := h.s.Events(ctx, a, 0, 100); len(evs) != 2 {
@@ -957,7 +962,7 @@ func testTenantIsolation(t *testing.T, h *harness) {
 	if evs, _ := h.s.Events(ctx, b, 0, 100); len(evs) != 1 || evs[0].Tenant != b {
 		t.Errorf("b: events %v, want its one", evs)
 	}
-	if p, _ := h.s.List(ctx, a, store.Filter{}); len(p.Items) != 1 || p.Items[0].Verdict != "pass" {
+	if p, _ := h.s.List(ctx, a, store.Filter{}); len(p.Items) != 1 || p.Items[0].Verdict != vouch.VerdictPass {
 		t.Errorf("a: List = %v, want its one", ids(p.Items))
 	}
 }
@@ -1000,7 +1005,7 @@ func testOverrides(t *testing.T, h *harness) {
 	isErr(t, "AddOverride(missing verification)", err, store.ErrNotFound)
 	// The report itself never changes.
 	g, _ := h.s.Get(ctx, tenant, "o", 1)
-	if g == nil || g.Verdict != "pass" {
+	if g == nil || g.Verdict != vouch.VerdictPass {
 		t.Errorf("an override changed the verification: %+v", g)
 	}
 }

@@ -240,7 +240,7 @@ func findFix(ctx context.Context, st store.Log) (fixPages, error) {
 	var before int64
 	var found fixPages
 	for {
-		page, err := st.List(ctx, tenant, store.Filter{Verdict: "retry", Kind: "subtask", Limit: 200, Before: before})
+		page, err := st.List(ctx, tenant, store.Filter{Verdict: vouch.VerdictRetry, Kind: vouch.KindSubtask, Limit: 200, Before: before})
 		if err != nil {
 			return found, err
 		}

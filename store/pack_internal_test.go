@@ -1,0 +1,209 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// memDicts is a dictStore in memory.
+type memDicts struct {
+	mu     sync.Mutex
+	dicts  map[uint32][]byte
+	newest map[blobKind][]byte
+}
+
+func newMemDicts() *memDicts {
+	return &memDicts{dicts: map[uint32][]byte{}, newest: map[blobKind][]byte{}}
+}
+
+func (m *memDicts) saveDict(_ context.Context, id uint32, kind blobKind, d []byte) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.dicts[id], m.newest[kind] = d, d
+	return nil
+}
+
+func (m *memDicts) loadDict(_ context.Context, id uint32) ([]byte, bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	d, ok := m.dicts[id]
+	return d, ok, nil
+}
+
+func (m *memDicts) newestDicts(context.Context) (map[blobKind][]byte, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := map[blobKind][]byte{}
+	for k, d := range m.newest {
+		out[k] = d
+	}
+	return out, nil
+}
+
+// report makes the i-th of a set of alike reports.
+func report(i int) []byte {
+	return fmt.Appendf(nil, `{"id":"v-%06d","verdict":"%s","score":0.%d,"criteria":[{"id":"c1","kind":"text","passed":true,"evidence":"the summary names %d files"},{"id":"c2","kind":"text","passed":%t,"evidence":"word count %d of at most 300"}],"claims":{"checked":%d,"refuted":0},"feedback":"none needed for attempt %d"}`,
+		i, []string{"pass", "retry", "fail"}[i%3], i%10, i%7, i%2 == 0, 100+i%200, i%5, i%3+1)
+}
+
+func frameDict(t *testing.T, b []byte) uint32 {
+	t.Helper()
+	var h zstd.Header
+	if err := h.Decode(b); err != nil {
+		t.Fatalf("not a zstd frame: %v", err)
+	}
+	return h.DictionaryID
+}
+
+// TestPackTrainsADictionary packs alike reports until the packer trains
+// a dictionary on them, then checks that it compresses with it, better,
+// that every blob reads back, and that a packer opened before the
+// dictionary existed (another process) reads the new frames too.
+func TestPackTrainsADictionary(t *testing.T) {
+	ctx := t.Context()
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	ds := newMemDicts()
+	other, err := newPacker(ctx, ds, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.close()
+	p, err := newPacker(ctx, ds, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.close()
+	trained := make(chan error, 1)
+	p.trained = func(kind blobKind, id uint32, err error) {
+		if kind == blobReport {
+			trained <- err
+		}
+	}
+	var before [][]byte
+	for i := range packSamples {
+		before = append(before, p.pack(blobReport, report(i)))
+	}
+	if err := <-trained; err != nil {
+		t.Fatal(err)
+	}
+	if id := frameDict(t, before[0]); id != 0 {
+		t.Errorf("a blob packed before the dictionary names dictionary %d", id)
+	}
+	after := p.pack(blobReport, report(packSamples+1))
+	id := frameDict(t, after)
+	if id == 0 {
+		t.Fatal("a blob packed after training names no dictionary")
+	}
+	plain := p.plain.EncodeAll(report(packSamples+1), nil)
+	if len(after) >= len(plain) {
+		t.Errorf("with the dictionary %d bytes, without %d", len(after), len(plain))
+	}
+	for _, c := range []struct {
+		name string
+		p    *packer
+	}{{"the trainer", p}, {"another process", other}} {
+		for i, b := range append(before[:3:3], after) {
+			want := report(i)
+			if i == 3 {
+				want = report(packSamples + 1)
+			}
+			got, err := c.p.unpack(ctx, b)
+			if err != nil || string(got) != string(want) {
+				t.Errorf("%s: blob %d: %v; got %.60q", c.name, i, err, got)
+			}
+		}
+	}
+	// A packer opened now compresses with the dictionary at once.
+	late, err := newPacker(ctx, ds, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer late.close()
+	if got := frameDict(t, late.pack(blobReport, report(7))); got != id {
+		t.Errorf("a packer opened after training uses dictionary %d, want %d", got, id)
+	}
+	// A short blob stays as it is; JSON written before compression
+	// reads as it is.
+	if got := p.pack(blobReport, []byte(`{"a":1}`)); string(got) != `{"a":1}` {
+		t.Errorf("a short blob became %q", got)
+	}
+	if got, err := p.unpack(ctx, report(1)); err != nil || string(got) != string(report(1)) {
+		t.Errorf("raw JSON: %v", err)
+	}
+}
+
+// TestUnpackMissingDictionary reads a frame whose dictionary the store
+// does not hold: an error, not a guess.
+func TestUnpackMissingDictionary(t *testing.T) {
+	ctx := t.Context()
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	p, err := newPacker(ctx, newMemDicts(), log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.close()
+	trained := make(chan error, 1)
+	p.trained = func(kind blobKind, _ uint32, err error) { trained <- err }
+	for i := range packSamples {
+		p.pack(blobRequest, report(i))
+	}
+	if err := <-trained; err != nil {
+		t.Fatal(err)
+	}
+	b := p.pack(blobRequest, report(1))
+	stranger, err := newPacker(ctx, newMemDicts(), log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stranger.close()
+	if _, err := stranger.unpack(ctx, b); !errors.Is(err, errNoDict) {
+		t.Errorf("unpack without the dictionary: %v, want errNoDict", err)
+	}
+}
+
+// TestStoreCompressesWithItsDictionary fills an SQLite store past a
+// dictionary's samples, reopens it, and finds a new row compressed with
+// the dictionary it trained, and smaller than without.
+func TestStoreCompressesWithItsDictionary(t *testing.T) {
+	ctx := t.Context()
+	path := filepath.Join(t.TempDir(), "d.db")
+	s, _ := openGated(t, path, sqliteHooks{})
+	vs := make([]*Verification, packSamples)
+	for i := range vs {
+		vs[i] = testVerification("acme", fmt.Sprintf("v%04d", i), 1)
+		vs[i].Result = report(i)
+	}
+	if _, err := s.Import(ctx, vs); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil { // waits for the training
+		t.Fatal(err)
+	}
+	s, _ = openGated(t, path, sqliteHooks{})
+	v := testVerification("acme", "after", 1)
+	v.Result = report(packSamples + 3)
+	if _, err := s.Insert(ctx, v, nil); err != nil {
+		t.Fatal(err)
+	}
+	var stored []byte
+	if err := s.eng.reader().queryRow(ctx, `SELECT result FROM verification_logs WHERE id = 'after'`).Scan(&stored); err != nil {
+		t.Fatal(err)
+	}
+	if frameDict(t, stored) == 0 {
+		t.Error("a row written after reopening names no dictionary")
+	}
+	if plain := s.packs.plain.EncodeAll(v.Result, nil); len(stored) >= len(plain) {
+		t.Errorf("stored in %d bytes, %d without the dictionary", len(stored), len(plain))
+	}
+	if got, err := s.Get(ctx, "acme", "after", 1); err != nil || string(got.Result) != string(v.Result) {
+		t.Errorf("Get: %v", err)
+	}
+}
