@@ -15,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/rivermigrate"
 	"github.com/riverqueue/river/rivertype"
 
 	"github.com/vouchgate/vouch"
@@ -100,11 +101,56 @@ func newJobQueue(s *Server, st store.Queue, worker bool) (*jobQueue, error) {
 		// as long as it verifies, so more jobs than CPUs keep them busy.
 		q.workers = 4 * runtime.GOMAXPROCS(0)
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), queueMigrateTimeout)
+	defer cancel()
+	if err := migrateQueue(ctx, st.Pool(), s.log); err != nil {
+		return nil, fmt.Errorf("server: job queue: %w", err)
+	}
 	var err error
 	if q.inserter, err = river.NewClient(q.driver, &river.Config{Logger: riverLogger(s.log)}); err != nil {
 		return nil, fmt.Errorf("server: job queue: %w", err)
 	}
 	return q, nil
+}
+
+// queueMigrateTimeout bounds migrating the job queue's tables when a
+// server or worker starts.
+const queueMigrateTimeout = 5 * time.Minute
+
+// queueMigrateLock is the advisory lock key around the job queue's
+// migrations, so that processes starting together migrate it once.
+var queueMigrateLock = lockKey("vouch.queue.migrate")
+
+// migrateQueue brings the job queue's tables (River's, by River's own
+// migrator) up to date on the store's database: one migration per
+// transaction, as some of River's cannot share one, each under
+// queueMigrateLock.
+func migrateQueue(ctx context.Context, pool *pgxpool.Pool, log *slog.Logger) error {
+	m, err := rivermigrate.New(riverpgxv5.New(nil), &rivermigrate.Config{Logger: riverLogger(log)})
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	for {
+		tx, err := pool.Begin(ctx)
+		if err != nil {
+			return fmt.Errorf("migrate: %w", err)
+		}
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, queueMigrateLock); err != nil {
+			tx.Rollback(context.WithoutCancel(ctx))
+			return fmt.Errorf("migrate: lock: %w", err)
+		}
+		res, err := m.MigrateTx(ctx, tx, rivermigrate.DirectionUp, &rivermigrate.MigrateOpts{MaxSteps: 1})
+		if err != nil {
+			tx.Rollback(context.WithoutCancel(ctx))
+			return fmt.Errorf("migrate: %w", err)
+		}
+		if err := tx.Commit(ctx); err != nil {
+			return fmt.Errorf("migrate: %w", err)
+		}
+		if len(res.Versions) == 0 {
+			return nil
+		}
+	}
 }
 
 // riverLogger passes River's warnings and errors to the server's log;

@@ -7,8 +7,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
-	"github.com/riverqueue/river/riverdriver/riverpgxv5"
-	"github.com/riverqueue/river/rivermigrate"
 )
 
 // The PostgreSQL engine: a pgx pool; each write is a transaction of its
@@ -112,41 +110,7 @@ func (e *pgEngine) migrate(ctx context.Context, opt Options) error {
 	if err := migrate(ctx, pgConn{q: tx}, postgresDialect, opt.clock()(), opt.logger()); err != nil {
 		return err
 	}
-	if err := tx.Commit(ctx); err != nil {
-		return err
-	}
-	return e.migrateQueue(ctx, c, opt)
-}
-
-// migrateQueue brings the job queue's tables (River's, by River's own
-// migrator) up to date: one migration per transaction, as some of
-// River's cannot share one, each under migrationLock.
-func (e *pgEngine) migrateQueue(ctx context.Context, c *pgxpool.Conn, opt Options) error {
-	m, err := rivermigrate.New(riverpgxv5.New(nil), &rivermigrate.Config{Logger: opt.logger()})
-	if err != nil {
-		return fmt.Errorf("store: migrate the job queue: %w", err)
-	}
-	for {
-		tx, err := c.Begin(ctx)
-		if err != nil {
-			return err
-		}
-		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, migrationLock); err != nil {
-			tx.Rollback(context.WithoutCancel(ctx))
-			return fmt.Errorf("store: migrate the job queue: lock: %w", err)
-		}
-		res, err := m.MigrateTx(ctx, tx, rivermigrate.DirectionUp, &rivermigrate.MigrateOpts{MaxSteps: 1})
-		if err != nil {
-			tx.Rollback(context.WithoutCancel(ctx))
-			return fmt.Errorf("store: migrate the job queue: %w", err)
-		}
-		if err := tx.Commit(ctx); err != nil {
-			return err
-		}
-		if len(res.Versions) == 0 {
-			return nil
-		}
-	}
+	return tx.Commit(ctx)
 }
 
 // reader plans each read for its values. pgx prepares a query once per
