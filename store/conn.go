@@ -20,6 +20,16 @@ type conn interface {
 	exec(ctx context.Context, q string, args ...any) (int64, error)
 	query(ctx context.Context, q string, args ...any) (rows, error)
 	queryRow(ctx context.Context, q string, args ...any) row
+	// execAll runs statements whose results are not read, in order, and
+	// stops at the first error; PostgreSQL's are sent in one round trip.
+	execAll(ctx context.Context, stmts []stmt) error
+}
+
+// stmt is a statement of execAll: what names it in an error.
+type stmt struct {
+	what string
+	q    string
+	args []any
 }
 
 // rows is a result set of either engine.
@@ -152,6 +162,15 @@ func (c sqlConn) exec(ctx context.Context, q string, args ...any) (int64, error)
 	return res.RowsAffected()
 }
 
+func (c sqlConn) execAll(ctx context.Context, stmts []stmt) error {
+	for _, st := range stmts {
+		if _, err := c.exec(ctx, st.q, st.args...); err != nil {
+			return fmt.Errorf("%s: %w", st.what, err)
+		}
+	}
+	return nil
+}
+
 func (c sqlConn) query(ctx context.Context, q string, args ...any) (rows, error) {
 	var (
 		r   *sql.Rows
@@ -187,6 +206,7 @@ type pgQuerier interface {
 	Exec(ctx context.Context, q string, args ...any) (pgconn.CommandTag, error)
 	Query(ctx context.Context, q string, args ...any) (pgx.Rows, error)
 	QueryRow(ctx context.Context, q string, args ...any) pgx.Row
+	SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
 }
 
 // pgConn adapts pgx (the PostgreSQL engine).
@@ -213,6 +233,28 @@ func (c pgConn) exec(ctx context.Context, q string, args ...any) (int64, error) 
 		return 0, err
 	}
 	return tag.RowsAffected(), nil
+}
+
+func (c pgConn) execAll(ctx context.Context, stmts []stmt) error {
+	if len(stmts) == 1 {
+		_, err := c.exec(ctx, stmts[0].q, stmts[0].args...)
+		if err != nil {
+			return fmt.Errorf("%s: %w", stmts[0].what, err)
+		}
+		return nil
+	}
+	var b pgx.Batch
+	for _, st := range stmts {
+		b.Queue(rebind(st.q), st.args...)
+	}
+	br := c.q.SendBatch(ctx, &b)
+	for _, st := range stmts {
+		if _, err := br.Exec(); err != nil {
+			br.Close()
+			return fmt.Errorf("%s: %w", st.what, err)
+		}
+	}
+	return br.Close()
 }
 
 func (c pgConn) query(ctx context.Context, q string, args ...any) (rows, error) {

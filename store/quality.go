@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"sort"
 	"strconv"
@@ -557,11 +556,12 @@ func (s *sqlStore) addTallies(ctx context.Context, tx conn, tenant string, vs ..
 	// key order.
 	var shard []any
 	if s.d.tallyShards > 1 {
-		shard = []any{rand.IntN(s.d.tallyShards)}
+		shard = []any{s.shard()}
 	}
-	args := make([]any, 0, 7+len(tallyFields))
+	var stmts []stmt
 	for _, k := range keys {
-		args = append(args[:0], tenant, k.period, s.d.ts(k.bucket), k.kind, k.executorModel, k.criticality)
+		args := make([]any, 0, 7+len(tallyFields))
+		args = append(args, tenant, k.period, s.d.ts(k.bucket), k.kind, k.executorModel, k.criticality)
 		q := up.tally
 		if s.d.sparseTallies {
 			// Only the sums this row adds to: a verification adds to about
@@ -581,27 +581,22 @@ func (s *sqlStore) addTallies(ctx context.Context, tx conn, tenant string, vs ..
 				args = append(args, f.get(tallies[k]))
 			}
 		}
-		if _, err := tx.exec(ctx, q, append(args, shard...)...); err != nil {
-			return fmt.Errorf("tally: %w", err)
-		}
+		stmts = append(stmts, stmt{"tally", q, append(args, shard...)})
 	}
 	for _, k := range sortedCodeKeys(codes) {
 		cs := codes[k]
-		args = append(args[:0], tenant, k.period, s.d.ts(k.bucket), k.kind, k.executorModel,
-			k.criticality, k.code, cs.n, cs.ref.ID, cs.ref.Attempt, s.d.ts(cs.ref.at))
-		if _, err := tx.exec(ctx, up.code, append(args, shard...)...); err != nil {
-			return fmt.Errorf("failure codes: %w", err)
-		}
+		args := []any{tenant, k.period, s.d.ts(k.bucket), k.kind, k.executorModel,
+			k.criticality, k.code, cs.n, cs.ref.ID, cs.ref.Attempt, s.d.ts(cs.ref.at)}
+		stmts = append(stmts, stmt{"failure codes", up.code, append(args, shard...)})
 	}
 	for _, k := range sortedCodeKeys(issues) {
 		it := issues[k]
-		args = append(args[:0], tenant, k.period, s.d.ts(k.bucket), k.kind, k.executorModel,
-			k.criticality, k.code, it.SentBack, it.Retried, it.RetryPass)
-		if _, err := tx.exec(ctx, up.issue, append(args, shard...)...); err != nil {
-			return fmt.Errorf("issues: %w", err)
-		}
+		args := []any{tenant, k.period, s.d.ts(k.bucket), k.kind, k.executorModel,
+			k.criticality, k.code, it.SentBack, it.Retried, it.RetryPass}
+		stmts = append(stmts, stmt{"issues", up.issue, append(args, shard...)})
 	}
-	return nil
+	// In one round trip on PostgreSQL.
+	return tx.execAll(ctx, stmts)
 }
 
 // codeKey is the key of a metric_codes or metric_issues row but its
