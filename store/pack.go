@@ -108,7 +108,10 @@ type packer struct {
 	sampleBytes [blobKinds]int
 	since       [blobKinds]int
 	training    [blobKinds]bool
-	trainers    sync.WaitGroup
+	// failed is set when the kind's last training failed: the next waits
+	// for packRetrain blobs, as a retraining does.
+	failed   [blobKinds]bool
+	trainers sync.WaitGroup
 	// trained, when set, is called after each training (tests).
 	trained func(kind blobKind, id uint32, err error)
 }
@@ -210,7 +213,7 @@ func (p *packer) sample(kind blobKind, b []byte) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.since[kind]++
-	due := p.enc[kind].Load() == nil || p.since[kind] >= packRetrain-packSamples
+	due := p.enc[kind].Load() == nil && !p.failed[kind] || p.since[kind] >= packRetrain-packSamples
 	if !due || p.training[kind] || len(b) > packSampleMax || p.sampleBytes[kind]+len(b) > packSampleBytes {
 		return
 	}
@@ -226,13 +229,13 @@ func (p *packer) sample(kind blobKind, b []byte) {
 }
 
 // train builds a dictionary of kind from samples, writes it and
-// compresses with it. A failure is logged, and the kind tries again with
-// the samples that follow.
+// compresses with it. A failure is logged, and the kind tries again
+// packRetrain blobs later.
 func (p *packer) train(kind blobKind, samples [][]byte) {
 	defer p.trainers.Done()
 	id, err := p.build(kind, samples)
 	p.mu.Lock()
-	p.training[kind], p.since[kind] = false, 0
+	p.training[kind], p.since[kind], p.failed[kind] = false, 0, err != nil
 	p.mu.Unlock()
 	if err != nil {
 		p.log.Warn("store: training a compression dictionary", "kind", kind.String(), "err", err)
@@ -245,7 +248,7 @@ func (p *packer) train(kind blobKind, samples [][]byte) {
 }
 
 func (p *packer) build(kind blobKind, samples [][]byte) (uint32, error) {
-	d, err := dict.BuildZstdDict(samples, dict.Options{MaxDictSize: packDictMax, HashBytes: 6, ZstdLevel: zstd.SpeedFastest})
+	d, err := buildDict(samples)
 	if err != nil {
 		return 0, err
 	}
@@ -257,6 +260,18 @@ func (p *packer) build(kind blobKind, samples [][]byte) (uint32, error) {
 		return 0, err
 	}
 	return id, p.use(kind, d)
+}
+
+// buildDict builds a zstd dictionary from samples. The builder panics on
+// some inputs (alike samples with nothing in common to index): that is
+// an error here, not the end of the process.
+func buildDict(samples [][]byte) (d []byte, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			d, err = nil, fmt.Errorf("the dictionary builder failed: %v", v)
+		}
+	}()
+	return dict.BuildZstdDict(samples, dict.Options{MaxDictSize: packDictMax, HashBytes: 6, ZstdLevel: zstd.SpeedFastest})
 }
 
 // unpack returns what a stored blob holds: decompressed when pack

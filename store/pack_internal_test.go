@@ -207,3 +207,41 @@ func TestStoreCompressesWithItsDictionary(t *testing.T) {
 		t.Errorf("Get: %v", err)
 	}
 }
+
+// TestPackSurvivesTheDictionaryBuilder feeds the dictionary builder
+// samples that are all the same, on which it panics: the training fails,
+// is logged, and the packer goes on compressing without a dictionary,
+// not trying again before packRetrain blobs.
+func TestPackSurvivesTheDictionaryBuilder(t *testing.T) {
+	ctx := t.Context()
+	p, err := newPacker(ctx, newMemDicts(), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.close()
+	trained := make(chan error, 1)
+	p.trained = func(_ blobKind, _ uint32, err error) { trained <- err }
+	same := report(1)
+	for range packSamples {
+		p.pack(blobReport, same)
+	}
+	if err := <-trained; err == nil {
+		t.Fatal("the builder made a dictionary of identical samples; this test needs samples it fails on")
+	}
+	for range packSamples {
+		p.pack(blobReport, same)
+	}
+	p.mu.Lock()
+	sampled, training := len(p.samples[blobReport]), p.training[blobReport]
+	p.mu.Unlock()
+	if sampled != 0 || training {
+		t.Errorf("right after a failed training: %d samples kept, training %v; want none", sampled, training)
+	}
+	b := p.pack(blobReport, same)
+	if frameDict(t, b) != 0 {
+		t.Error("compressed with a dictionary after the training failed")
+	}
+	if got, err := p.unpack(ctx, b); err != nil || string(got) != string(same) {
+		t.Errorf("unpack: %v", err)
+	}
+}
