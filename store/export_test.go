@@ -22,6 +22,10 @@ func BeginEvents(t testing.TB, ctx context.Context, s Store, events []Event) (se
 		return nil, nil, err
 	}
 	t.Cleanup(func() { tx.Rollback(context.Background()) }) // a no-op once committed
+	// As writeEvents begins.
+	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock_shared($1)`, ps.pg.eventWriters); err != nil {
+		return nil, nil, err
+	}
 	if seqs, err = ps.insertEvents(ctx, pgConn{q: tx}, evs, 0); err != nil {
 		tx.Rollback(ctx)
 		return nil, nil, err

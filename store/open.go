@@ -66,10 +66,11 @@ func (o Options) clock() func() time.Time {
 //
 // On PostgreSQL, an event's Seq derives from the id of the transaction
 // that writes it, and readers read only below the oldest transaction
-// still running, so that a reader that resumes after a Seq never skips
-// an event committed late, while writers never wait for one another's
-// events. An event becomes readable once the transactions older than its
-// own have ended (Events waits up to two seconds for them).
+// still running among those that write events, so that a reader that
+// resumes after a Seq never skips an event committed late, while writers
+// never wait for one another's events. An event becomes readable once
+// the event writers older than its own have ended (Events waits up to
+// two seconds for them).
 //
 // A PostgreSQL store, which several processes may share, is also a
 // [Notifier]: the processes tell one another of new events through it.

@@ -23,15 +23,16 @@ import (
 // Alone, zstd shrinks a report about threefold; the reports of one
 // deployment are alike (the same criteria, checks and keys, verification
 // after verification), and with a dictionary trained on them about
-// sixfold. So the store trains its own: once it has compressed
-// packSamples reports (and as many requests) without one, it builds a
-// dictionary of each kind from them, in the background, writes it to
-// pack_dicts (migration 0014) and compresses with it from then on;
-// every packRetrain blobs after that it trains a new one, so that the
-// dictionary follows the traffic. A zstd frame names its dictionary, and
-// a dictionary is never deleted, so every blob can be read back: the
-// dictionaries are loaded when the store opens, and one written since
-// by another process is loaded when a blob first names it.
+// sixfold. So the store trains its own: a process that finds no
+// dictionary of a kind in the store, once it has compressed packSamples
+// reports (or requests) without one, builds one from them in the
+// background, writes it to pack_dicts (migration 0014) and compresses
+// with it from then on; a process that opens a store with one uses the
+// newest. So a store holds one dictionary of each kind, or a few when
+// processes started together on an empty store. A zstd frame names its
+// dictionary, and a dictionary is never deleted, so every blob can be
+// read back: the newest are loaded when the store opens, any other when
+// a blob first names it, and a decoder, once made, is kept.
 //
 // A row written before compression holds its JSON as it is; the two are
 // told apart by zstd's frame magic, which no JSON text starts with.
@@ -49,9 +50,9 @@ const (
 	// packSampleBytes the most bytes of samples of one kind.
 	packSampleMax   = 64 << 10
 	packSampleBytes = 16 << 20
-	// packRetrain is how many blobs of a kind are compressed with a
-	// dictionary before the next is trained.
-	packRetrain = 100_000
+	// packRetry is how many blobs of a kind are compressed after a
+	// failed training before the next is tried.
+	packRetry = 100_000
 	// packDictMax bounds a dictionary's size.
 	packDictMax = 32 << 10
 	// maxUnpacked bounds what a stored blob may decompress to: more than
@@ -100,17 +101,19 @@ type packer struct {
 	mu sync.Mutex
 	// decs decodes the frames of each dictionary by its id; 0: none.
 	decs map[uint32]*zstd.Decoder
-	// samples gathers the blobs the next dictionary of each kind is
-	// trained on, sampleBytes their size; since counts the blobs packed
-	// since the kind's dictionary (or the start); training is set while
-	// a dictionary of the kind is being built.
+	// samples gathers the blobs the dictionary of each kind is trained
+	// on, sampleBytes their size; since counts the blobs packed since the
+	// start or the last failed training; training is set while a
+	// dictionary of the kind is being built.
 	samples     [blobKinds][][]byte
 	sampleBytes [blobKinds]int
 	since       [blobKinds]int
 	training    [blobKinds]bool
 	// failed is set when the kind's last training failed: the next waits
-	// for packRetrain blobs, as a retraining does.
-	failed   [blobKinds]bool
+	// for packRetry blobs.
+	failed [blobKinds]bool
+	// closing is set by close: no training starts after it.
+	closing  bool
 	trainers sync.WaitGroup
 	// trained, when set, is called after each training (tests).
 	trained func(kind blobKind, id uint32, err error)
@@ -165,18 +168,25 @@ func (p *packer) use(kind blobKind, d []byte) error {
 	return nil
 }
 
-// register adds a decoder for the frames of dictionary d.
+// register adds a decoder for the frames of dictionary d, unless one is
+// there already: a decoder is never replaced nor closed while the store
+// is open, as reads may be using it.
 func (p *packer) register(id uint32, d []byte) error {
+	p.mu.Lock()
+	_, ok := p.decs[id]
+	p.mu.Unlock()
+	if ok {
+		return nil
+	}
 	dec, err := zstd.NewReader(nil, decoderOptions(zstd.WithDecoderDicts(d))...)
 	if err != nil {
 		return fmt.Errorf("zstd decoder of dictionary %d: %w", id, err)
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if old := p.decs[id]; old != nil {
-		old.Close()
+	if _, ok := p.decs[id]; !ok {
+		p.decs[id] = dec
 	}
-	p.decs[id] = dec
 	return nil
 }
 
@@ -213,8 +223,8 @@ func (p *packer) sample(kind blobKind, b []byte) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.since[kind]++
-	due := p.enc[kind].Load() == nil && !p.failed[kind] || p.since[kind] >= packRetrain-packSamples
-	if !due || p.training[kind] || len(b) > packSampleMax || p.sampleBytes[kind]+len(b) > packSampleBytes {
+	due := p.enc[kind].Load() == nil && (!p.failed[kind] || p.since[kind] >= packRetry)
+	if !due || p.training[kind] || p.closing || len(b) > packSampleMax || p.sampleBytes[kind]+len(b) > packSampleBytes {
 		return
 	}
 	p.samples[kind] = append(p.samples[kind], bytes.Clone(b))
@@ -230,7 +240,7 @@ func (p *packer) sample(kind blobKind, b []byte) {
 
 // train builds a dictionary of kind from samples, writes it and
 // compresses with it. A failure is logged, and the kind tries again
-// packRetrain blobs later.
+// packRetry blobs later.
 func (p *packer) train(kind blobKind, samples [][]byte) {
 	defer p.trainers.Done()
 	id, err := p.build(kind, samples)
@@ -322,13 +332,12 @@ func (p *packer) decoder(ctx context.Context, id uint32) (*zstd.Decoder, error) 
 	return p.decs[id], nil
 }
 
-// close waits for the dictionaries being trained and releases the
-// decoders.
+// close waits for the dictionary being trained, if any, and starts no
+// other. The decoders are left to the garbage collector (reads may still
+// be using them; decoding whole blobs runs no goroutine of theirs).
 func (p *packer) close() {
-	p.trainers.Wait()
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	for _, d := range p.decs {
-		d.Close()
-	}
+	p.closing = true
+	p.mu.Unlock()
+	p.trainers.Wait()
 }

@@ -211,7 +211,7 @@ func TestStoreCompressesWithItsDictionary(t *testing.T) {
 // TestPackSurvivesTheDictionaryBuilder feeds the dictionary builder
 // samples that are all the same, on which it panics: the training fails,
 // is logged, and the packer goes on compressing without a dictionary,
-// not trying again before packRetrain blobs.
+// not trying again before packRetry blobs.
 func TestPackSurvivesTheDictionaryBuilder(t *testing.T) {
 	ctx := t.Context()
 	p, err := newPacker(ctx, newMemDicts(), slog.New(slog.NewTextHandler(io.Discard, nil)))

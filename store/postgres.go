@@ -19,13 +19,17 @@ import (
 // (about 590 verifications/s on 2 cores). Instead an event's Seq is the
 // id of the transaction that writes it times 1<<16, plus its place among
 // that transaction's events, and readers read only below the horizon:
-// the oldest transaction still running (pg_snapshot_xmin). A transaction
-// that has not committed has an id at or above it, and so has every
-// later one; below it, every event is final. A reader that resumes after
-// a Seq therefore never skips an event committed late, and writers never
-// wait for one another's events. An event committed above the horizon
-// waits, unread, for the transactions older than its own to end (see
-// sqlStore.Events); vouch's own are short.
+// the oldest transaction still running among those that write events
+// (each takes a shared advisory lock of the schema as its first
+// statement, before it has an id, and the horizon reads the ids of the
+// lock's holders), or the next id to be given when none runs. A writer
+// that has not committed has an id at or above the horizon, and so has
+// every later one; below it, every event is final. A reader that resumes
+// after a Seq therefore never skips an event committed late, writers
+// never wait for one another, and no other transaction (another
+// application's, a batch being created, a prune) holds the events back.
+// An event committed above the horizon waits, unread, for the older
+// writers to end (see sqlStore.Events); they are short.
 //
 // Other rows are written by every transaction of a tenant: the tallies of
 // the hour and the day (metric_tallies, metric_codes, metric_issues),
@@ -35,6 +39,10 @@ import (
 // another's, and readers sum the shards.
 type pgEngine struct {
 	pool *pgxpool.Pool
+	// eventWriters is the advisory lock key (below 1<<31) of the
+	// transactions that write events to this schema, each holding it
+	// shared (see writeEvents).
+	eventWriters int64
 	// notes carries the notifications of events between processes.
 	notes *notifier
 }
@@ -81,6 +89,20 @@ func openPostgres(ctx context.Context, dsn string, opt Options) (Store, error) {
 		pool.Close()
 		return nil, fmt.Errorf("store: postgres %s: %w", where, err)
 	}
+	var schema string
+	if err := pool.QueryRow(ctx, `SELECT current_schema()`).Scan(&schema); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("store: postgres %s: %w", where, err)
+	}
+	e.eventWriters = lockKey("vouch.store.events\x00"+schema) & (1<<31 - 1)
+	// After a restore into another cluster, the next Seq may not be above
+	// the stored ones (see migration 0015).
+	if _, err := pool.Exec(ctx, `UPDATE event_seq_base
+		SET base = (SELECT COALESCE(MAX(seq), 0) FROM events) + 1 - (pg_current_xact_id()::text::bigint << 16)
+		WHERE base + (pg_current_xact_id()::text::bigint << 16) <= (SELECT COALESCE(MAX(seq), 0) FROM events)`); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("store: postgres %s: event seqs: %w", where, err)
+	}
 	log := opt.logger()
 	log.Debug("store: opened postgres", "server", where, "max_conns", cfg.MaxConns)
 	e.notes = newNotifier(pool, log)
@@ -124,6 +146,18 @@ func (e *pgEngine) migrate(ctx context.Context, opt Options) error {
 func (e *pgEngine) reader() conn { return pgConn{q: e.pool, planEach: true} }
 
 func (e *pgEngine) write(ctx context.Context, fn func(ctx context.Context, tx conn) error) error {
+	return e.writeTx(ctx, false, fn)
+}
+
+// writeEvents implements engine: the transaction takes the event
+// writers' shared lock before anything else, while it has no id yet, so
+// that eventHorizon, which reads the ids of the lock's holders, never
+// passes it.
+func (e *pgEngine) writeEvents(ctx context.Context, fn func(ctx context.Context, tx conn) error) error {
+	return e.writeTx(ctx, true, fn)
+}
+
+func (e *pgEngine) writeTx(ctx context.Context, events bool, fn func(ctx context.Context, tx conn) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -142,6 +176,12 @@ func (e *pgEngine) write(ctx context.Context, fn func(ctx context.Context, tx co
 	if err != nil {
 		return err
 	}
+	if events {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock_shared($1)`, e.eventWriters); err != nil {
+			tx.Rollback(ctx)
+			return fmt.Errorf("announce an event writer: %w", err)
+		}
+	}
 	if err := fn(ctx, pgConn{q: tx}); err != nil {
 		tx.Rollback(ctx)
 		return err
@@ -149,23 +189,43 @@ func (e *pgEngine) write(ctx context.Context, fn func(ctx context.Context, tx co
 	return tx.Commit(ctx)
 }
 
-// pgInsertEventSQL inserts an event with its Seq: the transaction's id
-// times 1<<16 plus the event's place (the first parameter).
+// pgInsertEventSQL inserts an event with its Seq: the store's base (see
+// migration 0015), plus the transaction's id times 1<<16, plus the
+// event's place (the first parameter).
 const pgInsertEventSQL = `INSERT INTO events (seq, ` + eventColumns + `)
-	VALUES ((pg_current_xact_id()::text::bigint << 16) + ?, ?, ?, ?, ?, ?, ?) RETURNING seq`
+	VALUES ((SELECT base FROM event_seq_base) + (pg_current_xact_id()::text::bigint << 16) + ?, ?, ?, ?, ?, ?, ?) RETURNING seq`
 
 // insertEvent implements engine.
 func (e *pgEngine) insertEvent(ctx context.Context, tx conn, place int, args ...any) (int64, error) {
+	if place > maxTxEvents {
+		return 0, fmt.Errorf("more than %d events in one transaction", maxTxEvents)
+	}
 	var seq int64
 	err := tx.queryRow(ctx, pgInsertEventSQL, append([]any{place}, args...)...).Scan(&seq)
 	return seq, err
 }
 
-// eventHorizon implements engine: the oldest transaction still running,
-// in Seqs.
+// pgHorizonSQL is eventHorizon's query. Its snapshot is taken before
+// pg_locks is read, so that a writer missing from the locks gets its id
+// after the snapshot's xmax (the next id to be given); the ids of the
+// event writers' lock holders (each holds a lock on its own id) are 32
+// bits, put back in the 64-bit count by xmax's epoch.
+const pgHorizonSQL = `WITH s AS (SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint AS xmax),
+	w AS (SELECT x.transactionid::text::bigint AS x32 FROM pg_locks l
+		JOIN pg_locks x ON x.pid = l.pid AND x.locktype = 'transactionid' AND x.granted
+		WHERE l.locktype = 'advisory' AND l.granted AND l.classid = 0 AND l.objid = $1::bigint::oid AND l.objsubid = 1
+		AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()))
+	SELECT (LEAST(s.xmax, COALESCE((SELECT MIN(((s.xmax >> 32) << 32) + w.x32
+		- CASE WHEN w.x32 >= (s.xmax & 4294967295) THEN 4294967296 ELSE 0 END) FROM w), s.xmax)) << 16)
+		+ (SELECT base FROM event_seq_base) FROM s`
+
+// eventHorizon implements engine: the oldest event writer still running,
+// or the next transaction id when none is, in Seqs. Transactions that
+// write no events (another application's, a batch being created, a
+// prune) do not hold it back.
 func (e *pgEngine) eventHorizon(ctx context.Context) (int64, error) {
 	var h int64
-	err := e.pool.QueryRow(ctx, `SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint << 16`).Scan(&h)
+	err := e.pool.QueryRow(ctx, pgHorizonSQL, e.eventWriters).Scan(&h)
 	return h, err
 }
 

@@ -283,3 +283,84 @@ func TestPostgresPackedReportsMigration(t *testing.T) {
 		t.Errorf("the row written after: %v", err)
 	}
 }
+
+// TestPostgresEventsNotHeldByOthers keeps a transaction that writes no
+// event open (another application's, a batch being created): events
+// committed meanwhile are read at once, and a stream that starts then
+// starts after them.
+func TestPostgresEventsNotHeldByOthers(t *testing.T) {
+	ctx := t.Context()
+	dsn := storetest.PostgresSchema(t, storetest.PostgresServer(t))
+	s, err := store.Open(ctx, dsn, store.Options{MaxConns: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	store.SetEventWait(s, 0)
+	c, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(ctx)
+	other, err := c.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Rollback(ctx)
+	if _, err := other.Exec(ctx, `CREATE TEMP TABLE held (x int); INSERT INTO held VALUES (1)`); err != nil {
+		t.Fatal(err) // it has a transaction id now, older than the event's
+	}
+	evs := []store.Event{{Tenant: "acme", Type: "t", Data: []byte(`{}`)}}
+	if err := s.AppendEvents(ctx, evs); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Events(ctx, "acme", 0, 10)
+	if err != nil || len(got) != 1 || got[0].Seq != evs[0].Seq {
+		t.Errorf("Events beside an open transaction that writes none = %v, %v; want the event", got, err)
+	}
+	if last, err := s.LastEventSeq(ctx, "acme"); err != nil || last != evs[0].Seq {
+		t.Errorf("LastEventSeq = %d, %v; want %d", last, err, evs[0].Seq)
+	}
+}
+
+// TestPostgresEventSeqsAfterRestore stands for a database restored into
+// a cluster whose transaction ids are far below its event Seqs: once
+// reopened, the store writes Seqs above the stored ones, and a reader
+// that resumes after the highest old one reads the new event.
+func TestPostgresEventSeqsAfterRestore(t *testing.T) {
+	ctx := t.Context()
+	dsn := storetest.PostgresSchema(t, storetest.PostgresServer(t))
+	s, err := store.Open(ctx, dsn, store.Options{MaxConns: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	c, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(ctx)
+	const old = int64(1) << 60 // a Seq of the cluster it came from
+	if _, err := c.Exec(ctx, `INSERT INTO events (seq, tenant, type, data, created_at) VALUES ($1, 'acme', 'old', '{}', now())`, old); err != nil {
+		t.Fatal(err)
+	}
+	s, err = store.Open(ctx, dsn, store.Options{MaxConns: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	evs := []store.Event{{Tenant: "acme", Type: "new", Data: []byte(`{}`)}}
+	if err := s.AppendEvents(ctx, evs); err != nil {
+		t.Fatal(err)
+	}
+	if evs[0].Seq <= old {
+		t.Fatalf("the new event's Seq %d is not above the restored %d", evs[0].Seq, old)
+	}
+	got, err := s.Events(ctx, "acme", old, 10)
+	if err != nil || len(got) != 1 || got[0].Type != "new" {
+		t.Errorf("Events after the restored Seq = %v, %v; want the new event", got, err)
+	}
+	if last, err := s.LastEventSeq(ctx, "acme"); err != nil || last != evs[0].Seq {
+		t.Errorf("LastEventSeq = %d, %v; want %d", last, err, evs[0].Seq)
+	}
+}

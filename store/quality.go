@@ -1270,7 +1270,7 @@ func (s *sqlStore) SetAlert(ctx context.Context, a *Alert, ev func(*Alert) (Even
 	next := *a
 	next.UpdatedAt = now
 	var changed bool
-	err := s.eng.write(ctx, func(ctx context.Context, tx conn) error {
+	err := s.eng.writeEvents(ctx, func(ctx context.Context, tx conn) error {
 		// A new alert starts as not firing; the row is then read locked,
 		// so that two evaluations at once (a timer and a request, or two
 		// servers) raise one change, not two.

@@ -232,6 +232,11 @@ func (e *sqliteEngine) ping(ctx context.Context) error {
 }
 
 // write queues fn for the writer and waits for its transaction.
+// writeEvents implements engine: one writer commits in Seq order.
+func (e *sqliteEngine) writeEvents(ctx context.Context, fn func(ctx context.Context, tx conn) error) error {
+	return e.write(ctx, fn)
+}
+
 func (e *sqliteEngine) write(ctx context.Context, fn func(ctx context.Context, tx conn) error) error {
 	if err := ctx.Err(); err != nil {
 		return err

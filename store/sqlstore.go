@@ -30,6 +30,10 @@ type engine interface {
 	// (SQLite's group commit): an error from fn undoes fn's own writes
 	// only.
 	write(ctx context.Context, fn func(ctx context.Context, tx conn) error) error
+	// writeEvents is write for a transaction that may insert events: on
+	// PostgreSQL it announces itself first, before it has an id, so
+	// that eventHorizon stays below the events it will write.
+	writeEvents(ctx context.Context, fn func(ctx context.Context, tx conn) error) error
 	// insertEvent writes one event in a write transaction and returns
 	// its Seq; place is its index among the events the transaction
 	// writes (at most maxTxEvents), and args are its columns in the order
@@ -37,8 +41,9 @@ type engine interface {
 	insertEvent(ctx context.Context, tx conn, place int, args ...any) (int64, error)
 	// eventHorizon returns the Seq below which the events are final: no
 	// transaction still running or yet to begin can commit an event with
-	// a smaller Seq. Events reads below it, so that a reader that resumes
-	// after a Seq never skips an event committed late.
+	// a smaller Seq (those that write events begin by writeEvents).
+	// Events reads below it, so that a reader that resumes after a Seq
+	// never skips an event committed late.
 	eventHorizon(ctx context.Context) (int64, error)
 	// ping reports whether the database answers.
 	ping(ctx context.Context) error
@@ -355,15 +360,22 @@ func (s *sqlStore) firstIssue(ctx context.Context, tx conn, tenant, id string) (
 	return IssueOf(strings.Fields(codes)), nil
 }
 
-// insertEvents writes events (prepared), once per write transaction, and
-// returns their Seqs; reportSeq is the row of the verification written
-// with them (0 for none), whose report those with a ReportAt refer to.
+// writeFor returns the engine's write for a transaction that inserts
+// events: writeEvents when there are any.
+func (s *sqlStore) writeFor(events []Event) func(ctx context.Context, fn func(ctx context.Context, tx conn) error) error {
+	if len(events) > 0 {
+		return s.eng.writeEvents
+	}
+	return s.eng.write
+}
+
+// insertEvents writes events (prepared), once per write transaction begun
+// by writeEvents, and returns their Seqs; reportSeq is the row of the
+// verification written with them (0 for none), whose report those with a
+// ReportAt refer to.
 func (s *sqlStore) insertEvents(ctx context.Context, tx conn, events []Event, reportSeq int64) ([]int64, error) {
 	if len(events) == 0 {
 		return nil, nil
-	}
-	if len(events) > maxTxEvents {
-		return nil, fmt.Errorf("%d events in one write, at most %d", len(events), maxTxEvents)
 	}
 	seqs := make([]int64, len(events))
 	for i, e := range events {
@@ -399,7 +411,7 @@ func (s *sqlStore) Insert(ctx context.Context, v *Verification, events []Event) 
 		dup  *Verification
 		seqs []int64
 	)
-	err = s.eng.write(ctx, func(ctx context.Context, tx conn) error {
+	err = s.writeFor(evs)(ctx, func(ctx context.Context, tx conn) error {
 		var err error
 		seq, dup, err = s.insertVerification(ctx, tx, nv)
 		if err != nil || dup != nil {
@@ -754,7 +766,7 @@ func (s *sqlStore) AppendEvents(ctx context.Context, events []Event) error {
 		return fmt.Errorf("%s: %w", op, err)
 	}
 	var seqs []int64
-	err = s.eng.write(ctx, func(ctx context.Context, tx conn) error {
+	err = s.eng.writeEvents(ctx, func(ctx context.Context, tx conn) error {
 		var err error
 		seqs, err = s.insertEvents(ctx, tx, evs, 0)
 		return err
@@ -811,7 +823,7 @@ func (s *sqlStore) Events(ctx context.Context, tenant string, after int64, limit
 			return nil, s.fail(op, err)
 		}
 		waited += pause
-		pause = min(2*pause, 32*time.Millisecond)
+		pause = min(2*pause, 64*time.Millisecond)
 	}
 }
 
@@ -1353,7 +1365,7 @@ func (s *sqlStore) completeItem(ctx context.Context, c Completion, then func(ctx
 		seqs    []int64
 		written bool
 	)
-	err = s.eng.write(ctx, func(ctx context.Context, tx conn) error {
+	err = s.writeFor(evs)(ctx, func(ctx context.Context, tx conn) error {
 		written, dup = false, nil
 		state := ItemDone
 		if v == nil && result == nil {

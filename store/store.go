@@ -144,10 +144,17 @@ type EventLog interface {
 	// assigning their Seq.
 	AppendEvents(ctx context.Context, events []Event) error
 	// Events returns up to limit of the tenant's events with Seq > after,
-	// in Seq order.
+	// in Seq order: those that are final, so that a later call after the
+	// last returned never skips one committed late. On PostgreSQL an
+	// event whose writer is younger than one still running waits for it
+	// (Events waits up to two seconds, then returns without it: a later
+	// call brings it).
 	Events(ctx context.Context, tenant string, after int64, limit int) ([]Event, error)
-	// LastEventSeq returns the highest event Seq of the tenant, 0 when
-	// there is none.
+	// LastEventSeq returns the Seq a stream of the tenant's events from
+	// now on starts after: the highest, 0 when there is none, or on
+	// PostgreSQL the Seq just below a writer still running, so that the
+	// stream misses none of its events (and may begin with some committed
+	// just before).
 	LastEventSeq(ctx context.Context, tenant string) (int64, error)
 }
 
