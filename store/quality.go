@@ -1186,7 +1186,7 @@ func (s *sqlStore) AddOutcome(ctx context.Context, o *Outcome) error {
 			err = tx.queryRow(ctx, `SELECT 1 FROM verification_logs WHERE tenant = ? AND id = ? AND attempt = ?`,
 				r.Tenant, r.VerificationID, r.Attempt).Scan(&one)
 		default:
-			q := `SELECT id, attempt FROM verification_logs WHERE tenant = ? AND task_id = ?`
+			q := `SELECT id, attempt FROM verification_logs WHERE tenant = ? AND task_id <> '' AND task_id = ?`
 			args := []any{r.Tenant, r.TaskID}
 			if r.InteractionID != "" {
 				q += ` AND interaction_id = ?`

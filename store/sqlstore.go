@@ -597,12 +597,23 @@ func (s *sqlStore) List(ctx context.Context, tenant string, f Filter) (Page, err
 	eq("kind", string(f.Kind))
 	eq("verdict", string(f.Verdict))
 	eq("action", string(f.Action))
-	eq("task_id", f.TaskID)
-	eq("interaction_id", f.InteractionID)
+	// The task's, the interaction's and the review queue's indexes hold
+	// only the rows these conditions name (migration 0016).
+	if f.TaskID != "" {
+		q.WriteString(` AND task_id <> ''`)
+		eq("task_id", f.TaskID)
+	}
+	if f.InteractionID != "" {
+		q.WriteString(` AND interaction_id <> ''`)
+		eq("interaction_id", f.InteractionID)
+	}
 	eq("executor_model", f.ExecutorModel)
-	if f.NeedsReview != nil {
-		q.WriteString(` AND needs_review = ?`)
-		args = append(args, *f.NeedsReview)
+	switch {
+	case f.NeedsReview == nil:
+	case *f.NeedsReview:
+		q.WriteString(` AND needs_review`)
+	default:
+		q.WriteString(` AND NOT needs_review`)
 	}
 	if !f.Since.IsZero() {
 		q.WriteString(` AND ` + s.d.scanCreatedAt + ` >= ?`)
