@@ -220,16 +220,24 @@ func (p *packer) pack(kind blobKind, b []byte) []byte {
 // sample counts b, keeps a copy while the kind's next dictionary wants
 // samples, and starts training it once it has them.
 func (p *packer) sample(kind blobKind, b []byte) {
+	if p.enc[kind].Load() != nil {
+		return // trained: no lock on the path of every write
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.since[kind]++
-	due := p.enc[kind].Load() == nil && (!p.failed[kind] || p.since[kind] >= packRetry)
-	if !due || p.training[kind] || p.closing || len(b) > packSampleMax || p.sampleBytes[kind]+len(b) > packSampleBytes {
+	due := !p.failed[kind] || p.since[kind] >= packRetry
+	if !due || p.training[kind] || p.closing || len(b) > packSampleMax {
 		return
 	}
-	p.samples[kind] = append(p.samples[kind], bytes.Clone(b))
-	p.sampleBytes[kind] += len(b)
-	if len(p.samples[kind]) < packSamples {
+	// Train on packSamples blobs, or on those that fit in
+	// packSampleBytes when the blobs are large.
+	full := p.sampleBytes[kind]+len(b) > packSampleBytes
+	if !full {
+		p.samples[kind] = append(p.samples[kind], bytes.Clone(b))
+		p.sampleBytes[kind] += len(b)
+	}
+	if !full && len(p.samples[kind]) < packSamples {
 		return
 	}
 	samples := p.samples[kind]

@@ -245,3 +245,37 @@ func TestPackSurvivesTheDictionaryBuilder(t *testing.T) {
 		t.Errorf("unpack: %v", err)
 	}
 }
+
+// TestPackTrainsOnLargeBlobs packs blobs so large that fewer than
+// packSamples fit in packSampleBytes: the packer trains on those that
+// fit rather than waiting for samples it will never keep.
+func TestPackTrainsOnLargeBlobs(t *testing.T) {
+	ctx := t.Context()
+	p, err := newPacker(ctx, newMemDicts(), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.close()
+	trained := make(chan error, 1)
+	p.trained = func(_ blobKind, _ uint32, err error) { trained <- err }
+	large := func(i int) []byte {
+		var b []byte
+		for j := 0; len(b) < packSampleMax-1024; j++ {
+			b = append(b, report(i*1000+j)...)
+		}
+		return b
+	}
+	n := packSampleBytes/len(large(0)) + 1
+	if n >= packSamples {
+		t.Fatalf("%d blobs fill the samples' bytes: not large enough for this test", n)
+	}
+	for i := range n {
+		p.pack(blobReport, large(i))
+	}
+	if err := <-trained; err != nil {
+		t.Fatal(err)
+	}
+	if frameDict(t, p.pack(blobReport, large(n))) == 0 {
+		t.Error("no dictionary after training on large blobs")
+	}
+}

@@ -86,7 +86,7 @@ func run(n, nLabels, days int, dsn string, runs int) error {
 		}
 		defer drop()
 		dsn = schemaDSN
-		sizeOf = func() (int64, error) { return pgSize(ctx, dsn) }
+		sizeOf = func() (int64, error) { return pgschema.Size(ctx, dsn) }
 	}
 	st, err := store.Open(ctx, dsn, store.Options{})
 	if err != nil {
@@ -389,10 +389,6 @@ func dirSize(dir string) (int64, error) {
 	return total, err
 }
 
-// vouchTables are the store's tables, whose sizes add up to the store's.
-var vouchTables = []string{"alerts", "metric_codes", "metric_tallies", "outcomes", "overrides", "batch_items",
-	"batches", "events", "api_keys", "verification_logs", "schema_migrations"}
-
 func analyze(ctx context.Context, dsn string) error {
 	c, err := pgx.Connect(ctx, dsn)
 	if err != nil {
@@ -401,21 +397,4 @@ func analyze(ctx context.Context, dsn string) error {
 	defer c.Close(ctx)
 	_, err = c.Exec(ctx, "ANALYZE")
 	return err
-}
-
-func pgSize(ctx context.Context, dsn string) (int64, error) {
-	c, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		return 0, err
-	}
-	defer c.Close(ctx)
-	var total int64
-	for _, t := range vouchTables {
-		var n int64
-		if err := c.QueryRow(ctx, "SELECT pg_total_relation_size($1::regclass)", t).Scan(&n); err != nil {
-			return 0, err
-		}
-		total += n
-	}
-	return total, nil
 }
