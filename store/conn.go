@@ -162,6 +162,25 @@ func (c sqlConn) exec(ctx context.Context, q string, args ...any) (int64, error)
 	return res.RowsAffected()
 }
 
+// insert runs an INSERT and returns the rowid of its last row and how
+// many it wrote.
+func (c sqlConn) insert(ctx context.Context, q string, args ...any) (id, n int64, err error) {
+	var res sql.Result
+	if st, ok := c.querier(ctx, q); ok {
+		res, err = st.ExecContext(ctx, args...)
+	} else {
+		res, err = c.q.ExecContext(ctx, q, args...)
+	}
+	if err != nil {
+		return 0, 0, err
+	}
+	if n, err = res.RowsAffected(); err != nil || n == 0 {
+		return 0, n, err
+	}
+	id, err = res.LastInsertId()
+	return id, n, err
+}
+
 func (c sqlConn) execAll(ctx context.Context, stmts []stmt) error {
 	for _, st := range stmts {
 		if _, err := c.exec(ctx, st.q, st.args...); err != nil {

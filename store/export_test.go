@@ -22,7 +22,7 @@ func BeginEvents(t testing.TB, ctx context.Context, s Store, events []Event) (se
 		return nil, nil, err
 	}
 	t.Cleanup(func() { tx.Rollback(context.Background()) }) // a no-op once committed
-	// As writeEvents begins.
+	// As a write with writesEvents begins.
 	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock_shared($1)`, ps.pg.eventWriters); err != nil {
 		return nil, nil, err
 	}

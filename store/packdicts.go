@@ -10,7 +10,7 @@ import (
 // saveDict implements dictStore.
 func (s *sqlStore) saveDict(ctx context.Context, id uint32, kind blobKind, d []byte) error {
 	now := s.stamp(time.Time{})
-	return s.eng.write(ctx, func(ctx context.Context, tx conn) error {
+	return s.eng.write(ctx, 0, func(ctx context.Context, tx conn) error {
 		_, err := tx.exec(ctx, `INSERT INTO pack_dicts (id, kind, dict, created_at) VALUES (?, ?, ?, ?)`,
 			int64(id), kind.String(), d, s.d.ts(now))
 		return err

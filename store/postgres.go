@@ -41,7 +41,7 @@ type pgEngine struct {
 	pool *pgxpool.Pool
 	// eventWriters is the advisory lock key (below 1<<31) of the
 	// transactions that write events to this schema, each holding it
-	// shared (see writeEvents).
+	// shared (see write).
 	eventWriters int64
 	// notes carries the notifications of events between processes.
 	notes *notifier
@@ -145,19 +145,13 @@ func (e *pgEngine) migrate(ctx context.Context, opt Options) error {
 // cost 16% of the throughput of POST /v1/verify).
 func (e *pgEngine) reader() conn { return pgConn{q: e.pool, planEach: true} }
 
-func (e *pgEngine) write(ctx context.Context, fn func(ctx context.Context, tx conn) error) error {
-	return e.writeTx(ctx, false, fn)
-}
-
-// writeEvents implements engine: the transaction takes the event
-// writers' shared lock before anything else, while it has no id yet, so
-// that eventHorizon, which reads the ids of the lock's holders, never
-// passes it.
-func (e *pgEngine) writeEvents(ctx context.Context, fn func(ctx context.Context, tx conn) error) error {
-	return e.writeTx(ctx, true, fn)
-}
-
-func (e *pgEngine) writeTx(ctx context.Context, events bool, fn func(ctx context.Context, tx conn) error) error {
+// write implements engine. A transaction that writes events takes the
+// event writers' shared lock before anything else, while it has no id
+// yet, so that eventHorizon, which reads the ids of the lock's holders,
+// never passes it. Each write has a transaction of its own, so fn runs
+// once, rerunnable or not.
+func (e *pgEngine) write(ctx context.Context, mode writeMode, fn func(ctx context.Context, tx conn) error) error {
+	events := mode&writesEvents != 0
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -194,6 +188,16 @@ func (e *pgEngine) writeTx(ctx context.Context, events bool, fn func(ctx context
 // event's place (the first parameter).
 const pgInsertEventSQL = `INSERT INTO events (seq, ` + eventColumns + `)
 	VALUES ((SELECT base FROM event_seq_base) + (pg_current_xact_id()::text::bigint << 16) + ?, ?, ?, ?, ?, ?, ?) RETURNING seq`
+
+// pgInsertLogSQL inserts a verification's row and returns its Seq.
+const pgInsertLogSQL = insertVerificationSQL + ` RETURNING seq`
+
+// insertLog implements engine.
+func (e *pgEngine) insertLog(ctx context.Context, tx conn, args ...any) (int64, error) {
+	var seq int64
+	err := tx.queryRow(ctx, pgInsertLogSQL, args...).Scan(&seq)
+	return seq, err
+}
 
 // insertEvent implements engine.
 func (e *pgEngine) insertEvent(ctx context.Context, tx conn, place int, args ...any) (int64, error) {

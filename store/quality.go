@@ -1176,7 +1176,7 @@ func (s *sqlStore) AddOutcome(ctx context.Context, o *Outcome) error {
 	}
 	created := s.stamp(o.CreatedAt)
 	r := *o
-	err := s.eng.write(ctx, func(ctx context.Context, tx conn) error {
+	err := s.eng.write(ctx, 0, func(ctx context.Context, tx conn) error {
 		var err error
 		switch {
 		case r.VerificationID != "" && r.Attempt == 0:
@@ -1270,7 +1270,7 @@ func (s *sqlStore) SetAlert(ctx context.Context, a *Alert, ev func(*Alert) (Even
 	next := *a
 	next.UpdatedAt = now
 	var changed bool
-	err := s.eng.writeEvents(ctx, func(ctx context.Context, tx conn) error {
+	err := s.eng.write(ctx, writesEvents, func(ctx context.Context, tx conn) error {
 		// A new alert starts as not firing; the row is then read locked,
 		// so that two evaluations at once (a timer and a request, or two
 		// servers) raise one change, not two.

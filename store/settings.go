@@ -40,7 +40,7 @@ func (s *sqlStore) Secret(ctx context.Context, name string, size int) ([]byte, e
 		return nil, fmt.Errorf("%s %s: %w", op, name, err)
 	}
 	created := s.stamp(time.Time{})
-	err = s.eng.write(ctx, func(ctx context.Context, tx conn) error {
+	err = s.eng.write(ctx, 0, func(ctx context.Context, tx conn) error {
 		if _, err := tx.exec(ctx, `INSERT INTO settings (name, value, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING`,
 			name, fresh, s.d.ts(created)); err != nil {
 			return err

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -248,7 +249,7 @@ func TestGroupCommitTallies(t *testing.T) {
 				errs[i] = err
 				return
 			}
-			errs[i] = e.write(ctx, func(ctx context.Context, tx conn) error {
+			errs[i] = e.write(ctx, 0, func(ctx context.Context, tx conn) error {
 				if _, _, err := s.insertVerification(ctx, tx, nv); err != nil {
 					return err
 				}
@@ -282,6 +283,104 @@ func TestGroupCommitTallies(t *testing.T) {
 	}
 	if want := int64(n - n/3); got != want || codes != want {
 		t.Errorf("tallies count %d verifications and %d codes, want %d of each", got, codes, want)
+	}
+}
+
+// TestGroupCommitRerunnable shows that a group of rerunnable writes
+// commits without savepoints, and that when one of them fails the group
+// runs again, each write in its savepoint: the failing write alone is
+// undone, and every other is written once, with its events and tallies.
+func TestGroupCommitRerunnable(t *testing.T) {
+	for _, fail := range []bool{false, true} {
+		t.Run(fmt.Sprintf("fail=%v", fail), func(t *testing.T) {
+			const n = 9
+			ctx := t.Context()
+			queued := make(chan struct{}, n)
+			gate := make(chan struct{})
+			var once sync.Once
+			s, e := openGated(t, filepath.Join(t.TempDir(), "t.db"), sqliteHooks{
+				queued: func() { queued <- struct{}{} },
+				taken:  func() { once.Do(func() { <-gate }) },
+			})
+			commits, reruns := e.commits.Load(), e.reruns.Load()
+			errFailed := errors.New("failed after its insert")
+			errs := make([]error, n)
+			var runs atomic.Int32
+			var wg sync.WaitGroup
+			for i := range n {
+				wg.Go(func() {
+					v := testVerification("acme", fmt.Sprintf("v%d", i), 1)
+					v.Codes = []string{"CODE"}
+					if !fail || i != n/2 {
+						ev := []Event{{Type: "verification", Data: []byte(`{"id":"` + v.ID + `"}`)}}
+						_, errs[i] = s.Insert(ctx, v, ev)
+						return
+					}
+					nv, err := s.prepareVerification(v)
+					if err != nil {
+						errs[i] = err
+						return
+					}
+					errs[i] = e.write(ctx, rerunnable, func(ctx context.Context, tx conn) error {
+						runs.Add(1)
+						if _, _, err := s.insertVerification(ctx, tx, nv); err != nil {
+							return err
+						}
+						return errFailed
+					})
+				})
+			}
+			for range n {
+				<-queued
+			}
+			close(gate)
+			wg.Wait()
+			if got := e.commits.Load() - commits; got != 1 {
+				t.Errorf("%d writes took %d transactions, want 1", n, got)
+			}
+			wantReruns, wantRows := int64(0), n
+			if fail {
+				wantReruns, wantRows = 1, n-1
+				if got := runs.Load(); got != 2 {
+					t.Errorf("the failing write ran %d times, want 2", got)
+				}
+			}
+			if got := e.reruns.Load() - reruns; got != wantReruns {
+				t.Errorf("the group ran again %d times, want %d", got, wantReruns)
+			}
+			for i, err := range errs {
+				if want := fail && i == n/2; errors.Is(err, errFailed) != want || (!want && err != nil) {
+					t.Errorf("write %d: %v", i, err)
+				}
+			}
+			p, err := s.List(ctx, "acme", Filter{Limit: 100})
+			if err != nil || len(p.Items) != wantRows {
+				t.Fatalf("List: %d rows, %v; want %d", len(p.Items), err, wantRows)
+			}
+			evs, err := s.Events(ctx, "acme", 0, 100)
+			if err != nil || len(evs) != wantRows {
+				t.Fatalf("Events: %d, %v; want %d", len(evs), err, wantRows)
+			}
+			for i := 1; i < len(evs); i++ {
+				if evs[i].Seq != evs[i-1].Seq+1 {
+					t.Errorf("event Seqs %d then %d: a rolled-back run left a gap", evs[i-1].Seq, evs[i].Seq)
+				}
+			}
+			wt, err := s.Tally(ctx, "acme", Window{Since: t0.Add(-48 * time.Hour), Until: t0.Add(48 * time.Hour)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got, codes int64
+			for _, g := range wt.Groups {
+				got += g.Tally.N
+			}
+			for _, c := range wt.Codes {
+				codes += c.N
+			}
+			if got != int64(wantRows) || codes != int64(wantRows) {
+				t.Errorf("tallies count %d verifications and %d codes, want %d of each", got, codes, wantRows)
+			}
+		})
 	}
 }
 
@@ -392,7 +491,7 @@ func TestBatchFinishedAfterAFailedFinish(t *testing.T) {
 		if b, err := s.Batch(ctx, "acme", id); err != nil || b.State != BatchDone {
 			t.Fatalf("batch %s after its last completion: %+v, %v", id, b, err)
 		}
-		err := s.eng.write(ctx, func(ctx context.Context, tx conn) error {
+		err := s.eng.write(ctx, 0, func(ctx context.Context, tx conn) error {
 			_, err := tx.exec(ctx, `UPDATE batches SET state = 'running', finished_at = NULL WHERE id = ?`, id)
 			return err
 		})

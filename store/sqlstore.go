@@ -28,20 +28,21 @@ type engine interface {
 	// starts is not run and returns ctx.Err(); once started, it is not
 	// interrupted. fn may share its transaction with other writes
 	// (SQLite's group commit): an error from fn undoes fn's own writes
-	// only.
-	write(ctx context.Context, fn func(ctx context.Context, tx conn) error) error
-	// writeEvents is write for a transaction that may insert events: on
-	// PostgreSQL it announces itself first, before it has an id, so
-	// that eventHorizon stays below the events it will write.
-	writeEvents(ctx context.Context, fn func(ctx context.Context, tx conn) error) error
+	// only. mode says what fn does (see writeMode).
+	write(ctx context.Context, mode writeMode, fn func(ctx context.Context, tx conn) error) error
 	// insertEvent writes one event in a write transaction and returns
 	// its Seq; place is its index among the events the transaction
 	// writes (at most maxTxEvents), and args are its columns in the order
 	// of eventColumns.
 	insertEvent(ctx context.Context, tx conn, place int, args ...any) (int64, error)
+	// insertLog writes a verification's row in a write transaction
+	// (args in the order of insertVerificationSQL) and returns its Seq,
+	// or an error matching sql.ErrNoRows when a unique constraint
+	// matched a stored row and nothing was written.
+	insertLog(ctx context.Context, tx conn, args ...any) (int64, error)
 	// eventHorizon returns the Seq below which the events are final: no
 	// transaction still running or yet to begin can commit an event with
-	// a smaller Seq (those that write events begin by writeEvents).
+	// a smaller Seq (those that write events are written with writesEvents).
 	// Events reads below it, so that a reader that resumes after a Seq
 	// never skips an event committed late.
 	eventHorizon(ctx context.Context) (int64, error)
@@ -50,6 +51,23 @@ type engine interface {
 	// close drains the writes under way and releases the database.
 	close() error
 }
+
+// writeMode says what a write's fn does, for its engine.
+type writeMode uint8
+
+const (
+	// writesEvents marks a transaction that may insert events: on
+	// PostgreSQL it announces itself first, before it has an id, so that
+	// eventHorizon stays below the events it will write.
+	writesEvents writeMode = 1 << iota
+	// rerunnable marks an fn that may run more than once, each run in a
+	// transaction that has undone the earlier runs: it touches nothing
+	// outside its transaction and sets its results anew on each run.
+	// SQLite's writer commits a group of such writes without a savepoint
+	// each, and runs the group again, each in its savepoint, if one of
+	// them fails.
+	rerunnable
+)
 
 // sqlStore is the Store of both engines: the queries are shared, the
 // engine runs them.
@@ -103,7 +121,7 @@ const insertVerificationSQL = `INSERT INTO verification_logs (tenant, id, attemp
 	cache_misses, self_confidence, complexity, issue, ` + ledgerCols + `)
 	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
 	?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-	ON CONFLICT DO NOTHING RETURNING seq`
+	ON CONFLICT DO NOTHING`
 
 // eventColumns are the columns of an event row but its Seq, which each
 // engine assigns in its own way (see insertEvent).
@@ -321,7 +339,7 @@ func (s *sqlStore) insertRow(ctx context.Context, tx conn, p *pending) (seq int6
 	if err != nil {
 		return 0, nil, err
 	}
-	err = tx.queryRow(ctx, insertVerificationSQL, args...).Scan(&seq)
+	seq, err = s.eng.insertLog(ctx, tx, args...)
 	if err == nil {
 		return seq, nil, nil
 	}
@@ -360,17 +378,17 @@ func (s *sqlStore) firstIssue(ctx context.Context, tx conn, tenant, id string) (
 	return IssueOf(strings.Fields(codes)), nil
 }
 
-// writeFor returns the engine's write for a transaction that inserts
-// events: writeEvents when there are any.
-func (s *sqlStore) writeFor(events []Event) func(ctx context.Context, fn func(ctx context.Context, tx conn) error) error {
+// eventsMode returns the write mode of a transaction that inserts
+// events: writesEvents when there are any.
+func eventsMode(events []Event) writeMode {
 	if len(events) > 0 {
-		return s.eng.writeEvents
+		return writesEvents
 	}
-	return s.eng.write
+	return 0
 }
 
 // insertEvents writes events (prepared), once per write transaction begun
-// by writeEvents, and returns their Seqs; reportSeq is the row of the
+// with writesEvents, and returns their Seqs; reportSeq is the row of the
 // verification written with them (0 for none), whose report those with a
 // ReportAt refer to.
 func (s *sqlStore) insertEvents(ctx context.Context, tx conn, events []Event, reportSeq int64) ([]int64, error) {
@@ -411,8 +429,9 @@ func (s *sqlStore) Insert(ctx context.Context, v *Verification, events []Event) 
 		dup  *Verification
 		seqs []int64
 	)
-	err = s.writeFor(evs)(ctx, func(ctx context.Context, tx conn) error {
+	err = s.eng.write(ctx, eventsMode(evs)|rerunnable, func(ctx context.Context, tx conn) error {
 		var err error
+		seqs = nil
 		seq, dup, err = s.insertVerification(ctx, tx, nv)
 		if err != nil || dup != nil {
 			return err
@@ -446,7 +465,7 @@ func (s *sqlStore) Import(ctx context.Context, vs []*Verification) (int, error) 
 		rows[i] = nv
 	}
 	var n int
-	err := s.eng.write(ctx, func(ctx context.Context, tx conn) error {
+	err := s.eng.write(ctx, 0, func(ctx context.Context, tx conn) error {
 		n = 0
 		var written []*Verification
 		for _, v := range rows {
@@ -693,7 +712,7 @@ func (s *sqlStore) AddOverride(ctx context.Context, o *Override) error {
 	}
 	created := s.stamp(o.CreatedAt)
 	attempt := o.Attempt
-	err := s.eng.write(ctx, func(ctx context.Context, tx conn) error {
+	err := s.eng.write(ctx, 0, func(ctx context.Context, tx conn) error {
 		if attempt == 0 {
 			a, err := latestAttempt(ctx, tx, o.Tenant, o.VerificationID)
 			if err != nil {
@@ -777,7 +796,7 @@ func (s *sqlStore) AppendEvents(ctx context.Context, events []Event) error {
 		return fmt.Errorf("%s: %w", op, err)
 	}
 	var seqs []int64
-	err = s.eng.writeEvents(ctx, func(ctx context.Context, tx conn) error {
+	err = s.eng.write(ctx, writesEvents, func(ctx context.Context, tx conn) error {
 		var err error
 		seqs, err = s.insertEvents(ctx, tx, evs, 0)
 		return err
@@ -998,7 +1017,7 @@ func (s *sqlStore) createBatch(ctx context.Context, b *Batch, items []BatchItem,
 	if failed == len(items) {
 		state, finished = BatchDone, created
 	}
-	err = s.eng.write(ctx, func(ctx context.Context, tx conn) error {
+	err = s.eng.write(ctx, 0, func(ctx context.Context, tx conn) error {
 		_, err := tx.exec(ctx, `INSERT INTO batches (tenant, id, state, total, done, failed, created_at, finished_at, kind, policy)
 			VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?)`,
 			b.Tenant, b.ID, state, len(items), failed, s.d.ts(created), s.d.nullTS(finished), kind, policy)
@@ -1034,7 +1053,7 @@ func (s *sqlStore) BeginBatch(ctx context.Context, b *Batch) error {
 		return fmt.Errorf("%s: %w", op, err)
 	}
 	created, loaded := s.stamp(b.CreatedAt), s.stamp(time.Time{})
-	err = s.eng.write(ctx, func(ctx context.Context, tx conn) error {
+	err = s.eng.write(ctx, 0, func(ctx context.Context, tx conn) error {
 		_, err := tx.exec(ctx, `INSERT INTO batches (tenant, id, state, total, done, failed, created_at, finished_at, kind, policy, loaded_at)
 			VALUES (?, ?, ?, 0, 0, 0, ?, NULL, ?, ?, ?)`,
 			b.Tenant, b.ID, BatchLoading, s.d.ts(created), kind, policy, s.d.ts(loaded))
@@ -1059,7 +1078,7 @@ func (s *sqlStore) AppendItems(ctx context.Context, tenant, id string, items []B
 	}
 	loaded := s.stamp(time.Time{})
 	var first int
-	err = s.eng.write(ctx, func(ctx context.Context, tx conn) error {
+	err = s.eng.write(ctx, 0, func(ctx context.Context, tx conn) error {
 		// The batch's row first: it must still be loading, and it hands
 		// out the items' indexes (in PostgreSQL, it stays locked to the
 		// commit, so appends to one batch run one at a time).
@@ -1105,7 +1124,7 @@ func (s *sqlStore) commitBatch(ctx context.Context, tenant, id string, each func
 	}
 	now := s.stamp(time.Time{})
 	var b *Batch
-	err := s.eng.write(ctx, func(ctx context.Context, tx conn) error {
+	err := s.eng.write(ctx, 0, func(ctx context.Context, tx conn) error {
 		n, err := tx.exec(ctx, `UPDATE batches SET
 				state = CASE WHEN failed >= total THEN 'done' ELSE 'running' END,
 				finished_at = CASE WHEN failed >= total THEN ? ELSE finished_at END,
@@ -1194,7 +1213,7 @@ func (s *sqlStore) deleteLoading(ctx context.Context, tenant, id string, cutoff 
 	}
 	for from := 0; ; from += deleteItemsChunk {
 		var gone, deleted bool
-		err := s.eng.write(ctx, func(ctx context.Context, tx conn) error {
+		err := s.eng.write(ctx, 0, func(ctx context.Context, tx conn) error {
 			gone, deleted = false, false
 			var total int
 			err := tx.queryRow(ctx, `UPDATE batches SET loaded_at = loaded_at WHERE `+cond+` RETURNING total`, args...).Scan(&total)
@@ -1376,7 +1395,7 @@ func (s *sqlStore) completeItem(ctx context.Context, c Completion, then func(ctx
 		seqs    []int64
 		written bool
 	)
-	err = s.writeFor(evs)(ctx, func(ctx context.Context, tx conn) error {
+	err = s.eng.write(ctx, eventsMode(evs), func(ctx context.Context, tx conn) error {
 		written, dup = false, nil
 		state := ItemDone
 		if v == nil && result == nil {
@@ -1487,7 +1506,7 @@ func (s *sqlStore) finishBatch(ctx context.Context, tenant, id string, now time.
 	if err != nil {
 		return err
 	}
-	return s.eng.write(ctx, func(ctx context.Context, tx conn) error {
+	return s.eng.write(ctx, 0, func(ctx context.Context, tx conn) error {
 		_, err := tx.exec(ctx, `UPDATE batches SET state = ?, finished_at = ? WHERE tenant = ? AND id = ? AND state = ?`,
 			BatchDone, s.d.ts(now), tenant, id, BatchRunning)
 		return err
@@ -1654,7 +1673,7 @@ func (s *sqlStore) CreateKey(ctx context.Context, k *Key) error {
 		return fmt.Errorf("%s: %w", op, err)
 	}
 	created := s.stamp(k.CreatedAt)
-	err = s.eng.write(ctx, func(ctx context.Context, tx conn) error {
+	err = s.eng.write(ctx, 0, func(ctx context.Context, tx conn) error {
 		_, err := tx.exec(ctx, `INSERT INTO api_keys (id, tenant, name, hash, scopes, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
 			k.ID, k.Tenant, k.Name, k.Hash, string(scopes), s.d.ts(created), s.d.nullTS(k.RevokedAt))
 		return err
@@ -1738,7 +1757,7 @@ func (s *sqlStore) RevokeKey(ctx context.Context, id string, at time.Time) error
 		return fmt.Errorf("%s: %w", op, err)
 	}
 	at = s.stamp(at)
-	err := s.eng.write(ctx, func(ctx context.Context, tx conn) error {
+	err := s.eng.write(ctx, 0, func(ctx context.Context, tx conn) error {
 		n, err := tx.exec(ctx, `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?`, s.d.ts(at), id)
 		if err == nil && n == 0 {
 			err = ErrNotFound
@@ -1778,7 +1797,7 @@ func (s *sqlStore) Prune(ctx context.Context, cutoff time.Time, limit int) (int,
 		limit = defaultPruneLimit
 	}
 	var n int64
-	err := s.eng.write(ctx, func(ctx context.Context, tx conn) error {
+	err := s.eng.write(ctx, 0, func(ctx context.Context, tx conn) error {
 		var err error
 		n, err = tx.exec(ctx, `DELETE FROM verification_logs WHERE seq IN
 			(SELECT seq FROM verification_logs WHERE created_at < ? ORDER BY created_at LIMIT ?)`,
@@ -1805,7 +1824,7 @@ func (s *sqlStore) Prune(ctx context.Context, cutoff time.Time, limit int) (int,
 	}
 	for {
 		var e int64
-		err := s.eng.write(ctx, func(ctx context.Context, tx conn) error {
+		err := s.eng.write(ctx, 0, func(ctx context.Context, tx conn) error {
 			var err error
 			e, err = tx.exec(ctx, `DELETE FROM events WHERE seq IN
 				(SELECT seq FROM events WHERE created_at < ? ORDER BY created_at LIMIT ?)`,
