@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -167,5 +168,39 @@ func BenchmarkScanBase64(b *testing.B) {
 		if len(Scan("output.summary", text)) != 0 {
 			b.Fatal("flagged")
 		}
+	}
+}
+
+// TestExpressionsCompile compiles every expression of the phrase table,
+// which the scanner compiles only when a text first needs one: a broken
+// expression fails here rather than in the first text that triggers it.
+func TestExpressionsCompile(t *testing.T) {
+	check := func(what string, l *lazyRe) {
+		t.Helper()
+		defer func() {
+			if r := recover(); r != nil {
+				t.Errorf("%s: %v", what, r)
+			}
+		}()
+		if l.get() == nil {
+			t.Errorf("%s: no expression", what)
+		}
+	}
+	for name, l := range leads {
+		check("lead "+name, l)
+	}
+	check("mentions", mentionRe)
+	for i := range compiled {
+		r := &compiled[i]
+		check(fmt.Sprintf("rule %d (%s)", i, r.what), r.re)
+		if r.lead != nil {
+			check(fmt.Sprintf("rule %d's lead", i), r.lead)
+		}
+		if r.notAfter != nil {
+			check(fmt.Sprintf("rule %d's notAfter", i), r.notAfter)
+		}
+	}
+	if len(compiled) != len(rules) || len(compiled) == 0 {
+		t.Errorf("%d rules compiled of %d", len(compiled), len(rules))
 	}
 }
