@@ -429,9 +429,10 @@ func (s *sqlStore) Insert(ctx context.Context, v *Verification, events []Event) 
 		dup  *Verification
 		seqs []int64
 	)
+	issue := nv.Issue // insertRow may fill it in: each run starts from it
 	err = s.eng.write(ctx, eventsMode(evs)|rerunnable, func(ctx context.Context, tx conn) error {
 		var err error
-		seqs = nil
+		seqs, nv.Issue = nil, issue
 		seq, dup, err = s.insertVerification(ctx, tx, nv)
 		if err != nil || dup != nil {
 			return err
