@@ -143,13 +143,18 @@ func newPacker(ctx context.Context, ds dictStore, log *slog.Logger) (*packer, er
 	return p, nil
 }
 
-// encoderOptions are a packer's encoders': one encoder state per core,
-// as every request compresses its report and request on its own
-// goroutine (with one, they queued for it: 15 % of a server's time
-// under load was spent waiting there).
+// maxEncoders bounds the encoder states of each of a packer's encoders:
+// one with a dictionary holds about 700 KB once used, and compressing is
+// a fifth of a verification's time, so 8 cover 16 cores and more.
+const maxEncoders = 8
+
+// encoderOptions are a packer's encoders': an encoder state per core, up
+// to maxEncoders, as every request compresses its report and request on
+// its own goroutine (with one state, they queued for it: 15% of a
+// server's time under load was spent waiting there).
 func encoderOptions(extra ...zstd.EOption) []zstd.EOption {
 	return append([]zstd.EOption{zstd.WithEncoderLevel(zstd.SpeedFastest),
-		zstd.WithEncoderConcurrency(runtime.GOMAXPROCS(0)), zstd.WithWindowSize(1 << 17), zstd.WithLowerEncoderMem(true)}, extra...)
+		zstd.WithEncoderConcurrency(min(runtime.GOMAXPROCS(0), maxEncoders)), zstd.WithWindowSize(1 << 17), zstd.WithLowerEncoderMem(true)}, extra...)
 }
 
 func decoderOptions(extra ...zstd.DOption) []zstd.DOption {
