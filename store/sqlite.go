@@ -30,10 +30,10 @@ import (
 // a write commits at once.
 //
 // A group of rerunnable writes (the verifications) runs without the
-// savepoints, which cost a fifth of the writer's time: SQLite copies
-// every page a savepoint's write touches into its journal first. If one
-// of them fails, the transaction is rolled back and the group run again,
-// each in its savepoint.
+// savepoints: each cost three statements, and SQLite copies every page a
+// write inside a savepoint touches into a journal first (together about
+// a sixth of the writer's time). If one of them fails, the transaction
+// is rolled back and the group run again, each in its savepoint.
 const (
 	// pageSize is the page size of a database the store creates (one
 	// made before keeps its own): a verification's row, its report and
