@@ -62,18 +62,22 @@ type sqlConn struct {
 	tx    *sql.Tx
 	stmts map[string]*sql.Stmt
 	cache *stmtCache
-	// tally, in the writer's group transactions, collects the inserted
-	// verifications whose tallies the group adds at its end.
+	deferred
+}
+
+// deferred, in a group transaction, collects the inserted verifications
+// whose tallies the group adds at its end.
+type deferred struct {
 	tally *[]*Verification
 }
 
 // deferTally leaves v's tallies to the end of the group transaction,
 // and reports whether it did: false outside one.
-func (c sqlConn) deferTally(v *Verification) bool {
-	if c.tally == nil {
+func (d deferred) deferTally(v *Verification) bool {
+	if d.tally == nil {
 		return false
 	}
-	*c.tally = append(*c.tally, v)
+	*d.tally = append(*d.tally, v)
 	return true
 }
 
@@ -235,6 +239,10 @@ type pgConn struct {
 	// than prepared once per connection and planned as PostgreSQL sees
 	// fit (writes; see pgEngine.reader).
 	planEach bool
+	// events, in a write transaction, counts the events it has inserted:
+	// the next one's place (see pgEngine.insertEvent).
+	events *int
+	deferred
 }
 
 // args puts the query's mode before its arguments when it is planned for

@@ -65,3 +65,36 @@ func MigratePostgresTo(ctx context.Context, dsn string, version int) error {
 	}
 	return nil
 }
+
+// OpenPostgresGated opens a PostgreSQL store with maxConns connections
+// (half of them committers of grouped writes) whose committers call
+// queued after a write was queued and taken after taking the first write
+// of a group, before gathering the rest.
+func OpenPostgresGated(ctx context.Context, dsn string, maxConns int, queued, taken func()) (Store, error) {
+	return openPostgres(ctx, dsn, Options{MaxConns: maxConns, hooks: writerHooks{queued: queued, taken: taken}})
+}
+
+// GroupCounts returns how many group transactions the committers of a
+// PostgreSQL store committed, and how many groups they ran again write
+// by write.
+func GroupCounts(s Store) (commits, reruns int64) {
+	e := s.(*pgStore).pg
+	return e.commits.Load(), e.reruns.Load()
+}
+
+// WriteFailing queues on a PostgreSQL store a rerunnable write, as a
+// verification's is, that inserts an event of tenant and then fails with
+// fail.
+func WriteFailing(ctx context.Context, s Store, tenant string, fail error) error {
+	ps := s.(*pgStore)
+	evs, err := ps.prepareEvents([]Event{{Type: "failing", Data: []byte(`{"failing":true}`)}}, tenant, nil)
+	if err != nil {
+		return err
+	}
+	return ps.eng.write(ctx, writesEvents|rerunnable, func(ctx context.Context, tx conn) error {
+		if _, err := ps.insertEvents(ctx, tx, evs, 0); err != nil {
+			return err
+		}
+		return fail
+	})
+}

@@ -27,6 +27,9 @@ type Options struct {
 	// Now is the clock of the times the store fills in (a zero CreatedAt,
 	// a batch's FinishedAt); nil means time.Now.
 	Now func() time.Time
+
+	// hooks let tests watch PostgreSQL's committers.
+	hooks writerHooks
 }
 
 func (o Options) logger() *slog.Logger {
@@ -82,7 +85,7 @@ func Open(ctx context.Context, dsn string, opt Options) (Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := openSQLite(ctx, cfg, opt, sqliteHooks{})
+	s, err := openSQLite(ctx, cfg, opt, writerHooks{})
 	if err != nil {
 		return nil, err
 	}

@@ -175,7 +175,7 @@ func TestUnpackMissingDictionary(t *testing.T) {
 func TestStoreCompressesWithItsDictionary(t *testing.T) {
 	ctx := t.Context()
 	path := filepath.Join(t.TempDir(), "d.db")
-	s, _ := openGated(t, path, sqliteHooks{})
+	s, _ := openGated(t, path, writerHooks{})
 	vs := make([]*Verification, packSamples)
 	for i := range vs {
 		vs[i] = testVerification("acme", fmt.Sprintf("v%04d", i), 1)
@@ -187,7 +187,7 @@ func TestStoreCompressesWithItsDictionary(t *testing.T) {
 	if err := s.Close(); err != nil { // waits for the training
 		t.Fatal(err)
 	}
-	s, _ = openGated(t, path, sqliteHooks{})
+	s, _ = openGated(t, path, writerHooks{})
 	v := testVerification("acme", "after", 1)
 	v.Result = report(packSamples + 3)
 	if _, err := s.Insert(ctx, v, nil); err != nil {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"hash/fnv"
+	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -45,6 +47,19 @@ type pgEngine struct {
 	eventWriters int64
 	// notes carries the notifications of events between processes.
 	notes *notifier
+	// writes groups the rerunnable writes (verifications) into shared
+	// transactions: its committers, half the pool's connections, each
+	// commit what was queued while they were busy. A transaction and its
+	// commit cost PostgreSQL and the round trips to it more than one
+	// more row does.
+	writes *groupWriter
+	// addTallies adds a group's inserted verifications to their tallies
+	// at its end.
+	addTallies func(ctx context.Context, tx conn, vs []*Verification) error
+	log        *slog.Logger
+
+	commits atomic.Int64 // group transactions committed
+	reruns  atomic.Int64 // groups run again, each write in a transaction of its own
 }
 
 // eventWait bounds how long Events waits for events committed above the
@@ -107,6 +122,8 @@ func openPostgres(ctx context.Context, dsn string, opt Options) (Store, error) {
 	log.Debug("store: opened postgres", "server", where, "max_conns", cfg.MaxConns)
 	e.notes = newNotifier(pool, log)
 	st := &sqlStore{eng: e, d: postgresDialect, now: opt.clock(), log: log, eventWait: eventWait}
+	e.log, e.addTallies = log, st.addTalliesOf
+	e.writes = newGroupWriter(max(1, int(cfg.MaxConns)/2), opt.hooks, e.commitGroup)
 	if st.packs, err = newPacker(ctx, st, log); err != nil {
 		st.Close()
 		return nil, fmt.Errorf("store: postgres %s: %w", where, err)
@@ -145,12 +162,90 @@ func (e *pgEngine) migrate(ctx context.Context, opt Options) error {
 // cost 16% of the throughput of POST /v1/verify).
 func (e *pgEngine) reader() conn { return pgConn{q: e.pool, planEach: true} }
 
-// write implements engine. A transaction that writes events takes the
-// event writers' shared lock before anything else, while it has no id
-// yet, so that eventHorizon, which reads the ids of the lock's holders,
-// never passes it. Each write has a transaction of its own, so fn runs
-// once, rerunnable or not.
+// write implements engine. A rerunnable write is queued for the
+// committers, which run it in a transaction it may share; any other runs
+// in a transaction of its own.
 func (e *pgEngine) write(ctx context.Context, mode writeMode, fn func(ctx context.Context, tx conn) error) error {
+	if mode&rerunnable != 0 {
+		return e.writes.write(ctx, mode, fn)
+	}
+	return e.writeTx(ctx, mode, fn)
+}
+
+// commitGroup runs a group of rerunnable writes in one transaction and
+// answers each. If one of them fails, nothing of the group is written,
+// and each runs again in a transaction of its own.
+func (e *pgEngine) commitGroup(group []*writeReq) {
+	ctx := context.Background()
+	if len(group) == 1 {
+		group[0].done <- e.writeTx(ctx, group[0].mode, group[0].fn)
+		return
+	}
+	failed, err := e.groupTx(ctx, group)
+	if failed {
+		e.reruns.Add(1)
+		for _, r := range group {
+			r.done <- e.writeTx(ctx, r.mode, r.fn)
+		}
+		return
+	}
+	if err != nil {
+		e.log.Error("store: postgres: group write", "err", err, "writes", len(group))
+	}
+	for _, r := range group {
+		r.done <- err
+	}
+}
+
+// groupTx runs a group of writes in one transaction. failed reports that
+// a write failed, and the transaction was rolled back; otherwise err is
+// the transaction's outcome, the same for every write.
+func (e *pgEngine) groupTx(ctx context.Context, group []*writeReq) (failed bool, err error) {
+	var mode writeMode
+	for _, r := range group {
+		mode |= r.mode
+	}
+	c, err := e.pool.Acquire(ctx)
+	if err != nil {
+		return false, err
+	}
+	defer c.Release()
+	tx, err := c.Begin(ctx)
+	if err != nil {
+		return false, err
+	}
+	if mode&writesEvents != 0 {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock_shared($1)`, e.eventWriters); err != nil {
+			tx.Rollback(ctx)
+			return false, fmt.Errorf("announce an event writer: %w", err)
+		}
+	}
+	var tally []*Verification
+	pc := pgConn{q: tx, events: new(int), deferred: deferred{&tally}}
+	for _, r := range group {
+		if err := r.fn(ctx, pc); err != nil {
+			tx.Rollback(ctx)
+			return true, nil
+		}
+	}
+	if len(tally) > 0 {
+		if err := e.addTallies(ctx, pgConn{q: tx}, tally); err != nil {
+			tx.Rollback(ctx)
+			return false, fmt.Errorf("tallies: %w", err)
+		}
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return false, err
+	}
+	e.commits.Add(1)
+	return false, nil
+}
+
+// writeTx runs fn in a transaction of its own. A transaction that writes
+// events takes the event writers' shared lock before anything else,
+// while it has no id yet, so that eventHorizon, which reads the ids of
+// the lock's holders, never passes it.
+func (e *pgEngine) writeTx(ctx context.Context, mode writeMode, fn func(ctx context.Context, tx conn) error) error {
 	events := mode&writesEvents != 0
 	if err := ctx.Err(); err != nil {
 		return err
@@ -176,7 +271,7 @@ func (e *pgEngine) write(ctx context.Context, mode writeMode, fn func(ctx contex
 			return fmt.Errorf("announce an event writer: %w", err)
 		}
 	}
-	if err := fn(ctx, pgConn{q: tx}); err != nil {
+	if err := fn(ctx, pgConn{q: tx, events: new(int)}); err != nil {
 		tx.Rollback(ctx)
 		return err
 	}
@@ -201,6 +296,12 @@ func (e *pgEngine) insertLog(ctx context.Context, tx conn, args ...any) (int64, 
 
 // insertEvent implements engine.
 func (e *pgEngine) insertEvent(ctx context.Context, tx conn, place int, args ...any) (int64, error) {
+	// In a write transaction the place counts every event the
+	// transaction inserted, whatever write of a group inserts it.
+	if c, ok := tx.(pgConn); ok && c.events != nil {
+		place = *c.events
+		*c.events++
+	}
 	if place > maxTxEvents {
 		return 0, fmt.Errorf("more than %d events in one transaction", maxTxEvents)
 	}
@@ -236,6 +337,9 @@ func (e *pgEngine) eventHorizon(ctx context.Context) (int64, error) {
 func (e *pgEngine) ping(ctx context.Context) error { return e.pool.Ping(ctx) }
 
 func (e *pgEngine) close() error {
+	if e.writes != nil {
+		e.writes.close() // commits the writes queued
+	}
 	e.notes.close() // ends the Listens, sends what is queued
 	e.pool.Close()  // waits for the connections in use
 	return nil

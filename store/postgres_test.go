@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -239,6 +240,102 @@ func TestPostgresEventsUnderLateCommits(t *testing.T) {
 		t.Errorf("read %d events of %d written (%d meant)", len(seen), len(written), writers*per)
 	}
 	t.Logf("%d reads while %d writers ran", reads, writers)
+}
+
+// TestPostgresGroupCommit shows that concurrent verifications share a
+// transaction on PostgreSQL, each with its events (numbered in the order
+// of the group) and tallies, and that when one write of a group fails,
+// the group runs again write by write: the failing write alone is not
+// written, every other is written once.
+func TestPostgresGroupCommit(t *testing.T) {
+	server := storetest.PostgresServer(t)
+	for _, fail := range []bool{false, true} {
+		t.Run(fmt.Sprintf("fail=%v", fail), func(t *testing.T) {
+			const n = 9
+			ctx := t.Context()
+			queued := make(chan struct{}, n)
+			gate := make(chan struct{})
+			var once sync.Once
+			// Two connections: one committer, and one for the reads.
+			s, err := store.OpenPostgresGated(ctx, storetest.PostgresSchema(t, server), 2,
+				func() { queued <- struct{}{} }, func() { once.Do(func() { <-gate }) })
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { s.Close() })
+			commits, reruns := store.GroupCounts(s)
+			errFailed := errors.New("failed after its event")
+			created := time.Date(2026, 11, 3, 9, 0, 0, 0, time.UTC)
+			errs := make([]error, n)
+			var wg sync.WaitGroup
+			for i := range n {
+				wg.Go(func() {
+					if fail && i == n/2 {
+						errs[i] = store.WriteFailing(ctx, s, "acme", errFailed)
+						return
+					}
+					v := benchVerification("acme", i, created.Add(time.Duration(i)*time.Second))
+					v.Codes = []string{"CODE"}
+					ev := []store.Event{{Type: "verification", Data: []byte(`{"id":"` + v.ID + `"}`)}}
+					_, errs[i] = s.Insert(ctx, v, ev)
+				})
+			}
+			for range n {
+				<-queued
+			}
+			close(gate)
+			wg.Wait()
+			wantRows, wantReruns := n, int64(0)
+			if fail {
+				wantRows, wantReruns = n-1, 1
+			}
+			gotCommits, gotReruns := store.GroupCounts(s)
+			if wantCommits := 1 - wantReruns; gotCommits-commits != wantCommits {
+				t.Errorf("%d group transactions committed, want %d", gotCommits-commits, wantCommits)
+			}
+			if gotReruns-reruns != wantReruns {
+				t.Errorf("%d groups ran again, want %d", gotReruns-reruns, wantReruns)
+			}
+			for i, err := range errs {
+				if want := fail && i == n/2; errors.Is(err, errFailed) != want || (!want && err != nil) {
+					t.Errorf("write %d: %v", i, err)
+				}
+			}
+			p, err := s.List(ctx, "acme", store.Filter{Limit: 100})
+			if err != nil || len(p.Items) != wantRows {
+				t.Fatalf("List: %d rows, %v; want %d", len(p.Items), err, wantRows)
+			}
+			evs, err := s.Events(ctx, "acme", 0, 100)
+			if err != nil || len(evs) != wantRows {
+				t.Fatalf("Events: %d, %v; want %d", len(evs), err, wantRows)
+			}
+			for i, e := range evs {
+				if e.Type != "verification" {
+					t.Errorf("event %d is a %q: the failing write's event was kept", e.Seq, e.Type)
+				}
+				if i > 0 && e.Seq <= evs[i-1].Seq {
+					t.Errorf("event Seqs %d then %d", evs[i-1].Seq, e.Seq)
+				}
+			}
+			if !fail && evs[len(evs)-1].Seq-evs[0].Seq != n-1 {
+				t.Errorf("one transaction's events are Seqs %d to %d, want %d in a row", evs[0].Seq, evs[len(evs)-1].Seq, n)
+			}
+			wt, err := s.Tally(ctx, "acme", store.Window{Since: created.Add(-48 * time.Hour), Until: created.Add(48 * time.Hour)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got, codes int64
+			for _, g := range wt.Groups {
+				got += g.Tally.N
+			}
+			for _, c := range wt.Codes {
+				codes += c.N
+			}
+			if got != int64(wantRows) || codes != int64(wantRows) {
+				t.Errorf("tallies count %d verifications and %d codes, want %d of each", got, codes, wantRows)
+			}
+		})
+	}
 }
 
 // TestPostgresPackedReportsMigration reads, after migration 0013, a

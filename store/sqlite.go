@@ -13,7 +13,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
@@ -48,44 +47,12 @@ const (
 	readerMmap = 1 << 30
 )
 
-// Write request states: the writer takes a queued request, or its caller
-// gives up on it first; whichever comes first wins.
-const (
-	reqQueued int32 = iota
-	reqTaken
-	reqCancelled
-)
-
-type writeReq struct {
-	fn    func(ctx context.Context, tx conn) error
-	mode  writeMode
-	state atomic.Int32
-	done  chan error // buffered: the writer never waits for the caller
-}
-
-// sqliteHooks let tests watch the writer.
-type sqliteHooks struct {
-	// queued is called after a write was queued.
-	queued func()
-	// taken is called by the writer after it took the first write of a
-	// group, before it gathers the rest.
-	taken func()
-	// closing is called by close once no write can be queued any more,
-	// before it waits for the writer to drain the queue.
-	closing func()
-}
-
 type sqliteEngine struct {
 	path     string
 	wdb, rdb *sql.DB
 	log      *slog.Logger
-	hooks    sqliteHooks
-
-	queue chan *writeReq
-	done  chan struct{} // closed when the writer goroutine returns
-
-	mu     sync.RWMutex // guards closed against sends on queue
-	closed bool
+	// writes is the writer: one committer, as SQLite has one writer.
+	writes *groupWriter
 
 	commits atomic.Int64 // write transactions committed
 	reruns  atomic.Int64 // groups of rerunnable writes run again, each in its savepoint
@@ -108,7 +75,7 @@ const (
 )
 
 // openSQLite opens (creating if need be) and migrates an SQLite store.
-func openSQLite(ctx context.Context, cfg sqliteConfig, opt Options, hooks sqliteHooks) (*sqlStore, error) {
+func openSQLite(ctx context.Context, cfg sqliteConfig, opt Options, hooks writerHooks) (*sqlStore, error) {
 	log := opt.logger()
 	fail := func(err error) (*sqlStore, error) {
 		return nil, fmt.Errorf("store: sqlite %s: %w", cfg.path, err)
@@ -150,8 +117,7 @@ func openSQLite(ctx context.Context, cfg sqliteConfig, opt Options, hooks sqlite
 	wdb.SetMaxIdleConns(1)
 	wdb.SetConnMaxLifetime(0)
 	wdb.SetConnMaxIdleTime(0)
-	e := &sqliteEngine{path: cfg.path, wdb: wdb, log: log, hooks: hooks,
-		queue: make(chan *writeReq, queueDepth), done: make(chan struct{})}
+	e := &sqliteEngine{path: cfg.path, wdb: wdb, log: log}
 	var mode string
 	if err := wdb.QueryRowContext(ctx, `PRAGMA journal_mode=WAL`).Scan(&mode); err != nil {
 		wdb.Close()
@@ -195,7 +161,7 @@ func openSQLite(ctx context.Context, cfg sqliteConfig, opt Options, hooks sqlite
 	e.reads = newStmtCache(rdb)
 	st := &sqlStore{eng: e, d: sqliteDialect, now: opt.clock(), log: log}
 	e.addTallies = st.addTalliesOf
-	go e.run()
+	e.writes = newGroupWriter(1, hooks, e.commit)
 	if st.packs, err = newPacker(ctx, st, log); err != nil {
 		st.Close()
 		return fail(err)
@@ -258,78 +224,7 @@ func (e *sqliteEngine) ping(ctx context.Context) error {
 // transaction. One writer commits in Seq order, so writesEvents needs
 // nothing more.
 func (e *sqliteEngine) write(ctx context.Context, mode writeMode, fn func(ctx context.Context, tx conn) error) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	r := &writeReq{fn: fn, mode: mode, done: make(chan error, 1)}
-	e.mu.RLock()
-	if e.closed {
-		e.mu.RUnlock()
-		return ErrClosed
-	}
-	select {
-	case e.queue <- r:
-	case <-ctx.Done():
-		e.mu.RUnlock()
-		return ctx.Err()
-	}
-	e.mu.RUnlock()
-	if e.hooks.queued != nil {
-		e.hooks.queued()
-	}
-	select {
-	case err := <-r.done:
-		return err
-	case <-ctx.Done():
-		if r.state.CompareAndSwap(reqQueued, reqCancelled) {
-			return ctx.Err()
-		}
-		// The writer has it: it completes.
-		return <-r.done
-	}
-}
-
-// run is the writer goroutine.
-func (e *sqliteEngine) run() {
-	defer close(e.done)
-	for {
-		first, ok := <-e.queue
-		if !ok {
-			return
-		}
-		group := take(nil, first)
-		if e.hooks.taken != nil {
-			e.hooks.taken()
-		}
-		open := true
-	gather:
-		for len(group) < maxGroup {
-			select {
-			case r, ok := <-e.queue:
-				if !ok {
-					open = false
-					break gather
-				}
-				group = take(group, r)
-			default:
-				break gather
-			}
-		}
-		if len(group) > 0 {
-			e.commit(group)
-		}
-		if !open {
-			return
-		}
-	}
-}
-
-// take adds r to group unless its caller gave up on it.
-func take(group []*writeReq, r *writeReq) []*writeReq {
-	if r.state.CompareAndSwap(reqQueued, reqTaken) {
-		group = append(group, r)
-	}
-	return group
+	return e.writes.write(ctx, mode, fn)
 }
 
 // commit runs a group of writes in one transaction and answers each.
@@ -357,7 +252,7 @@ func (e *sqliteEngine) commit(group []*writeReq) {
 	// the end: one upsert per hour and day touched instead of two per
 	// verification. A write that fails takes its own back out.
 	var tally []*Verification
-	c := sqlConn{q: tx, tx: tx, stmts: e.stmts, tally: &tally}
+	c := sqlConn{q: tx, tx: tx, stmts: e.stmts, deferred: deferred{&tally}}
 	for i, r := range group {
 		mark := len(tally)
 		if _, err := c.exec(ctx, sqlSavepoint); err != nil {
@@ -412,17 +307,15 @@ func (e *sqliteEngine) commit(group []*writeReq) {
 // when a write is not rerunnable, nor when one fails: then it rolls back,
 // and commit runs the group again, each write in its savepoint.
 func (e *sqliteEngine) commitRerunnable(ctx context.Context, group []*writeReq) bool {
-	for _, r := range group {
-		if r.mode&rerunnable == 0 {
-			return false
-		}
+	if !allRerunnable(group) {
+		return false
 	}
 	tx, err := e.wdb.BeginTx(ctx, nil)
 	if err != nil {
 		return false // commit begins again, and answers its error
 	}
 	var tally []*Verification
-	c := sqlConn{q: tx, tx: tx, stmts: e.stmts, tally: &tally}
+	c := sqlConn{q: tx, tx: tx, stmts: e.stmts, deferred: deferred{&tally}}
 	for _, r := range group {
 		if err := r.fn(ctx, c); err != nil {
 			tx.Rollback()
@@ -456,18 +349,7 @@ func (e *sqliteEngine) commitRerunnable(ctx context.Context, group []*writeReq) 
 // close stops taking writes, commits those queued, and closes the
 // database.
 func (e *sqliteEngine) close() error {
-	e.mu.Lock()
-	if e.closed {
-		e.mu.Unlock()
-		return nil
-	}
-	e.closed = true
-	e.mu.Unlock()
-	close(e.queue)
-	if e.hooks.closing != nil {
-		e.hooks.closing()
-	}
-	<-e.done
+	e.writes.close()
 	// Leave the query planner statistics for the next open.
 	if _, err := e.wdb.Exec(`PRAGMA optimize`); err != nil {
 		e.log.Warn("store: sqlite: optimize", "err", err)

@@ -22,7 +22,7 @@ func testVerification(tenant, id string, attempt int) *Verification {
 
 // openGated opens an SQLite store whose writer stops on gate after it
 // took the first write of its first group.
-func openGated(t *testing.T, path string, hooks sqliteHooks) (*sqlStore, *sqliteEngine) {
+func openGated(t *testing.T, path string, hooks writerHooks) (*sqlStore, *sqliteEngine) {
 	t.Helper()
 	cfg, err := parseSQLiteDSN(path)
 	if err != nil {
@@ -45,7 +45,7 @@ func TestGroupCommit(t *testing.T) {
 	queued := make(chan struct{}, n)
 	gate := make(chan struct{})
 	var once sync.Once
-	s, e := openGated(t, filepath.Join(t.TempDir(), "g.db"), sqliteHooks{
+	s, e := openGated(t, filepath.Join(t.TempDir(), "g.db"), writerHooks{
 		queued: func() { queued <- struct{}{} },
 		taken:  func() { once.Do(func() { <-gate }) },
 	})
@@ -114,7 +114,7 @@ func TestGroupCommit(t *testing.T) {
 
 // TestGroupCommitAlone shows that a write alone commits at once.
 func TestGroupCommitAlone(t *testing.T) {
-	s, e := openGated(t, filepath.Join(t.TempDir(), "a.db"), sqliteHooks{})
+	s, e := openGated(t, filepath.Join(t.TempDir(), "a.db"), writerHooks{})
 	before := e.commits.Load()
 	for i := range 3 {
 		if _, err := s.Insert(t.Context(), testVerification("acme", fmt.Sprintf("v%d", i), 1), nil); err != nil {
@@ -133,7 +133,7 @@ func TestCancelQueued(t *testing.T) {
 	taken := make(chan struct{})
 	queued := make(chan struct{}, 2)
 	var once sync.Once
-	s, _ := openGated(t, filepath.Join(t.TempDir(), "c.db"), sqliteHooks{
+	s, _ := openGated(t, filepath.Join(t.TempDir(), "c.db"), writerHooks{
 		queued: func() { queued <- struct{}{} },
 		taken: func() {
 			once.Do(func() {
@@ -184,7 +184,7 @@ func TestCloseDrains(t *testing.T) {
 	gate := make(chan struct{})
 	queued := make(chan struct{}, n)
 	var once sync.Once
-	s, _ := openGated(t, path, sqliteHooks{
+	s, _ := openGated(t, path, writerHooks{
 		queued:  func() { queued <- struct{}{} },
 		taken:   func() { once.Do(func() { <-gate }) },
 		closing: func() { close(gate) },
@@ -210,7 +210,7 @@ func TestCloseDrains(t *testing.T) {
 	if _, err := s.Insert(t.Context(), testVerification("acme", "late", 1), nil); !errors.Is(err, ErrClosed) {
 		t.Errorf("Insert after Close: %v, want ErrClosed", err)
 	}
-	s2, _ := openGated(t, path, sqliteHooks{})
+	s2, _ := openGated(t, path, writerHooks{})
 	p, err := s2.List(t.Context(), "acme", Filter{})
 	if err != nil || len(p.Items) != n {
 		t.Errorf("after reopening: %d rows, %v; want %d", len(p.Items), err, n)
@@ -226,7 +226,7 @@ func TestGroupCommitTallies(t *testing.T) {
 	queued := make(chan struct{}, n)
 	gate := make(chan struct{})
 	var once sync.Once
-	s, e := openGated(t, filepath.Join(t.TempDir(), "t.db"), sqliteHooks{
+	s, e := openGated(t, filepath.Join(t.TempDir(), "t.db"), writerHooks{
 		queued: func() { queued <- struct{}{} },
 		taken:  func() { once.Do(func() { <-gate }) },
 	})
@@ -298,7 +298,7 @@ func TestGroupCommitRerunnable(t *testing.T) {
 			queued := make(chan struct{}, n)
 			gate := make(chan struct{})
 			var once sync.Once
-			s, e := openGated(t, filepath.Join(t.TempDir(), "t.db"), sqliteHooks{
+			s, e := openGated(t, filepath.Join(t.TempDir(), "t.db"), writerHooks{
 				queued: func() { queued <- struct{}{} },
 				taken:  func() { once.Do(func() { <-gate }) },
 			})
@@ -389,7 +389,7 @@ func TestGroupCommitRerunnable(t *testing.T) {
 // holds it), while one completed without it, or with an error, keeps it.
 func TestBatchItemRequestStoredOnce(t *testing.T) {
 	ctx := t.Context()
-	s, _ := openGated(t, filepath.Join(t.TempDir(), "b.db"), sqliteHooks{})
+	s, _ := openGated(t, filepath.Join(t.TempDir(), "b.db"), writerHooks{})
 	b := &Batch{Tenant: "acme", ID: "b1"}
 	items := []BatchItem{{Request: []byte(`{"n":0}`)}, {Request: []byte(`{"n":1}`)}, {Request: []byte(`{"n":2}`)}}
 	if err := s.CreateBatch(ctx, b, items); err != nil {
@@ -426,7 +426,7 @@ func TestBatchItemRequestStoredOnce(t *testing.T) {
 // written before compression as it is.
 func TestPackedBlobs(t *testing.T) {
 	ctx := t.Context()
-	s, _ := openGated(t, filepath.Join(t.TempDir(), "z.db"), sqliteHooks{})
+	s, _ := openGated(t, filepath.Join(t.TempDir(), "z.db"), writerHooks{})
 	report := []byte(`{"apiVersion":"vouch/v1",  "checks":[` + strings.Repeat(`{"name":"contains:done","status":"pass","reason":"output.summary contains \"DONE\""},`, 40) + `{}]}`)
 	request := []byte(`{"task":{"goal":"` + strings.Repeat("say done ", 100) + `"}}`)
 	short := []byte(`{"id":"s"}`)
@@ -478,7 +478,7 @@ func TestPackedBlobs(t *testing.T) {
 // it.
 func TestBatchFinishedAfterAFailedFinish(t *testing.T) {
 	ctx := t.Context()
-	s, _ := openGated(t, filepath.Join(t.TempDir(), "b.db"), sqliteHooks{})
+	s, _ := openGated(t, filepath.Join(t.TempDir(), "b.db"), writerHooks{})
 	for _, id := range []string{"read", "scanned"} {
 		if err := s.CreateBatch(ctx, &Batch{Tenant: "acme", ID: id}, []BatchItem{{Request: []byte(`{}`)}, {Request: []byte(`{}`)}}); err != nil {
 			t.Fatal(err)
