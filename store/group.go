@@ -27,7 +27,8 @@ type writerHooks struct {
 	// queued is called after a write was queued.
 	queued func()
 	// taken is called by a committer after it took the first write of a
-	// group, before it gathers the rest.
+	// group, before it gathers the rest, and by a write that commits
+	// itself (see groupWriter.inline).
 	taken func()
 	// closing is called by close once no write can be queued any more,
 	// before it waits for the committers to drain the queue.
@@ -39,9 +40,18 @@ type writerHooks struct {
 // meanwhile (up to maxGroup), and hands them to commit, which runs them
 // in one transaction and answers each. Under load, many writes share a
 // transaction and its commit; alone, a write commits at once.
+//
+// With inline set, a write that finds the queue empty and a committer's
+// place free commits itself, in its caller's goroutine: handing it to a
+// committer and its answer back cost PostgreSQL's lone writes 170 µs of
+// waking goroutines on 2 cores.
 type groupWriter struct {
 	commit func(group []*writeReq)
 	hooks  writerHooks
+	inline bool
+	// places holds a token per group being committed: at most one per
+	// committer, whoever commits it.
+	places chan struct{}
 
 	queue chan *writeReq
 	done  chan struct{} // closed when every committer has returned
@@ -50,9 +60,10 @@ type groupWriter struct {
 	closed bool
 }
 
-// newGroupWriter starts n committers that hand their groups to commit.
-func newGroupWriter(n int, hooks writerHooks, commit func(group []*writeReq)) *groupWriter {
-	g := &groupWriter{commit: commit, hooks: hooks,
+// newGroupWriter starts n committers that hand their groups to commit;
+// inline lets a write commit itself when nothing waits (see groupWriter).
+func newGroupWriter(n int, inline bool, hooks writerHooks, commit func(group []*writeReq)) *groupWriter {
+	g := &groupWriter{commit: commit, hooks: hooks, inline: inline, places: make(chan struct{}, n),
 		queue: make(chan *writeReq, queueDepth), done: make(chan struct{})}
 	var running sync.WaitGroup
 	for range n {
@@ -77,6 +88,21 @@ func (g *groupWriter) write(ctx context.Context, mode writeMode, fn func(ctx con
 	if g.closed {
 		g.mu.RUnlock()
 		return ErrClosed
+	}
+	if g.inline && len(g.queue) == 0 {
+		select {
+		case g.places <- struct{}{}:
+			// Close waits for this commit, as for the queue's.
+			r.state.Store(reqTaken)
+			if g.hooks.taken != nil {
+				g.hooks.taken()
+			}
+			g.commit([]*writeReq{r})
+			<-g.places
+			g.mu.RUnlock()
+			return <-r.done
+		default:
+		}
 	}
 	select {
 	case g.queue <- r:
@@ -126,7 +152,9 @@ func (g *groupWriter) run() {
 			}
 		}
 		if len(group) > 0 {
+			g.places <- struct{}{}
 			g.commit(group)
+			<-g.places
 		}
 		if !open {
 			return

@@ -161,7 +161,7 @@ func openSQLite(ctx context.Context, cfg sqliteConfig, opt Options, hooks writer
 	e.reads = newStmtCache(rdb)
 	st := &sqlStore{eng: e, d: sqliteDialect, now: opt.clock(), log: log}
 	e.addTallies = st.addTalliesOf
-	e.writes = newGroupWriter(1, hooks, e.commit)
+	e.writes = newGroupWriter(1, false, hooks, e.commit)
 	if st.packs, err = newPacker(ctx, st, log); err != nil {
 		st.Close()
 		return fail(err)
