@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Write request states: a committer takes a queued request, or its
@@ -16,6 +17,9 @@ const (
 
 // writeReq is a write queued for a groupWriter.
 type writeReq struct {
+	// ctx is its caller's: what a commit waits for before it begins (a
+	// connection) is bounded by its deadline (see groupDeadline).
+	ctx   context.Context
 	fn    func(ctx context.Context, tx conn) error
 	mode  writeMode
 	state atomic.Int32
@@ -83,7 +87,7 @@ func (g *groupWriter) write(ctx context.Context, mode writeMode, fn func(ctx con
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	r := &writeReq{fn: fn, mode: mode, done: make(chan error, 1)}
+	r := &writeReq{ctx: ctx, fn: fn, mode: mode, done: make(chan error, 1)}
 	g.mu.RLock()
 	if g.closed {
 		g.mu.RUnlock()
@@ -184,6 +188,24 @@ func (g *groupWriter) close() {
 		g.hooks.closing()
 	}
 	<-g.done
+}
+
+// groupDeadline returns a context for what a group's commit waits for
+// before it begins: it ends at the latest deadline of the group's
+// callers, or never when one of them has none. Once begun, a commit runs
+// to its end, whatever its callers do.
+func groupDeadline(group []*writeReq) (context.Context, context.CancelFunc) {
+	var latest time.Time
+	for _, r := range group {
+		d, ok := r.ctx.Deadline()
+		if !ok {
+			return context.WithCancel(context.Background())
+		}
+		if d.After(latest) {
+			latest = d
+		}
+	}
+	return context.WithDeadline(context.Background(), latest)
 }
 
 // allRerunnable reports whether every write of group is rerunnable.

@@ -176,7 +176,8 @@ func (e *pgEngine) write(ctx context.Context, mode writeMode, fn func(ctx contex
 // answers each. If one of them fails, nothing of the group is written,
 // and each runs again in a transaction of its own.
 func (e *pgEngine) commitGroup(group []*writeReq) {
-	ctx := context.Background()
+	ctx, cancel := groupDeadline(group)
+	defer cancel()
 	if len(group) == 1 {
 		group[0].done <- e.writeTx(ctx, group[0].mode, group[0].fn)
 		return
@@ -210,6 +211,8 @@ func (e *pgEngine) groupTx(ctx context.Context, group []*writeReq) (failed bool,
 		return false, err
 	}
 	defer c.Release()
+	// Once begun, the transaction runs to its end (see writeTx).
+	ctx = context.WithoutCancel(ctx)
 	tx, err := c.Begin(ctx)
 	if err != nil {
 		return false, err

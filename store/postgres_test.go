@@ -346,6 +346,50 @@ func TestPostgresGroupCommit(t *testing.T) {
 	}
 }
 
+// TestPostgresWriteBoundedByDeadline shows that a verification's write
+// waits for a connection no longer than its caller's deadline, though a
+// committer runs it: with every connection of the pool held, Insert
+// fails when its context does, and writes nothing.
+func TestPostgresWriteBoundedByDeadline(t *testing.T) {
+	ctx := t.Context()
+	s, err := store.Open(ctx, storetest.PostgresSchema(t, storetest.PostgresServer(t)), store.Options{MaxConns: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	var commits []func() error
+	for i := range 2 { // both connections, held in open transactions
+		_, commit, err := store.BeginEvents(t, ctx, s, []store.Event{{Tenant: "acme", Type: "held", Data: fmt.Appendf(nil, `{"i":%d}`, i)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		commits = append(commits, commit)
+	}
+	short, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := s.Insert(short, benchVerification("acme", 1, time.Date(2026, 11, 3, 9, 0, 0, 0, time.UTC)), nil)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("Insert with no connection to be had: %v, want the deadline's error", err)
+		}
+	case <-time.After(30 * time.Second): // a bound on the test, not a synchronisation
+		t.Fatal("Insert waited for a connection past its deadline")
+	}
+	for _, commit := range commits {
+		if err := commit(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if p, err := s.List(ctx, "acme", store.Filter{}); err != nil || len(p.Items) != 0 {
+		t.Errorf("after a failed Insert: %d rows, %v", len(p.Items), err)
+	}
+}
+
 // TestPostgresPackedReportsMigration reads, after migration 0013, a
 // report written as text before it, beside one written compressed after.
 func TestPostgresPackedReportsMigration(t *testing.T) {
