@@ -217,6 +217,23 @@ func TestCloseDrains(t *testing.T) {
 	}
 }
 
+// tallied returns how many verifications, and how many of their failure
+// codes, the tallies of tenant count within two days of t0.
+func tallied(t *testing.T, s *sqlStore, tenant string) (verifications, codes int) {
+	t.Helper()
+	wt, err := s.Tally(t.Context(), tenant, Window{Since: t0.Add(-48 * time.Hour), Until: t0.Add(48 * time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range wt.Groups {
+		verifications += int(g.Tally.N)
+	}
+	for _, c := range wt.Codes {
+		codes += int(c.N)
+	}
+	return verifications, codes
+}
+
 // TestGroupCommitTallies shows that a group's verifications are added to
 // the tallies at the end of its transaction, and that a write failing
 // after its insert takes its verification out of them.
@@ -270,19 +287,8 @@ func TestGroupCommitTallies(t *testing.T) {
 			t.Errorf("write %d: %v", i, err)
 		}
 	}
-	wt, err := s.Tally(ctx, "acme", Window{Since: t0.Add(-48 * time.Hour), Until: t0.Add(48 * time.Hour)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got, codes int64
-	for _, g := range wt.Groups {
-		got += g.Tally.N
-	}
-	for _, c := range wt.Codes {
-		codes += c.N
-	}
-	if want := int64(n - n/3); got != want || codes != want {
-		t.Errorf("tallies count %d verifications and %d codes, want %d of each", got, codes, want)
+	if got, codes := tallied(t, s, "acme"); got != n-n/3 || codes != n-n/3 {
+		t.Errorf("tallies count %d verifications and %d codes, want %d of each", got, codes, n-n/3)
 	}
 }
 
@@ -366,18 +372,7 @@ func TestGroupCommitRerunnable(t *testing.T) {
 					t.Errorf("event Seqs %d then %d: a rolled-back run left a gap", evs[i-1].Seq, evs[i].Seq)
 				}
 			}
-			wt, err := s.Tally(ctx, "acme", Window{Since: t0.Add(-48 * time.Hour), Until: t0.Add(48 * time.Hour)})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got, codes int64
-			for _, g := range wt.Groups {
-				got += g.Tally.N
-			}
-			for _, c := range wt.Codes {
-				codes += c.N
-			}
-			if got != int64(wantRows) || codes != int64(wantRows) {
+			if got, codes := tallied(t, s, "acme"); got != wantRows || codes != wantRows {
 				t.Errorf("tallies count %d verifications and %d codes, want %d of each", got, codes, wantRows)
 			}
 		})
