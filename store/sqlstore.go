@@ -1785,10 +1785,15 @@ func (s *sqlStore) ActiveKeys(ctx context.Context) (int, error) {
 }
 
 // Prune implements [Log.Prune]: one transaction deletes up to limit
-// verifications (oldest first; their overrides go with them), then
-// events older than cutoff are deleted in transactions of at most 5,000
-// until none is left. A limit of 0 or less means 1,000. Batches are
-// kept; a done item whose verification was pruned has no result.
+// verifications, tenant by tenant, each tenant's oldest first (their
+// overrides go with them); then each tenant's events older than cutoff
+// are deleted, oldest first, in transactions of at most 5,000, until the
+// oldest left is not. A limit of 0 or less means 1,000. Batches are kept;
+// a done item whose verification was pruned has no result.
+//
+// Events are read in the order of their Seqs, which follows their times
+// but for writes a few milliseconds apart: an event a little older than
+// one after it may outlive the cutoff until the next prune.
 func (s *sqlStore) Prune(ctx context.Context, cutoff time.Time, limit int) (int, error) {
 	const op = "store: prune"
 	if err := s.check(); err != nil {
@@ -1799,10 +1804,15 @@ func (s *sqlStore) Prune(ctx context.Context, cutoff time.Time, limit int) (int,
 	}
 	var n int64
 	err := s.eng.write(ctx, 0, func(ctx context.Context, tx conn) error {
-		var err error
-		n, err = tx.exec(ctx, `DELETE FROM verification_logs WHERE seq IN
-			(SELECT seq FROM verification_logs WHERE created_at < ? ORDER BY created_at LIMIT ?)`,
-			s.d.ts(cutoff), limit)
+		n = 0
+		tenant, ok, err := nextTenant(ctx, tx, "verification_logs", "")
+		for ; err == nil && ok && n < int64(limit); tenant, ok, err = nextTenant(ctx, tx, "verification_logs", tenant) {
+			var d int64
+			d, err = tx.exec(ctx, `DELETE FROM verification_logs WHERE seq IN
+				(SELECT seq FROM verification_logs WHERE tenant = ? AND created_at < ? ORDER BY created_at LIMIT ?)`,
+				tenant, s.d.ts(cutoff), int64(limit)-n)
+			n += d
+		}
 		if err != nil {
 			return err
 		}
@@ -1823,23 +1833,47 @@ func (s *sqlStore) Prune(ctx context.Context, cutoff time.Time, limit int) (int,
 	if err != nil {
 		return 0, s.fail(op, err)
 	}
-	for {
-		var e int64
-		err := s.eng.write(ctx, 0, func(ctx context.Context, tx conn) error {
-			var err error
-			e, err = tx.exec(ctx, `DELETE FROM events WHERE seq IN
-				(SELECT seq FROM events WHERE created_at < ? ORDER BY created_at LIMIT ?)`,
-				s.d.ts(cutoff), pruneEventsChunk)
-			return err
-		})
-		if err != nil {
-			return int(n), s.fail(op+": events", err)
-		}
-		if e < pruneEventsChunk {
-			break
-		}
+	if err := s.pruneEvents(ctx, cutoff); err != nil {
+		return int(n), s.fail(op+": events", err)
 	}
 	return int(n), nil
+}
+
+// pruneEvents deletes each tenant's events older than cutoff, oldest
+// first, in transactions of at most pruneEventsChunk.
+func (s *sqlStore) pruneEvents(ctx context.Context, cutoff time.Time) error {
+	tenant, ok, err := nextTenant(ctx, s.eng.reader(), "events", "")
+	for ; err == nil && ok; tenant, ok, err = nextTenant(ctx, s.eng.reader(), "events", tenant) {
+		for {
+			var d int64
+			err = s.eng.write(ctx, 0, func(ctx context.Context, tx conn) error {
+				var err error
+				d, err = tx.exec(ctx, `DELETE FROM events WHERE seq IN
+					(SELECT seq FROM events WHERE tenant = ? ORDER BY seq LIMIT ?) AND created_at < ?`,
+					tenant, pruneEventsChunk, s.d.ts(cutoff))
+				return err
+			})
+			if err != nil || d < pruneEventsChunk {
+				break
+			}
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return err
+}
+
+// nextTenant returns the first tenant of table's rows after the tenant
+// given ("" for the first), by the index that leads with the tenant: one
+// lookup a tenant, however many rows each has.
+func nextTenant(ctx context.Context, c conn, table, after string) (string, bool, error) {
+	var t string
+	err := c.queryRow(ctx, `SELECT tenant FROM `+table+` WHERE tenant > ? ORDER BY tenant LIMIT 1`, after).Scan(&t)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", false, nil
+	}
+	return t, err == nil, err
 }
 
 // Ping implements [Store.Ping].
