@@ -43,8 +43,11 @@ var zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
 
 // Bounds of compression and of the dictionaries' training.
 const (
-	// packMin is the smallest blob worth compressing.
-	packMin = 256
+	// packMin is the smallest report or request worth compressing, and
+	// packMinEvent the smallest event: an event's data is mostly the same
+	// few keys, which a dictionary holds (about 230 bytes to 85).
+	packMin      = 256
+	packMinEvent = 64
 	// packSamples is how many blobs of a kind a dictionary is trained on.
 	packSamples = 1000
 	// packSampleMax is the largest blob kept as a sample, and
@@ -61,22 +64,27 @@ const (
 	maxUnpacked = 1 << 30
 )
 
-// blobKind is what a blob holds: a report or a request, each with
-// dictionaries of its own.
+// blobKind is what a blob holds: a report, a request or an event's data,
+// each with dictionaries of its own.
 type blobKind int
 
 const (
 	blobReport blobKind = iota
 	blobRequest
+	blobEvent
 	blobKinds
 )
 
 // String returns the kind as pack_dicts names it.
 func (k blobKind) String() string {
-	if k == blobReport {
+	switch k {
+	case blobReport:
 		return "report"
+	case blobRequest:
+		return "request"
+	default:
+		return "event"
 	}
-	return "request"
 }
 
 // dictStore is where a packer keeps its dictionaries.
@@ -212,7 +220,7 @@ func dictID(d []byte) (uint32, error) {
 // pack returns b compressed, or b itself when it is short or does not
 // shrink. It may start training the kind's next dictionary.
 func (p *packer) pack(kind blobKind, b []byte) []byte {
-	if len(b) < packMin {
+	if len(b) < packMin && (kind != blobEvent || len(b) < packMinEvent) {
 		return b
 	}
 	p.sample(kind, b)

@@ -208,6 +208,60 @@ func TestStoreCompressesWithItsDictionary(t *testing.T) {
 	}
 }
 
+// TestStoreCompressesEvents writes events until the store has trained a
+// dictionary on their data, then one more after reopening: it is stored
+// compressed with that dictionary, smaller than without it, and read
+// back as it was; an event written before compression is read as it is.
+func TestStoreCompressesEvents(t *testing.T) {
+	ctx := t.Context()
+	path := filepath.Join(t.TempDir(), "e.db")
+	s, _ := openGated(t, path, writerHooks{})
+	data := func(i int) []byte {
+		return fmt.Appendf(nil, `{"type":"verification:complete","id":"v%04d","time":"2026-11-03T09:00:%02dZ","tenant":"acme","interactionId":"run-%d","taskId":"","attempt":%d,"data":{"selfAssessment":null}}`,
+			i, i%60, i%17, i%3+1)
+	}
+	// An event as the store kept it before it compressed events.
+	if _, err := s.eng.(*sqliteEngine).wdb.ExecContext(ctx, `INSERT INTO events (tenant, type, data, created_at) VALUES ('acme', 'old', ?, ?)`,
+		string(data(-1)), sqliteDialect.ts(t0)); err != nil {
+		t.Fatal(err)
+	}
+	evs := make([]Event, packSamples)
+	for i := range evs {
+		evs[i] = Event{Tenant: "acme", Type: "e", Data: data(i)}
+	}
+	if err := s.AppendEvents(ctx, evs); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil { // waits for the training
+		t.Fatal(err)
+	}
+	s, _ = openGated(t, path, writerHooks{})
+	after := Event{Tenant: "acme", Type: "after", Data: data(packSamples + 3)}
+	if err := s.AppendEvents(ctx, []Event{after}); err != nil {
+		t.Fatal(err)
+	}
+	var stored []byte
+	if err := s.eng.reader().queryRow(ctx, `SELECT data FROM events WHERE type = 'after'`).Scan(&stored); err != nil {
+		t.Fatal(err)
+	}
+	if frameDict(t, stored) == 0 {
+		t.Error("an event written after reopening names no dictionary")
+	}
+	if plain := s.packs.plain.EncodeAll(after.Data, nil); len(stored) >= len(plain) || len(stored) >= len(after.Data)/2 {
+		t.Errorf("stored in %d bytes, %d without the dictionary, %d as it is", len(stored), len(plain), len(after.Data))
+	}
+	got, err := s.Events(ctx, "acme", 0, packSamples+10)
+	if err != nil || len(got) != packSamples+2 {
+		t.Fatalf("Events: %d, %v", len(got), err)
+	}
+	if got[0].Type != "old" || string(got[0].Data) != string(data(-1)) {
+		t.Errorf("the event written before compression: %s %s", got[0].Type, got[0].Data)
+	}
+	if last := got[len(got)-1]; string(last.Data) != string(after.Data) {
+		t.Errorf("read back %s, want %s", last.Data, after.Data)
+	}
+}
+
 // TestPackSurvivesTheDictionaryBuilder feeds the dictionary builder
 // samples that are all the same, on which it panics: the training fails,
 // is logged, and the packer goes on compressing without a dictionary,

@@ -271,7 +271,8 @@ func (l *ledgerScan) ledger() *Ledger {
 //
 // result is the Result of the verification written with the events, nil
 // for none: an event's ReportAt must locate it in its Data, and the copy
-// returned holds Data without it.
+// returned holds Data without it. The copy's Data is then compressed (see
+// pack.go), as the store keeps it; readEvents gives it back as it was.
 func (s *sqlStore) prepareEvents(events []Event, tenant string, result []byte) ([]Event, error) {
 	out := make([]Event, len(events))
 	for i, e := range events {
@@ -297,6 +298,7 @@ func (s *sqlStore) prepareEvents(events []Event, tenant string, result []byte) (
 		}
 		e.Seq = 0
 		e.CreatedAt = s.stamp(e.CreatedAt)
+		e.Data = s.packs.pack(blobEvent, e.Data)
 		out[i] = e
 	}
 	return out, nil
@@ -401,7 +403,7 @@ func (s *sqlStore) insertEvents(ctx context.Context, tx conn, events []Event, re
 		if e.ReportAt != 0 {
 			at, ref = e.ReportAt, reportSeq
 		}
-		seq, err := s.eng.insertEvent(ctx, tx, i, e.Tenant, e.Type, string(e.Data), s.d.ts(e.CreatedAt), at, ref)
+		seq, err := s.eng.insertEvent(ctx, tx, i, e.Tenant, e.Type, e.Data, s.d.ts(e.CreatedAt), at, ref)
 		if err != nil {
 			return nil, fmt.Errorf("event %d: %w", i, err)
 		}
@@ -878,13 +880,16 @@ func (s *sqlStore) readEvents(ctx context.Context, tenant string, after, horizon
 		if err := rs.Scan(&e.Seq, &e.Tenant, &e.Type, &e.Data, utcTime{&e.CreatedAt}, &at, &report); err != nil {
 			return nil, err
 		}
+		var err error
+		if e.Data, err = s.packs.unpack(ctx, e.Data); err != nil {
+			return nil, fmt.Errorf("event %d: %w", e.Seq, err)
+		}
 		if at.Valid {
 			// The report back in place; a verification pruned before its
 			// event reads as null.
 			if report == nil {
 				report = []byte("null")
 			}
-			var err error
 			if report, err = s.packs.unpack(ctx, report); err != nil {
 				return nil, fmt.Errorf("event %d: %w", e.Seq, err)
 			}

@@ -7,10 +7,11 @@ import (
 	"github.com/vouchgate/vouch/store"
 )
 
-// testCompressionDictionary writes alike reports and requests until the
-// store has trained compression dictionaries on them (in the background;
-// Close waits for the training), then more after reopening, compressed
-// with those, and reads a sample of each back byte for byte.
+// testCompressionDictionary writes alike reports, requests and events
+// until the store has trained compression dictionaries on them (in the
+// background; Close waits for the training), then more after reopening,
+// compressed with those, and reads a sample of each back byte for byte,
+// and every event.
 func testCompressionDictionary(t *testing.T, h *harness) {
 	ctx := t.Context()
 	const n = 1200 // more than a dictionary's samples
@@ -23,11 +24,20 @@ func testCompressionDictionary(t *testing.T, h *harness) {
 			i, i, i%9)
 		return v
 	}
+	event := func(i int) store.Event {
+		return store.Event{Tenant: tenant, Type: "dict", CreatedAt: at(i % 60), Data: fmt.Appendf(nil,
+			`{"type":"verification:complete","id":"dict-%04d","tenant":%q,"interactionId":"run-%d","taskId":"","attempt":1,"data":{"selfAssessment":null,"n":%d}}`,
+			i, tenant, i%11, i)}
+	}
 	vs := make([]*store.Verification, n)
+	evs := make([]store.Event, n)
 	for i := range vs {
-		vs[i] = alike(i)
+		vs[i], evs[i] = alike(i), event(i)
 	}
 	if _, err := h.s.Import(ctx, vs); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.s.AppendEvents(ctx, evs); err != nil {
 		t.Fatal(err)
 	}
 	if err := h.s.Close(); err != nil {
@@ -35,7 +45,7 @@ func testCompressionDictionary(t *testing.T, h *harness) {
 	}
 	h.s = h.reopen()
 	for i := n; i < n+20; i++ {
-		vs = append(vs, h.insert(alike(i)))
+		vs = append(vs, h.insert(alike(i), event(i)))
 	}
 	for i := 0; i < len(vs); i += 37 {
 		want := alike(i)
@@ -50,5 +60,28 @@ func testCompressionDictionary(t *testing.T, h *harness) {
 	last := alike(n + 19)
 	if got, err := h.s.Get(ctx, tenant, last.ID, 1); err != nil || string(got.Result) != string(last.Result) {
 		t.Errorf("the last written: %v", err)
+	}
+	var read int
+	for after := int64(0); ; {
+		page, err := h.s.Events(ctx, tenant, after, 500)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(page) == 0 {
+			break
+		}
+		for _, e := range page {
+			after = e.Seq
+			if e.Type != "dict" {
+				continue
+			}
+			if want := event(read).Data; string(e.Data) != string(want) {
+				t.Fatalf("event %d: data changed:\n%s\nwant\n%s", read, e.Data, want)
+			}
+			read++
+		}
+	}
+	if read != n+20 {
+		t.Errorf("read %d events back, want %d", read, n+20)
 	}
 }
