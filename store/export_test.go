@@ -69,7 +69,8 @@ func MigratePostgresTo(ctx context.Context, dsn string, version int) error {
 // OpenPostgresGated opens a PostgreSQL store with maxConns connections
 // (half of them committers of grouped writes) whose committers call
 // queued after a write was queued and taken after taking the first write
-// of a group, before gathering the rest.
+// of a group, before gathering the rest; a write that commits itself
+// (nothing queued, a place free) calls taken too.
 func OpenPostgresGated(ctx context.Context, dsn string, maxConns int, queued, taken func()) (Store, error) {
 	return openPostgres(ctx, dsn, Options{MaxConns: maxConns, hooks: writerHooks{queued: queued, taken: taken}})
 }
@@ -98,3 +99,7 @@ func WriteFailing(ctx context.Context, s Store, tenant string, fail error) error
 		return fail
 	})
 }
+
+// SetGroupLockTimeout sets how long a lock wait of a PostgreSQL store's
+// group transaction may last.
+func SetGroupLockTimeout(s Store, d time.Duration) { s.(*pgStore).pg.lockTimeout = d }

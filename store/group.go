@@ -4,7 +4,6 @@ import (
 	"context"
 	"sync"
 	"sync/atomic"
-	"time"
 )
 
 // Write request states: a committer takes a queued request, or its
@@ -17,8 +16,8 @@ const (
 
 // writeReq is a write queued for a groupWriter.
 type writeReq struct {
-	// ctx is its caller's: what a commit waits for before it begins (a
-	// connection) is bounded by its deadline (see groupDeadline).
+	// ctx is its caller's: a write whose caller gave up before its
+	// commit began is not run (see take and pgEngine.commitGroup).
 	ctx   context.Context
 	fn    func(ctx context.Context, tx conn) error
 	mode  writeMode
@@ -166,8 +165,15 @@ func (g *groupWriter) run() {
 	}
 }
 
-// take adds r to group unless its caller gave up on it.
+// take adds r to group unless its caller gave up on it: a write whose
+// caller's context has ended is answered with its error, not run.
 func take(group []*writeReq, r *writeReq) []*writeReq {
+	if err := r.ctx.Err(); err != nil {
+		if r.state.CompareAndSwap(reqQueued, reqCancelled) {
+			r.done <- err
+		}
+		return group
+	}
 	if r.state.CompareAndSwap(reqQueued, reqTaken) {
 		group = append(group, r)
 	}
@@ -188,24 +194,6 @@ func (g *groupWriter) close() {
 		g.hooks.closing()
 	}
 	<-g.done
-}
-
-// groupDeadline returns a context for what a group's commit waits for
-// before it begins: it ends at the latest deadline of the group's
-// callers, or never when one of them has none. Once begun, a commit runs
-// to its end, whatever its callers do.
-func groupDeadline(group []*writeReq) (context.Context, context.CancelFunc) {
-	var latest time.Time
-	for _, r := range group {
-		d, ok := r.ctx.Deadline()
-		if !ok {
-			return context.WithCancel(context.Background())
-		}
-		if d.After(latest) {
-			latest = d
-		}
-	}
-	return context.WithDeadline(context.Background(), latest)
 }
 
 // allRerunnable reports whether every write of group is rerunnable.

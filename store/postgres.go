@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"log/slog"
+	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -57,6 +58,9 @@ type pgEngine struct {
 	// at its end.
 	addTallies func(ctx context.Context, tx conn, vs []*Verification) error
 	log        *slog.Logger
+
+	// lockTimeout is groupLockTimeout, but in tests.
+	lockTimeout time.Duration
 
 	commits atomic.Int64 // group transactions committed
 	reruns  atomic.Int64 // groups run again, each write in a transaction of its own
@@ -122,7 +126,7 @@ func openPostgres(ctx context.Context, dsn string, opt Options) (Store, error) {
 	log.Debug("store: opened postgres", "server", where, "max_conns", cfg.MaxConns)
 	e.notes = newNotifier(pool, log)
 	st := &sqlStore{eng: e, d: postgresDialect, now: opt.clock(), log: log, eventWait: eventWait}
-	e.log, e.addTallies = log, st.addTalliesOf
+	e.log, e.addTallies, e.lockTimeout = log, st.addTalliesOf, groupLockTimeout
 	e.writes = newGroupWriter(max(1, int(cfg.MaxConns)/2), true, opt.hooks, e.commitGroup)
 	if st.packs, err = newPacker(ctx, st, log); err != nil {
 		st.Close()
@@ -172,76 +176,151 @@ func (e *pgEngine) write(ctx context.Context, mode writeMode, fn func(ctx contex
 	return e.writeTx(ctx, mode, fn)
 }
 
+// Bounds of a group transaction's trouble.
+const (
+	// groupLockTimeout bounds each lock wait of a group transaction: a
+	// write that waits on a row another transaction holds (a retried
+	// request while its first is being written, a long import) fails
+	// there rather than hold up the rest of its group; it is then left
+	// out, and waits as long as it must in a transaction of its own.
+	groupLockTimeout = 2 * time.Second
+	// groupRounds bounds how many times a group runs again without a
+	// write that failed in it; after that, each write runs alone.
+	groupRounds = 3
+)
+
 // commitGroup runs a group of rerunnable writes in one transaction and
-// answers each. If one of them fails, nothing of the group is written,
-// and each runs again in a transaction of its own.
+// answers each. If a write fails, nothing of the group is written; the
+// rest run again as a group, and the failing write alone afterwards, in
+// a transaction of its own. A write whose caller gave up before its
+// transaction began is answered with its caller's error, and not run.
 func (e *pgEngine) commitGroup(group []*writeReq) {
-	ctx, cancel := groupDeadline(group)
+	ctx, cancel := groupContext(group)
 	defer cancel()
-	if len(group) == 1 {
-		group[0].done <- e.writeTx(ctx, group[0].mode, group[0].fn)
-		return
-	}
-	failed, err := e.groupTx(ctx, group)
-	if failed {
-		e.reruns.Add(1)
-		for _, r := range group {
-			r.done <- e.writeTx(ctx, r.mode, r.fn)
+	var alone []*writeReq // to run each in a transaction of its own
+	defer func() {
+		for _, r := range alone {
+			r.done <- e.writeTx(r.ctx, r.mode, r.fn)
 		}
-		return
-	}
-	if err != nil {
-		e.log.Error("store: postgres: group write", "err", err, "writes", len(group))
-	}
-	for _, r := range group {
-		r.done <- err
+	}()
+	for round := 0; ; round++ {
+		group = dropGivenUp(group)
+		switch len(group) {
+		case 0:
+			return
+		case 1:
+			alone = append(alone, group[0])
+			return
+		}
+		failed, err := e.groupTx(ctx, group)
+		switch {
+		case failed < 0:
+			if err != nil {
+				e.log.Error("store: postgres: group write", "err", err, "writes", len(group))
+			}
+			for _, r := range group {
+				r.done <- err
+			}
+			return
+		case failed < len(group) && round < groupRounds:
+			e.reruns.Add(1)
+			alone = append(alone, group[failed])
+			group = append(group[:failed:failed], group[failed+1:]...)
+		default: // rounds spent, or the tallies failed: no write to blame
+			e.reruns.Add(1)
+			alone = append(alone, group...)
+			return
+		}
 	}
 }
 
-// groupTx runs a group of writes in one transaction. failed reports that
-// a write failed, and the transaction was rolled back; otherwise err is
-// the transaction's outcome, the same for every write.
-func (e *pgEngine) groupTx(ctx context.Context, group []*writeReq) (failed bool, err error) {
+// dropGivenUp answers the writes of group whose callers gave up, which
+// have not run, and returns the others.
+func dropGivenUp(group []*writeReq) []*writeReq {
+	live := group[:0:0]
+	for _, r := range group {
+		if err := r.ctx.Err(); err != nil {
+			r.done <- err
+			continue
+		}
+		live = append(live, r)
+	}
+	return live
+}
+
+// groupContext returns the context of what a group's commit waits for
+// before it begins (a connection): it ends when every caller's has. Once
+// begun, a commit runs to its end, whatever its callers do.
+func groupContext(group []*writeReq) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var left atomic.Int64
+	left.Store(int64(len(group)))
+	stops := make([]func() bool, 0, len(group))
+	for _, r := range group {
+		stops = append(stops, context.AfterFunc(r.ctx, func() {
+			if left.Add(-1) == 0 {
+				cancel()
+			}
+		}))
+	}
+	return ctx, func() {
+		for _, stop := range stops {
+			stop()
+		}
+		cancel()
+	}
+}
+
+// groupTx runs a group of writes in one transaction. It returns the
+// index of the write that failed, the transaction rolled back, or
+// len(group) when the tallies failed; otherwise -1 and the transaction's
+// outcome, the same for every write.
+func (e *pgEngine) groupTx(ctx context.Context, group []*writeReq) (failed int, err error) {
 	var mode writeMode
 	for _, r := range group {
 		mode |= r.mode
 	}
 	c, err := e.pool.Acquire(ctx)
 	if err != nil {
-		return false, err
+		return -1, err
 	}
 	defer c.Release()
 	// Once begun, the transaction runs to its end (see writeTx).
 	ctx = context.WithoutCancel(ctx)
 	tx, err := c.Begin(ctx)
 	if err != nil {
-		return false, err
+		return -1, err
 	}
+	// The event writers' lock first (see writeTx), then the bound of the
+	// lock waits, in one round trip.
+	start, args := `SELECT set_config('lock_timeout', $1, true)`, []any{strconv.FormatInt(e.lockTimeout.Milliseconds(), 10)}
 	if mode&writesEvents != 0 {
-		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock_shared($1)`, e.eventWriters); err != nil {
-			tx.Rollback(ctx)
-			return false, fmt.Errorf("announce an event writer: %w", err)
-		}
+		start, args = `SELECT pg_advisory_xact_lock_shared($2), set_config('lock_timeout', $1, true)`, append(args, e.eventWriters)
+	}
+	if _, err := tx.Exec(ctx, start, args...); err != nil {
+		tx.Rollback(ctx)
+		return -1, fmt.Errorf("begin a group: %w", err)
 	}
 	var tally []*Verification
 	pc := pgConn{q: tx, events: new(int), deferred: deferred{&tally}}
-	for _, r := range group {
+	for i, r := range group {
 		if err := r.fn(ctx, pc); err != nil {
 			tx.Rollback(ctx)
-			return true, nil
+			return i, nil
 		}
 	}
 	if len(tally) > 0 {
 		if err := e.addTallies(ctx, pgConn{q: tx}, tally); err != nil {
 			tx.Rollback(ctx)
-			return false, fmt.Errorf("tallies: %w", err)
+			e.log.Warn("store: postgres: a group's tallies", "err", err, "writes", len(group))
+			return len(group), nil
 		}
 	}
 	if err := tx.Commit(ctx); err != nil {
-		return false, err
+		return -1, err
 	}
 	e.commits.Add(1)
-	return false, nil
+	return -1, nil
 }
 
 // writeTx runs fn in a transaction of its own. A transaction that writes
