@@ -12,8 +12,9 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
-// The PostgreSQL engine: a pgx pool; each write is a transaction of its
-// own (PostgreSQL groups concurrent commits itself).
+// The PostgreSQL engine: a pgx pool. The verifications written at the
+// same time share a transaction (see pgEngine.writes and commitGroup);
+// every other write is a transaction of its own.
 //
 // Transactions commit in an order of their own, so an event's Seq cannot
 // come from a sequence: a reader could see Seq 11 before the transaction
@@ -44,7 +45,7 @@ type pgEngine struct {
 	pool *pgxpool.Pool
 	// eventWriters is the advisory lock key (below 1<<31) of the
 	// transactions that write events to this schema, each holding it
-	// shared (see write).
+	// shared (see writeTx and groupTx).
 	eventWriters int64
 	// notes carries the notifications of events between processes.
 	notes *notifier

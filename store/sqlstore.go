@@ -24,16 +24,19 @@ type engine interface {
 	// reader returns the connection reads go through.
 	reader() conn
 	// write runs fn in a transaction and returns once that transaction
-	// committed (nil) or failed. A write whose ctx is done before it
-	// starts is not run and returns ctx.Err(); once started, it is not
-	// interrupted. fn may share its transaction with other writes
-	// (SQLite's group commit): an error from fn undoes fn's own writes
+	// committed (nil) or failed. A write whose ctx is done before its
+	// transaction begins is not run and returns ctx.Err(); once begun, it
+	// is not interrupted (the wait for a PostgreSQL connection before it
+	// ends with the caller's ctx). fn may share its transaction with other
+	// writes (group commits): an error from fn undoes fn's own writes
 	// only. mode says what fn does (see writeMode).
 	write(ctx context.Context, mode writeMode, fn func(ctx context.Context, tx conn) error) error
 	// insertEvent writes one event in a write transaction and returns
-	// its Seq; place is its index among the events the transaction
-	// writes (at most maxTxEvents), and args are its columns in the order
-	// of eventColumns.
+	// its Seq; args are its columns in the order of eventColumns. place
+	// is its index among the events of its write; PostgreSQL numbers the
+	// events of a write transaction itself, across the writes that share
+	// it (at most maxTxEvents), and uses place only in a transaction not
+	// begun by write (tests); SQLite ignores it.
 	insertEvent(ctx context.Context, tx conn, place int, args ...any) (int64, error)
 	// insertLog writes a verification's row in a write transaction
 	// (args in the order of insertVerificationSQL) and returns its Seq,
@@ -65,7 +68,8 @@ const (
 	// outside its transaction and sets its results anew on each run.
 	// SQLite's writer commits a group of such writes without a savepoint
 	// each, and runs the group again, each in its savepoint, if one of
-	// them fails.
+	// them fails. PostgreSQL commits such writes in shared transactions,
+	// and runs again those of a group that failed.
 	rerunnable
 )
 
@@ -313,9 +317,9 @@ func applyEvents(dst, written []Event, seqs []int64) {
 	}
 }
 
-// insertVerification writes v and adds it to its tally (in the SQLite
-// writer, at the end of its group transaction), or finds the stored
-// verification it duplicates.
+// insertVerification writes v and adds it to its tally (in a group
+// transaction, at its end), or finds the stored verification it
+// duplicates.
 func (s *sqlStore) insertVerification(ctx context.Context, tx conn, p *pending) (seq int64, dup *Verification, err error) {
 	v := p.Verification
 	seq, dup, err = s.insertRow(ctx, tx, p)
