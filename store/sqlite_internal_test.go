@@ -217,6 +217,24 @@ func TestCloseDrains(t *testing.T) {
 	}
 }
 
+// writeFailing writes v in a write of the mode given that inserts it and
+// then fails with fail, counting its runs in runs (when not nil).
+func writeFailing(ctx context.Context, s *sqlStore, mode writeMode, v *Verification, fail error, runs *atomic.Int32) error {
+	nv, err := s.prepareVerification(v)
+	if err != nil {
+		return err
+	}
+	return s.eng.write(ctx, mode, func(ctx context.Context, tx conn) error {
+		if runs != nil {
+			runs.Add(1)
+		}
+		if _, _, err := s.insertVerification(ctx, tx, nv); err != nil {
+			return err
+		}
+		return fail
+	})
+}
+
 // tallied returns how many verifications, and how many of their failure
 // codes, the tallies of tenant count within two days of t0.
 func tallied(t *testing.T, s *sqlStore, tenant string) (verifications, codes int) {
@@ -261,17 +279,7 @@ func TestGroupCommitTallies(t *testing.T) {
 			}
 			// Every third write inserts, then fails: its savepoint is
 			// rolled back, its row and its tally with it.
-			nv, err := s.prepareVerification(v)
-			if err != nil {
-				errs[i] = err
-				return
-			}
-			errs[i] = e.write(ctx, 0, func(ctx context.Context, tx conn) error {
-				if _, _, err := s.insertVerification(ctx, tx, nv); err != nil {
-					return err
-				}
-				return errFailed
-			})
+			errs[i] = writeFailing(ctx, s, 0, v, errFailed, nil)
 		})
 	}
 	for range n {
@@ -322,18 +330,7 @@ func TestGroupCommitRerunnable(t *testing.T) {
 						_, errs[i] = s.Insert(ctx, v, ev)
 						return
 					}
-					nv, err := s.prepareVerification(v)
-					if err != nil {
-						errs[i] = err
-						return
-					}
-					errs[i] = e.write(ctx, rerunnable, func(ctx context.Context, tx conn) error {
-						runs.Add(1)
-						if _, _, err := s.insertVerification(ctx, tx, nv); err != nil {
-							return err
-						}
-						return errFailed
-					})
+					errs[i] = writeFailing(ctx, s, rerunnable, v, errFailed, &runs)
 				})
 			}
 			for range n {
