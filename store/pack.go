@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/klauspost/compress/dict"
 	"github.com/klauspost/compress/zstd"
@@ -62,6 +63,9 @@ const (
 	// maxUnpacked bounds what a stored blob may decompress to: more than
 	// any request or report the server accepts.
 	maxUnpacked = 1 << 30
+	// dictLoadWait bounds the loading of a dictionary a blob names that
+	// this process has not loaded yet (see packer.decoder).
+	dictLoadWait = 10 * time.Second
 )
 
 // blobKind is what a blob holds: a report, a request or an event's data,
@@ -343,7 +347,13 @@ func (p *packer) decoder(ctx context.Context, id uint32) (*zstd.Decoder, error) 
 	if dec != nil {
 		return dec, nil
 	}
-	d, ok, err := p.ds.loadDict(ctx, id)
+	// A read inside a write transaction (a duplicate's, in a PostgreSQL
+	// group) loads the dictionary through a connection of its own: its
+	// wait for one is bounded, so that transactions that each hold one
+	// and want another cannot wait on one another for ever.
+	lctx, cancel := context.WithTimeout(ctx, dictLoadWait)
+	defer cancel()
+	d, ok, err := p.ds.loadDict(lctx, id)
 	if err != nil {
 		return nil, fmt.Errorf("a compressed blob of dictionary %d: %w", id, err)
 	}
