@@ -441,6 +441,60 @@ func TestPostgresGivenUpNotRun(t *testing.T) {
 	}
 }
 
+// TestPostgresGivenUpInGroup shows that a verification whose caller gives
+// up after a committer took it, while the committer gathers its group,
+// is answered with its caller's error and not written, and the rest of
+// its group is.
+func TestPostgresGivenUpInGroup(t *testing.T) {
+	const n = 4
+	ctx := t.Context()
+	queued, taken := make(chan struct{}, n+1), make(chan struct{}, n+2)
+	gate := make(chan struct{})
+	var once sync.Once
+	s, err := store.OpenPostgresGated(ctx, storetest.PostgresSchema(t, storetest.PostgresServer(t)), 2,
+		func() { queued <- struct{}{} }, func() { taken <- struct{}{}; once.Do(func() { <-gate }) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	commits, _ := store.GroupCounts(s)
+	created := time.Date(2026, 11, 3, 9, 0, 0, 0, time.UTC)
+	var wg sync.WaitGroup
+	errs := make([]error, n+2)
+	wg.Go(func() { _, errs[n+1] = s.Insert(ctx, benchVerification("acme", 100, created), nil) })
+	<-taken // the first write commits itself, and holds the committer's place
+	gaveUp, giveUp := context.WithCancel(ctx)
+	wg.Go(func() { _, errs[n] = s.Insert(gaveUp, benchVerification("acme", 200, created), nil) })
+	<-queued
+	<-taken // the committer took it, and waits
+	for i := range n {
+		wg.Go(func() { _, errs[i] = s.Insert(ctx, benchVerification("acme", i, created.Add(time.Duration(i)*time.Second)), nil) })
+	}
+	for range n {
+		<-queued
+	}
+	giveUp()
+	close(gate)
+	wg.Wait()
+	for i, err := range errs {
+		if want := i == n; errors.Is(err, context.Canceled) != want || (!want && err != nil) {
+			t.Errorf("write %d: %v", i, err)
+		}
+	}
+	if got, _ := store.GroupCounts(s); got-commits != 1 {
+		t.Errorf("%d group transactions committed, want 1", got-commits)
+	}
+	p, err := s.List(ctx, "acme", store.Filter{Limit: 100})
+	if err != nil || len(p.Items) != n+1 {
+		t.Fatalf("List: %d rows, %v; want %d", len(p.Items), err, n+1)
+	}
+	for _, v := range p.Items {
+		if v.ID == "v0000200" {
+			t.Error("the write given up was written")
+		}
+	}
+}
+
 // TestPostgresWriteBoundedByDeadline shows that a verification's write
 // waits for a connection no longer than its caller's deadline, though a
 // committer runs it: with every connection of the pool held, Insert
