@@ -87,33 +87,13 @@ func (g *groupWriter) write(ctx context.Context, mode writeMode, fn func(ctx con
 		return err
 	}
 	r := &writeReq{ctx: ctx, fn: fn, mode: mode, done: make(chan error, 1)}
-	g.mu.RLock()
-	if g.closed {
-		g.mu.RUnlock()
-		return ErrClosed
+	inlined, err := g.enqueue(ctx, r)
+	if err != nil {
+		return err
 	}
-	if g.inline && len(g.queue) == 0 {
-		select {
-		case g.places <- struct{}{}:
-			// Close waits for this commit, as for the queue's.
-			r.state.Store(reqTaken)
-			if g.hooks.taken != nil {
-				g.hooks.taken()
-			}
-			g.commit([]*writeReq{r})
-			<-g.places
-			g.mu.RUnlock()
-			return <-r.done
-		default:
-		}
+	if inlined {
+		return <-r.done
 	}
-	select {
-	case g.queue <- r:
-	case <-ctx.Done():
-		g.mu.RUnlock()
-		return ctx.Err()
-	}
-	g.mu.RUnlock()
 	if g.hooks.queued != nil {
 		g.hooks.queued()
 	}
@@ -127,6 +107,43 @@ func (g *groupWriter) write(ctx context.Context, mode writeMode, fn func(ctx con
 		// A committer has it: it completes.
 		return <-r.done
 	}
+}
+
+// enqueue queues r, or commits it at once when the writer is inline and
+// nothing waits, under the read lock that close takes to stop the writes
+// (so close waits for an inline commit, as for the queue's).
+func (g *groupWriter) enqueue(ctx context.Context, r *writeReq) (inlined bool, err error) {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	if g.closed {
+		return false, ErrClosed
+	}
+	if g.inline && len(g.queue) == 0 && g.commitInline(r) {
+		return true, nil
+	}
+	select {
+	case g.queue <- r:
+		return false, nil
+	case <-ctx.Done():
+		return false, ctx.Err()
+	}
+}
+
+// commitInline commits r in its caller's goroutine if a committer's
+// place is free, and reports whether it did.
+func (g *groupWriter) commitInline(r *writeReq) bool {
+	select {
+	case g.places <- struct{}{}:
+	default:
+		return false
+	}
+	defer func() { <-g.places }()
+	r.state.Store(reqTaken)
+	if g.hooks.taken != nil {
+		g.hooks.taken()
+	}
+	g.commit([]*writeReq{r})
+	return true
 }
 
 // run is a committer goroutine.
