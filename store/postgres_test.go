@@ -468,7 +468,9 @@ func TestPostgresGivenUpInGroup(t *testing.T) {
 	<-queued
 	<-taken // the committer took it, and waits
 	for i := range n {
-		wg.Go(func() { _, errs[i] = s.Insert(ctx, benchVerification("acme", i, created.Add(time.Duration(i)*time.Second)), nil) })
+		wg.Go(func() {
+			_, errs[i] = s.Insert(ctx, benchVerification("acme", i, created.Add(time.Duration(i)*time.Second)), nil)
+		})
 	}
 	for range n {
 		<-queued
