@@ -267,11 +267,11 @@ func waitBatch(t *testing.T, url, id string, timeout time.Duration, each func(ap
 
 // killMidBatch waits until between 10% and 90% of the batch is done and
 // does act, then waits for the batch to be done.
-func killMidBatch(t *testing.T, url, id string, act func(api.BatchStatus)) api.BatchStatus {
+func killMidBatch(t *testing.T, url, id string, ready func() bool, act func(api.BatchStatus)) api.BatchStatus {
 	t.Helper()
 	acted := false
 	st := waitBatch(t, url, id, 3*time.Minute, func(st api.BatchStatus) {
-		if acted || st.Done < st.Total/10 {
+		if acted || st.Done < st.Total/10 || ready != nil && !ready() {
 			return
 		}
 		if st.Done > st.Total*9/10 {
@@ -370,12 +370,18 @@ func (e *queueEnv) rescued(id string) int {
 func TestWorkerKill9(t *testing.T) {
 	t.Parallel()
 	e := newQueueEnv(t, 3)
-	w1, w2 := e.worker("worker 1"), e.worker("worker 2")
+	w1, w2 := e.worker("worker 1", "--workers", "8"), e.worker("worker 2", "--workers", "8")
 	serve, url := e.serve()
 	const total = 3000
 	id := postBatch(t, url, subtasks("k", total))
 	start := time.Now()
-	st := killMidBatch(t, url, id, func(st api.BatchStatus) {
+	// Each worker works 8 jobs at once: with more than 8 running, worker 1
+	// holds some when it is killed (on a busy machine it may not yet have
+	// fetched any at a tenth of the batch).
+	running := e.db()
+	st := killMidBatch(t, url, id, func() bool {
+		return count(t, running, `SELECT count(*) FROM river_job WHERE args->>'batch' = $1 AND state = 'running'`, id) > 8
+	}, func(st api.BatchStatus) {
 		w1.cmd.Process.Kill()
 		t.Logf("killed worker 1 at %d/%d done, %s after the batch was posted", st.Done, st.Total, time.Since(start).Round(time.Millisecond))
 	})
@@ -417,7 +423,7 @@ func TestWorkerPostgresRestart(t *testing.T) {
 	const total = 3000
 	id := postBatch(t, url, subtasks("r", total))
 	start := time.Now()
-	st := killMidBatch(t, url, id, func(st api.BatchStatus) {
+	st := killMidBatch(t, url, id, nil, func(st api.BatchStatus) {
 		t.Logf("restarting PostgreSQL at %d/%d done", st.Done, st.Total)
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		defer cancel()
