@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"io"
@@ -17,6 +18,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	_ "modernc.org/sqlite" // the store's size while it runs
 
 	"github.com/vouchgate/vouch/bench/internal/pgschema"
 )
@@ -45,11 +48,15 @@ func serveBench(n, conc, rounds int, dsn string, procs int, profileDir string) e
 		return err
 	}
 	store := dsn
-	// size is what the store holds after the run, in bytes.
-	var size func() (int64, error)
+	// size is what the store holds after the run, in bytes; used is what
+	// its tables and indexes hold while it runs, to measure what the
+	// timed passes add (after the warm-up pass, whose first 1,000 reports
+	// are compressed before the store has a dictionary).
+	var size, used func() (int64, error)
 	if store == "" {
 		store = filepath.Join(dir, "vouch.db")
 		size = func() (int64, error) { return fileSizes(store, store+"-wal") }
+		used = func() (int64, error) { return sqliteUsed(store) }
 	} else if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
 		// An empty store of its own: the requests' ids are the same on
 		// every run, so in a store that has them they would be replays.
@@ -60,6 +67,7 @@ func serveBench(n, conc, rounds int, dsn string, procs int, profileDir string) e
 		defer drop()
 		store = schemaDSN
 		size = func() (int64, error) { return pgschema.Size(context.Background(), schemaDSN) }
+		used = size
 	}
 	args := []string{"--store", store}
 	env := []string{"VOUCH_LOG_LEVEL=warn", fmt.Sprintf("VOUCH_MAX_IN_FLIGHT=%d", 4*conc)}
@@ -155,6 +163,12 @@ func serveBench(n, conc, rounds int, dsn string, procs int, profileDir string) e
 			profiled <- fetch(debugURL+fmt.Sprintf("/debug/pprof/profile?seconds=%d", secs), filepath.Join(profileDir, "cpu.pprof"))
 		}()
 	}
+	var used0 int64
+	if used != nil {
+		if used0, err = used(); err != nil {
+			return fmt.Errorf("the store's size: %w", err)
+		}
+	}
 	cpu0, err := cpuSeconds(pid)
 	if err != nil {
 		return err
@@ -190,6 +204,12 @@ func serveBench(n, conc, rounds int, dsn string, procs int, profileDir string) e
 		}
 		fmt.Printf("profiles: %s/{cpu,mutex,block}.pprof (go tool pprof -top FILE)\n", profileDir)
 	}
+	var used1 int64
+	if used != nil {
+		if used1, err = used(); err != nil {
+			return fmt.Errorf("the store's size: %w", err)
+		}
+	}
 	if size != nil {
 		// Measured once the server has stopped and checkpointed, over
 		// every verification of the run (the warm-up pass too).
@@ -201,8 +221,28 @@ func serveBench(n, conc, rounds int, dsn string, procs int, profileDir string) e
 		stored := (rounds + 1) * n
 		fmt.Printf("store: %.1f MiB for %d verifications, %.2f KiB each, %.2f GiB per million\n",
 			float64(b)/(1<<20), stored, float64(b)/float64(stored)/1024, float64(b)/float64(stored)*1e6/(1<<30))
+		grown := float64(used1-used0) / float64(rounds*n)
+		fmt.Printf("store growth over the timed passes (tables and indexes, the dictionaries trained): %.0f bytes a verification, %.2f GiB per million\n",
+			grown, grown*1e6/(1<<30))
 	}
 	return nil
+}
+
+// sqliteUsed returns the bytes of an SQLite database's pages in use, as a
+// reader sees it (its write-ahead log included), through a read-only
+// connection of its own.
+func sqliteUsed(path string) (int64, error) {
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		return 0, err
+	}
+	defer db.Close()
+	var pages, free, size int64
+	if err := db.QueryRow(`SELECT p.page_count, f.freelist_count, s.page_size
+		FROM pragma_page_count() p, pragma_freelist_count() f, pragma_page_size() s`).Scan(&pages, &free, &size); err != nil {
+		return 0, err
+	}
+	return (pages - free) * size, nil
 }
 
 // fileSizes adds up the sizes of the files that exist of those named.
