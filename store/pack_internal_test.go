@@ -140,18 +140,26 @@ func TestPackTrainsADictionary(t *testing.T) {
 	}
 }
 
+// watchedPacker returns a packer over an empty dictionary store, closed
+// when the test ends, and the outcome of each training it runs.
+func watchedPacker(t *testing.T) (*packer, <-chan error) {
+	t.Helper()
+	p, err := newPacker(t.Context(), newMemDicts(), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.close)
+	trained := make(chan error, 1)
+	p.trained = func(_ blobKind, _ uint32, err error) { trained <- err }
+	return p, trained
+}
+
 // TestUnpackMissingDictionary reads a frame whose dictionary the store
 // does not hold: an error, not a guess.
 func TestUnpackMissingDictionary(t *testing.T) {
 	ctx := t.Context()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	p, err := newPacker(ctx, newMemDicts(), log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.close()
-	trained := make(chan error, 1)
-	p.trained = func(kind blobKind, _ uint32, err error) { trained <- err }
+	p, trained := watchedPacker(t)
 	for i := range packSamples {
 		p.pack(blobRequest, report(i))
 	}
@@ -268,13 +276,7 @@ func TestStoreCompressesEvents(t *testing.T) {
 // not trying again before packRetry blobs.
 func TestPackSurvivesTheDictionaryBuilder(t *testing.T) {
 	ctx := t.Context()
-	p, err := newPacker(ctx, newMemDicts(), slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.close()
-	trained := make(chan error, 1)
-	p.trained = func(_ blobKind, _ uint32, err error) { trained <- err }
+	p, trained := watchedPacker(t)
 	same := report(1)
 	for range packSamples {
 		p.pack(blobReport, same)
@@ -304,14 +306,7 @@ func TestPackSurvivesTheDictionaryBuilder(t *testing.T) {
 // packSamples fit in packSampleBytes: the packer trains on those that
 // fit rather than waiting for samples it will never keep.
 func TestPackTrainsOnLargeBlobs(t *testing.T) {
-	ctx := t.Context()
-	p, err := newPacker(ctx, newMemDicts(), slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.close()
-	trained := make(chan error, 1)
-	p.trained = func(_ blobKind, _ uint32, err error) { trained <- err }
+	p, trained := watchedPacker(t)
 	large := func(i int) []byte {
 		var b []byte
 		for j := 0; len(b) < packSampleMax-1024; j++ {

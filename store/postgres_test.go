@@ -16,6 +16,19 @@ import (
 	"github.com/vouchgate/vouch/store/storetest"
 )
 
+// opened returns what opens a store for the test: the store, closed when
+// the test ends, or the test's end when it fails to open.
+func opened(t *testing.T) func(store.Store, error) store.Store {
+	return func(s store.Store, err error) store.Store {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+}
+
 func TestPostgres(t *testing.T) {
 	server := storetest.PostgresServer(t)
 	storetest.Run(t, func(t *testing.T) func() (store.Store, error) {
@@ -90,11 +103,7 @@ func TestOpenPostgresErrors(t *testing.T) {
 // meanwhile starts below both.
 func TestPostgresLateCommit(t *testing.T) {
 	ctx := t.Context()
-	s, err := store.Open(ctx, storetest.PostgresSchema(t, storetest.PostgresServer(t)), store.Options{MaxConns: 4})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() }) // after the open transactions' cleanups
+	s := opened(t)(store.Open(ctx, storetest.PostgresSchema(t, storetest.PostgresServer(t)), store.Options{MaxConns: 4})) // after the open transactions' cleanups
 	ev := func(typ string) store.Event {
 		return store.Event{Tenant: "acme", Type: typ, Data: []byte(`{"type":"` + typ + `"}`)}
 	}
@@ -153,11 +162,7 @@ func TestPostgresEventsUnderLateCommits(t *testing.T) {
 	const writers, per = 24, 3
 	// A connection for each writer, as every other one holds its own
 	// while it waits for the next, and one for the reader.
-	s, err := store.Open(ctx, storetest.PostgresSchema(t, storetest.PostgresServer(t)), store.Options{MaxConns: writers + 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s := opened(t)(store.Open(ctx, storetest.PostgresSchema(t, storetest.PostgresServer(t)), store.Options{MaxConns: writers + 1}))
 	store.SetEventWait(s, 0)
 	begun, committed := make([]chan struct{}, writers), make([]chan struct{}, writers)
 	for i := range committed {
@@ -260,12 +265,8 @@ func TestPostgresGroupCommit(t *testing.T) {
 			gate, first := make(chan struct{}), make(chan struct{})
 			var once sync.Once
 			// Two connections: one committer, and one for the reads.
-			s, err := store.OpenPostgresGated(ctx, storetest.PostgresSchema(t, server), 2,
-				func() { queued <- struct{}{} }, func() { once.Do(func() { close(first); <-gate }) })
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { s.Close() })
+			s := opened(t)(store.OpenPostgresGated(ctx, storetest.PostgresSchema(t, server), 2,
+				func() { queued <- struct{}{} }, func() { once.Do(func() { close(first); <-gate }) }))
 			commits, reruns := store.GroupCounts(s)
 			errFailed := errors.New("failed after its event")
 			created := time.Date(2026, 11, 3, 9, 0, 0, 0, time.UTC)
@@ -359,12 +360,8 @@ func TestPostgresGroupLockWait(t *testing.T) {
 	queued := make(chan struct{}, n)
 	gate, first := make(chan struct{}), make(chan struct{})
 	var once sync.Once
-	s, err := store.OpenPostgresGated(ctx, dsn, 2,
-		func() { queued <- struct{}{} }, func() { once.Do(func() { close(first); <-gate }) })
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s := opened(t)(store.OpenPostgresGated(ctx, dsn, 2,
+		func() { queued <- struct{}{} }, func() { once.Do(func() { close(first); <-gate }) }))
 	store.SetGroupLockTimeout(s, 100*time.Millisecond)
 	// Another transaction inserts the key one verification will insert,
 	// and stays open.
@@ -427,12 +424,8 @@ func TestPostgresGroupLockWait(t *testing.T) {
 func TestPostgresGivenUpNotRun(t *testing.T) {
 	ctx := t.Context()
 	gaveUp, giveUp := context.WithCancel(ctx)
-	s, err := store.OpenPostgresGated(ctx, storetest.PostgresSchema(t, storetest.PostgresServer(t)), 2, nil, giveUp)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	_, err = s.Insert(gaveUp, benchVerification("acme", 1, time.Date(2026, 11, 3, 9, 0, 0, 0, time.UTC)), nil)
+	s := opened(t)(store.OpenPostgresGated(ctx, storetest.PostgresSchema(t, storetest.PostgresServer(t)), 2, nil, giveUp))
+	_, err := s.Insert(gaveUp, benchVerification("acme", 1, time.Date(2026, 11, 3, 9, 0, 0, 0, time.UTC)), nil)
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("Insert given up once taken: %v, want the caller's error", err)
 	}
@@ -451,12 +444,8 @@ func TestPostgresGivenUpInGroup(t *testing.T) {
 	queued, taken := make(chan struct{}, n+1), make(chan struct{}, n+2)
 	gate := make(chan struct{})
 	var once sync.Once
-	s, err := store.OpenPostgresGated(ctx, storetest.PostgresSchema(t, storetest.PostgresServer(t)), 2,
-		func() { queued <- struct{}{} }, func() { taken <- struct{}{}; once.Do(func() { <-gate }) })
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s := opened(t)(store.OpenPostgresGated(ctx, storetest.PostgresSchema(t, storetest.PostgresServer(t)), 2,
+		func() { queued <- struct{}{} }, func() { taken <- struct{}{}; once.Do(func() { <-gate }) }))
 	commits, _ := store.GroupCounts(s)
 	created := time.Date(2026, 11, 3, 9, 0, 0, 0, time.UTC)
 	var wg sync.WaitGroup
@@ -503,11 +492,7 @@ func TestPostgresGivenUpInGroup(t *testing.T) {
 // fails when its context does, and writes nothing.
 func TestPostgresWriteBoundedByDeadline(t *testing.T) {
 	ctx := t.Context()
-	s, err := store.Open(ctx, storetest.PostgresSchema(t, storetest.PostgresServer(t)), store.Options{MaxConns: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s := opened(t)(store.Open(ctx, storetest.PostgresSchema(t, storetest.PostgresServer(t)), store.Options{MaxConns: 2}))
 	var commits []func() error
 	for i := range 2 { // both connections, held in open transactions
 		_, commit, err := store.BeginEvents(t, ctx, s, []store.Event{{Tenant: "acme", Type: "held", Data: fmt.Appendf(nil, `{"i":%d}`, i)}})
@@ -591,11 +576,7 @@ func TestPostgresPackedReportsMigration(t *testing.T) {
 func TestPostgresEventsNotHeldByOthers(t *testing.T) {
 	ctx := t.Context()
 	dsn := storetest.PostgresSchema(t, storetest.PostgresServer(t))
-	s, err := store.Open(ctx, dsn, store.Options{MaxConns: 4})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s := opened(t)(store.Open(ctx, dsn, store.Options{MaxConns: 4}))
 	store.SetEventWait(s, 0)
 	c, err := pgx.Connect(ctx, dsn)
 	if err != nil {

@@ -36,19 +36,27 @@ func openGated(t *testing.T, path string, hooks writerHooks) (*sqlStore, *sqlite
 	return s, s.eng.(*sqliteEngine)
 }
 
+// openHeldWriter opens a store whose writer, once it has taken a first
+// write, holds it until release is called: the writes queued meanwhile
+// (each announced on queued, which holds n) then form one group with it.
+func openHeldWriter(t *testing.T, n int) (s *sqlStore, e *sqliteEngine, queued <-chan struct{}, release func()) {
+	t.Helper()
+	q, gate := make(chan struct{}, n), make(chan struct{})
+	var once sync.Once
+	s, e = openGated(t, filepath.Join(t.TempDir(), "held.db"), writerHooks{
+		queued: func() { q <- struct{}{} },
+		taken:  func() { once.Do(func() { <-gate }) },
+	})
+	return s, e, q, func() { close(gate) }
+}
+
 // TestGroupCommit shows that writes queued while the writer is busy share
 // one transaction, and that each gets its own result: a duplicate or a
 // failed write in the group fails alone.
 func TestGroupCommit(t *testing.T) {
 	const n = 48
 	ctx := t.Context()
-	queued := make(chan struct{}, n)
-	gate := make(chan struct{})
-	var once sync.Once
-	s, e := openGated(t, filepath.Join(t.TempDir(), "g.db"), writerHooks{
-		queued: func() { queued <- struct{}{} },
-		taken:  func() { once.Do(func() { <-gate }) },
-	})
+	s, e, queued, release := openHeldWriter(t, n)
 	before := e.commits.Load()
 
 	// Writes 0-39 are new; 40-43 repeat 0-3's idempotency keys; 44-47
@@ -82,7 +90,7 @@ func TestGroupCommit(t *testing.T) {
 	for range n - 40 {
 		<-queued
 	}
-	close(gate)
+	release()
 	wg.Wait()
 
 	if commits := e.commits.Load() - before; commits != 1 {
@@ -258,13 +266,7 @@ func tallied(t *testing.T, s *sqlStore, tenant string) (verifications, codes int
 func TestGroupCommitTallies(t *testing.T) {
 	const n = 12
 	ctx := t.Context()
-	queued := make(chan struct{}, n)
-	gate := make(chan struct{})
-	var once sync.Once
-	s, e := openGated(t, filepath.Join(t.TempDir(), "t.db"), writerHooks{
-		queued: func() { queued <- struct{}{} },
-		taken:  func() { once.Do(func() { <-gate }) },
-	})
+	s, e, queued, release := openHeldWriter(t, n)
 	before := e.commits.Load()
 	errFailed := errors.New("failed after its insert")
 	errs := make([]error, n)
@@ -285,7 +287,7 @@ func TestGroupCommitTallies(t *testing.T) {
 	for range n {
 		<-queued
 	}
-	close(gate)
+	release()
 	wg.Wait()
 	if commits := e.commits.Load() - before; commits != 1 {
 		t.Errorf("%d writes took %d transactions, want 1", n, commits)
@@ -309,13 +311,7 @@ func TestGroupCommitRerunnable(t *testing.T) {
 		t.Run(fmt.Sprintf("fail=%v", fail), func(t *testing.T) {
 			const n = 9
 			ctx := t.Context()
-			queued := make(chan struct{}, n)
-			gate := make(chan struct{})
-			var once sync.Once
-			s, e := openGated(t, filepath.Join(t.TempDir(), "t.db"), writerHooks{
-				queued: func() { queued <- struct{}{} },
-				taken:  func() { once.Do(func() { <-gate }) },
-			})
+			s, e, queued, release := openHeldWriter(t, n)
 			commits, reruns := e.commits.Load(), e.reruns.Load()
 			errFailed := errors.New("failed after its insert")
 			errs := make([]error, n)
@@ -336,7 +332,7 @@ func TestGroupCommitRerunnable(t *testing.T) {
 			for range n {
 				<-queued
 			}
-			close(gate)
+			release()
 			wg.Wait()
 			if got := e.commits.Load() - commits; got != 1 {
 				t.Errorf("%d writes took %d transactions, want 1", n, got)
