@@ -196,6 +196,11 @@ const (
 // a transaction of its own. A write whose caller gave up before its
 // transaction began is answered with its caller's error, and not run.
 func (e *pgEngine) commitGroup(group []*writeReq) {
+	if len(group) == 1 { // a lone write, most often one that commits itself
+		r := group[0]
+		r.done <- e.writeTx(r.ctx, r.mode, r.fn)
+		return
+	}
 	ctx, cancel := groupContext(group)
 	defer cancel()
 	var alone []*writeReq // to run each in a transaction of its own
