@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"log/slog"
 	"math"
 	"runtime"
@@ -119,7 +118,7 @@ const queueMigrateTimeout = 5 * time.Minute
 
 // queueMigrateLock is the advisory lock key around the job queue's
 // migrations, so that processes starting together migrate it once.
-var queueMigrateLock = lockKey("vouch.queue.migrate")
+var queueMigrateLock = store.LockKey("vouch.queue.migrate")
 
 // migrateQueue brings the job queue's tables (River's, by River's own
 // migrator) up to date on the store's database: one migration per
@@ -373,7 +372,7 @@ func (q *jobQueue) presenceKey(ctx context.Context) (int64, error) {
 	if err := q.st.Pool().QueryRow(ctx, `SELECT current_schema()`).Scan(&schema); err != nil {
 		return 0, err
 	}
-	key = lockKey("vouch.worker\x00" + schema)
+	key = store.LockKey("vouch.worker\x00" + schema)
 	q.mu.Lock()
 	q.presence = key
 	q.mu.Unlock()
@@ -448,13 +447,6 @@ func (q *jobQueue) hold(ctx context.Context) *pgxpool.Conn {
 		return nil
 	}
 	return c
-}
-
-// lockKey maps a name to an advisory lock key.
-func lockKey(name string) int64 {
-	h := fnv.New64a()
-	h.Write([]byte(name))
-	return int64(h.Sum64())
 }
 
 // sweepPage bounds the items one sweep ends.

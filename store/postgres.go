@@ -74,10 +74,12 @@ const eventWait = 2 * time.Second
 
 // migrationLock is the advisory lock key around migrations, so that
 // concurrent opens of one database migrate it once.
-var migrationLock = lockKey("vouch.store.migrate")
+var migrationLock = LockKey("vouch.store.migrate")
 
-// lockKey maps a name to an advisory lock key.
-func lockKey(name string) int64 {
+// LockKey maps a name to a PostgreSQL advisory lock key: the store's
+// locks and those of the processes that share its database (the job
+// queue's) are named, so that they do not collide.
+func LockKey(name string) int64 {
 	h := fnv.New64a()
 	h.Write([]byte(name))
 	return int64(h.Sum64())
@@ -114,7 +116,7 @@ func openPostgres(ctx context.Context, dsn string, opt Options) (Store, error) {
 		pool.Close()
 		return nil, fmt.Errorf("store: postgres %s: %w", where, err)
 	}
-	e.eventWriters = lockKey("vouch.store.events\x00"+schema) & (1<<31 - 1)
+	e.eventWriters = LockKey("vouch.store.events\x00"+schema) & (1<<31 - 1)
 	// After a restore into another cluster, the next Seq may not be above
 	// the stored ones (see migration 0015).
 	if _, err := pool.Exec(ctx, `UPDATE event_seq_base
