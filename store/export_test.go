@@ -83,6 +83,12 @@ func GroupCounts(s Store) (commits, reruns int64) {
 	return e.commits.Load(), e.reruns.Load()
 }
 
+// GroupsTogether returns how many group transactions of a PostgreSQL
+// store wrote their verifications with a statement for all.
+func GroupsTogether(s Store) int64 {
+	return s.(*pgStore).pg.together.Load()
+}
+
 // WriteFailing queues on a PostgreSQL store a rerunnable write, as a
 // verification's is, that inserts an event of tenant and then fails with
 // fail.

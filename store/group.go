@@ -18,9 +18,12 @@ const (
 type writeReq struct {
 	// ctx is its caller's: a write whose caller gave up before its
 	// commit began is not run (see take and pgEngine.commitGroup).
-	ctx   context.Context
-	fn    func(ctx context.Context, tx conn) error
-	mode  writeMode
+	ctx  context.Context
+	fn   func(ctx context.Context, tx conn) error
+	mode writeMode
+	// ins, when set, is the insertion fn writes, which a group may write
+	// with the others' instead (see pgEngine.groupTx).
+	ins   *insertion
 	state atomic.Int32
 	done  chan error // buffered: a committer never waits for the caller
 }
@@ -79,14 +82,14 @@ func newGroupWriter(n int, inline bool, hooks writerHooks, commit func(group []*
 	return g
 }
 
-// write queues fn and waits for its transaction. A write whose ctx is
-// done before a committer takes it is not run and returns ctx.Err();
-// once taken, it runs to its end.
-func (g *groupWriter) write(ctx context.Context, mode writeMode, fn func(ctx context.Context, tx conn) error) error {
+// write queues fn, which writes in when not nil, and waits for its
+// transaction. A write whose ctx is done before a committer takes it is
+// not run and returns ctx.Err(); once taken, it runs to its end.
+func (g *groupWriter) write(ctx context.Context, mode writeMode, in *insertion, fn func(ctx context.Context, tx conn) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	r := &writeReq{ctx: ctx, fn: fn, mode: mode, done: make(chan error, 1)}
+	r := &writeReq{ctx: ctx, fn: fn, mode: mode, ins: in, done: make(chan error, 1)}
 	inlined, err := g.enqueue(ctx, r)
 	if err != nil {
 		return err
@@ -217,6 +220,16 @@ func (g *groupWriter) close() {
 func allRerunnable(group []*writeReq) bool {
 	for _, r := range group {
 		if r.mode&rerunnable == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// allInsertions reports whether every write of group is an insertion.
+func allInsertions(group []*writeReq) bool {
+	for _, r := range group {
+		if r.ins == nil {
 			return false
 		}
 	}

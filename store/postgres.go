@@ -58,13 +58,18 @@ type pgEngine struct {
 	// addTallies adds a group's inserted verifications to their tallies
 	// at its end.
 	addTallies func(ctx context.Context, tx conn, vs []*Verification) error
+	// insertMany writes the insertions of a group together (see
+	// sqlStore.insertMany), with the statements of many.
+	insertMany func(ctx context.Context, tx conn, w manyWriter, ins []*insertion) (bool, error)
+	many       pgMany
 	log        *slog.Logger
 
 	// lockTimeout is groupLockTimeout, but in tests.
 	lockTimeout time.Duration
 
-	commits atomic.Int64 // group transactions committed
-	reruns  atomic.Int64 // groups run again, each write in a transaction of its own
+	commits  atomic.Int64 // group transactions committed
+	reruns   atomic.Int64 // groups run again, each write in a transaction of its own
+	together atomic.Int64 // group transactions committed whose insertions were written together
 }
 
 // eventWait bounds how long Events waits for events committed above the
@@ -111,6 +116,10 @@ func openPostgres(ctx context.Context, dsn string, opt Options) (Store, error) {
 		pool.Close()
 		return nil, fmt.Errorf("store: postgres %s: %w", where, err)
 	}
+	if e.many, err = newPGMany(ctx, pool); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("store: postgres %s: %w", where, err)
+	}
 	var schema string
 	if err := pool.QueryRow(ctx, `SELECT current_schema()`).Scan(&schema); err != nil {
 		pool.Close()
@@ -129,7 +138,7 @@ func openPostgres(ctx context.Context, dsn string, opt Options) (Store, error) {
 	log.Debug("store: opened postgres", "server", where, "max_conns", cfg.MaxConns)
 	e.notes = newNotifier(pool, log)
 	st := &sqlStore{eng: e, d: postgresDialect, now: opt.clock(), log: log, eventWait: eventWait}
-	e.log, e.addTallies, e.lockTimeout = log, st.addTalliesOf, groupLockTimeout
+	e.log, e.addTallies, e.insertMany, e.lockTimeout = log, st.addTalliesOf, st.insertMany, groupLockTimeout
 	e.writes = newGroupWriter(max(1, int(cfg.MaxConns)/2), true, opt.hooks, e.commitGroup)
 	if st.packs, err = newPacker(ctx, st, log); err != nil {
 		st.Close()
@@ -174,9 +183,15 @@ func (e *pgEngine) reader() conn { return pgConn{q: e.pool, planEach: true} }
 // in a transaction of its own.
 func (e *pgEngine) write(ctx context.Context, mode writeMode, fn func(ctx context.Context, tx conn) error) error {
 	if mode&rerunnable != 0 {
-		return e.writes.write(ctx, mode, fn)
+		return e.writes.write(ctx, mode, nil, fn)
 	}
 	return e.writeTx(ctx, mode, fn)
+}
+
+// insert implements engine: the committers write the insertions of a
+// group with a statement for all (see groupTx).
+func (e *pgEngine) insert(ctx context.Context, in *insertion, one func(ctx context.Context, tx conn) error) error {
+	return e.writes.write(ctx, eventsMode(in.evs)|rerunnable, in, one)
 }
 
 // Bounds of a group transaction's trouble.
@@ -193,10 +208,13 @@ const (
 )
 
 // commitGroup runs a group of rerunnable writes in one transaction and
-// answers each. If a write fails, nothing of the group is written; the
-// rest run again as a group, and the failing write alone afterwards, in
-// a transaction of its own. A write whose caller gave up before its
-// transaction began is answered with its caller's error, and not run.
+// answers each. A group of insertions is written with a statement for
+// all (see insertMany). If that fails, or a write fails, nothing of the
+// group is written: in the first case the group runs again write by
+// write; in the second the rest run again as a group, and the failing
+// write alone afterwards, in a transaction of its own. A write whose
+// caller gave up before its transaction began is answered with its
+// caller's error, and not run.
 func (e *pgEngine) commitGroup(group []*writeReq) {
 	if len(group) == 1 { // a lone write, most often one that commits itself
 		r := group[0]
@@ -211,6 +229,8 @@ func (e *pgEngine) commitGroup(group []*writeReq) {
 			r.done <- e.writeTx(r.ctx, r.mode, r.fn)
 		}
 	}()
+	insertions := e.insertMany != nil && allInsertions(group)
+	many := insertions
 	for round := 0; ; round++ {
 		group = dropGivenUp(group)
 		switch len(group) {
@@ -220,8 +240,12 @@ func (e *pgEngine) commitGroup(group []*writeReq) {
 			alone = append(alone, group[0])
 			return
 		}
-		failed, err := e.groupTx(ctx, group)
+		failed, err := e.groupTx(ctx, group, many)
 		switch {
+		case failed == failedMany:
+			e.reruns.Add(1)
+			// Not a write's fault yet: the group runs write by write.
+			many, round = false, round-1
 		case failed < 0:
 			if err != nil {
 				e.log.Error("store: postgres: group write", "err", err, "writes", len(group))
@@ -234,6 +258,7 @@ func (e *pgEngine) commitGroup(group []*writeReq) {
 			e.reruns.Add(1)
 			alone = append(alone, group[failed])
 			group = append(group[:failed:failed], group[failed+1:]...)
+			many = insertions
 		default: // rounds spent, or the tallies failed: no write to blame
 			e.reruns.Add(1)
 			alone = append(alone, group...)
@@ -279,11 +304,17 @@ func groupContext(group []*writeReq) (context.Context, context.CancelFunc) {
 	}
 }
 
-// groupTx runs a group of writes in one transaction. It returns the
-// index of the write that failed, the transaction rolled back, or
-// len(group) when the tallies failed; otherwise -1 and the transaction's
-// outcome, the same for every write.
-func (e *pgEngine) groupTx(ctx context.Context, group []*writeReq) (failed int, err error) {
+// failedMany is groupTx's failed when the statement for all the
+// group's insertions failed.
+const failedMany = -2
+
+// groupTx runs a group of writes in one transaction; with many, every
+// write is an insertion, and they are written together (see
+// insertMany). It returns the index of the write that failed, the
+// transaction rolled back, failedMany when the insertions failed
+// together, or len(group) when the tallies failed; otherwise -1 and the
+// transaction's outcome, the same for every write.
+func (e *pgEngine) groupTx(ctx context.Context, group []*writeReq, many bool) (failed int, err error) {
 	var mode writeMode
 	for _, r := range group {
 		mode |= r.mode
@@ -311,8 +342,20 @@ func (e *pgEngine) groupTx(ctx context.Context, group []*writeReq) (failed int, 
 	}
 	var tally []*Verification
 	pc := pgConn{q: tx, events: new(int), deferred: deferred{&tally}}
-	for i, r := range group {
-		if err := r.fn(ctx, pc); err != nil {
+	written := false // by insertMany
+	if many {
+		ins := make([]*insertion, len(group))
+		for i, r := range group {
+			ins[i] = r.ins
+		}
+		if written, err = e.insertMany(ctx, pc, e, ins); err != nil {
+			tx.Rollback(ctx)
+			e.log.Warn("store: postgres: a group's insertions together", "err", err, "writes", len(group))
+			return failedMany, nil
+		}
+	}
+	for i := 0; i < len(group) && !written; i++ {
+		if err := group[i].fn(ctx, pc); err != nil {
 			tx.Rollback(ctx)
 			return i, nil
 		}
@@ -328,6 +371,9 @@ func (e *pgEngine) groupTx(ctx context.Context, group []*writeReq) (failed int, 
 		return -1, err
 	}
 	e.commits.Add(1)
+	if written {
+		e.together.Add(1)
+	}
 	return -1, nil
 }
 
@@ -372,7 +418,10 @@ func (e *pgEngine) writeTx(ctx context.Context, mode writeMode, fn func(ctx cont
 // migration 0015), plus the transaction's id times 1<<16, plus the
 // event's place (the first parameter).
 const pgInsertEventSQL = `INSERT INTO events (seq, ` + eventColumns + `)
-	VALUES ((SELECT base FROM event_seq_base) + (pg_current_xact_id()::text::bigint << 16) + ?, ?, ?, ?, ?, ?, ?) RETURNING seq`
+	VALUES (` + pgEventSeq + ` + ?, ?, ?, ?, ?, ?, ?) RETURNING seq`
+
+// pgEventSeq is the Seq of the transaction's event at place 0.
+const pgEventSeq = `(SELECT base FROM event_seq_base) + (pg_current_xact_id()::text::bigint << 16)`
 
 // pgInsertLogSQL inserts a verification's row and returns its Seq.
 const pgInsertLogSQL = insertVerificationSQL + ` RETURNING seq`

@@ -1,12 +1,14 @@
 package store_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -268,6 +270,7 @@ func TestPostgresGroupCommit(t *testing.T) {
 			s := opened(t)(store.OpenPostgresGated(ctx, storetest.PostgresSchema(t, server), 2,
 				func() { queued <- struct{}{} }, func() { once.Do(func() { close(first); <-gate }) }))
 			commits, reruns := store.GroupCounts(s)
+			together := store.GroupsTogether(s)
 			errFailed := errors.New("failed after its event")
 			created := time.Date(2026, 11, 3, 9, 0, 0, 0, time.UTC)
 			errs := make([]error, n+1)
@@ -302,6 +305,11 @@ func TestPostgresGroupCommit(t *testing.T) {
 			gotCommits, gotReruns := store.GroupCounts(s)
 			if gotCommits-commits != 1 {
 				t.Errorf("%d group transactions committed, want 1", gotCommits-commits)
+			}
+			// A group of verifications alone is written with a statement
+			// for all; the failing write is no verification's.
+			if got, want := store.GroupsTogether(s)-together, int64(1); fail && got != 0 || !fail && got != want {
+				t.Errorf("%d groups written together, fail=%v", got, fail)
 			}
 			if gotReruns-reruns != wantReruns {
 				t.Errorf("%d groups ran again, want %d", gotReruns-reruns, wantReruns)
@@ -347,6 +355,209 @@ func TestPostgresGroupCommit(t *testing.T) {
 			}
 		})
 	}
+}
+
+// insertGroup inserts, on a store opened with OpenPostgresGated and one
+// committer, the verifications of first alone and then those of group
+// together, in one group transaction, and returns each write's stored
+// verification (the one it duplicates on ErrDuplicate) and error. The
+// writes of group queue in their order.
+func insertGroup(t *testing.T, s store.Store, queued, first, gate chan struct{},
+	group []*store.Verification, events [][]store.Event) ([]*store.Verification, []error) {
+	t.Helper()
+	ctx := t.Context()
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		if _, err := s.Insert(ctx, benchVerification("acme", 999, time.Now()), nil); err != nil {
+			t.Error(err)
+		}
+	})
+	<-first // it holds the one committer's place until the gate opens
+	got, errs := make([]*store.Verification, len(group)), make([]error, len(group))
+	for i, v := range group { // queued in order
+		wg.Go(func() { got[i], errs[i] = s.Insert(ctx, v, events[i]) })
+		<-queued
+	}
+	close(gate)
+	wg.Wait()
+	return got, errs
+}
+
+// TestPostgresInsertTogether shows that the verifications of a group
+// transaction, written with a statement for all, are written as each
+// alone would be: a duplicate answers with the stored row, a later
+// attempt takes its issue from the first, and each event gets its Seq
+// in order and its own verification's report; and that writes that
+// depend on each other (a shared key, two attempts of a task) are
+// written in turn.
+func TestPostgresInsertTogether(t *testing.T) {
+	server := storetest.PostgresServer(t)
+	created := time.Date(2026, 11, 3, 9, 0, 0, 0, time.UTC)
+	// open opens a store whose first write taken after arm is called
+	// holds the committer until the gate opens.
+	open := func(t *testing.T) (s store.Store, queued, first, gate chan struct{}, arm func()) {
+		queued, first, gate = make(chan struct{}, 16), make(chan struct{}), make(chan struct{})
+		var (
+			once  sync.Once
+			armed atomic.Bool
+		)
+		s = opened(t)(store.OpenPostgresGated(t.Context(), storetest.PostgresSchema(t, server), 2,
+			func() { queued <- struct{}{} }, func() {
+				if armed.Load() {
+					once.Do(func() { close(first); <-gate })
+				}
+			}))
+		return s, queued, first, gate, func() { armed.Store(true) }
+	}
+	withReport := func(v *store.Verification) store.Event {
+		prefix := `{"id":"` + v.ID + `","report":`
+		return store.Event{Type: "verification", Data: []byte(prefix + string(v.Result) + `}`), ReportAt: len(prefix)}
+	}
+
+	t.Run("together", func(t *testing.T) {
+		ctx := t.Context()
+		s, queued, first, gate, arm := open(t)
+		stored := benchVerification("acme", 100, created)
+		stored.Issue = "STORED_ISSUE"
+		other := benchVerification("acme", 101, created)
+		for _, v := range []*store.Verification{stored, other} {
+			if _, err := s.Insert(ctx, v, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		arm()
+		together := store.GroupsTogether(s)
+		var (
+			group  []*store.Verification
+			events [][]store.Event
+		)
+		for i := range 4 { // 0, 1, 2 and 0 events
+			v := benchVerification("acme", i, created.Add(time.Duration(i)*time.Second))
+			v.Result = []byte(fmt.Sprintf(`{"verdict":"pass","n":%d}`, i))
+			var evs []store.Event
+			for j := range i % 3 {
+				if j == 0 {
+					evs = append(evs, withReport(v))
+				} else {
+					evs = append(evs, store.Event{Type: "note", Data: []byte(fmt.Sprintf(`{"v":%d,"j":%d}`, i, j))})
+				}
+			}
+			group, events = append(group, v), append(events, evs)
+		}
+		dup := benchVerification("acme", 101, created) // the other stored one again
+		dup.Goal = "a retried request"
+		retry := benchVerification("acme", 100, created.Add(time.Minute))
+		retry.Attempt, retry.IdempotencyKey = 2, "v0000100/2"
+		group = append(group, dup, retry)
+		events = append(events, []store.Event{{Type: "verification", Data: []byte(`{"dup":true}`)}}, nil)
+
+		written := make([][]store.Event, len(events)) // what each wrote, before the store fills it in
+		for i, evs := range events {
+			for _, e := range evs {
+				written[i] = append(written[i], store.Event{Type: e.Type, Data: slices.Clone(e.Data)})
+			}
+		}
+		got, errs := insertGroup(t, s, queued, first, gate, group, events)
+		if n := store.GroupsTogether(s) - together; n != 1 {
+			t.Fatalf("%d groups written together, want 1", n)
+		}
+		for i, err := range errs {
+			if i == 4 {
+				if !errors.Is(err, store.ErrDuplicate) || got[i] == nil || got[i].Goal != other.Goal || got[i].Seq != other.Seq {
+					t.Errorf("the duplicate: %v, %+v; want ErrDuplicate and the stored row %d", err, got[i], other.Seq)
+				}
+				continue
+			}
+			if err != nil {
+				t.Errorf("write %d: %v", i, err)
+			}
+		}
+		if retry.Issue != "STORED_ISSUE" {
+			t.Errorf("attempt 2's issue %q, want attempt 1's", retry.Issue)
+		}
+		if v, err := s.Get(ctx, "acme", retry.ID, 2); err != nil || v.Issue != "STORED_ISSUE" {
+			t.Errorf("stored attempt 2: %v, %v", v, err)
+		}
+		var want []store.Event
+		for i, v := range group[:4] {
+			if v.Seq == 0 {
+				t.Errorf("write %d has no Seq", i)
+			}
+			if stored, err := s.Get(ctx, "acme", v.ID, 1); err != nil || !bytes.Equal(stored.Result, v.Result) || stored.Seq != v.Seq {
+				t.Errorf("write %d: %v, %v", i, stored, err)
+			}
+			for j, e := range events[i] {
+				if e.Seq == 0 {
+					t.Errorf("write %d, event %d has no Seq", i, j)
+				}
+				want = append(want, store.Event{Seq: e.Seq, Type: written[i][j].Type, Data: written[i][j].Data})
+			}
+		}
+		if events[4][0].Seq != 0 {
+			t.Errorf("the duplicate's event has Seq %d: written", events[4][0].Seq)
+		}
+		evs, err := s.Events(ctx, "acme", 0, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(evs) != len(want) {
+			t.Fatalf("%d events read, want %d", len(evs), len(want))
+		}
+		for i, e := range evs {
+			if e.Seq != want[i].Seq || e.Type != want[i].Type || !bytes.Equal(e.Data, want[i].Data) {
+				t.Errorf("event %d: %d %s %s; want %d %s %s", i, e.Seq, e.Type, e.Data, want[i].Seq, want[i].Type, want[i].Data)
+			}
+			if i > 0 && e.Seq != evs[i-1].Seq+1 {
+				t.Errorf("event Seqs %d then %d: one transaction's, not in a row", evs[i-1].Seq, e.Seq)
+			}
+		}
+		wt, err := s.Tally(ctx, "acme", store.Window{Since: created.Add(-48 * time.Hour), Until: created.Add(48 * time.Hour)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var n int64
+		for _, g := range wt.Groups {
+			n += g.Tally.N
+		}
+		if n != 7 { // two stored, four new and attempt 2
+			t.Errorf("tallies count %d verifications, want 7", n)
+		}
+	})
+
+	t.Run("in turn", func(t *testing.T) {
+		for _, name := range []string{"shared key", "two attempts"} {
+			t.Run(name, func(t *testing.T) {
+				s, queued, first, gate, arm := open(t)
+				arm()
+				a, b := benchVerification("acme", 1, created), benchVerification("acme", 1, created.Add(time.Second))
+				a.Issue = "FIRST_ISSUE"
+				b.Goal = "the second"
+				if name == "two attempts" {
+					b.Attempt, b.IdempotencyKey = 2, "v0000001/2"
+				}
+				together := store.GroupsTogether(s)
+				_, errs := insertGroup(t, s, queued, first, gate, []*store.Verification{a, b}, make([][]store.Event, 2))
+				if n := store.GroupsTogether(s) - together; n != 0 {
+					t.Errorf("%d groups written together, want 0", n)
+				}
+				firstErr, secondErr := errs[0], errs[1]
+				if firstErr != nil {
+					t.Errorf("the first write: %v", firstErr)
+				}
+				if name == "shared key" && !errors.Is(secondErr, store.ErrDuplicate) {
+					t.Errorf("the second write of a key: %v, want ErrDuplicate", secondErr)
+				}
+				if name == "two attempts" {
+					if secondErr != nil {
+						t.Errorf("write: %v", secondErr)
+					}
+					if b.Issue != "FIRST_ISSUE" {
+						t.Errorf("attempt 2's issue %q, want that of attempt 1 in its group", b.Issue)
+					}
+				}
+			})
+		}
+	})
 }
 
 // TestPostgresGroupLockWait shows that a verification whose write waits
@@ -403,8 +614,10 @@ func TestPostgresGroupLockWait(t *testing.T) {
 			t.Errorf("write %d: %v", i, err)
 		}
 	}
-	if _, got := store.GroupCounts(s); got-reruns != 1 {
-		t.Errorf("%d groups ran again, want 1", got-reruns)
+	// The insertions together wait and fail, then the group runs write
+	// by write, and the write that waits fails alone.
+	if _, got := store.GroupCounts(s); got-reruns != 2 {
+		t.Errorf("%d groups ran again, want 2", got-reruns)
 	}
 	if err := held.Rollback(ctx); err != nil {
 		t.Fatal(err)

@@ -224,7 +224,13 @@ func (e *sqliteEngine) ping(ctx context.Context) error {
 // transaction. One writer commits in Seq order, so writesEvents needs
 // nothing more.
 func (e *sqliteEngine) write(ctx context.Context, mode writeMode, fn func(ctx context.Context, tx conn) error) error {
-	return e.writes.write(ctx, mode, fn)
+	return e.writes.write(ctx, mode, nil, fn)
+}
+
+// insert implements engine: one is a write like any other (the writer
+// prepares its statements once, and runs each in-process).
+func (e *sqliteEngine) insert(ctx context.Context, in *insertion, one func(ctx context.Context, tx conn) error) error {
+	return e.write(ctx, eventsMode(in.evs)|rerunnable, one)
 }
 
 // commit runs a group of writes in one transaction and answers each.

@@ -31,6 +31,10 @@ type engine interface {
 	// writes (group commits): an error from fn undoes fn's own writes
 	// only. mode says what fn does (see writeMode).
 	write(ctx context.Context, mode writeMode, fn func(ctx context.Context, tx conn) error) error
+	// insert runs an Insert's write, one (rerunnable): as write does, or,
+	// on PostgreSQL, together with the other insertions of its group
+	// transaction in a statement for all (see insertMany).
+	insert(ctx context.Context, in *insertion, one func(ctx context.Context, tx conn) error) error
 	// insertEvent writes one event in a write transaction and returns
 	// its Seq; args are its columns in the order of eventColumns. place
 	// is its index among the events of its write; PostgreSQL numbers the
@@ -117,15 +121,21 @@ const verificationCols = `seq, tenant, id, attempt, idempotency_key, request_has
 // without its reports.
 var listCols = strings.Replace(verificationCols, " result,", " NULL,", 1)
 
-const insertVerificationSQL = `INSERT INTO verification_logs (tenant, id, attempt,
+// insertVerificationSQL inserts a verification's row, unless a unique
+// key matches a stored row.
+const insertVerificationSQL = `INSERT INTO verification_logs (` + insertedCols + `)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+	?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	ON CONFLICT DO NOTHING`
+
+// insertedCols are the columns a verification's row is inserted with, in
+// the order of verificationArgs.
+const insertedCols = `tenant, id, attempt,
 	idempotency_key, request_hash, interaction_id, verification_type, target_id, task_id, goal,
 	kind, verdict, action, score, confidence, needs_review, criticality, executor_model,
 	judge_models, cost_usd, duration_ms, result, request, request_bytes, created_at,
 	verdict_row, dims, must_undecided, injection, codes, task_cost_usd, judge_calls, cache_hits,
-	cache_misses, self_confidence, complexity, issue, ` + ledgerCols + `)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
-	?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-	ON CONFLICT DO NOTHING`
+	cache_misses, self_confidence, complexity, issue, ` + ledgerCols
 
 // eventColumns are the columns of an event row but its Seq, which each
 // engine assigns in its own way (see insertEvent).
@@ -326,10 +336,16 @@ func (s *sqlStore) insertVerification(ctx context.Context, tx conn, p *pending) 
 	if err != nil || dup != nil {
 		return seq, dup, err
 	}
+	return seq, nil, s.tally(ctx, tx, v)
+}
+
+// tally adds v, just inserted, to its tallies: at the end of a group
+// transaction, or at once.
+func (s *sqlStore) tally(ctx context.Context, tx conn, v *Verification) error {
 	if d, ok := tx.(interface{ deferTally(*Verification) bool }); ok && d.deferTally(v) {
-		return seq, nil, nil
+		return nil
 	}
-	return seq, nil, s.addTallies(ctx, tx, v.Tenant, v)
+	return s.addTallies(ctx, tx, v.Tenant, v)
 }
 
 // insertRow writes v's row, or finds the stored verification it
@@ -353,17 +369,21 @@ func (s *sqlStore) insertRow(ctx context.Context, tx conn, p *pending) (seq int6
 		return 0, nil, err
 	}
 	// Nothing was inserted: a unique constraint matched a stored row.
-	dup, err = s.getVerification(ctx, tx, `tenant = ? AND idempotency_key = ?`, v.Tenant, v.IdempotencyKey)
+	dup, err = s.duplicated(ctx, tx, v)
+	return 0, dup, err
+}
+
+// duplicated returns the stored verification whose unique key matched
+// v's when v's row was not inserted.
+func (s *sqlStore) duplicated(ctx context.Context, tx conn, v *Verification) (*Verification, error) {
+	dup, err := s.getVerification(ctx, tx, `tenant = ? AND idempotency_key = ?`, v.Tenant, v.IdempotencyKey)
 	if errors.Is(err, ErrNotFound) {
 		dup, err = s.getVerification(ctx, tx, `tenant = ? AND id = ? AND attempt = ?`, v.Tenant, v.ID, v.Attempt)
 	}
 	if errors.Is(err, ErrNotFound) {
-		return 0, nil, errors.New("insert conflicted, but no stored verification matches")
+		return nil, errors.New("insert conflicted, but no stored verification matches")
 	}
-	if err != nil {
-		return 0, nil, err
-	}
-	return 0, dup, nil
+	return dup, err
 }
 
 // firstIssue returns the issue of a task's first attempt, as the log
@@ -403,17 +423,24 @@ func (s *sqlStore) insertEvents(ctx context.Context, tx conn, events []Event, re
 	}
 	seqs := make([]int64, len(events))
 	for i, e := range events {
-		var at, ref any // NULL: no report
-		if e.ReportAt != 0 {
-			at, ref = e.ReportAt, reportSeq
-		}
-		seq, err := s.eng.insertEvent(ctx, tx, i, e.Tenant, e.Type, e.Data, s.d.ts(e.CreatedAt), at, ref)
+		seq, err := s.eng.insertEvent(ctx, tx, i, s.eventArgs(e, reportSeq)...)
 		if err != nil {
 			return nil, fmt.Errorf("event %d: %w", i, err)
 		}
 		seqs[i] = seq
 	}
 	return seqs, nil
+}
+
+// eventArgs returns the columns of event e (prepared) in the order of
+// eventColumns; reportSeq is the row of the verification written with
+// it.
+func (s *sqlStore) eventArgs(e Event, reportSeq int64) []any {
+	var at, ref any // NULL: no report
+	if e.ReportAt != 0 {
+		at, ref = e.ReportAt, reportSeq
+	}
+	return []any{e.Tenant, e.Type, e.Data, s.d.ts(e.CreatedAt), at, ref}
 }
 
 // Insert implements [Log.Insert].
@@ -430,31 +457,49 @@ func (s *sqlStore) Insert(ctx context.Context, v *Verification, events []Event) 
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)
 	}
-	var (
-		seq  int64
-		dup  *Verification
-		seqs []int64
-	)
-	issue := nv.Issue // insertRow may fill it in: each run starts from it
-	err = s.eng.write(ctx, eventsMode(evs)|rerunnable, func(ctx context.Context, tx conn) error {
-		var err error
-		seqs, nv.Issue = nil, issue
-		seq, dup, err = s.insertVerification(ctx, tx, nv)
-		if err != nil || dup != nil {
-			return err
-		}
-		seqs, err = s.insertEvents(ctx, tx, evs, seq)
-		return err
-	})
-	if err != nil {
+	in := &insertion{p: nv, evs: evs, issue: nv.Issue}
+	if err := s.eng.insert(ctx, in, func(ctx context.Context, tx conn) error { return s.insertOne(ctx, tx, in) }); err != nil {
 		return nil, s.fail(op, err)
 	}
-	if dup != nil {
-		return dup, ErrDuplicate
+	if in.dup != nil {
+		return in.dup, ErrDuplicate
 	}
-	v.Seq, v.IdempotencyKey, v.CreatedAt, v.Issue = seq, nv.IdempotencyKey, nv.CreatedAt, nv.Issue
-	applyEvents(events, evs, seqs)
+	v.Seq, v.IdempotencyKey, v.CreatedAt, v.Issue = in.seq, nv.IdempotencyKey, nv.CreatedAt, nv.Issue
+	applyEvents(events, evs, in.seqs)
 	return v, nil
+}
+
+// insertion is a verification Insert writes with its events, and what
+// its write found. Its write is rerunnable: each run starts again from
+// what was prepared.
+type insertion struct {
+	p   *pending
+	evs []Event
+	// issue is p's Issue as prepared: a write may fill it in from the
+	// task's first attempt.
+	issue string
+	// Set by the write: the row's Seq, or the stored verification it
+	// duplicates; the events' Seqs.
+	seq  int64
+	dup  *Verification
+	seqs []int64
+}
+
+// reset readies in for a run of its write.
+func (in *insertion) reset() {
+	in.seq, in.dup, in.seqs, in.p.Issue = 0, nil, nil, in.issue
+}
+
+// insertOne runs in's write alone in tx.
+func (s *sqlStore) insertOne(ctx context.Context, tx conn, in *insertion) error {
+	in.reset()
+	var err error
+	in.seq, in.dup, err = s.insertVerification(ctx, tx, in.p)
+	if err != nil || in.dup != nil {
+		return err
+	}
+	in.seqs, err = s.insertEvents(ctx, tx, in.evs, in.seq)
+	return err
 }
 
 // Import implements [Log.Import].
