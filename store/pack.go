@@ -3,7 +3,6 @@ package store
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -69,16 +68,14 @@ const (
 	dictLoadWait = 10 * time.Second
 )
 
-// blobKind is what a blob holds: a report, a request, an event's data or
-// a verification's request and report together, each with dictionaries
-// of its own.
+// blobKind is what a blob holds: a report, a request or an event's data,
+// each with dictionaries of its own.
 type blobKind int
 
 const (
 	blobReport blobKind = iota
 	blobRequest
 	blobEvent
-	blobPair
 	blobKinds
 )
 
@@ -89,30 +86,10 @@ func (k blobKind) String() string {
 		return "report"
 	case blobRequest:
 		return "request"
-	case blobEvent:
-		return "event"
 	default:
-		return "pair"
+		return "event"
 	}
 }
-
-// A verification's request and report are compressed together, in one
-// frame, the request first: a report quotes what it checked (the claims,
-// the evidence), which the request holds, and a frame finds it there.
-// On the benchmark's set, that is about 950 bytes where the two apart
-// were about 1,130, at a quarter less CPU (one frame begun, not two).
-// The pair is kept in the report's column, the request's left NULL:
-//
-//	a skippable frame (pairMagic, its size: 4), the request's length
-//	(4 bytes, little-endian), then the zstd frame of request + report.
-//
-// A skippable frame is one every zstd reader passes over, and no JSON
-// text starts with its magic.
-var pairMagic = []byte{0x50, 0x2a, 0x4d, 0x18, 4, 0, 0, 0}
-
-// pairHeader is the length of a pair's header: pairMagic and the
-// request's length.
-const pairHeader = 12
 
 // dictStore is where a packer keeps its dictionaries.
 type dictStore interface {
@@ -262,22 +239,6 @@ func (p *packer) pack(kind blobKind, b []byte) []byte {
 	return c
 }
 
-// packPair returns request and report compressed together (see
-// pairMagic).
-func (p *packer) packPair(request, report []byte) []byte {
-	both := make([]byte, 0, len(request)+len(report))
-	both = append(append(both, request...), report...)
-	p.sample(blobPair, both)
-	e := p.enc[blobPair].Load()
-	if e == nil {
-		e = p.plain
-	}
-	out := make([]byte, pairHeader, pairHeader+len(both)/3)
-	copy(out, pairMagic)
-	binary.LittleEndian.PutUint32(out[len(pairMagic):], uint32(len(request)))
-	return e.EncodeAll(both, out)
-}
-
 // sample counts b, keeps a copy while the kind's next dictionary wants
 // samples, and starts training it once it has them.
 func (p *packer) sample(kind blobKind, b []byte) {
@@ -351,35 +312,6 @@ func buildDict(samples [][]byte) (d []byte, err error) {
 		}
 	}()
 	return dict.BuildZstdDict(samples, dict.Options{MaxDictSize: packDictMax, HashBytes: 6, ZstdLevel: zstd.SpeedFastest})
-}
-
-// unpackReport returns what a stored report holds: the report of a
-// pair (see unpackPair).
-func (p *packer) unpackReport(ctx context.Context, b []byte) ([]byte, error) {
-	report, _, err := p.unpackPair(ctx, b)
-	return report, err
-}
-
-// unpackPair returns what the report's column of a verification holds:
-// its report, and its request when they were compressed together (nil
-// otherwise: the request's column holds it, or nothing).
-func (p *packer) unpackPair(ctx context.Context, b []byte) (report, request []byte, err error) {
-	if !bytes.HasPrefix(b, pairMagic) {
-		report, err = p.unpack(ctx, b)
-		return report, nil, err
-	}
-	if len(b) < pairHeader {
-		return nil, nil, errors.New("a request and report compressed together: short header")
-	}
-	n := binary.LittleEndian.Uint32(b[len(pairMagic):])
-	both, err := p.unpack(ctx, b[pairHeader:])
-	if err != nil {
-		return nil, nil, err
-	}
-	if uint64(n) > uint64(len(both)) {
-		return nil, nil, fmt.Errorf("a request and report compressed together: a request of %d bytes in %d", n, len(both))
-	}
-	return both[n:], both[:n:n], nil
 }
 
 // unpack returns what a stored blob holds: decompressed when pack

@@ -173,8 +173,8 @@ func (s *sqlStore) stamp(t time.Time) time.Time {
 
 // pending is a verification ready to be written: a copy of the
 // caller's with its defaults filled in, and its report and request as the
-// row holds them (compressed: see pack.go; most often together, in
-// result, and request nil), made before the write is queued.
+// row holds them (compressed: see pack.go),
+// made before the write is queued.
 type pending struct {
 	*Verification
 	result, request []byte
@@ -223,10 +223,7 @@ func (s *sqlStore) prepareVerification(v *Verification) (*pending, error) {
 		cc := *c
 		nv.Complexity = &cc
 	}
-	if nv.Request == nil {
-		return &pending{Verification: &nv, result: s.packs.pack(blobReport, nv.Result)}, nil
-	}
-	return &pending{Verification: &nv, result: s.packs.packPair(nv.Request, nv.Result)}, nil
+	return &pending{Verification: &nv, result: s.packs.pack(blobReport, nv.Result), request: s.packs.pack(blobRequest, nv.Request)}, nil
 }
 
 func (s *sqlStore) verificationArgs(p *pending) ([]any, error) {
@@ -557,25 +554,17 @@ func (s *sqlStore) getVerification(ctx context.Context, c conn, where string, ar
 	if err != nil {
 		return nil, err
 	}
-	return v, s.unpackVerification(ctx, v, true)
+	return v, s.unpackVerification(ctx, v)
 }
 
-// unpackVerification decompresses the report of a scanned verification,
-// and its request when full (scanned with it).
-func (s *sqlStore) unpackVerification(ctx context.Context, v *Verification, full bool) error {
-	result, request, err := s.packs.unpackPair(ctx, v.Result)
-	if err != nil {
+// unpackVerification decompresses the report and the request of a
+// scanned verification.
+func (s *sqlStore) unpackVerification(ctx context.Context, v *Verification) error {
+	var err error
+	if v.Result, err = s.packs.unpack(ctx, v.Result); err != nil {
 		return fmt.Errorf("result of %s/%d: %w", v.ID, v.Attempt, err)
 	}
-	v.Result = result
-	switch {
-	case !full:
-	case request != nil: // compressed with the report
-		v.Request = request
-	default:
-		v.Request, err = s.packs.unpack(ctx, v.Request)
-	}
-	if err != nil {
+	if v.Request, err = s.packs.unpack(ctx, v.Request); err != nil {
 		return fmt.Errorf("request of %s/%d: %w", v.ID, v.Attempt, err)
 	}
 	if len(v.Request) == 0 {
@@ -732,7 +721,7 @@ func (s *sqlStore) List(ctx context.Context, tenant string, f Filter) (Page, err
 	for rs.Next() {
 		v, err := scanVerification(rs, false)
 		if err == nil {
-			err = s.unpackVerification(ctx, v, false)
+			err = s.unpackVerification(ctx, v)
 		}
 		if err != nil {
 			return Page{}, s.fail(op, err)
@@ -950,7 +939,7 @@ func (s *sqlStore) readEvents(ctx context.Context, tenant string, after, horizon
 			if report == nil {
 				report = []byte("null")
 			}
-			if report, err = s.packs.unpackReport(ctx, report); err != nil {
+			if report, err = s.packs.unpack(ctx, report); err != nil {
 				return nil, fmt.Errorf("event %d: %w", e.Seq, err)
 			}
 			i := min(max(int(at.Int64), 0), len(e.Data))
@@ -1705,7 +1694,7 @@ func (s *sqlStore) BatchResults(ctx context.Context, tenant, id string, fn func(
 					result = x.it.Result
 				}
 				var err error
-				if result, err = s.packs.unpackReport(ctx, result); err != nil {
+				if result, err = s.packs.unpack(ctx, result); err != nil {
 					return s.fail(op, fmt.Errorf("item %d: %w", x.it.Index, err))
 				}
 			case ItemError:
