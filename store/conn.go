@@ -254,6 +254,15 @@ func (c pgConn) args(args []any) []any {
 	return append([]any{pgx.QueryExecModeExec}, args...)
 }
 
+// session returns the id of the database session (the backend's
+// process id) c's transaction runs in; 0 outside a transaction.
+func (c pgConn) session() uint32 {
+	if t, ok := c.q.(pgx.Tx); ok {
+		return t.Conn().PgConn().PID()
+	}
+	return 0
+}
+
 func (c pgConn) exec(ctx context.Context, q string, args ...any) (int64, error) {
 	tag, err := c.q.Exec(ctx, rebind(q), c.args(args)...)
 	if err != nil {
@@ -349,6 +358,10 @@ type dialect struct {
 	// a write transaction adds to one, chosen at random, so that
 	// concurrent commits do not queue on one row. 1: no shard column.
 	tallyShards int
+	// countShards is how many shards a batch's counts have (migration
+	// 0012): more than the tallies', whose every shard a metrics query
+	// reads, where a batch's are read a few rows at a time.
+	countShards int
 	// sparseTallies: a tally upsert names only the sums it adds to
 	// (PostgreSQL, whose driver prepares each such statement once per
 	// connection); SQLite's writer runs one statement prepared at open
@@ -361,10 +374,10 @@ type dialect struct {
 const sqliteTime = "2006-01-02T15:04:05.000000Z"
 
 var (
-	sqliteDialect = dialect{name: "sqlite", scanCreatedAt: "+created_at", noIndex: "+", tallyShards: 1, ts: func(t time.Time) any {
+	sqliteDialect = dialect{name: "sqlite", scanCreatedAt: "+created_at", noIndex: "+", tallyShards: 1, countShards: 1, ts: func(t time.Time) any {
 		return t.UTC().Format(sqliteTime)
 	}}
-	postgresDialect = dialect{name: "postgres", scanCreatedAt: "created_at", forUpdate: " FOR UPDATE", tallyShards: 16, sparseTallies: true, ts: func(t time.Time) any {
+	postgresDialect = dialect{name: "postgres", scanCreatedAt: "created_at", forUpdate: " FOR UPDATE", tallyShards: 16, countShards: 64, sparseTallies: true, ts: func(t time.Time) any {
 		return t.UTC().Truncate(time.Microsecond)
 	}}
 )

@@ -407,9 +407,18 @@ func (e *pgEngine) writeTx(ctx context.Context, mode writeMode, fn func(ctx cont
 			return fmt.Errorf("announce an event writer: %w", err)
 		}
 	}
-	if err := fn(ctx, pgConn{q: tx, events: new(int)}); err != nil {
+	// The tallies are added last: their rows are the ones concurrent
+	// transactions share, and each holds its lock until its commit.
+	var tally []*Verification
+	if err := fn(ctx, pgConn{q: tx, events: new(int), deferred: deferred{&tally}}); err != nil {
 		tx.Rollback(ctx)
 		return err
+	}
+	if len(tally) > 0 {
+		if err := e.addTallies(ctx, pgConn{q: tx}, tally); err != nil {
+			tx.Rollback(ctx)
+			return fmt.Errorf("tallies: %w", err)
+		}
 	}
 	return tx.Commit(ctx)
 }

@@ -554,9 +554,9 @@ func (s *sqlStore) addTallies(ctx context.Context, tx conn, tenant string, vs ..
 	up := upsertsOf(s.d)
 	// One shard for the whole transaction: its rows are still locked in
 	// key order.
-	var shard []any
+	var shardArg []any
 	if s.d.tallyShards > 1 {
-		shard = []any{s.shard()}
+		shardArg = []any{shard(tx, s.d.tallyShards)}
 	}
 	var stmts []stmt
 	for _, k := range keys {
@@ -575,25 +575,25 @@ func (s *sqlStore) addTallies(ctx context.Context, tx conn, tenant string, vs ..
 					args = append(args, x)
 				}
 			}
-			q = sparseTallySQL(cols, shard != nil)
+			q = sparseTallySQL(cols, shardArg != nil)
 		} else {
 			for _, f := range tallyFields {
 				args = append(args, f.get(tallies[k]))
 			}
 		}
-		stmts = append(stmts, stmt{"tally", q, append(args, shard...)})
+		stmts = append(stmts, stmt{"tally", q, append(args, shardArg...)})
 	}
 	for _, k := range sortedCodeKeys(codes) {
 		cs := codes[k]
 		args := []any{tenant, k.period, s.d.ts(k.bucket), k.kind, k.executorModel,
 			k.criticality, k.code, cs.n, cs.ref.ID, cs.ref.Attempt, s.d.ts(cs.ref.at)}
-		stmts = append(stmts, stmt{"failure codes", up.code, append(args, shard...)})
+		stmts = append(stmts, stmt{"failure codes", up.code, append(args, shardArg...)})
 	}
 	for _, k := range sortedCodeKeys(issues) {
 		it := issues[k]
 		args := []any{tenant, k.period, s.d.ts(k.bucket), k.kind, k.executorModel,
 			k.criticality, k.code, it.SentBack, it.Retried, it.RetryPass}
-		stmts = append(stmts, stmt{"issues", up.issue, append(args, shard...)})
+		stmts = append(stmts, stmt{"issues", up.issue, append(args, shardArg...)})
 	}
 	// In one round trip on PostgreSQL.
 	return tx.execAll(ctx, stmts)

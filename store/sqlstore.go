@@ -1516,7 +1516,7 @@ func (s *sqlStore) completeItem(ctx context.Context, c Completion, then func(ctx
 		if _, err := tx.exec(ctx, `INSERT INTO batch_counts (tenant, batch_id, shard, done, failed) VALUES (?, ?, ?, ?, ?)
 			ON CONFLICT (tenant, batch_id, shard) DO UPDATE
 			SET done = batch_counts.done + excluded.done, failed = batch_counts.failed + excluded.failed`,
-			tenant, batchID, s.shard(), done, failed); err != nil {
+			tenant, batchID, shard(tx, s.d.countShards), done, failed); err != nil {
 			return err
 		}
 		if v != nil && dup == nil {
@@ -1568,13 +1568,21 @@ func (s *sqlStore) finishBatch(ctx context.Context, tenant, id string, now time.
 	})
 }
 
-// shard picks the shard of a tally or a batch's counts that a write
-// transaction adds to.
-func (s *sqlStore) shard() int {
-	if s.d.tallyShards > 1 {
-		return rand.IntN(s.d.tallyShards)
+// shard picks the shard of n (1: none) that a write transaction tx adds
+// to, of a tally or of a batch's counts: on PostgreSQL the one of its
+// session, so that two transactions at once take the same shard only
+// when their sessions' ids are alike modulo n (at random, about a third
+// of 16 concurrent completions queued behind another's commit).
+func shard(tx conn, n int) int {
+	if n <= 1 {
+		return 0
 	}
-	return 0
+	if c, ok := tx.(interface{ session() uint32 }); ok {
+		if id := c.session(); id != 0 {
+			return int(id % uint32(n))
+		}
+	}
+	return rand.IntN(n)
 }
 
 // PendingItems implements [Batches.PendingItems]; a limit of 0 or less
