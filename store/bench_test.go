@@ -152,66 +152,59 @@ func BenchmarkInsertParallel(b *testing.B) {
 func BenchmarkList100(b *testing.B) {
 	const rows = 100_000
 	review := true
-	for _, name := range []string{"sqlite", "postgres"} {
-		open, ok := benchStores(b)[name]
-		if !ok {
-			continue
-		}
-		b.Run(name, func(b *testing.B) {
-			s := open(b)
-			created := time.Date(2026, 11, 3, 9, 0, 0, 0, time.UTC)
-			at := func(i int) time.Time { return created.Add(time.Duration(i) * time.Second) }
-			start := time.Now()
-			work := make(chan *store.Verification, 256)
-			var wg sync.WaitGroup
-			for range 64 {
-				wg.Go(func() {
-					for v := range work {
-						if _, err := s.Insert(b.Context(), v, nil); err != nil {
-							b.Error(err)
-						}
+	onStores(b, func(b *testing.B, name string, s store.Store) {
+		created := time.Date(2026, 11, 3, 9, 0, 0, 0, time.UTC)
+		at := func(i int) time.Time { return created.Add(time.Duration(i) * time.Second) }
+		start := time.Now()
+		work := make(chan *store.Verification, 256)
+		var wg sync.WaitGroup
+		for range 64 {
+			wg.Go(func() {
+				for v := range work {
+					if _, err := s.Insert(b.Context(), v, nil); err != nil {
+						b.Error(err)
 					}
-				})
-			}
-			for i := range rows {
-				work <- benchVerification("acme", i, at(i))
-				if i%10 == 0 {
-					work <- benchVerification("other", i, at(i))
 				}
+			})
+		}
+		for i := range rows {
+			work <- benchVerification("acme", i, at(i))
+			if i%10 == 0 {
+				work <- benchVerification("other", i, at(i))
 			}
-			close(work)
-			wg.Wait()
-			b.Logf("%s: %d rows inserted in %v", name, rows+rows/10, time.Since(start).Round(time.Millisecond))
-			analyzed(b, s)
-			for _, tc := range []struct {
-				name string
-				f    store.Filter
-			}{
-				{"newest", store.Filter{}},
-				{"verdict", store.Filter{Verdict: "fail"}},
-				{"needs_review", store.Filter{NeedsReview: &review}},
-				{"kind+verdict", store.Filter{Kind: "plan", Verdict: "retry"}},
-				{"action", store.Filter{Action: "accept"}},
-				{"task", store.Filter{TaskID: "task-4321"}},
-				{"since", store.Filter{Since: at(rows / 2)}},
-				{"until", store.Filter{Until: at(rows / 4)}},
-				{"deep page", store.Filter{Verdict: "fail", Before: rows / 10}},
-			} {
-				b.Run(tc.name, func(b *testing.B) {
-					tc.f.Limit = 100
-					for b.Loop() {
-						p, err := s.List(b.Context(), "acme", tc.f)
-						if err != nil {
-							b.Fatal(err)
-						}
-						if len(p.Items) == 0 {
-							b.Fatal("empty page")
-						}
+		}
+		close(work)
+		wg.Wait()
+		b.Logf("%s: %d rows inserted in %v", name, rows+rows/10, time.Since(start).Round(time.Millisecond))
+		analyzed(b, s)
+		for _, tc := range []struct {
+			name string
+			f    store.Filter
+		}{
+			{"newest", store.Filter{}},
+			{"verdict", store.Filter{Verdict: "fail"}},
+			{"needs_review", store.Filter{NeedsReview: &review}},
+			{"kind+verdict", store.Filter{Kind: "plan", Verdict: "retry"}},
+			{"action", store.Filter{Action: "accept"}},
+			{"task", store.Filter{TaskID: "task-4321"}},
+			{"since", store.Filter{Since: at(rows / 2)}},
+			{"until", store.Filter{Until: at(rows / 4)}},
+			{"deep page", store.Filter{Verdict: "fail", Before: rows / 10}},
+		} {
+			b.Run(tc.name, func(b *testing.B) {
+				tc.f.Limit = 100
+				for b.Loop() {
+					p, err := s.List(b.Context(), "acme", tc.f)
+					if err != nil {
+						b.Fatal(err)
 					}
-				})
-			}
-		})
-	}
+					if len(p.Items) == 0 {
+						b.Fatal("empty page")
+					}
+				}
+			})
+		}
+	})
 }
 
 // analyzed gathers PostgreSQL's statistics of s's tables, as its
@@ -228,6 +221,18 @@ func analyzed(b *testing.B, s store.Store) {
 	}
 }
 
+// onStores runs bench on a fresh store of each engine: SQLite, and
+// PostgreSQL when VOUCH_TEST_PG_DSN is set.
+func onStores(b *testing.B, bench func(b *testing.B, name string, s store.Store)) {
+	for _, name := range []string{"sqlite", "postgres"} {
+		open, ok := benchStores(b)[name]
+		if !ok {
+			continue
+		}
+		b.Run(name, func(b *testing.B) { bench(b, name, open(b)) })
+	}
+}
+
 // BenchmarkCreateBatch writes a batch of 100,000 items (requests of about
 // 200 bytes) in one transaction.
 func BenchmarkCreateBatch(b *testing.B) {
@@ -236,24 +241,17 @@ func BenchmarkCreateBatch(b *testing.B) {
 	for i := range items {
 		items[i].Request = []byte(fmt.Sprintf(`{"id":"item-%06d","task":{"goal":"Add a CHANGELOG entry for 1.2.0","criteria":["CHANGELOG.md has a 1.2.0 section"]},"output":{"text":"done: created CHANGELOG.md"}}`, i))
 	}
-	for _, name := range []string{"sqlite", "postgres"} {
-		open, ok := benchStores(b)[name]
-		if !ok {
-			continue
-		}
-		b.Run(name, func(b *testing.B) {
-			s := open(b)
-			i := 0
-			for b.Loop() {
-				i++
-				bt := &store.Batch{Tenant: "acme", ID: fmt.Sprintf("batch-%d", i), CreatedAt: time.Date(2026, 11, 3, 9, 0, 0, 0, time.UTC)}
-				if err := s.CreateBatch(b.Context(), bt, items); err != nil {
-					b.Fatal(err)
-				}
+	onStores(b, func(b *testing.B, name string, s store.Store) {
+		i := 0
+		for b.Loop() {
+			i++
+			bt := &store.Batch{Tenant: "acme", ID: fmt.Sprintf("batch-%d", i), CreatedAt: time.Date(2026, 11, 3, 9, 0, 0, 0, time.UTC)}
+			if err := s.CreateBatch(b.Context(), bt, items); err != nil {
+				b.Fatal(err)
 			}
-			b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "items/s")
-		})
-	}
+		}
+		b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "items/s")
+	})
 }
 
 // BenchmarkReadReports reads what holds a report back from 2,000
@@ -264,56 +262,49 @@ func BenchmarkCreateBatch(b *testing.B) {
 // trained its dictionaries (after 1,000).
 func BenchmarkReadReports(b *testing.B) {
 	const rows = 2000
-	for _, name := range []string{"sqlite", "postgres"} {
-		open, ok := benchStores(b)[name]
-		if !ok {
-			continue
+	onStores(b, func(b *testing.B, name string, s store.Store) {
+		created := time.Date(2026, 11, 3, 9, 0, 0, 0, time.UTC)
+		var after int64 // the events read follow this one
+		for i := range rows {
+			v := benchVerification("acme", i, created.Add(time.Duration(i)*time.Second))
+			v.Result = benchReport(v.ID, 1)
+			v.Request = fmt.Appendf(nil, `{"task":{"goal":"Add a CHANGELOG entry for release %d","criteria":[{"id":"c1","text":"CHANGELOG.md has a section for the release"}]},"output":{"text":"%s"}}`,
+				i, strings.Repeat(fmt.Sprintf("created CHANGELOG.md with a section for release %d and moved docs/release.md; ", i), 16))
+			prefix := `{"type":"verification:complete","data":`
+			ev := store.Event{Type: "verification:complete", Data: []byte(prefix + string(v.Result) + `}`), ReportAt: len(prefix)}
+			evs := []store.Event{ev}
+			if _, err := s.Insert(b.Context(), v, evs); err != nil {
+				b.Fatal(err)
+			}
+			if i == rows-101 {
+				after = evs[0].Seq
+			}
 		}
-		b.Run(name, func(b *testing.B) {
-			s := open(b)
-			created := time.Date(2026, 11, 3, 9, 0, 0, 0, time.UTC)
-			var after int64 // the events read follow this one
-			for i := range rows {
-				v := benchVerification("acme", i, created.Add(time.Duration(i)*time.Second))
-				v.Result = benchReport(v.ID, 1)
-				v.Request = fmt.Appendf(nil, `{"task":{"goal":"Add a CHANGELOG entry for release %d","criteria":[{"id":"c1","text":"CHANGELOG.md has a section for the release"}]},"output":{"text":"%s"}}`,
-					i, strings.Repeat(fmt.Sprintf("created CHANGELOG.md with a section for release %d and moved docs/release.md; ", i), 16))
-				prefix := `{"type":"verification:complete","data":`
-				ev := store.Event{Type: "verification:complete", Data: []byte(prefix + string(v.Result) + `}`), ReportAt: len(prefix)}
-				evs := []store.Event{ev}
-				if _, err := s.Insert(b.Context(), v, evs); err != nil {
-					b.Fatal(err)
-				}
-				if i == rows-101 {
-					after = evs[0].Seq
+		b.Run("get", func(b *testing.B) {
+			i := 0
+			for b.Loop() {
+				i++
+				v, err := s.Get(b.Context(), "acme", fmt.Sprintf("v%07d", rows-1-i%100), 1)
+				if err != nil || len(v.Request) == 0 {
+					b.Fatal(v, err)
 				}
 			}
-			b.Run("get", func(b *testing.B) {
-				i := 0
-				for b.Loop() {
-					i++
-					v, err := s.Get(b.Context(), "acme", fmt.Sprintf("v%07d", rows-1-i%100), 1)
-					if err != nil || len(v.Request) == 0 {
-						b.Fatal(v, err)
-					}
-				}
-			})
-			b.Run("list", func(b *testing.B) {
-				for b.Loop() {
-					p, err := s.List(b.Context(), "acme", store.Filter{Limit: 100, Reports: true})
-					if err != nil || len(p.Items) != 100 {
-						b.Fatal(len(p.Items), err)
-					}
-				}
-			})
-			b.Run("events", func(b *testing.B) {
-				for b.Loop() {
-					evs, err := s.Events(b.Context(), "acme", after, 100)
-					if err != nil || len(evs) != 100 {
-						b.Fatal(len(evs), err)
-					}
-				}
-			})
 		})
-	}
+		b.Run("list", func(b *testing.B) {
+			for b.Loop() {
+				p, err := s.List(b.Context(), "acme", store.Filter{Limit: 100, Reports: true})
+				if err != nil || len(p.Items) != 100 {
+					b.Fatal(len(p.Items), err)
+				}
+			}
+		})
+		b.Run("events", func(b *testing.B) {
+			for b.Loop() {
+				evs, err := s.Events(b.Context(), "acme", after, 100)
+				if err != nil || len(evs) != 100 {
+					b.Fatal(len(evs), err)
+				}
+			}
+		})
+	})
 }
