@@ -65,14 +65,16 @@ type sqlConn struct {
 	deferred
 }
 
-// deferred, in a group transaction, collects the inserted verifications
-// whose tallies the group adds at its end.
+// deferred, in a write transaction that adds its tallies at its end
+// (SQLite's and PostgreSQL's groups, PostgreSQL's own transactions),
+// collects the inserted verifications to add.
 type deferred struct {
 	tally *[]*Verification
 }
 
-// deferTally leaves v's tallies to the end of the group transaction,
-// and reports whether it did: false outside one.
+// deferTally leaves v's tallies to the end of the transaction, and
+// reports whether it did: false in a transaction that does not defer
+// them.
 func (d deferred) deferTally(v *Verification) bool {
 	if d.tally == nil {
 		return false
@@ -355,8 +357,8 @@ type dialect struct {
 	// runs one write transaction at a time.
 	forUpdate string
 	// tallyShards is how many shards each tally row has (migration 0011):
-	// a write transaction adds to one, chosen at random, so that
-	// concurrent commits do not queue on one row. 1: no shard column.
+	// a write transaction adds to one (see shard), so that concurrent
+	// commits do not queue on one row. 1: no shard column.
 	tallyShards int
 	// countShards is how many shards a batch's counts have (migration
 	// 0012): more than the tallies', whose every shard a metrics query

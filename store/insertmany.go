@@ -21,15 +21,15 @@ import (
 
 // manyWriter writes many rows in a statement for all.
 type manyWriter interface {
-	// insertLogs inserts verification rows (each its columns in the
+	// insertLogRows inserts verification rows (each its columns in the
 	// order of insertedCols) and returns the Seq of each inserted row by
 	// its unique key; a row whose unique key matched a stored row is not
 	// inserted, and has none.
-	insertLogs(ctx context.Context, tx conn, rows [][]any) (map[uniqueKey]int64, error)
-	// insertEvents inserts events (each its columns in the order of
+	insertLogRows(ctx context.Context, tx conn, rows [][]any) (map[uniqueKey]int64, error)
+	// insertEventRows inserts events (each its columns in the order of
 	// eventColumns) in a write transaction, after those it inserted
 	// before, and returns their Seqs in order.
-	insertEvents(ctx context.Context, tx conn, events [][]any) ([]int64, error)
+	insertEventRows(ctx context.Context, tx conn, events [][]any) ([]int64, error)
 }
 
 // insertMany writes ins, the insertions of one group transaction, as
@@ -59,7 +59,7 @@ func (s *sqlStore) insertMany(ctx context.Context, tx conn, w manyWriter, ins []
 		}
 		rows = append(rows, a)
 	}
-	seqs, err := w.insertLogs(ctx, tx, rows)
+	seqs, err := w.insertLogRows(ctx, tx, rows)
 	if err != nil {
 		return true, err
 	}
@@ -90,7 +90,7 @@ func (s *sqlStore) insertMany(ctx context.Context, tx conn, w manyWriter, ins []
 	if len(evArgs) == 0 {
 		return true, nil
 	}
-	evSeqs, err := w.insertEvents(ctx, tx, evArgs)
+	evSeqs, err := w.insertEventRows(ctx, tx, evArgs)
 	if err != nil {
 		return true, err
 	}
@@ -143,29 +143,39 @@ type pgMany struct {
 
 // newPGMany builds the statements of pgMany for the schema q sees.
 func newPGMany(ctx context.Context, q pgQuerier) (pgMany, error) {
-	logs, err := unnest(ctx, q, "verification_logs", insertedCols, 1)
+	logs, err := unnest(ctx, q, "verification_logs", nil, insertedCols)
 	if err != nil {
 		return pgMany{}, err
 	}
 	// The events' places come first, then their columns.
-	events, err := unnest(ctx, q, "events", eventColumns, 2)
+	events, err := unnest(ctx, q, "events", []string{"bigint"}, eventColumns)
 	if err != nil {
 		return pgMany{}, err
 	}
-	cols := strings.Split(eventColumns, ", ")
 	return pgMany{
 		logs: `INSERT INTO verification_logs (` + insertedCols + `) SELECT * FROM ` + logs +
 			` ON CONFLICT DO NOTHING RETURNING seq, tenant, idempotency_key`,
 		events: `INSERT INTO events (seq, ` + eventColumns + `) SELECT ` + pgEventSeq + ` + u.place, u.` +
-			strings.Join(cols, ", u.") + ` FROM ` + strings.Replace(events, "unnest(", "unnest($1::bigint[], ", 1) +
+			strings.Join(columnNames(eventColumns), ", u.") + ` FROM ` + events +
 			` AS u(place, ` + eventColumns + `) RETURNING seq`,
 	}, nil
 }
 
-// unnest returns "unnest($first::type[], ...)": an array parameter for
-// each column of cols (comma-separated) of table, of the column's type.
-func unnest(ctx context.Context, q pgQuerier, table, cols string, first int) (string, error) {
-	rs, err := q.Query(ctx, `SELECT attname, format_type(atttypid, atttypmod) FROM pg_attribute
+// columnNames splits a list of columns (comma-separated).
+func columnNames(cols string) []string {
+	names := strings.Split(cols, ",")
+	for i, c := range names {
+		names[i] = strings.TrimSpace(c)
+	}
+	return names
+}
+
+// unnest returns "unnest($1::type[], ...)": an array parameter of each
+// type of lead, then one of each column of cols (comma-separated) of
+// table, of the column's type without its modifier (as a row's own
+// INSERT, the statement's assignment to the column applies it).
+func unnest(ctx context.Context, q pgQuerier, table string, lead []string, cols string) (string, error) {
+	rs, err := q.Query(ctx, `SELECT attname, format_type(atttypid, NULL) FROM pg_attribute
 		WHERE attrelid = $1::text::regclass AND attnum > 0 AND NOT attisdropped`, table)
 	if err != nil {
 		return "", fmt.Errorf("the columns of %s: %w", table, err)
@@ -183,18 +193,21 @@ func unnest(ctx context.Context, q pgQuerier, table, cols string, first int) (st
 	if err := rs.Err(); err != nil {
 		return "", fmt.Errorf("the columns of %s: %w", table, err)
 	}
-	var b strings.Builder
-	b.WriteString("unnest(")
-	for i, c := range strings.Split(cols, ",") {
-		c = strings.TrimSpace(c)
+	arrays := slices.Clone(lead)
+	for _, c := range columnNames(cols) {
 		typ, ok := types[c]
 		if !ok {
 			return "", fmt.Errorf("%s has no column %s", table, c)
 		}
+		arrays = append(arrays, typ)
+	}
+	var b strings.Builder
+	b.WriteString("unnest(")
+	for i, typ := range arrays {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		fmt.Fprintf(&b, "$%d::%s[]", first+i, typ)
+		fmt.Fprintf(&b, "$%d::%s[]", i+1, typ)
 	}
 	b.WriteString(")")
 	return b.String(), nil
@@ -216,8 +229,8 @@ func columns(rows [][]any) []any {
 	return cols
 }
 
-// insertLogs implements manyWriter.
-func (e *pgEngine) insertLogs(ctx context.Context, tx conn, rows [][]any) (map[uniqueKey]int64, error) {
+// insertLogRows implements manyWriter.
+func (e *pgEngine) insertLogRows(ctx context.Context, tx conn, rows [][]any) (map[uniqueKey]int64, error) {
 	rs, err := tx.query(ctx, e.many.logs, columns(rows)...)
 	if err != nil {
 		return nil, err
@@ -237,9 +250,9 @@ func (e *pgEngine) insertLogs(ctx context.Context, tx conn, rows [][]any) (map[u
 	return seqs, rs.Err()
 }
 
-// insertEvents implements manyWriter: the events are numbered after
+// insertEventRows implements manyWriter: the events are numbered after
 // those the transaction inserted before (see insertEvent).
-func (e *pgEngine) insertEvents(ctx context.Context, tx conn, events [][]any) ([]int64, error) {
+func (e *pgEngine) insertEventRows(ctx context.Context, tx conn, events [][]any) ([]int64, error) {
 	c, ok := tx.(pgConn)
 	if !ok || c.events == nil {
 		return nil, errors.New("events outside a write transaction")

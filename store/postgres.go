@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"log/slog"
@@ -9,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -38,9 +40,10 @@ import (
 // Other rows are written by every transaction of a tenant: the tallies of
 // the hour and the day (metric_tallies, metric_codes, metric_issues),
 // each locked from its write to the commit. They are kept in shards
-// (migration 0011): a transaction adds to one shard of each row, chosen
-// at random, so that concurrent transactions seldom wait on one
-// another's, and readers sum the shards.
+// (migration 0011): a transaction adds to one shard of each row, that of
+// its session (see shard), so that concurrent transactions seldom wait
+// on one another's, and readers sum the shards; and it adds to them
+// last, so that it holds them for its commit alone.
 type pgEngine struct {
 	pool *pgxpool.Pool
 	// eventWriters is the advisory lock key (below 1<<31) of the
@@ -55,8 +58,8 @@ type pgEngine struct {
 	// commit cost PostgreSQL and the round trips to it more than one
 	// more row does.
 	writes *groupWriter
-	// addTallies adds a group's inserted verifications to their tallies
-	// at its end.
+	// addTallies adds a write transaction's inserted verifications to
+	// their tallies at its end.
 	addTallies func(ctx context.Context, tx conn, vs []*Verification) error
 	// insertMany writes the insertions of a group together (see
 	// sqlStore.insertMany), with the statements of many.
@@ -68,7 +71,7 @@ type pgEngine struct {
 	lockTimeout time.Duration
 
 	commits  atomic.Int64 // group transactions committed
-	reruns   atomic.Int64 // groups run again, each write in a transaction of its own
+	reruns   atomic.Int64 // groups run again: write by write, or without a write that failed
 	together atomic.Int64 // group transactions committed whose insertions were written together
 }
 
@@ -229,8 +232,11 @@ func (e *pgEngine) commitGroup(group []*writeReq) {
 			r.done <- e.writeTx(r.ctx, r.mode, r.fn)
 		}
 	}()
-	insertions := e.insertMany != nil && allInsertions(group)
-	many := insertions
+	// waited is set once the group's statement for all failed on a lock
+	// wait: its writes are then written one by one for the rest of the
+	// group's rounds, as each round of both would wait the timeout again.
+	waited := false
+	many := e.insertMany != nil && allInsertions(group)
 	for round := 0; ; round++ {
 		group = dropGivenUp(group)
 		switch len(group) {
@@ -245,7 +251,7 @@ func (e *pgEngine) commitGroup(group []*writeReq) {
 		case failed == failedMany:
 			e.reruns.Add(1)
 			// Not a write's fault yet: the group runs write by write.
-			many, round = false, round-1
+			many, round, waited = false, round-1, waited || lockWait(err)
 		case failed < 0:
 			if err != nil {
 				e.log.Error("store: postgres: group write", "err", err, "writes", len(group))
@@ -258,7 +264,7 @@ func (e *pgEngine) commitGroup(group []*writeReq) {
 			e.reruns.Add(1)
 			alone = append(alone, group[failed])
 			group = append(group[:failed:failed], group[failed+1:]...)
-			many = insertions
+			many = e.insertMany != nil && !waited && allInsertions(group)
 		default: // rounds spent, or the tallies failed: no write to blame
 			e.reruns.Add(1)
 			alone = append(alone, group...)
@@ -305,15 +311,22 @@ func groupContext(group []*writeReq) (context.Context, context.CancelFunc) {
 }
 
 // failedMany is groupTx's failed when the statement for all the
-// group's insertions failed.
+// group's insertions failed (its error with it).
 const failedMany = -2
+
+// lockWait reports whether err is PostgreSQL's end of a lock wait: the
+// lock timeout, or a deadlock.
+func lockWait(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && (pe.Code == "55P03" || pe.Code == "40P01")
+}
 
 // groupTx runs a group of writes in one transaction; with many, every
 // write is an insertion, and they are written together (see
 // insertMany). It returns the index of the write that failed, the
-// transaction rolled back, failedMany when the insertions failed
-// together, or len(group) when the tallies failed; otherwise -1 and the
-// transaction's outcome, the same for every write.
+// transaction rolled back, failedMany and the error when the insertions
+// failed together, or len(group) when the tallies failed; otherwise -1
+// and the transaction's outcome, the same for every write.
 func (e *pgEngine) groupTx(ctx context.Context, group []*writeReq, many bool) (failed int, err error) {
 	var mode writeMode
 	for _, r := range group {
@@ -350,8 +363,12 @@ func (e *pgEngine) groupTx(ctx context.Context, group []*writeReq, many bool) (f
 		}
 		if written, err = e.insertMany(ctx, pc, e, ins); err != nil {
 			tx.Rollback(ctx)
-			e.log.Warn("store: postgres: a group's insertions together", "err", err, "writes", len(group))
-			return failedMany, nil
+			level := slog.LevelWarn
+			if lockWait(err) { // a retried request while its first is written
+				level = slog.LevelDebug
+			}
+			e.log.Log(ctx, level, "store: postgres: a group's insertions together", "err", err, "writes", len(group))
+			return failedMany, err
 		}
 	}
 	for i := 0; i < len(group) && !written; i++ {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -306,10 +307,11 @@ func TestPostgresGroupCommit(t *testing.T) {
 			if gotCommits-commits != 1 {
 				t.Errorf("%d group transactions committed, want 1", gotCommits-commits)
 			}
-			// A group of verifications alone is written with a statement
-			// for all; the failing write is no verification's.
-			if got, want := store.GroupsTogether(s)-together, int64(1); fail && got != 0 || !fail && got != want {
-				t.Errorf("%d groups written together, fail=%v", got, fail)
+			// A group of verifications is written with a statement for
+			// all; with a failing write, which is no verification's, once
+			// that write is left out.
+			if got := store.GroupsTogether(s) - together; got != 1 {
+				t.Errorf("%d groups written together, want 1", got)
 			}
 			if gotReruns-reruns != wantReruns {
 				t.Errorf("%d groups ran again, want %d", gotReruns-reruns, wantReruns)
@@ -358,8 +360,8 @@ func TestPostgresGroupCommit(t *testing.T) {
 }
 
 // insertGroup inserts, on a store opened with OpenPostgresGated and one
-// committer, the verifications of first alone and then those of group
-// together, in one group transaction, and returns each write's stored
+// committer, a verification of tenant "gate" alone and then those of
+// group together, in one group transaction, and returns each write's stored
 // verification (the one it duplicates on ErrDuplicate) and error. The
 // writes of group queue in their order.
 func insertGroup(t *testing.T, s store.Store, queued, first, gate chan struct{},
@@ -368,7 +370,7 @@ func insertGroup(t *testing.T, s store.Store, queued, first, gate chan struct{},
 	ctx := t.Context()
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		if _, err := s.Insert(ctx, benchVerification("acme", 999, time.Now()), nil); err != nil {
+		if _, err := s.Insert(ctx, benchVerification("gate", 999, time.Now()), nil); err != nil {
 			t.Error(err)
 		}
 	})
@@ -419,14 +421,15 @@ func TestPostgresInsertTogether(t *testing.T) {
 		s, queued, first, gate, arm := open(t)
 		stored := benchVerification("acme", 100, created)
 		stored.Issue = "STORED_ISSUE"
-		other := benchVerification("acme", 101, created)
-		for _, v := range []*store.Verification{stored, other} {
+		other, third := benchVerification("acme", 101, created), benchVerification("acme", 102, created)
+		for _, v := range []*store.Verification{stored, other, third} {
 			if _, err := s.Insert(ctx, v, nil); err != nil {
 				t.Fatal(err)
 			}
 		}
 		arm()
 		together := store.GroupsTogether(s)
+		commits, reruns := store.GroupCounts(s)
 		var (
 			group  []*store.Verification
 			events [][]store.Event
@@ -434,6 +437,11 @@ func TestPostgresInsertTogether(t *testing.T) {
 		for i := range 4 { // 0, 1, 2 and 0 events
 			v := benchVerification("acme", i, created.Add(time.Duration(i)*time.Second))
 			v.Result = []byte(fmt.Sprintf(`{"verdict":"pass","n":%d}`, i))
+			if i%2 == 1 { // NULLs beside values in each nullable column
+				cost, self, complexity := 0.25*float64(i), 0.5, i
+				v.Score, v.TaskCostUSD, v.SelfConfidence, v.Complexity = nil, &cost, &self, &complexity
+				v.Ledger = &store.Ledger{Claims: 3, Unverified: 1, Refuted: 1}
+			}
 			var evs []store.Event
 			for j := range i % 3 {
 				if j == 0 {
@@ -448,8 +456,10 @@ func TestPostgresInsertTogether(t *testing.T) {
 		dup.Goal = "a retried request"
 		retry := benchVerification("acme", 100, created.Add(time.Minute))
 		retry.Attempt, retry.IdempotencyKey = 2, "v0000100/2"
-		group = append(group, dup, retry)
-		events = append(events, []store.Event{{Type: "verification", Data: []byte(`{"dup":true}`)}}, nil)
+		rekeyed := benchVerification("acme", 102, created) // the third stored one under a new key
+		rekeyed.IdempotencyKey = "a new key"
+		group = append(group, dup, retry, rekeyed)
+		events = append(events, []store.Event{{Type: "verification", Data: []byte(`{"dup":true}`)}}, nil, nil)
 
 		written := make([][]store.Event, len(events)) // what each wrote, before the store fills it in
 		for i, evs := range events {
@@ -458,13 +468,15 @@ func TestPostgresInsertTogether(t *testing.T) {
 			}
 		}
 		got, errs := insertGroup(t, s, queued, first, gate, group, events)
-		if n := store.GroupsTogether(s) - together; n != 1 {
-			t.Fatalf("%d groups written together, want 1", n)
+		gotCommits, gotReruns := store.GroupCounts(s)
+		if n := store.GroupsTogether(s) - together; n != 1 || gotCommits-commits != 1 || gotReruns != reruns {
+			t.Fatalf("%d groups written together, %d committed, %d run again; want 1, 1 and 0", n, gotCommits-commits, gotReruns-reruns)
 		}
 		for i, err := range errs {
-			if i == 4 {
-				if !errors.Is(err, store.ErrDuplicate) || got[i] == nil || got[i].Goal != other.Goal || got[i].Seq != other.Seq {
-					t.Errorf("the duplicate: %v, %+v; want ErrDuplicate and the stored row %d", err, got[i], other.Seq)
+			if i == 4 || i == 6 {
+				want := map[int]*store.Verification{4: other, 6: third}[i]
+				if !errors.Is(err, store.ErrDuplicate) || got[i] == nil || got[i].IdempotencyKey != want.IdempotencyKey || got[i].Seq != want.Seq {
+					t.Errorf("duplicate %d: %v, %+v; want ErrDuplicate and the stored row %d", i, err, got[i], want.Seq)
 				}
 				continue
 			}
@@ -483,8 +495,14 @@ func TestPostgresInsertTogether(t *testing.T) {
 			if v.Seq == 0 {
 				t.Errorf("write %d has no Seq", i)
 			}
-			if stored, err := s.Get(ctx, "acme", v.ID, 1); err != nil || !bytes.Equal(stored.Result, v.Result) || stored.Seq != v.Seq {
-				t.Errorf("write %d: %v, %v", i, stored, err)
+			stored, err := s.Get(ctx, "acme", v.ID, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(stored.Result, v.Result) || stored.Seq != v.Seq || !reflect.DeepEqual(stored.Score, v.Score) ||
+				!reflect.DeepEqual(stored.TaskCostUSD, v.TaskCostUSD) || !reflect.DeepEqual(stored.SelfConfidence, v.SelfConfidence) ||
+				!reflect.DeepEqual(stored.Complexity, v.Complexity) || !reflect.DeepEqual(stored.Ledger, v.Ledger) {
+				t.Errorf("write %d read back: %+v\nwritten: %+v", i, stored, v)
 			}
 			for j, e := range events[i] {
 				if e.Seq == 0 {
@@ -519,8 +537,8 @@ func TestPostgresInsertTogether(t *testing.T) {
 		for _, g := range wt.Groups {
 			n += g.Tally.N
 		}
-		if n != 7 { // two stored, four new and attempt 2
-			t.Errorf("tallies count %d verifications, want 7", n)
+		if n != 8 { // three stored, four new and attempt 2; no duplicate
+			t.Errorf("tallies count %d verifications, want 8", n)
 		}
 	})
 
@@ -536,9 +554,11 @@ func TestPostgresInsertTogether(t *testing.T) {
 					b.Attempt, b.IdempotencyKey = 2, "v0000001/2"
 				}
 				together := store.GroupsTogether(s)
+				commits, reruns := store.GroupCounts(s)
 				_, errs := insertGroup(t, s, queued, first, gate, []*store.Verification{a, b}, make([][]store.Event, 2))
-				if n := store.GroupsTogether(s) - together; n != 0 {
-					t.Errorf("%d groups written together, want 0", n)
+				gotCommits, gotReruns := store.GroupCounts(s)
+				if n := store.GroupsTogether(s) - together; n != 0 || gotCommits-commits != 1 || gotReruns != reruns {
+					t.Errorf("%d groups written together, %d committed, %d run again; want 0, 1 and 0", n, gotCommits-commits, gotReruns-reruns)
 				}
 				firstErr, secondErr := errs[0], errs[1]
 				if firstErr != nil {
@@ -591,6 +611,7 @@ func TestPostgresGroupLockWait(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, reruns := store.GroupCounts(s)
+	together := store.GroupsTogether(s)
 	created := time.Date(2026, 11, 3, 9, 0, 0, 0, time.UTC)
 	errs := make([]error, n+1)
 	var others, waiter sync.WaitGroup
@@ -615,9 +636,14 @@ func TestPostgresGroupLockWait(t *testing.T) {
 		}
 	}
 	// The insertions together wait and fail, then the group runs write
-	// by write, and the write that waits fails alone.
+	// by write, where the write that waits fails again and is left out,
+	// and the rest write by write too (a second wait in each round
+	// otherwise).
 	if _, got := store.GroupCounts(s); got-reruns != 2 {
 		t.Errorf("%d groups ran again, want 2", got-reruns)
+	}
+	if n := store.GroupsTogether(s) - together; n != 0 {
+		t.Errorf("%d groups written together after a lock wait, want 0", n)
 	}
 	if err := held.Rollback(ctx); err != nil {
 		t.Fatal(err)

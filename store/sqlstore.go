@@ -327,9 +327,8 @@ func applyEvents(dst, written []Event, seqs []int64) {
 	}
 }
 
-// insertVerification writes v and adds it to its tally (in a group
-// transaction, at its end), or finds the stored verification it
-// duplicates.
+// insertVerification writes v and adds it to its tallies (see tally),
+// or finds the stored verification it duplicates.
 func (s *sqlStore) insertVerification(ctx context.Context, tx conn, p *pending) (seq int64, dup *Verification, err error) {
 	v := p.Verification
 	seq, dup, err = s.insertRow(ctx, tx, p)
@@ -339,8 +338,8 @@ func (s *sqlStore) insertVerification(ctx context.Context, tx conn, p *pending) 
 	return seq, nil, s.tally(ctx, tx, v)
 }
 
-// tally adds v, just inserted, to its tallies: at the end of a group
-// transaction, or at once.
+// tally adds v, just inserted, to its tallies: at the end of the
+// transaction when it defers them (see deferred), or at once.
 func (s *sqlStore) tally(ctx context.Context, tx conn, v *Verification) error {
 	if d, ok := tx.(interface{ deferTally(*Verification) bool }); ok && d.deferTally(v) {
 		return nil
@@ -1570,9 +1569,12 @@ func (s *sqlStore) finishBatch(ctx context.Context, tenant, id string, now time.
 
 // shard picks the shard of n (1: none) that a write transaction tx adds
 // to, of a tally or of a batch's counts: on PostgreSQL the one of its
-// session, so that two transactions at once take the same shard only
-// when their sessions' ids are alike modulo n (at random, about a third
-// of 16 concurrent completions queued behind another's commit).
+// session (the backend's process id modulo n), as a session runs one
+// transaction at a time; two transactions at once take the same shard
+// only when their sessions' ids are alike modulo n, where a shard drawn
+// at random put about a third of 16 concurrent ones on a shard another
+// held. (Behind a pooler that multiplexes sessions, the id is the
+// pooler's: no worse than chance.)
 func shard(tx conn, n int) int {
 	if n <= 1 {
 		return 0
