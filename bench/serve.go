@@ -22,6 +22,7 @@ import (
 	_ "modernc.org/sqlite" // the store's size while it runs
 
 	"github.com/vouchgate/vouch/bench/internal/pgschema"
+	"github.com/vouchgate/vouch/bench/internal/proccpu"
 )
 
 // serveBench measures `vouch serve`: it starts the server (a separate
@@ -52,12 +53,13 @@ func serveBench(n, conc, rounds int, dsn string, procs int, profileDir string) e
 	// its tables and indexes hold while it runs, to measure what the
 	// timed passes add (after the warm-up pass, whose first 1,000 reports
 	// are compressed before the store has a dictionary).
+	pgStore := strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://")
 	var size, used func() (int64, error)
 	if store == "" {
 		store = filepath.Join(dir, "vouch.db")
 		size = func() (int64, error) { return fileSizes(store, store+"-wal") }
 		used = func() (int64, error) { return sqliteUsed(store) }
-	} else if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
+	} else if pgStore {
 		// An empty store of its own: the requests' ids are the same on
 		// every run, so in a store that has them they would be replays.
 		schemaDSN, drop, err := pgschema.Create(context.Background(), dsn, "vouch_bench_serve")
@@ -169,10 +171,11 @@ func serveBench(n, conc, rounds int, dsn string, procs int, profileDir string) e
 			return fmt.Errorf("the store's size: %w", err)
 		}
 	}
-	cpu0, err := cpuSeconds(pid)
-	if err != nil {
-		return err
+	_, cpu0, ok := proccpu.Of(pid)
+	if !ok {
+		return fmt.Errorf("the server's CPU time: /proc/%d/stat cannot be read", pid)
 	}
+	pg0, pgLocal := proccpu.Postgres()
 	for p := 1; p <= rounds; p++ {
 		lat, w, err := run(p)
 		if err != nil {
@@ -181,10 +184,11 @@ func serveBench(n, conc, rounds int, dsn string, procs int, profileDir string) e
 		all = append(all, lat...)
 		wall += w
 	}
-	cpu1, err := cpuSeconds(pid)
-	if err != nil {
-		return err
+	_, cpu1, ok := proccpu.Of(pid)
+	if !ok {
+		return fmt.Errorf("the server's CPU time: /proc/%d/stat cannot be read", pid)
 	}
+	pg1, _ := proccpu.Postgres()
 	slices.Sort(all)
 	q := func(p float64) time.Duration { return all[min(len(all)-1, int(p*float64(len(all))))] }
 	fmt.Printf("throughput: %.0f verifications/s (%d in %v)\n", float64(len(all))/wall.Seconds(), len(all), wall.Round(time.Millisecond))
@@ -192,7 +196,11 @@ func serveBench(n, conc, rounds int, dsn string, procs int, profileDir string) e
 	if st, err := procStatus(pid); err == nil {
 		fmt.Printf("server: peak RSS %s, CPU %s\n", st["VmHWM"], serverCPU(pid))
 	}
-	fmt.Printf("server CPU per verification: %.0f µs (user + system over the timed passes)\n", (cpu1-cpu0)/float64(len(all))*1e6)
+	perV := func(d time.Duration) float64 { return float64(d.Microseconds()) / float64(len(all)) }
+	fmt.Printf("server CPU per verification: %.0f µs (user + system over the timed passes)\n", perV(cpu1-cpu0))
+	if pgStore && pgLocal {
+		fmt.Printf("PostgreSQL CPU per verification: %.0f µs (every postgres process of this machine over the timed passes)\n", perV(pg1-pg0))
+	}
 	if debugURL != "" {
 		if err := <-profiled; err != nil {
 			return err
@@ -292,25 +300,6 @@ func debugAddrOf(pid int) string {
 	v, _ := debugAddrs.Load(pid)
 	s, _ := v.(string)
 	return s
-}
-
-// cpuSeconds reads the user and system time of a process from
-// /proc/PID/stat, in seconds.
-func cpuSeconds(pid int) (float64, error) {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0, err
-	}
-	f := strings.Fields(string(data[bytes.LastIndexByte(data, ')')+2:]))
-	if len(f) < 13 {
-		return 0, fmt.Errorf("/proc/%d/stat: too few fields", pid)
-	}
-	ut, err1 := strconv.ParseFloat(f[11], 64)
-	st, err2 := strconv.ParseFloat(f[12], 64)
-	if err := errors.Join(err1, err2); err != nil {
-		return 0, err
-	}
-	return (ut + st) / 100, nil
 }
 
 // textBatch writes the deterministic text batch of n requests into dir

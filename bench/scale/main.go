@@ -74,6 +74,7 @@ import (
 	"time"
 
 	"github.com/vouchgate/vouch/bench/internal/benchreq"
+	"github.com/vouchgate/vouch/bench/internal/proccpu"
 
 	"github.com/jackc/pgx/v5"
 
@@ -233,14 +234,13 @@ func runOnce(ctx context.Context, st *status, bin, dir, dsn string, body []byte,
 	_, rest, _ := strings.Cut(serve.seen("listening on "), "listening on ")
 	url, _, _ := strings.Cut(rest, " ")
 
-	clk := clockTicks()
-	pg0, pgOK := postgresCPU(clk)
-	busy0 := machineBusy(clk)
+	pg0, pgOK := proccpu.Postgres()
+	busy0 := machineBusy()
 	c0, err := commits(ctx, dsn)
 	if err != nil {
 		return r, err
 	}
-	v0 := procsCPU(procs, clk)
+	v0 := procsCPU(procs)
 	st.step("%s: posting the batch (%.1f MB)", plural.Count(k, "worker"), float64(len(body))/(1<<20))
 	start := time.Now()
 	id, err := postBatch(ctx, url, body)
@@ -252,8 +252,8 @@ func runOnce(ctx context.Context, st *status, bin, dir, dsn string, body []byte,
 		return r, err
 	}
 	r.wall = time.Since(start)
-	pg1, _ := postgresCPU(clk)
-	r.busy = machineBusy(clk) - busy0
+	pg1, _ := proccpu.Postgres()
+	r.busy = machineBusy() - busy0
 	r.pgCPU, r.pgMeasured = pg1-pg0, pgOK
 	// The statistics are flushed a second or so after a transaction.
 	st.step("%s: measuring", plural.Count(k, "worker"))
@@ -263,7 +263,7 @@ func runOnce(ctx context.Context, st *status, bin, dir, dsn string, body []byte,
 		return r, err
 	}
 	r.commits = c1 - c0
-	r.vouchCPU = procsCPU(procs, clk) - v0
+	r.vouchCPU = procsCPU(procs) - v0
 	if serve.seen(`"msg":"working batch jobs"`) != "" {
 		st.clear()
 		fmt.Fprintf(os.Stderr, "bench/scale: with %d workers, the server worked jobs too (a worker's announcement was lost?)\n", k)
@@ -592,67 +592,10 @@ func (p *proc) stop() {
 	}
 }
 
-// clockTicks is the kernel's clock ticks per second, in which /proc
-// counts CPU time.
-func clockTicks() float64 {
-	out, err := exec.Command("getconf", "CLK_TCK").Output()
-	if err == nil {
-		if v, err := strconv.ParseFloat(strings.TrimSpace(string(out)), 64); err == nil && v > 0 {
-			return v
-		}
-	}
-	return 100
-}
-
-// cpuOf reads a process's CPU time from /proc/PID/stat: its own user
-// and system time, and that of its children it has waited for (for the
-// postmaster, the backends that ended). The name is the command's.
-func cpuOf(pid string, clk float64) (name string, cpu time.Duration, ok bool) {
-	data, err := os.ReadFile("/proc/" + pid + "/stat")
-	if err != nil {
-		return "", 0, false
-	}
-	open, end := bytes.IndexByte(data, '('), bytes.LastIndexByte(data, ')')
-	if open < 0 || end < open || end+2 > len(data) {
-		return "", 0, false
-	}
-	f := strings.Fields(string(data[end+2:]))
-	if len(f) < 15 {
-		return "", 0, false
-	}
-	var ticks float64
-	for _, i := range []int{11, 12, 13, 14} { // utime, stime, cutime, cstime
-		v, _ := strconv.ParseFloat(f[i], 64)
-		ticks += v
-	}
-	return string(data[open+1 : end]), time.Duration(ticks / clk * float64(time.Second)), true
-}
-
-// postgresCPU sums the CPU time of every process named postgres; false
-// when there is none.
-func postgresCPU(clk float64) (time.Duration, bool) {
-	ents, err := os.ReadDir("/proc")
-	if err != nil {
-		return 0, false
-	}
-	var sum time.Duration
-	found := false
-	for _, e := range ents {
-		if _, err := strconv.Atoi(e.Name()); err != nil {
-			continue
-		}
-		if name, cpu, ok := cpuOf(e.Name(), clk); ok && name == "postgres" {
-			sum += cpu
-			found = true
-		}
-	}
-	return sum, found
-}
-
 // machineBusy is the CPU time all processes of the machine have used
 // since it started (/proc/stat: user, nice, system, irq, softirq,
 // steal); 0 when it cannot be read.
-func machineBusy(clk float64) time.Duration {
+func machineBusy() time.Duration {
 	data, err := os.ReadFile("/proc/stat")
 	if err != nil {
 		return 0
@@ -667,14 +610,14 @@ func machineBusy(clk float64) time.Duration {
 		v, _ := strconv.ParseFloat(f[i], 64)
 		ticks += v
 	}
-	return time.Duration(ticks / clk * float64(time.Second))
+	return time.Duration(ticks / proccpu.Ticks() * float64(time.Second))
 }
 
 // procsCPU sums the CPU time of the run's vouch processes.
-func procsCPU(ps []*proc, clk float64) time.Duration {
+func procsCPU(ps []*proc) time.Duration {
 	var sum time.Duration
 	for _, p := range ps {
-		if _, cpu, ok := cpuOf(strconv.Itoa(p.cmd.Process.Pid), clk); ok {
+		if _, cpu, ok := proccpu.Of(p.cmd.Process.Pid); ok {
 			sum += cpu
 		}
 	}
