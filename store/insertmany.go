@@ -46,14 +46,7 @@ func (s *sqlStore) insertMany(ctx context.Context, tx conn, w manyWriter, ins []
 	rows := make([][]any, 0, len(ins))
 	for _, in := range ins {
 		in.reset()
-		v := in.p.Verification
-		if v.Attempt > 1 && v.Issue == "" {
-			var err error
-			if v.Issue, err = s.firstIssue(ctx, tx, v.Tenant, v.ID); err != nil {
-				return true, fmt.Errorf("the issue of attempt 1: %w", err)
-			}
-		}
-		a, err := s.verificationArgs(in.p)
+		a, err := s.rowArgs(ctx, tx, in.p)
 		if err != nil {
 			return true, err
 		}

@@ -347,16 +347,24 @@ func (s *sqlStore) tally(ctx context.Context, tx conn, v *Verification) error {
 	return s.addTallies(ctx, tx, v.Tenant, v)
 }
 
+// rowArgs returns the columns of p's row (see verificationArgs), its
+// issue first filled in from its task's first attempt when it is a later
+// attempt without one.
+func (s *sqlStore) rowArgs(ctx context.Context, tx conn, p *pending) ([]any, error) {
+	if v := p.Verification; v.Attempt > 1 && v.Issue == "" {
+		var err error
+		if v.Issue, err = s.firstIssue(ctx, tx, v.Tenant, v.ID); err != nil {
+			return nil, fmt.Errorf("the issue of attempt 1: %w", err)
+		}
+	}
+	return s.verificationArgs(p)
+}
+
 // insertRow writes v's row, or finds the stored verification it
 // duplicates.
 func (s *sqlStore) insertRow(ctx context.Context, tx conn, p *pending) (seq int64, dup *Verification, err error) {
 	v := p.Verification
-	if v.Attempt > 1 && v.Issue == "" {
-		if v.Issue, err = s.firstIssue(ctx, tx, v.Tenant, v.ID); err != nil {
-			return 0, nil, fmt.Errorf("the issue of attempt 1: %w", err)
-		}
-	}
-	args, err := s.verificationArgs(p)
+	args, err := s.rowArgs(ctx, tx, p)
 	if err != nil {
 		return 0, nil, err
 	}
