@@ -111,7 +111,7 @@ const (
 
 // verificationCols are the columns of a Verification but its Request, in
 // the order scanVerification reads them.
-const verificationCols = `seq, tenant, id, attempt, idempotency_key, request_hash, interaction_id,
+const verificationCols = `seq, tenant, id, attempt, idempotency_key, request_hash, request_digest, interaction_id,
 	verification_type, target_id, task_id, goal, kind, verdict, action, score, confidence,
 	needs_review, criticality, executor_model, judge_models, cost_usd, duration_ms, result,
 	request_bytes, created_at, verdict_row, dims, must_undecided, injection, codes, task_cost_usd,
@@ -125,13 +125,13 @@ var listCols = strings.Replace(verificationCols, " result,", " NULL,", 1)
 // key matches a stored row.
 const insertVerificationSQL = `INSERT INTO verification_logs (` + insertedCols + `)
 	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
-	?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 	ON CONFLICT DO NOTHING`
 
 // insertedCols are the columns a verification's row is inserted with, in
 // the order of verificationArgs.
 const insertedCols = `tenant, id, attempt,
-	idempotency_key, request_hash, interaction_id, verification_type, target_id, task_id, goal,
+	idempotency_key, request_hash, request_digest, interaction_id, verification_type, target_id, task_id, goal,
 	kind, verdict, action, score, confidence, needs_review, criticality, executor_model,
 	judge_models, cost_usd, duration_ms, result, request, request_bytes, created_at,
 	verdict_row, dims, must_undecided, injection, codes, task_cost_usd, judge_calls, cache_hits,
@@ -246,7 +246,8 @@ func (s *sqlStore) verificationArgs(p *pending) ([]any, error) {
 		l = *v.Ledger
 		claims = l.Claims
 	}
-	return []any{v.Tenant, v.ID, v.Attempt, v.IdempotencyKey, v.RequestHash, v.InteractionID,
+	hash, digest := splitHash(v.RequestHash)
+	return []any{v.Tenant, v.ID, v.Attempt, v.IdempotencyKey, hash, digest, v.InteractionID,
 		v.VerificationType, v.TargetID, v.TaskID, v.Goal, v.Kind, v.Verdict, v.Action, v.Score,
 		v.Confidence, v.NeedsReview, v.Criticality, v.ExecutorModel, string(jm), v.CostUSD,
 		v.DurationMs, p.result, p.request, v.RequestBytes, s.d.ts(v.CreatedAt),
@@ -585,9 +586,11 @@ func scanVerification(r row, full bool) (*Verification, error) {
 	var (
 		v                   Verification
 		judges, dims, codes string
+		hash                string
+		digest              []byte
 		ls                  ledgerScan
 	)
-	dest := []any{&v.Seq, &v.Tenant, &v.ID, &v.Attempt, &v.IdempotencyKey, &v.RequestHash,
+	dest := []any{&v.Seq, &v.Tenant, &v.ID, &v.Attempt, &v.IdempotencyKey, &hash, &digest,
 		&v.InteractionID, &v.VerificationType, &v.TargetID, &v.TaskID, &v.Goal, &v.Kind,
 		&v.Verdict, &v.Action, &v.Score, &v.Confidence, &v.NeedsReview, &v.Criticality,
 		&v.ExecutorModel, &judges, &v.CostUSD, &v.DurationMs, &v.Result, &v.RequestBytes,
@@ -602,6 +605,10 @@ func scanVerification(r row, full bool) (*Verification, error) {
 		return nil, err
 	}
 	v.Ledger = ls.ledger()
+	var err error
+	if v.RequestHash, err = joinHash(hash, digest); err != nil {
+		return nil, fmt.Errorf("request hash of %s/%d: %w", v.ID, v.Attempt, err)
+	}
 	if err := json.Unmarshal([]byte(judges), &v.JudgeModels); err != nil {
 		return nil, fmt.Errorf("judge_models of %s/%d: %w", v.ID, v.Attempt, err)
 	}

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -39,6 +40,7 @@ func Run(t *testing.T, newDB NewDB) {
 		{"NilFields", testNilFields},
 		{"TimesUTC", testTimesUTC},
 		{"DefaultIdempotencyKey", testDefaultKey},
+		{"RequestHashForms", testRequestHashForms},
 		{"GetLatestAttempt", testLatestAttempt},
 		{"ByKey", testByKey},
 		{"DuplicateByKey", testDuplicateByKey},
@@ -401,6 +403,50 @@ func testDefaultKey(t *testing.T, h *harness) {
 	g, err := h.s.ByKey(t.Context(), tenant, "dk/2")
 	if err != nil || g.ID != "dk" {
 		t.Errorf("ByKey(dk/2) = %v, %v", g, err)
+	}
+}
+
+// testRequestHashForms: every request hash reads back as it was
+// written, whether the store keeps it as bytes (the server's forms: a
+// body's SHA-256, with or without a policy's fingerprint) or as text.
+func testRequestHashForms(t *testing.T, h *harness) {
+	const body = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+	hashes := []string{
+		body + "/ef92ff2fb3a78a3e", // the server's, with its policy
+		body,                       // Record's: the body alone
+		strings.ToUpper(body),      // hex, but not the server's
+		body + "/ef92ff2fb3a78a3",  // a fingerprint one digit short
+		body + "/ef92ff2fb3a78a3e/",
+		body[1:],
+		"h",
+		"",
+		"not/hex",
+	}
+	var vs []*store.Verification
+	for i, hash := range hashes {
+		v := sample(tenant, fmt.Sprintf("rh%d", i), 1, at(i))
+		v.RequestHash = hash
+		vs = append(vs, v)
+	}
+	h.insertAll(vs)
+	for _, v := range vs {
+		g, err := h.s.Get(t.Context(), tenant, v.ID, 1)
+		if err != nil || g.RequestHash != v.RequestHash {
+			t.Errorf("Get(%s).RequestHash = %q, %v; want %q", v.ID, g.RequestHash, err, v.RequestHash)
+		}
+		g, err = h.s.ByKey(t.Context(), tenant, v.IdempotencyKey)
+		if err != nil || g.RequestHash != v.RequestHash {
+			t.Errorf("ByKey(%s).RequestHash = %q, %v; want %q", v.ID, g.RequestHash, err, v.RequestHash)
+		}
+	}
+	listed := map[string]string{}
+	for _, g := range h.listAll(tenant, store.Filter{}) {
+		listed[g.ID] = g.RequestHash
+	}
+	for _, v := range vs {
+		if got, ok := listed[v.ID]; !ok || got != v.RequestHash {
+			t.Errorf("List: %s has RequestHash %q (listed %v), want %q", v.ID, got, ok, v.RequestHash)
+		}
 	}
 }
 
