@@ -39,15 +39,18 @@ func splitHash(hash string) (text string, digest []byte) {
 // joinHash is the hash a row keeps as text, or as digest when that is
 // set.
 func joinHash(text string, digest []byte) (string, error) {
-	switch len(digest) {
-	case 0:
+	if len(digest) == 0 {
 		return text, nil
-	case digestBody:
-		return hex.EncodeToString(digest), nil
-	case digestBody + digestPolicy:
-		return hex.EncodeToString(digest[:digestBody]) + "/" + hex.EncodeToString(digest[digestBody:]), nil
 	}
-	return "", fmt.Errorf("a request digest of %d bytes", len(digest))
+	if len(digest) != digestBody && len(digest) != digestBody+digestPolicy {
+		return "", fmt.Errorf("a request digest of %d bytes", len(digest))
+	}
+	var buf [2*(digestBody+digestPolicy) + 1]byte
+	b := hex.AppendEncode(buf[:0], digest[:digestBody])
+	if len(digest) > digestBody {
+		b = hex.AppendEncode(append(b, '/'), digest[digestBody:])
+	}
+	return string(b), nil
 }
 
 // lowerHex reports whether s is lower-case hex digits only.
@@ -58,4 +61,25 @@ func lowerHex(s string) bool {
 		}
 	}
 	return true
+}
+
+// digestScan reads request_digest into the RequestHash that request_hash
+// was read into before it: a NULL leaves that text, bytes replace it. It
+// reads the driver's bytes in place, with no copy of them.
+type digestScan struct{ hash *string }
+
+// Scan implements sql.Scanner.
+func (d digestScan) Scan(src any) error {
+	switch src := src.(type) {
+	case nil:
+		return nil
+	case []byte:
+		h, err := joinHash(*d.hash, src)
+		if err != nil {
+			return err
+		}
+		*d.hash = h
+		return nil
+	}
+	return fmt.Errorf("a request digest of type %T", src)
 }

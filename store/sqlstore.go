@@ -117,9 +117,14 @@ const verificationCols = `seq, tenant, id, attempt, idempotency_key, request_has
 	request_bytes, created_at, verdict_row, dims, must_undecided, injection, codes, task_cost_usd,
 	judge_calls, cache_hits, cache_misses, self_confidence, complexity, issue, ` + ledgerCols
 
-// listCols are verificationCols with NULL for the result: a list
-// without its reports.
-var listCols = strings.Replace(verificationCols, " result,", " NULL,", 1)
+// listCols are verificationCols as a list reads them: with nothing for
+// the request hash, which only a replay of a request compares; and
+// listBriefCols the same with NULL for the result, a list without its
+// reports.
+var (
+	listCols      = strings.Replace(verificationCols, " request_hash, request_digest,", " '', NULL,", 1)
+	listBriefCols = strings.Replace(listCols, " result,", " NULL,", 1)
+)
 
 // insertVerificationSQL inserts a verification's row, unless a unique
 // key matches a stored row.
@@ -586,11 +591,9 @@ func scanVerification(r row, full bool) (*Verification, error) {
 	var (
 		v                   Verification
 		judges, dims, codes string
-		hash                string
-		digest              []byte
 		ls                  ledgerScan
 	)
-	dest := []any{&v.Seq, &v.Tenant, &v.ID, &v.Attempt, &v.IdempotencyKey, &hash, &digest,
+	dest := []any{&v.Seq, &v.Tenant, &v.ID, &v.Attempt, &v.IdempotencyKey, &v.RequestHash, digestScan{&v.RequestHash},
 		&v.InteractionID, &v.VerificationType, &v.TargetID, &v.TaskID, &v.Goal, &v.Kind,
 		&v.Verdict, &v.Action, &v.Score, &v.Confidence, &v.NeedsReview, &v.Criticality,
 		&v.ExecutorModel, &judges, &v.CostUSD, &v.DurationMs, &v.Result, &v.RequestBytes,
@@ -605,10 +608,6 @@ func scanVerification(r row, full bool) (*Verification, error) {
 		return nil, err
 	}
 	v.Ledger = ls.ledger()
-	var err error
-	if v.RequestHash, err = joinHash(hash, digest); err != nil {
-		return nil, fmt.Errorf("request hash of %s/%d: %w", v.ID, v.Attempt, err)
-	}
 	if err := json.Unmarshal([]byte(judges), &v.JudgeModels); err != nil {
 		return nil, fmt.Errorf("judge_models of %s/%d: %w", v.ID, v.Attempt, err)
 	}
@@ -667,9 +666,9 @@ func (s *sqlStore) List(ctx context.Context, tenant string, f Filter) (Page, err
 	}
 	limit = min(limit, maxListLimit)
 	var q strings.Builder
-	cols := verificationCols
+	cols := listCols
 	if !f.Reports {
-		cols = listCols
+		cols = listBriefCols
 	}
 	q.WriteString(`SELECT ` + cols + ` FROM verification_logs WHERE tenant = ?`)
 	args := []any{tenant}

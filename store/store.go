@@ -79,8 +79,8 @@ type Log interface {
 	// attempt of that id. Request is filled in.
 	Get(ctx context.Context, tenant, id string, attempt int) (*Verification, error)
 	// List returns the tenant's verifications matching f, newest first
-	// (by Seq; oldest first with f.Oldest), without their Request, and
-	// without their Result unless f.Reports.
+	// (by Seq; oldest first with f.Oldest), without their Request and
+	// RequestHash, and without their Result unless f.Reports.
 	List(ctx context.Context, tenant string, f Filter) (Page, error)
 	// Tenants returns the tenants with verifications since the given
 	// time.
