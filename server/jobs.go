@@ -26,11 +26,15 @@ import (
 // in the same database: one job per pending item, inserted in the
 // transaction that makes the batch visible (the one that creates a batch
 // written whole, or the one that ends the upload of a batch stored a
-// chunk at a time), and a job completes in the transaction that writes
-// its item's report, so a report row exists exactly once per item
-// however often a job is tried. A job whose worker died is made
-// available again by River's rescuer (after Queue.RescueAfter), and
-// tried by another.
+// chunk at a time). The transaction that writes an item's report claims
+// the item (only a pending one can be completed), so a report row exists
+// exactly once per item however often a job is tried. River then
+// completes the job, with others' in one statement: completing each in
+// the item's transaction cost PostgreSQL a statement per job, about a
+// fifth of a batch's throughput. A job whose completion is lost (its
+// process died between the two) is tried again and finds its item done.
+// A job whose worker died is made available again by River's rescuer
+// (after Queue.RescueAfter), and tried by another.
 //
 // A batch stored as it is uploaded has no job while it loads: its jobs
 // are inserted when its last chunk is stored, in the commit's
@@ -505,9 +509,9 @@ type itemWorker struct {
 	q *jobQueue
 }
 
-// Work verifies the job's item and completes both in one transaction. An
-// item no longer pending (completed by an earlier try whose job
-// completion was lost) completes the job alone. A verification that
+// Work verifies the job's item and completes it; River completes the
+// job once Work returns. An item no longer pending (completed by an
+// earlier try whose job completion was lost) completes the job alone. A verification that
 // crashed is tried again while attempts remain; at the last, it is the
 // item's error.
 func (w *itemWorker) Work(ctx context.Context, job *river.Job[itemArgs]) error {
@@ -531,11 +535,7 @@ func (w *itemWorker) Work(ctx context.Context, job *river.Job[itemArgs]) error {
 	}
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
 	defer cancel()
-	completeJob := func(ctx context.Context, tx pgx.Tx) error {
-		_, err := river.JobCompleteTx[*riverpgxv5.Driver](ctx, tx, job)
-		return err
-	}
-	if err := q.st.CompleteItemTx(wctx, out.completion(a.Tenant, a.Batch, a.Index), completeJob); err != nil {
+	if err := q.st.CompleteItem(wctx, out.completion(a.Tenant, a.Batch, a.Index)); err != nil {
 		return fmt.Errorf("completing the item: %w", err)
 	}
 	q.s.completed(a.Tenant, out)

@@ -36,6 +36,16 @@ func queueEnv(t *testing.T, mut func(*Config)) (*testEnv, string) {
 	return newEnvOn(t, dsn, mut), dsn
 }
 
+// settledJobStates stops the server's job queue, which waits for River
+// to write the completions of the jobs it worked (it writes them after
+// the items', a batch at a time), and counts the verification jobs by
+// state.
+func settledJobStates(t *testing.T, e *testEnv) map[string]int {
+	t.Helper()
+	e.srv.jobs.drain(t.Context())
+	return jobStates(t, e.store)
+}
+
 // jobStates counts the verification jobs of a store by state.
 func jobStates(t *testing.T, st store.Store) map[string]int {
 	t.Helper()
@@ -76,7 +86,7 @@ func TestQueueBatch(t *testing.T) {
 	if st.Done != 20 || st.Failed != 1 {
 		t.Fatalf("batch: %+v", st)
 	}
-	if got := jobStates(t, e.store); got["completed"] != 20 || len(got) != 1 {
+	if got := settledJobStates(t, e); got["completed"] != 20 || len(got) != 1 {
 		t.Errorf("jobs by state: %v, want 20 completed (the bad line has none)", got)
 	}
 	page, err := e.store.List(t.Context(), DefaultTenant, store.Filter{Limit: 100})
@@ -109,7 +119,7 @@ func TestQueuePoison(t *testing.T) {
 	if len(lines) != 3 || !strings.Contains(lines[1], `"line":2`) || !strings.Contains(lines[1], "crashed on each of 3 attempts") {
 		t.Errorf("results:\n%s", strings.Join(lines, "\n"))
 	}
-	if got := jobStates(t, e.store); got["completed"] != 3 {
+	if got := settledJobStates(t, e); got["completed"] != 3 || len(got) != 1 {
 		t.Errorf("jobs by state: %v, want 3 completed", got)
 	}
 	var attempts int

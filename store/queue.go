@@ -31,12 +31,6 @@ type Queue interface {
 	// and none exists while it loads; an error from each undoes the
 	// commit, and the batch stays loading.
 	CommitBatchTx(ctx context.Context, tenant, id string, each ItemsTxFunc) (*Batch, error)
-	// CompleteItemTx is [Batches.CompleteItem] whose transaction runs then
-	// after the item's own writes (before the rows every completion of
-	// the batch writes, which stay locked to the commit), also when the
-	// item is no longer pending; an error from then undoes the
-	// completion.
-	CompleteItemTx(ctx context.Context, c Completion, then TxFunc) error
 	// Item returns one batch item with its Request; ErrNotFound when the
 	// tenant has no such item (its batch was pruned), or its batch is
 	// still loading.
@@ -79,11 +73,6 @@ func (s *pgStore) CommitBatchTx(ctx context.Context, tenant, id string, each Ite
 		}
 		return each(ctx, tx, indexes)
 	})
-}
-
-// CompleteItemTx implements [Queue.CompleteItemTx].
-func (s *pgStore) CompleteItemTx(ctx context.Context, c Completion, then TxFunc) error {
-	return s.completeItem(ctx, c, pgThen(then))
 }
 
 // pgThen adapts a TxFunc to the engine's transaction, a pgx.Tx inside a

@@ -1414,15 +1414,6 @@ func (s *sqlStore) readBatch(ctx context.Context, c conn, tenant, id string, loa
 // when the tenant has no such item; the verification's tenant, when
 // given, must be the batch's.
 func (s *sqlStore) CompleteItem(ctx context.Context, c Completion) error {
-	return s.completeItem(ctx, c, nil)
-}
-
-// completeItem ends a pending item as c says. Its transaction runs then
-// (when not nil) after the item's own writes and before those every
-// completion of the batch or the tenant makes (the batch's counts, the
-// events, the tallies), also when the item was no longer pending: an
-// error from then undoes the completion.
-func (s *sqlStore) completeItem(ctx context.Context, c Completion, then func(ctx context.Context, tx conn) error) error {
 	const op = "store: complete batch item"
 	if err := s.check(); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
@@ -1482,10 +1473,7 @@ func (s *sqlStore) completeItem(ctx context.Context, c Completion, then func(ctx
 			if errors.Is(err, sql.ErrNoRows) {
 				return ErrNotFound
 			}
-			if err != nil || then == nil {
-				return err
-			}
-			return then(ctx, tx)
+			return err
 		}
 		done, failed := 1, 0
 		if v != nil {
@@ -1516,11 +1504,6 @@ func (s *sqlStore) completeItem(ctx context.Context, c Completion, then func(ctx
 			done, failed = 0, 1
 			if _, err := tx.exec(ctx, `UPDATE batch_items SET error = ? WHERE tenant = ? AND batch_id = ? AND idx = ?`,
 				string(errJSON), tenant, batchID, index); err != nil {
-				return err
-			}
-		}
-		if then != nil {
-			if err := then(ctx, tx); err != nil {
 				return err
 			}
 		}
