@@ -1461,22 +1461,22 @@ func (s *sqlStore) CompleteItem(ctx context.Context, c Completion) error {
 			state = ItemError
 		}
 		// Claim the item: only a pending one can be completed (in
-		// PostgreSQL, the row stays locked until commit).
-		n, err := tx.exec(ctx, `UPDATE batch_items SET state = ? WHERE tenant = ? AND batch_id = ? AND idx = ? AND state = 'pending'`,
-			state, tenant, batchID, index)
-		if err != nil {
-			return err
+		// PostgreSQL, the row stays locked until commit). It is updated
+		// once, below: each update of a row writes all of it again, its
+		// request included.
+		var was string
+		err := tx.queryRow(ctx, `SELECT state FROM batch_items WHERE tenant = ? AND batch_id = ? AND idx = ?`+s.d.forUpdate,
+			tenant, batchID, index).Scan(&was)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrNotFound
 		}
-		if n == 0 {
-			var one int
-			err := tx.queryRow(ctx, `SELECT 1 FROM batch_items WHERE tenant = ? AND batch_id = ? AND idx = ?`, tenant, batchID, index).Scan(&one)
-			if errors.Is(err, sql.ErrNoRows) {
-				return ErrNotFound
-			}
+		if err != nil || was != ItemPending {
 			return err
 		}
 		done, failed := 1, 0
-		if v != nil {
+		set, args := `state = ?, error = ?`, []any{state, string(errJSON)}
+		switch {
+		case v != nil:
 			seq, dup, err = s.insertVerification(ctx, tx, nv)
 			if err != nil {
 				return err
@@ -1487,25 +1487,18 @@ func (s *sqlStore) CompleteItem(ctx context.Context, c Completion) error {
 			}
 			// The request is stored once: a verification written with it
 			// holds it from now on, and the item keeps a reference.
-			set := `verification_id = ?, attempt = ?`
+			set, args = `state = ?, verification_id = ?, attempt = ?`, []any{state, id, attempt}
 			if dup == nil && nv.Request != nil {
 				set += `, request = NULL`
 			}
-			if _, err := tx.exec(ctx, `UPDATE batch_items SET `+set+` WHERE tenant = ? AND batch_id = ? AND idx = ?`,
-				id, attempt, tenant, batchID, index); err != nil {
-				return err
-			}
-		} else if result != nil {
-			if _, err := tx.exec(ctx, `UPDATE batch_items SET result = ? WHERE tenant = ? AND batch_id = ? AND idx = ?`,
-				string(result), tenant, batchID, index); err != nil {
-				return err
-			}
-		} else {
+		case result != nil:
+			set, args = `state = ?, result = ?`, []any{state, string(result)}
+		default:
 			done, failed = 0, 1
-			if _, err := tx.exec(ctx, `UPDATE batch_items SET error = ? WHERE tenant = ? AND batch_id = ? AND idx = ?`,
-				string(errJSON), tenant, batchID, index); err != nil {
-				return err
-			}
+		}
+		if _, err := tx.exec(ctx, `UPDATE batch_items SET `+set+` WHERE tenant = ? AND batch_id = ? AND idx = ?`,
+			append(args, tenant, batchID, index)...); err != nil {
+			return err
 		}
 		// The batch's counts, in one of its shards (migration 0012): every
 		// completion of the batch writes one, and holds it to the commit.
