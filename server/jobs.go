@@ -511,9 +511,9 @@ type itemWorker struct {
 
 // Work verifies the job's item and completes it; River completes the
 // job once Work returns. An item no longer pending (completed by an
-// earlier try whose job completion was lost) completes the job alone. A verification that
-// crashed is tried again while attempts remain; at the last, it is the
-// item's error.
+// earlier try whose job completion was lost) completes the job alone. A
+// verification that crashed is tried again while attempts remain; at the
+// last, it is the item's error.
 func (w *itemWorker) Work(ctx context.Context, job *river.Job[itemArgs]) error {
 	q, a := w.q, job.Args
 	it, err := q.st.Item(ctx, a.Tenant, a.Batch, a.Index)
