@@ -25,9 +25,10 @@ func newWorkerCmd(st Streams) *cobra.Command {
 		Use:   "worker --store postgres://... [--config FILE] [--workers N]",
 		Short: "Work the batch jobs of a PostgreSQL store, beside any number of servers",
 		Long: `Work the verification jobs of the batches of a PostgreSQL store: each item of a
-batch posted to any 'vouch serve' on that store is a job, which a worker takes,
-verifies, and completes in the transaction that writes the item's report, so a
-report is written once however often a job is tried. Run any number of
+batch posted to any 'vouch serve' on that store is a job, which a worker takes
+and verifies. The transaction that writes the item's report completes the item,
+which only a pending item can be, so a report is written once however often a
+job is tried; the job is completed after it. Run any number of
 workers, on any machines that reach the database; while one runs, the servers
 leave the jobs to the workers (with none running, a server works them itself).
 
