@@ -171,6 +171,10 @@ func serveBench(n, conc, rounds int, dsn string, procs int, profileDir string) e
 			return fmt.Errorf("the store's size: %w", err)
 		}
 	}
+	w0, err := storeWrites(url)
+	if err != nil {
+		return err
+	}
 	_, cpu0, ok := proccpu.Of(pid)
 	if !ok {
 		return fmt.Errorf("the server's CPU time: /proc/%d/stat cannot be read", pid)
@@ -189,6 +193,10 @@ func serveBench(n, conc, rounds int, dsn string, procs int, profileDir string) e
 		return fmt.Errorf("the server's CPU time: /proc/%d/stat cannot be read", pid)
 	}
 	pg1, _ := proccpu.Postgres()
+	w1, err := storeWrites(url)
+	if err != nil {
+		return err
+	}
 	slices.Sort(all)
 	q := func(p float64) time.Duration { return all[min(len(all)-1, int(p*float64(len(all))))] }
 	fmt.Printf("throughput: %.0f verifications/s (%d in %v)\n", float64(len(all))/wall.Seconds(), len(all), wall.Round(time.Millisecond))
@@ -200,6 +208,14 @@ func serveBench(n, conc, rounds int, dsn string, procs int, profileDir string) e
 	fmt.Printf("server CPU per verification: %.0f µs (user + system over the timed passes)\n", perV(cpu1-cpu0))
 	if pgStore && pgLocal {
 		fmt.Printf("PostgreSQL CPU per verification: %.0f µs (every postgres process of this machine over the timed passes)\n", perV(pg1-pg0))
+	}
+	if commits := w1.commits - w0.commits; commits > 0 {
+		synced := "on SQLite with synchronous=FULL, each a sync of the write-ahead log"
+		if pgStore {
+			synced = "on PostgreSQL, each a flush of its WAL"
+		}
+		fmt.Printf("store commits: %.0f a second over the timed passes, %.1f writes each (%s)\n",
+			commits/wall.Seconds(), (w1.writes-w0.writes)/commits, synced)
 	}
 	if debugURL != "" {
 		if err := <-profiled; err != nil {
@@ -267,6 +283,48 @@ func fileSizes(names ...string) (int64, error) {
 		n += fi.Size()
 	}
 	return n, nil
+}
+
+// writeCounts are the store's commits and writes a server's /metrics
+// gives (vouch_store_commits_total, vouch_store_writes_total).
+type writeCounts struct{ commits, writes float64 }
+
+// storeWrites reads the store's write counts from the server at url.
+func storeWrites(url string) (writeCounts, error) {
+	res, err := http.Get(url + "/metrics")
+	if err != nil {
+		return writeCounts{}, err
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		return writeCounts{}, fmt.Errorf("GET /metrics: %s", res.Status)
+	}
+	var w writeCounts
+	found := 0
+	sc := bufio.NewScanner(res.Body)
+	for sc.Scan() {
+		name, value, _ := strings.Cut(sc.Text(), " ")
+		var dst *float64
+		switch name {
+		case "vouch_store_commits_total":
+			dst = &w.commits
+		case "vouch_store_writes_total":
+			dst = &w.writes
+		default:
+			continue
+		}
+		if *dst, err = strconv.ParseFloat(value, 64); err != nil {
+			return writeCounts{}, fmt.Errorf("/metrics: %s: %w", name, err)
+		}
+		found++
+	}
+	if err := sc.Err(); err != nil {
+		return writeCounts{}, fmt.Errorf("/metrics: %w", err)
+	}
+	if found != 2 {
+		return writeCounts{}, errors.New("/metrics gives no vouch_store_commits_total and vouch_store_writes_total")
+	}
+	return w, nil
 }
 
 // fetch writes what GET url answers into file.

@@ -85,6 +85,19 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 	return m
 }
 
+// registerWriteStats exports what the store's writes committed: their
+// rate is the syncs asked of the disk, and their ratio the writes each
+// commit carries (see store.WriteStats).
+func registerWriteStats(reg prometheus.Registerer, wc store.WriteCounter) {
+	reg.MustRegister(
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "vouch_store_commits_total",
+			Help: "Write transactions the store committed: on SQLite with synchronous=FULL, each a sync of its write-ahead log; on PostgreSQL, each a flush of its WAL."},
+			func() float64 { return float64(wc.WriteStats().Commits) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "vouch_store_writes_total",
+			Help: "Writes (verifications stored, batch items completed, ...) in the store's committed transactions: over vouch_store_commits_total, the writes a commit carries."},
+			func() float64 { return float64(wc.WriteStats().Writes) }))
+}
+
 func (m *metrics) request(route string, code int, d time.Duration) {
 	c := strconv.Itoa(code)
 	m.requests.WithLabelValues(route, c).Inc()

@@ -136,6 +136,9 @@ func New(opt Options) (*Server, error) {
 		reg = newRegistry()
 	}
 	s.metrics = newMetrics(reg)
+	if wc, ok := opt.Store.(store.WriteCounter); ok {
+		registerWriteStats(reg, wc)
+	}
 	s.st = instrument(opt.Store, s.metrics)
 	reg.MustRegister(&qualityCollector{s: s, refresh: 15 * time.Second})
 	s.hub = newHub(cfg.MaxEventStreams, cfg.MaxEventStreamsPerTenant)

@@ -12,7 +12,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -525,6 +527,15 @@ func TestHealthAndMetrics(t *testing.T) {
 	} {
 		if !bytes.Contains(res.body, []byte(want)) {
 			t.Errorf("/metrics lacks %s", want)
+		}
+	}
+	// The verification's commit, and its write in it.
+	for _, name := range []string{"vouch_store_commits_total", "vouch_store_writes_total"} {
+		m := regexp.MustCompile(`(?m)^` + name + ` (\S+)$`).FindSubmatch(res.body)
+		if m == nil {
+			t.Errorf("/metrics lacks %s", name)
+		} else if n, err := strconv.ParseFloat(string(m[1]), 64); err != nil || n < 1 {
+			t.Errorf("%s = %s, want at least 1", name, m[1])
 		}
 	}
 	if res := e.do("GET", "/openapi.json", "", nil); res.status != 200 || !json.Valid(res.body) {

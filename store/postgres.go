@@ -73,6 +73,7 @@ type pgEngine struct {
 	commits  atomic.Int64 // group transactions committed
 	reruns   atomic.Int64 // groups run again: write by write, or without a write that failed
 	together atomic.Int64 // group transactions committed whose insertions were written together
+	written  writeCounts  // for WriteStats
 }
 
 // eventWait bounds how long Events waits for events committed above the
@@ -180,6 +181,9 @@ func (e *pgEngine) migrate(ctx context.Context, opt Options) error {
 // insert, as plan_cache_mode=force_custom_plan for the whole pool did,
 // cost 16% of the throughput of POST /v1/verify).
 func (e *pgEngine) reader() conn { return pgConn{q: e.pool, planEach: true} }
+
+// counts implements engine.
+func (e *pgEngine) counts() *writeCounts { return &e.written }
 
 // write implements engine. A rerunnable write is queued for the
 // committers, which run it in a transaction it may share; any other runs
@@ -388,6 +392,7 @@ func (e *pgEngine) groupTx(ctx context.Context, group []*writeReq, many bool) (f
 		return -1, err
 	}
 	e.commits.Add(1)
+	e.written.committed(len(group))
 	if written {
 		e.together.Add(1)
 	}
@@ -437,7 +442,11 @@ func (e *pgEngine) writeTx(ctx context.Context, mode writeMode, fn func(ctx cont
 			return fmt.Errorf("tallies: %w", err)
 		}
 	}
-	return tx.Commit(ctx)
+	if err := tx.Commit(ctx); err != nil {
+		return err
+	}
+	e.written.committed(1)
+	return nil
 }
 
 // pgInsertEventSQL inserts an event with its Seq: the store's base (see

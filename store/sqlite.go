@@ -56,6 +56,7 @@ type sqliteEngine struct {
 
 	commits atomic.Int64 // write transactions committed
 	reruns  atomic.Int64 // groups of rerunnable writes run again, each in its savepoint
+	written writeCounts  // for WriteStats
 
 	// stmts are prepared on the writer's connection, used by the writer
 	// goroutine only.
@@ -182,6 +183,9 @@ func (e *sqliteEngine) migrate(ctx context.Context, opt Options) error {
 	return tx.Commit()
 }
 
+// counts implements engine.
+func (e *sqliteEngine) counts() *writeCounts { return &e.written }
+
 func (e *sqliteEngine) reader() conn { return sqlConn{q: e.rdb, cache: e.reads} }
 
 // sqliteInsertEventSQL inserts an event; SQLite gives it the next Seq.
@@ -305,6 +309,13 @@ func (e *sqliteEngine) commit(group []*writeReq) {
 		return
 	}
 	e.commits.Add(1)
+	n := 0
+	for _, err := range errs {
+		if err == nil {
+			n++
+		}
+	}
+	e.written.committed(n)
 	answer(nil)
 }
 
@@ -348,6 +359,7 @@ func (e *sqliteEngine) commitRerunnable(ctx context.Context, group []*writeReq) 
 		return true
 	}
 	e.commits.Add(1)
+	e.written.committed(len(group))
 	answer(nil)
 	return true
 }

@@ -53,6 +53,8 @@ type engine interface {
 	// Events reads below it, so that a reader that resumes after a Seq
 	// never skips an event committed late.
 	eventHorizon(ctx context.Context) (int64, error)
+	// counts returns what the engine's write transactions committed.
+	counts() *writeCounts
 	// ping reports whether the database answers.
 	ping(ctx context.Context) error
 	// close drains the writes under way and releases the database.
@@ -95,7 +97,10 @@ type sqlStore struct {
 	closeErr  error
 }
 
-var _ Store = (*sqlStore)(nil)
+var (
+	_ Store        = (*sqlStore)(nil)
+	_ WriteCounter = (*sqlStore)(nil)
+)
 
 // Defaults and bounds of the limits the methods take.
 const (

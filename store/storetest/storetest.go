@@ -84,6 +84,7 @@ func Run(t *testing.T, newDB NewDB) {
 		{"Closed", testClosed},
 		{"Reopen", testReopen},
 		{"CompressionDictionary", testCompressionDictionary},
+		{"WriteStats", testWriteStats},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -1808,5 +1809,29 @@ func testReopen(t *testing.T, h *harness) {
 	evs := []store.Event{event(tenant, "x", 6)}
 	if err := h.s.AppendEvents(ctx, evs); err != nil || evs[0].Seq <= last {
 		t.Errorf("event Seq after reopening %d (%v), not after %d", evs[0].Seq, err, last)
+	}
+}
+
+// testWriteStats: a store counts its commits and the writes they held;
+// concurrent writes may share commits, never the other way round.
+func testWriteStats(t *testing.T, h *harness) {
+	wc, ok := h.s.(store.WriteCounter)
+	if !ok {
+		t.Fatalf("%T does not count its writes", h.s)
+	}
+	before := wc.WriteStats()
+	h.insert(sample(tenant, "ws", 1, at(0)))
+	if got := wc.WriteStats(); got.Commits != before.Commits+1 || got.Writes != before.Writes+1 {
+		t.Errorf("after one insert: %+v, want one commit and one write more than %+v", got, before)
+	}
+	before = wc.WriteStats()
+	var vs []*store.Verification
+	for i := range 20 {
+		vs = append(vs, sample(tenant, fmt.Sprintf("ws%d", i), 1, at(i)))
+	}
+	h.insertAll(vs)
+	got := wc.WriteStats()
+	if writes, commits := got.Writes-before.Writes, got.Commits-before.Commits; writes != 20 || commits < 1 || commits > writes {
+		t.Errorf("20 inserts at once: %d writes in %d commits, want 20 in 1 to 20", writes, commits)
 	}
 }
