@@ -32,9 +32,11 @@ import (
 // completes the job, with others' in one statement: completing each in
 // the item's transaction cost PostgreSQL a statement per job, about a
 // fifth of a batch's throughput. A job whose completion is lost (its
-// process died between the two) is tried again and finds its item done.
-// A job whose worker died is made available again by River's rescuer
-// (after Queue.RescueAfter), and tried by another.
+// process died between the two) is tried again and finds its item done;
+// if that was its last attempt, River's rescuer discards it instead, its
+// item done all the same (the sweep ends only pending items). A job whose
+// worker died is made available again by River's rescuer (after
+// Queue.RescueAfter), and tried by another.
 //
 // A batch stored as it is uploaded has no job while it loads: its jobs
 // are inserted when its last chunk is stored, in the commit's

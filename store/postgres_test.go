@@ -437,10 +437,12 @@ func TestPostgresInsertTogether(t *testing.T) {
 		for i := range 4 { // 0, 1, 2 and 0 events
 			v := benchVerification("acme", i, created.Add(time.Duration(i)*time.Second))
 			v.Result = []byte(fmt.Sprintf(`{"verdict":"pass","n":%d}`, i))
-			if i%2 == 1 { // NULLs beside values in each nullable column
+			v.RequestHash += "/ef92ff2fb3a78a3e" // the server's form: kept as bytes
+			if i%2 == 1 {                        // NULLs beside values in each nullable column
 				cost, self, complexity := 0.25*float64(i), 0.5, i
 				v.Score, v.TaskCostUSD, v.SelfConfidence, v.Complexity = nil, &cost, &self, &complexity
 				v.Ledger = &store.Ledger{Claims: 3, Unverified: 1, Refuted: 1}
+				v.RequestHash = fmt.Sprintf("not hex %d", i) // kept as text, its digest NULL
 			}
 			var evs []store.Event
 			for j := range i % 3 {
@@ -499,7 +501,7 @@ func TestPostgresInsertTogether(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !bytes.Equal(stored.Result, v.Result) || stored.Seq != v.Seq || !reflect.DeepEqual(stored.Score, v.Score) ||
+			if !bytes.Equal(stored.Result, v.Result) || stored.Seq != v.Seq || stored.RequestHash != v.RequestHash || !reflect.DeepEqual(stored.Score, v.Score) ||
 				!reflect.DeepEqual(stored.TaskCostUSD, v.TaskCostUSD) || !reflect.DeepEqual(stored.SelfConfidence, v.SelfConfidence) ||
 				!reflect.DeepEqual(stored.Complexity, v.Complexity) || !reflect.DeepEqual(stored.Ledger, v.Ledger) {
 				t.Errorf("write %d read back: %+v\nwritten: %+v", i, stored, v)
@@ -513,6 +515,15 @@ func TestPostgresInsertTogether(t *testing.T) {
 		}
 		if events[4][0].Seq != 0 {
 			t.Errorf("the duplicate's event has Seq %d: written", events[4][0].Seq)
+		}
+		var digests, texts int
+		if err := s.(store.Queue).Pool().QueryRow(ctx, `SELECT count(*) FILTER (WHERE request_digest IS NOT NULL AND request_hash = ''),
+				count(*) FILTER (WHERE request_digest IS NULL AND request_hash LIKE 'not hex %')
+			FROM verification_logs WHERE seq = ANY($1)`, []int64{group[0].Seq, group[1].Seq, group[2].Seq, group[3].Seq}).Scan(&digests, &texts); err != nil {
+			t.Fatal(err)
+		}
+		if digests != 2 || texts != 2 {
+			t.Errorf("written together: %d hashes kept as bytes and %d as text, want 2 and 2", digests, texts)
 		}
 		evs, err := s.Events(ctx, "acme", 0, 100)
 		if err != nil {

@@ -315,7 +315,9 @@ func (e *sqliteEngine) commit(group []*writeReq) {
 			n++
 		}
 	}
-	e.written.committed(n)
+	if n > 0 { // a transaction whose every write failed changed nothing
+		e.written.committed(n)
+	}
 	answer(nil)
 }
 

@@ -13,8 +13,11 @@ type WriteStats struct {
 	// Commits is the write transactions committed (not the schema's
 	// migrations).
 	Commits int64
-	// Writes is the writes they held: each a verification inserted, a
-	// batch item completed, a label added, and so on.
+	// Writes is the writes they held: each a call that writes (an
+	// Insert, an Import of many rows, a batch item's completion, a label,
+	// ...), also one that found nothing to change (a duplicate); a write
+	// that failed is not counted, nor a transaction whose every write
+	// failed.
 	Writes int64
 }
 

@@ -1829,9 +1829,21 @@ func testWriteStats(t *testing.T, h *harness) {
 	for i := range 20 {
 		vs = append(vs, sample(tenant, fmt.Sprintf("ws%d", i), 1, at(i)))
 	}
+	// Beside them, writes that fail (items of no batch): not counted,
+	// whether they run alone or beside others.
+	var wg sync.WaitGroup
+	for i := range 5 {
+		wg.Go(func() {
+			err := h.s.CompleteItem(t.Context(), store.Completion{Tenant: tenant, BatchID: "none", Index: i, Error: []byte(`{"line":1}`)})
+			if !errors.Is(err, store.ErrNotFound) {
+				t.Errorf("completing an item of no batch: %v, want ErrNotFound", err)
+			}
+		})
+	}
 	h.insertAll(vs)
+	wg.Wait()
 	got := wc.WriteStats()
 	if writes, commits := got.Writes-before.Writes, got.Commits-before.Commits; writes != 20 || commits < 1 || commits > writes {
-		t.Errorf("20 inserts at once: %d writes in %d commits, want 20 in 1 to 20", writes, commits)
+		t.Errorf("20 inserts and 5 failing writes at once: %d writes in %d commits, want 20 in 1 to 20", writes, commits)
 	}
 }
