@@ -351,8 +351,9 @@ func (e *queueEnv) checkExactlyOnce(id string, total int) {
 	}
 	// River completes a job after its item, a batch of jobs at a time; a
 	// completion lost with its process (killed, or cut from PostgreSQL)
-	// waits for the job's rescue and retry, which finds the item done.
-	waitFor(t, time.Minute, "every job of the batch completed", func() bool {
+	// waits for the job's rescue (queue.rescueAfter, then River's rescuer
+	// runs every 30s) and retry, which finds the item done.
+	waitFor(t, 2*time.Minute, "every job of the batch completed", func() bool {
 		return count(t, c, `SELECT count(*) FROM river_job WHERE args->>'batch' = $1 AND state <> 'completed'`, id) == 0
 	})
 	if n := count(t, c, `SELECT count(*) FROM river_job WHERE args->>'batch' = $1`, id); n != total {
