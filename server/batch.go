@@ -616,9 +616,12 @@ func (out *itemOutcome) completion(tenant, batchID string, index int) store.Comp
 }
 
 // completed is what follows a batch item's completion: the metrics of a
-// new verification and the wake-up of the event streams.
+// new verification and the wake-up of the event streams. A verification
+// the completion did not write (its Seq still 0: another try of the job
+// completed the item first, or it was stored already) is not counted
+// again.
 func (s *Server) completed(tenant string, out itemOutcome) {
-	if out.report != nil && out.row != nil {
+	if out.report != nil && out.row != nil && out.row.Seq != 0 {
 		s.stored(tenant, out.report)
 	} else {
 		s.hub.notify(tenant)

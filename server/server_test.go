@@ -700,3 +700,30 @@ func TestReadyStoreDown(t *testing.T) {
 		}
 	}
 }
+
+// TestCompletedCountsWhatItWrote: a batch item's verification is counted
+// in the metrics only when its completion wrote it (the store gave it a
+// Seq), not when another try of the job completed the item first.
+func TestCompletedCountsWhatItWrote(t *testing.T) {
+	e := newEnv(t, nil)
+	rep := &vouch.Report{Kind: vouch.KindSubtask, Verdict: vouch.VerdictPass}
+	const metric = `vouch_verifications_total{kind="subtask",verdict="pass"} `
+	e.srv.completed(DefaultTenant, itemOutcome{report: rep, row: &store.Verification{}})
+	if body := e.do("GET", "/metrics", "", nil).body; !bytes.Contains(body, []byte(metric+"0")) {
+		t.Errorf("a completion that wrote nothing was counted:\n%s", metricLine(body, metric))
+	}
+	e.srv.completed(DefaultTenant, itemOutcome{report: rep, row: &store.Verification{Seq: 7}})
+	if body := e.do("GET", "/metrics", "", nil).body; !bytes.Contains(body, []byte(metric+"1")) {
+		t.Errorf("a completion that wrote its verification was not counted once:\n%s", metricLine(body, metric))
+	}
+}
+
+// metricLine is the line of /metrics that starts with prefix.
+func metricLine(body []byte, prefix string) string {
+	for line := range strings.SplitSeq(string(body), "\n") {
+		if strings.HasPrefix(line, prefix) {
+			return line
+		}
+	}
+	return "(none)"
+}

@@ -502,7 +502,10 @@ type Completion struct {
 	Tenant, BatchID string
 	Index           int
 	// Verification is written as [Log.Insert] writes one, with Events;
-	// the store assigns its Seq and theirs.
+	// the store assigns its Seq and theirs when this completion writes
+	// it. Its Seq stays 0 when it does not: the item was no longer
+	// pending, or the verification was stored already (the item then
+	// points at the stored one).
 	Verification *Verification
 	Events       []Event
 	// Result is the result of an item of a re-verification batch.

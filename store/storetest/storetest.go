@@ -1244,9 +1244,14 @@ func testBatches(t *testing.T, h *harness) {
 	} else {
 		diff(t, "the item's verification", *v0, *g)
 	}
-	// Again, with another verification: nothing changes.
-	if err := h.s.CompleteItem(ctx, store.Completion{Tenant: tenant, BatchID: "b1", Index: 0, Verification: sample(tenant, "bv0-again", 1, at(2)), Events: []store.Event{event(tenant, "created", 2)}}); err != nil {
+	// Again, with another verification: nothing changes, and its Seq
+	// stays 0 (what tells the caller it wrote nothing).
+	again := sample(tenant, "bv0-again", 1, at(2))
+	if err := h.s.CompleteItem(ctx, store.Completion{Tenant: tenant, BatchID: "b1", Index: 0, Verification: again, Events: []store.Event{event(tenant, "created", 2)}}); err != nil {
 		t.Errorf("CompleteItem(0) again: %v", err)
+	}
+	if again.Seq != 0 {
+		t.Errorf("completing a done item gave its verification Seq %d, want 0", again.Seq)
 	}
 	if _, err := h.s.Get(ctx, tenant, "bv0-again", 1); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("completing a done item wrote a verification: %v", err)
@@ -1267,6 +1272,9 @@ func testBatches(t *testing.T, h *harness) {
 	dup.IdempotencyKey = v0.IdempotencyKey
 	if err := h.s.CompleteItem(ctx, store.Completion{Tenant: tenant, BatchID: "b1", Index: 2, Verification: dup, Events: []store.Event{event(tenant, "created", 3)}}); err != nil {
 		t.Fatalf("CompleteItem(2, a duplicate): %v", err)
+	}
+	if dup.Seq != 0 {
+		t.Errorf("a duplicate's completion gave it Seq %d, want 0: it wrote no verification", dup.Seq)
 	}
 	// Items that do not exist.
 	err = h.s.CompleteItem(ctx, store.Completion{Tenant: tenant, BatchID: "b1", Index: 9, Error: itemErr})
