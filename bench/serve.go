@@ -397,20 +397,13 @@ func procStatus(pid int) (map[string]string, error) {
 	return m, nil
 }
 
-// serverCPU reads the user and system time of a process from
-// /proc/PID/stat.
+// serverCPU gives the user and system time of a process so far.
 func serverCPU(pid int) string {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
+	t, ok := proccpu.Stat(pid)
+	if !ok {
 		return "?"
 	}
-	f := strings.Fields(string(data[bytes.LastIndexByte(data, ')')+2:]))
-	if len(f) < 13 {
-		return "?"
-	}
-	ut, _ := strconv.ParseFloat(f[11], 64)
-	st, _ := strconv.ParseFloat(f[12], 64)
-	return fmt.Sprintf("%.1fs user + %.1fs system", ut/100, st/100)
+	return fmt.Sprintf("%.1fs user + %.1fs system", t.User.Seconds(), t.System.Seconds())
 }
 
 // startServe starts `vouch serve` on a free loopback port with args and

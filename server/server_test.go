@@ -12,7 +12,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -531,11 +530,8 @@ func TestHealthAndMetrics(t *testing.T) {
 	}
 	// The verification's commit, and its write in it.
 	for _, name := range []string{"vouch_store_commits_total", "vouch_store_writes_total"} {
-		m := regexp.MustCompile(`(?m)^` + name + ` (\S+)$`).FindSubmatch(res.body)
-		if m == nil {
-			t.Errorf("/metrics lacks %s", name)
-		} else if n, err := strconv.ParseFloat(string(m[1]), 64); err != nil || n < 1 {
-			t.Errorf("%s = %s, want at least 1", name, m[1])
+		if n, ok := metricValue(t, res.body, name); !ok || n < 1 {
+			t.Errorf("%s = %v (given: %v), want at least 1", name, n, ok)
 		}
 	}
 	if res := e.do("GET", "/openapi.json", "", nil); res.status != 200 || !json.Valid(res.body) {
@@ -707,23 +703,30 @@ func TestReadyStoreDown(t *testing.T) {
 func TestCompletedCountsWhatItWrote(t *testing.T) {
 	e := newEnv(t, nil)
 	rep := &vouch.Report{Kind: vouch.KindSubtask, Verdict: vouch.VerdictPass}
-	const metric = `vouch_verifications_total{kind="subtask",verdict="pass"} `
-	e.srv.completed(DefaultTenant, itemOutcome{report: rep, row: &store.Verification{}})
-	if body := e.do("GET", "/metrics", "", nil).body; !bytes.Contains(body, []byte(metric+"0")) {
-		t.Errorf("a completion that wrote nothing was counted:\n%s", metricLine(body, metric))
-	}
-	e.srv.completed(DefaultTenant, itemOutcome{report: rep, row: &store.Verification{Seq: 7}})
-	if body := e.do("GET", "/metrics", "", nil).body; !bytes.Contains(body, []byte(metric+"1")) {
-		t.Errorf("a completion that wrote its verification was not counted once:\n%s", metricLine(body, metric))
+	const series = `vouch_verifications_total{kind="subtask",verdict="pass"}`
+	for _, c := range []struct {
+		seq  int64
+		want float64
+	}{{0, 0}, {7, 1}} { // wrote nothing; then wrote its verification
+		e.srv.completed(DefaultTenant, itemOutcome{report: rep, row: &store.Verification{Seq: c.seq}})
+		if n, ok := metricValue(t, e.do("GET", "/metrics", "", nil).body, series); !ok || n != c.want {
+			t.Errorf("after a completion that gave Seq %d: %s = %v (given: %v), want %v", c.seq, series, n, ok, c.want)
+		}
 	}
 }
 
-// metricLine is the line of /metrics that starts with prefix.
-func metricLine(body []byte, prefix string) string {
+// metricValue is the value /metrics gives series (a name, with its
+// labels if any); ok is false when it gives none.
+func metricValue(t *testing.T, body []byte, series string) (float64, bool) {
+	t.Helper()
 	for line := range strings.SplitSeq(string(body), "\n") {
-		if strings.HasPrefix(line, prefix) {
-			return line
+		if v, found := strings.CutPrefix(line, series+" "); found {
+			n, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				t.Fatalf("/metrics: %s: %v", line, err)
+			}
+			return n, true
 		}
 	}
-	return "(none)"
+	return 0, false
 }

@@ -54,9 +54,8 @@ type sqliteEngine struct {
 	// writes is the writer: one committer, as SQLite has one writer.
 	writes *groupWriter
 
-	commits atomic.Int64 // write transactions committed
+	written writeCounts  // the write transactions committed, and their writes (WriteStats)
 	reruns  atomic.Int64 // groups of rerunnable writes run again, each in its savepoint
-	written writeCounts  // for WriteStats
 
 	// stmts are prepared on the writer's connection, used by the writer
 	// goroutine only.
@@ -308,7 +307,6 @@ func (e *sqliteEngine) commit(group []*writeReq) {
 		answer(fmt.Errorf("commit: %w", err))
 		return
 	}
-	e.commits.Add(1)
 	n := 0
 	for _, err := range errs {
 		if err == nil {
@@ -360,7 +358,6 @@ func (e *sqliteEngine) commitRerunnable(ctx context.Context, group []*writeReq) 
 		answer(fmt.Errorf("commit: %w", err))
 		return true
 	}
-	e.commits.Add(1)
 	e.written.committed(len(group))
 	answer(nil)
 	return true

@@ -57,7 +57,7 @@ func TestGroupCommit(t *testing.T) {
 	const n = 48
 	ctx := t.Context()
 	s, e, queued, release := openHeldWriter(t, n)
-	before := e.commits.Load()
+	before := e.written.commits.Load()
 
 	// Writes 0-39 are new; 40-43 repeat 0-3's idempotency keys; 44-47
 	// add overrides to verifications that do not exist. The repeats are
@@ -93,7 +93,7 @@ func TestGroupCommit(t *testing.T) {
 	release()
 	wg.Wait()
 
-	if commits := e.commits.Load() - before; commits != 1 {
+	if commits := e.written.commits.Load() - before; commits != 1 {
 		t.Errorf("%d concurrent writes took %d transactions, want 1", n, commits)
 	}
 	for i := range 40 {
@@ -123,13 +123,13 @@ func TestGroupCommit(t *testing.T) {
 // TestGroupCommitAlone shows that a write alone commits at once.
 func TestGroupCommitAlone(t *testing.T) {
 	s, e := openGated(t, filepath.Join(t.TempDir(), "a.db"), writerHooks{})
-	before := e.commits.Load()
+	before := e.written.commits.Load()
 	for i := range 3 {
 		if _, err := s.Insert(t.Context(), testVerification("acme", fmt.Sprintf("v%d", i), 1), nil); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if commits := e.commits.Load() - before; commits != 3 {
+	if commits := e.written.commits.Load() - before; commits != 3 {
 		t.Errorf("3 writes one after the other took %d transactions, want 3", commits)
 	}
 }
@@ -267,7 +267,7 @@ func TestGroupCommitTallies(t *testing.T) {
 	const n = 12
 	ctx := t.Context()
 	s, e, queued, release := openHeldWriter(t, n)
-	before := e.commits.Load()
+	before := e.written.commits.Load()
 	errFailed := errors.New("failed after its insert")
 	errs := make([]error, n)
 	var wg sync.WaitGroup
@@ -289,7 +289,7 @@ func TestGroupCommitTallies(t *testing.T) {
 	}
 	release()
 	wg.Wait()
-	if commits := e.commits.Load() - before; commits != 1 {
+	if commits := e.written.commits.Load() - before; commits != 1 {
 		t.Errorf("%d writes took %d transactions, want 1", n, commits)
 	}
 	for i, err := range errs {
@@ -312,7 +312,7 @@ func TestGroupCommitRerunnable(t *testing.T) {
 			const n = 9
 			ctx := t.Context()
 			s, e, queued, release := openHeldWriter(t, n)
-			commits, reruns := e.commits.Load(), e.reruns.Load()
+			commits, reruns := e.written.commits.Load(), e.reruns.Load()
 			errFailed := errors.New("failed after its insert")
 			errs := make([]error, n)
 			var runs atomic.Int32
@@ -334,7 +334,7 @@ func TestGroupCommitRerunnable(t *testing.T) {
 			}
 			release()
 			wg.Wait()
-			if got := e.commits.Load() - commits; got != 1 {
+			if got := e.written.commits.Load() - commits; got != 1 {
 				t.Errorf("%d writes took %d transactions, want 1", n, got)
 			}
 			wantReruns, wantRows := int64(0), n

@@ -38,6 +38,9 @@ func TestOf(t *testing.T) {
 			t.Fatalf("CPU time stayed at %v after 10 s of work (%d)", before, x)
 		}
 	}
+	if st, ok := Stat(os.Getpid()); !ok || st.User <= 0 || st.Name != name {
+		t.Errorf("Stat of this process: %+v, %v; want its name %q and user time above 0", st, ok, name)
+	}
 	if _, _, ok := Of(-1); ok {
 		t.Error("a process that cannot exist was read")
 	}
