@@ -116,10 +116,15 @@ type QueueConfig struct {
 	RetryBackoff vouch.Duration `json:"retryBackoff"`
 	// RescueAfter is how long a job may run before it is taken for the
 	// job of a process that died, and tried again elsewhere (default:
-	// the verification timeout plus 70s; at least the verification
-	// timeout plus 11s, the longest a job is let run). A live job taken
+	// the verification timeout plus 71s; at least the verification
+	// timeout plus 12s, the longest a job is let run). A live job taken
 	// for dead costs a second verification, never a second report.
 	RescueAfter vouch.Duration `json:"rescueAfter"`
+
+	// runItems and runSlice, when set (by tests), replace the server's
+	// runItems and runSlice.
+	runItems func(n int) int
+	runSlice time.Duration
 }
 
 // Timeouts bound the server's connections; zero fields take the defaults.

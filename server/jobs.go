@@ -23,20 +23,35 @@ import (
 )
 
 // On a PostgreSQL store, batches are worked through River, a job queue
-// in the same database: one job per pending item, inserted in the
-// transaction that makes the batch visible (the one that creates a batch
-// written whole, or the one that ends the upload of a batch stored a
-// chunk at a time). The transaction that writes an item's report claims
-// the item (only a pending one can be completed), so a report row exists
-// exactly once per item however often a job is tried. River then
-// completes the job, with others' in one statement: completing each in
-// the item's transaction cost PostgreSQL a statement per job, about a
-// fifth of a batch's throughput. A job whose completion is lost (its
-// process died between the two) is tried again and finds its item done;
-// if that was its last attempt, River's rescuer discards it instead, its
-// item done all the same (the sweep ends only pending items). A job whose
-// worker died is made available again by River's rescuer (after
-// Queue.RescueAfter), and tried by another.
+// in the same database, its jobs inserted in the transaction that makes
+// the batch visible (the one that creates a batch written whole, or the
+// one that ends the upload of a batch stored a chunk at a time). A job
+// verifies a run of a batch's items: one item in a small batch, up to
+// maxRunItems in a large one, cut so that a batch has at least
+// minBatchJobs jobs to spread over the workers. A run's job reads its
+// pending items with one query and completes those it verified in one
+// transaction: a job per item cost PostgreSQL about 13 statements and 6
+// transactions an item, a run's job a few statements an item and its
+// transactions shared by the run. A run's job stops taking items after
+// runSlice and leaves the rest to a job of their own, inserted with its
+// completions, so that a job lasts no longer than runSlice and one
+// verification's deadline (the bound of the rescue of a job whose worker
+// died). A run's job tried again (its process died under it, or its
+// store write failed) leaves each of its pending items to a job of its
+// own, so that a request that ends the process it is verified in fails
+// alone, its item's error after its attempts, and not its run's; so does
+// an item whose verification crashed.
+//
+// The transaction that writes an item's report claims the item (only a
+// pending one can be completed), so a report row exists exactly once per
+// item however often a job is tried. River then completes the job, with
+// others' in one statement: completing each in the items' transaction
+// cost PostgreSQL a statement per job. A job whose completion is lost
+// (its process died between the two) is tried again and finds its items
+// done; if that was its last attempt, River's rescuer discards it
+// instead, its items done all the same (the sweep ends only pending
+// items). A job whose worker died is made available again by River's
+// rescuer (after Queue.RescueAfter), and tried by another.
 //
 // A batch stored as it is uploaded has no job while it loads: its jobs
 // are inserted when its last chunk is stored, in the commit's
@@ -71,6 +86,33 @@ type itemArgs struct {
 // Kind implements river.JobArgs.
 func (itemArgs) Kind() string { return "vouch.verify_item" }
 
+// runArgs is a job: verify the pending items of a batch whose indexes
+// lie in [From, To).
+type runArgs struct {
+	Tenant string `json:"tenant"`
+	Batch  string `json:"batch"`
+	From   int    `json:"from"`
+	To     int    `json:"to"`
+}
+
+// Kind implements river.JobArgs.
+func (runArgs) Kind() string { return "vouch.verify_items" }
+
+// Runs of items in a job.
+const (
+	// maxRunItems bounds the items of one job: the statements of a run's
+	// transaction, and the work done again when its job is.
+	maxRunItems = 32
+	// minBatchJobs is the fewest jobs a batch is cut into while they
+	// hold more than one item each.
+	minBatchJobs = 64
+	// runSlice is how long a run's job takes new items.
+	runSlice = time.Second
+)
+
+// runItems is how many pending items one job verifies in a batch of n.
+func runItems(n int) int { return max(1, min(maxRunItems, n/minBatchJobs)) }
+
 // fetchCooldown is the least time between two fetches of jobs by one
 // process.
 const fetchCooldown = 5 * time.Millisecond
@@ -91,6 +133,10 @@ type jobQueue struct {
 	// is announced.
 	worker  bool
 	workers int
+	// runItems is how many items one job verifies, of a batch of n
+	// pending items; slice is how long a run's job takes new items.
+	runItems func(n int) int
+	slice    time.Duration
 
 	mu       sync.Mutex
 	presence int64                 // the advisory lock key of workers, per schema; 0 until read
@@ -100,7 +146,14 @@ type jobQueue struct {
 }
 
 func newJobQueue(s *Server, st store.Queue, worker bool) (*jobQueue, error) {
-	q := &jobQueue{s: s, st: st, driver: riverpgxv5.New(st.Pool()), worker: worker, workers: s.cfg.BatchWorkers, stopped: make(chan struct{})}
+	q := &jobQueue{s: s, st: st, driver: riverpgxv5.New(st.Pool()), worker: worker, workers: s.cfg.BatchWorkers,
+		runItems: runItems, slice: runSlice, stopped: make(chan struct{})}
+	if f := s.cfg.Queue.runItems; f != nil {
+		q.runItems = f
+	}
+	if d := s.cfg.Queue.runSlice; d != 0 {
+		q.slice = d
+	}
 	if q.workers <= 0 {
 		// A job waits on the database (its item, its report's commit)
 		// as long as it verifies, so more jobs than CPUs keep them busy.
@@ -186,12 +239,13 @@ func (h levelFloor) WithGroup(name string) slog.Handler {
 // for reading its item and writing the report.
 const jobMargin = 10 * time.Second
 
-// jobTimeout bounds one job: the verification's own deadline, and the
-// store reads and writes around it. A job taken for dead while it still
-// runs is harmless: the item and the report are written once whichever
-// try commits first.
+// jobTimeout bounds one job: the time a run's job takes new items
+// (runSlice), the last verification's own deadline, and the store reads
+// and writes around them. A job taken for dead while it still runs is
+// harmless: an item and its report are written once whichever try
+// commits first.
 func (q *jobQueue) jobTimeout() time.Duration {
-	return time.Duration(q.s.policy.Timeout) + jobMargin
+	return q.slice + time.Duration(q.s.policy.Timeout) + jobMargin
 }
 
 // rescueAfter is how long a job may run before River's rescuer takes it
@@ -226,20 +280,43 @@ func (q *jobQueue) commitBatch(ctx context.Context, tenant, id string) (*store.B
 	})
 }
 
-// insertJobs inserts in tx the jobs of a batch's items, by index.
+// insertJobs inserts in tx the jobs of a batch's pending items, named by
+// their indexes in increasing order: runs of them (see runItems), or a
+// job each.
 func (q *jobQueue) insertJobs(ctx context.Context, tx pgx.Tx, tenant, batch string, indexes []int) error {
+	if len(indexes) == 0 {
+		return nil
+	}
+	per := q.runItems(len(indexes))
+	if per <= 1 {
+		return q.insertItemJobs(ctx, tx, tenant, batch, indexes)
+	}
+	params := make([]river.InsertManyParams, 0, (len(indexes)+per-1)/per)
+	for k := 0; k < len(indexes); k += per {
+		run := indexes[k:min(k+per, len(indexes))]
+		params = append(params, q.jobParams(runArgs{Tenant: tenant, Batch: batch, From: run[0], To: run[len(run)-1] + 1}))
+	}
+	_, err := q.inserter.InsertManyFastTx(ctx, tx, params)
+	return err
+}
+
+// insertItemJobs inserts in tx a job for each of a batch's items, by
+// index.
+func (q *jobQueue) insertItemJobs(ctx context.Context, tx pgx.Tx, tenant, batch string, indexes []int) error {
 	if len(indexes) == 0 {
 		return nil
 	}
 	params := make([]river.InsertManyParams, len(indexes))
 	for k, i := range indexes {
-		params[k] = river.InsertManyParams{
-			Args:       itemArgs{Tenant: tenant, Batch: batch, Index: i},
-			InsertOpts: &river.InsertOpts{Queue: queueName, MaxAttempts: q.s.cfg.Queue.Attempts},
-		}
+		params[k] = q.jobParams(itemArgs{Tenant: tenant, Batch: batch, Index: i})
 	}
 	_, err := q.inserter.InsertManyFastTx(ctx, tx, params)
 	return err
+}
+
+// jobParams are the insert parameters of a verification job.
+func (q *jobQueue) jobParams(args river.JobArgs) river.InsertManyParams {
+	return river.InsertManyParams{Args: args, InsertOpts: &river.InsertOpts{Queue: queueName, MaxAttempts: q.s.cfg.Queue.Attempts}}
 }
 
 // start runs the queue until ctx is done: a worker works jobs at once; a
@@ -281,6 +358,9 @@ func (q *jobQueue) startWorking(ctx context.Context) error {
 	}
 	workers := river.NewWorkers()
 	if err := river.AddWorkerSafely(workers, &itemWorker{q: q}); err != nil {
+		return err
+	}
+	if err := river.AddWorkerSafely(workers, &runWorker{q: q}); err != nil {
 		return err
 	}
 	c, err := river.NewClient(q.driver, &river.Config{
@@ -458,19 +538,22 @@ func (q *jobQueue) hold(ctx context.Context) *pgxpool.Conn {
 // sweepPage bounds the items one sweep ends.
 const sweepPage = 100
 
-// sweep ends, as errors, the pending items whose job River discarded: it
-// failed on every attempt without completing its item, for one because
+// sweep ends, as errors, the pending items whose job River discarded (an
+// item's, or a run's that never handed its items off): it failed on
+// every attempt without completing its items, for one because
 // the process working it died each time (a request that crashes the
 // process, or exhausts its memory), which River's rescuer counts as a
 // failed attempt. Without it such an item would leave its batch running
 // for ever.
 func (q *jobQueue) sweep(ctx context.Context) {
-	rows, err := q.st.Pool().Query(ctx, `SELECT j.args->>'tenant', j.args->>'batch', (j.args->>'index')::int, j.attempt,
+	rows, err := q.st.Pool().Query(ctx, `SELECT j.args->>'tenant', j.args->>'batch', i.idx, j.attempt,
 			COALESCE(j.errors[array_length(j.errors, 1)]->>'error', '')
 		FROM river_job j JOIN batch_items i
-			ON i.tenant = j.args->>'tenant' AND i.batch_id = j.args->>'batch' AND i.idx = (j.args->>'index')::int
-		WHERE j.state = 'discarded' AND j.kind = $1 AND i.state = 'pending'
-		LIMIT $2`, itemArgs{}.Kind(), sweepPage)
+			ON i.tenant = j.args->>'tenant' AND i.batch_id = j.args->>'batch'
+			AND i.idx >= COALESCE((j.args->>'from')::int, (j.args->>'index')::int)
+			AND i.idx < COALESCE((j.args->>'to')::int, (j.args->>'index')::int + 1)
+		WHERE j.state = 'discarded' AND j.kind IN ($1, $2) AND i.state = 'pending'
+		LIMIT $3`, itemArgs{}.Kind(), runArgs{}.Kind(), sweepPage)
 	if err != nil {
 		if ctx.Err() == nil {
 			q.s.log.Warn("job queue: looking for discarded jobs", "err", err)
@@ -542,6 +625,92 @@ func (w *itemWorker) Work(ctx context.Context, job *river.Job[itemArgs]) error {
 	}
 	q.s.completed(a.Tenant, out)
 	return nil
+}
+
+// runWorker works the jobs of runs of items.
+type runWorker struct {
+	river.WorkerDefaults[runArgs]
+	q *jobQueue
+}
+
+// Work verifies the pending items of the job's run, one after another,
+// and completes them in one transaction; River completes the job once
+// Work returns. After runSlice it takes no new item, and leaves those
+// left to a job of their own. An item whose verification crashed is
+// left to a job of its own, tried again there while attempts remain. A
+// job tried again leaves each of its pending items to a job of its own
+// (see the package's comment on jobs). The hand-offs commit with the
+// items' completions and the job's, so that each item has one job
+// working it.
+func (w *runWorker) Work(ctx context.Context, job *river.Job[runArgs]) error {
+	q, a := w.q, job.Args
+	items, err := q.st.PendingRange(ctx, a.Tenant, a.Batch, a.From, a.To)
+	if err != nil || len(items) == 0 {
+		return err // none: the batch was pruned, or its items are done
+	}
+	var (
+		outs    []itemOutcome
+		done    []store.Completion
+		crashed []int // items whose verification crashed
+		rest    = a.To
+	)
+	if job.Attempt == 1 {
+		stop := time.Now().Add(q.slice)
+		for k, it := range items {
+			if k > 0 && time.Now().After(stop) {
+				rest = it.Index
+				break
+			}
+			out := q.s.verifyBatchItem(ctx, it)
+			if ctx.Err() != nil {
+				rest = it.Index
+				break // cut short: what was verified is stored, the rest tried again
+			}
+			if out.panic != "" {
+				crashed = append(crashed, it.Index)
+				continue
+			}
+			outs = append(outs, out)
+			done = append(done, out.completion(a.Tenant, a.Batch, it.Index))
+		}
+	} else {
+		rest = items[0].Index
+	}
+	cut := ctx.Err()
+	handOff := crashed // the items left to a job each
+	if job.Attempt > 1 {
+		for _, it := range items {
+			handOff = append(handOff, it.Index)
+		}
+	}
+	if len(done) == 0 && len(handOff) == 0 && (rest >= a.To || cut != nil) {
+		return cut
+	}
+	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
+	defer cancel()
+	err = q.st.CompleteItemsTx(wctx, done, func(ctx context.Context, tx pgx.Tx) error {
+		if len(handOff) == 0 && (rest >= a.To || cut != nil) {
+			return nil
+		}
+		if err := q.insertItemJobs(ctx, tx, a.Tenant, a.Batch, handOff); err != nil {
+			return err
+		}
+		if rest < a.To && cut == nil && job.Attempt == 1 {
+			left := runArgs{Tenant: a.Tenant, Batch: a.Batch, From: rest, To: a.To}
+			if _, err := q.inserter.InsertManyFastTx(ctx, tx, []river.InsertManyParams{q.jobParams(left)}); err != nil {
+				return err
+			}
+		}
+		_, err := river.JobCompleteTx[*riverpgxv5.Driver](ctx, tx, job)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("completing the items: %w", err)
+	}
+	for _, out := range outs {
+		q.s.completed(a.Tenant, out)
+	}
+	return cut // cut short: tried again, for the items left
 }
 
 // backoff is the retry policy of verification jobs: base, doubled per

@@ -2,8 +2,11 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -38,18 +41,18 @@ func queueEnv(t *testing.T, mut func(*Config)) (*testEnv, string) {
 
 // settledJobStates stops the server's job queue, which waits for River
 // to write the completions of the jobs it worked (it writes them after
-// the items', a batch at a time), and counts the verification jobs by
-// state.
+// the items', a batch at a time), and counts the jobs of one item each
+// by state.
 func settledJobStates(t *testing.T, e *testEnv) map[string]int {
 	t.Helper()
 	e.srv.jobs.drain(t.Context())
-	return jobStates(t, e.store)
+	return jobStates(t, e.store, itemArgs{}.Kind())
 }
 
-// jobStates counts the verification jobs of a store by state.
-func jobStates(t *testing.T, st store.Store) map[string]int {
+// jobStates counts the jobs of a kind in a store by state.
+func jobStates(t *testing.T, st store.Store, kind string) map[string]int {
 	t.Helper()
-	rows, err := st.(store.Queue).Pool().Query(t.Context(), `SELECT state, count(*) FROM river_job WHERE kind = $1 GROUP BY state`, itemArgs{}.Kind())
+	rows, err := st.(store.Queue).Pool().Query(t.Context(), `SELECT state, count(*) FROM river_job WHERE kind = $1 GROUP BY state`, kind)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,6 +129,170 @@ func TestQueuePoison(t *testing.T) {
 	if err := e.store.(store.Queue).Pool().QueryRow(t.Context(), `SELECT attempt FROM river_job WHERE args->>'index' = '1'`).Scan(&attempts); err != nil || attempts != 3 {
 		t.Errorf("the poison's job was tried %d times (%v), want 3", attempts, err)
 	}
+}
+
+// postBatchOf posts the requests as a batch and waits until it is done.
+func postBatchOf(e *testEnv, reqs ...[]byte) api.BatchStatus {
+	e.t.Helper()
+	var body []byte
+	for _, r := range reqs {
+		body = append(append(body, r...), '\n')
+	}
+	res := e.do("POST", "/v1/batches", "", body)
+	if res.status != 202 {
+		e.t.Fatalf("%d %s", res.status, res.body)
+	}
+	return e.waitBatch(DefaultTenant, "", decode[api.BatchStatus](e.t, res.body).ID)
+}
+
+// requests returns n requests, with ids prefix0, prefix1...
+func requests(prefix string, n int) [][]byte {
+	out := make([][]byte, n)
+	for i := range out {
+		out[i] = request(fmt.Sprintf("%s%d", prefix, i), 1, "DONE")
+	}
+	return out
+}
+
+// checkReportsOnce fails unless the store holds n verifications, each
+// once.
+func checkReportsOnce(t *testing.T, st store.Store, n int) {
+	t.Helper()
+	var rows, ids int
+	if err := st.(store.Queue).Pool().QueryRow(t.Context(), `SELECT count(*), count(DISTINCT id) FROM verification_logs`).Scan(&rows, &ids); err != nil {
+		t.Fatal(err)
+	}
+	if rows != n || ids != n {
+		t.Errorf("%d verification rows of %d requests, want %d of %d", rows, ids, n, n)
+	}
+}
+
+// TestQueueRuns: a large batch is cut into jobs of runs of items, each
+// run's items verified by one job and completed together.
+func TestQueueRuns(t *testing.T) {
+	e, _ := queueEnv(t, func(c *Config) { c.Queue.runItems = func(int) int { return 4 } })
+	reqs := append(requests("r", 19), []byte("{not json"), request("r19", 1, "DONE"))
+	st := postBatchOf(e, reqs...)
+	if st.Done != 20 || st.Failed != 1 {
+		t.Fatalf("batch: %+v", st)
+	}
+	e.srv.jobs.drain(t.Context())
+	// The pending items are 0-18 and 20: five runs, the last [16, 21).
+	if got := jobStates(t, e.store, runArgs{}.Kind()); got["completed"] != 5 || len(got) != 1 {
+		t.Errorf("run jobs by state: %v, want 5 completed", got)
+	}
+	if got := jobStates(t, e.store, itemArgs{}.Kind()); len(got) != 0 {
+		t.Errorf("item jobs by state: %v, want none", got)
+	}
+	checkReportsOnce(t, e.store, 20)
+	// The metrics count each verification once.
+	var counted float64
+	for line := range strings.SplitSeq(string(e.do("GET", "/metrics", "", nil).body), "\n") {
+		if series, v, ok := strings.Cut(line, " "); ok && strings.HasPrefix(series, "vouch_verifications_total{") {
+			n, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				t.Fatalf("%s: %v", line, err)
+			}
+			counted += n
+		}
+	}
+	if counted != 20 {
+		t.Errorf("vouch_verifications_total sums to %v, want 20", counted)
+	}
+}
+
+// TestQueueRunSlice: a run's job takes no new item after its slice, and
+// leaves the rest of its run to a job of their own.
+func TestQueueRunSlice(t *testing.T) {
+	e, _ := queueEnv(t, func(c *Config) {
+		c.Queue.runItems = func(int) int { return 5 }
+		c.Queue.runSlice = time.Nanosecond // one item a job
+	})
+	if st := postBatchOf(e, requests("s", 10)...); st.Done != 10 || st.Failed != 0 {
+		t.Fatalf("batch: %+v", st)
+	}
+	e.srv.jobs.drain(t.Context())
+	// Two runs of five, each verified a job an item: ten jobs.
+	if got := jobStates(t, e.store, runArgs{}.Kind()); got["completed"] != 10 || len(got) != 1 {
+		t.Errorf("run jobs by state: %v, want 10 completed", got)
+	}
+	checkReportsOnce(t, e.store, 10)
+}
+
+// TestQueueRunPoison: an item whose verification crashes is left to a
+// job of its own, tried there Queue.Attempts times, and ends as its
+// item's error; the rest of its run is verified by the run's job.
+func TestQueueRunPoison(t *testing.T) {
+	e, _ := queueEnv(t, func(c *Config) {
+		c.Queue.runItems = func(int) int { return 3 }
+		c.Queue.Attempts = 3
+		c.Queue.RetryBackoff = vouch.Duration(time.Millisecond)
+	})
+	st := postBatchOf(e, request("ok1", 1, "DONE"), crashRequest("poison"), request("ok2", 1, "DONE"))
+	if st.Done != 2 || st.Failed != 1 {
+		t.Fatalf("batch: %+v", st)
+	}
+	lines := strings.Split(strings.TrimSpace(string(e.do("GET", "/v1/batches/"+st.ID+"/results", "", nil).body)), "\n")
+	if len(lines) != 3 || !strings.Contains(lines[1], `"line":2`) || !strings.Contains(lines[1], "crashed on each of 3 attempts") {
+		t.Errorf("results:\n%s", strings.Join(lines, "\n"))
+	}
+	e.srv.jobs.drain(t.Context())
+	if got := jobStates(t, e.store, runArgs{}.Kind()); got["completed"] != 1 || len(got) != 1 {
+		t.Errorf("run jobs by state: %v, want 1 completed", got)
+	}
+	var attempts int
+	if err := e.store.(store.Queue).Pool().QueryRow(t.Context(), `SELECT attempt FROM river_job WHERE kind = $1 AND args->>'index' = '1'`,
+		itemArgs{}.Kind()).Scan(&attempts); err != nil || attempts != 3 {
+		t.Errorf("the poison's own job was tried %d times (%v), want 3", attempts, err)
+	}
+	checkReportsOnce(t, e.store, 2)
+}
+
+// failFirstCompletions is a store whose first n completions of runs
+// fail.
+type failFirstCompletions struct {
+	store.Queue
+	n atomic.Int32
+}
+
+func (f *failFirstCompletions) CompleteItemsTx(ctx context.Context, cs []store.Completion, then store.TxFunc) error {
+	if f.n.Add(-1) >= 0 {
+		return errors.New("the store is down")
+	}
+	return f.Queue.CompleteItemsTx(ctx, cs, then)
+}
+
+// TestQueueRunRetried: a run's job tried again leaves each of its pending
+// items to a job of its own, and each item's report is written once.
+func TestQueueRunRetried(t *testing.T) {
+	dsn := storetest.PostgresSchema(t, storetest.PostgresServer(t))
+	st, err := store.Open(t.Context(), dsn, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	failing := &failFirstCompletions{Queue: st.(store.Queue)}
+	failing.n.Store(1)
+	cfg := DefaultConfig()
+	cfg.Queue.runItems = func(int) int { return 4 }
+	cfg.Queue.RetryBackoff = vouch.Duration(time.Millisecond)
+	srv, err := New(Options{Config: cfg, Store: failing})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &testEnv{t: t, srv: srv, http: newHTTPTest(t, srv), store: st, clock: &clock{}}
+	if st := postBatchOf(e, requests("t", 8)...); st.Done != 8 || st.Failed != 0 {
+		t.Fatalf("batch: %+v", st)
+	}
+	e.srv.jobs.drain(t.Context())
+	if got := jobStates(t, e.store, runArgs{}.Kind()); got["completed"] != 2 || len(got) != 1 {
+		t.Errorf("run jobs by state: %v, want 2 completed", got)
+	}
+	// The run whose completion failed: its four items, a job each.
+	if got := jobStates(t, e.store, itemArgs{}.Kind()); got["completed"] != 4 || len(got) != 1 {
+		t.Errorf("item jobs by state: %v, want 4 completed", got)
+	}
+	checkReportsOnce(t, e.store, 8)
 }
 
 // TestQueueWorkerPresence: a server works the jobs while no worker is

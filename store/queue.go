@@ -35,6 +35,16 @@ type Queue interface {
 	// tenant has no such item (its batch was pruned), or its batch is
 	// still loading.
 	Item(ctx context.Context, tenant, batchID string, index int) (*BatchItem, error)
+	// PendingRange returns the pending items of a batch whose indexes
+	// lie in [from, to), in index order, with their Requests; none when
+	// the tenant has no such batch, or it is still loading.
+	PendingRange(ctx context.Context, tenant, batchID string, from, to int) ([]BatchItem, error)
+	// CompleteItemsTx completes many items in one transaction, in order,
+	// each as [Batches.CompleteItem] does (an item no longer pending is
+	// passed by, and so is one the store no longer holds), then runs
+	// then (when not nil) in the transaction; an error from then undoes
+	// it all.
+	CompleteItemsTx(ctx context.Context, cs []Completion, then TxFunc) error
 }
 
 // TxFunc runs inside a write transaction of a PostgreSQL store.
@@ -112,4 +122,37 @@ func (s *pgStore) Item(ctx context.Context, tenant, batchID string, index int) (
 		it.Error = []byte(*errJSON)
 	}
 	return &it, nil
+}
+
+// PendingRange implements [Queue.PendingRange].
+func (s *pgStore) PendingRange(ctx context.Context, tenant, batchID string, from, to int) ([]BatchItem, error) {
+	const op = "store: pending batch items"
+	if err := s.check(); err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	rs, err := s.eng.reader().query(ctx, `SELECT i.idx, i.request, i.ref_id, i.ref_attempt
+		FROM batch_items i JOIN batches b ON b.tenant = i.tenant AND b.id = i.batch_id
+		WHERE i.tenant = ? AND i.batch_id = ? AND i.idx >= ? AND i.idx < ? AND i.state = ? AND b.state <> ?
+		ORDER BY i.idx`, tenant, batchID, from, to, ItemPending, BatchLoading)
+	if err != nil {
+		return nil, s.fail(op, err)
+	}
+	defer rs.Close()
+	var out []BatchItem
+	for rs.Next() {
+		it := BatchItem{Tenant: tenant, BatchID: batchID, State: ItemPending}
+		if err := rs.Scan(&it.Index, &it.Request, &it.RefID, &it.RefAttempt); err != nil {
+			return nil, s.fail(op, err)
+		}
+		out = append(out, it)
+	}
+	if err := rs.Err(); err != nil {
+		return nil, s.fail(op, err)
+	}
+	return out, nil
+}
+
+// CompleteItemsTx implements [Queue.CompleteItemsTx].
+func (s *pgStore) CompleteItemsTx(ctx context.Context, cs []Completion, then TxFunc) error {
+	return s.completeItems(ctx, "store: complete batch items", cs, true, pgThen(then))
 }

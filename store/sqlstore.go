@@ -1419,123 +1419,203 @@ func (s *sqlStore) readBatch(ctx context.Context, c conn, tenant, id string, loa
 // when the tenant has no such item; the verification's tenant, when
 // given, must be the batch's.
 func (s *sqlStore) CompleteItem(ctx context.Context, c Completion) error {
-	const op = "store: complete batch item"
+	return s.completeItems(ctx, "store: complete batch item", []Completion{c}, false, nil)
+}
+
+// itemWrite is one completion of completeItems, prepared, and what its
+// write found. Its write is rerunnable: each run starts again from what
+// was prepared.
+type itemWrite struct {
+	c      Completion
+	result []byte // a re-verification's result
+	errs   []byte // the item's error
+	nv     *pending
+	evs    []Event
+	issue  string // nv's Issue as prepared (a write may fill it in)
+	// Set by the write: whether it completed the item (it was pending),
+	// the row's Seq or the stored verification it duplicates, and the
+	// events' Seqs.
+	written bool
+	seq     int64
+	dup     *Verification
+	seqs    []int64
+}
+
+// errItemGone is completeItem's answer for an item the store does not
+// hold.
+var errItemGone = errors.New("no such batch item")
+
+// completeItems completes the items cs name in one transaction, in
+// order, as CompleteItem says, and runs then (when not nil) in it after
+// them. An item no longer pending is passed by; one the store does not
+// hold is ErrNotFound when one alone is completed (many is false) and
+// passed by when many are (a batch pruned under its job). Each batch's
+// counts get one write, and each batch whose items are all counted is
+// finished after the commit.
+func (s *sqlStore) completeItems(ctx context.Context, op string, cs []Completion, many bool, then func(ctx context.Context, tx conn) error) error {
 	if err := s.check(); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}
-	tenant, batchID, index, v, events := c.Tenant, c.BatchID, c.Index, c.Verification, c.Events
-	var result, errJSON []byte
-	switch {
-	case v != nil:
-	case len(c.Result) > 0:
-		result = c.Result
-	case len(c.Error) > 0:
-		errJSON = c.Error
-	default:
-		return fmt.Errorf("%s: neither a verification, a result nor an error", op)
-	}
-	var (
-		nv  *pending
-		evs []Event
-		err error
-	)
-	if v != nil {
-		if v.Tenant != "" && v.Tenant != tenant {
-			return fmt.Errorf("%s: verification of tenant %q in a batch of %q", op, v.Tenant, tenant)
-		}
-		withTenant := *v
-		withTenant.Tenant = tenant
-		if nv, err = s.prepareVerification(&withTenant); err != nil {
-			return fmt.Errorf("%s: %w", op, err)
-		}
-		if evs, err = s.prepareEvents(events, tenant, nv.Result); err != nil {
-			return fmt.Errorf("%s: %w", op, err)
-		}
-	}
-	now := s.stamp(time.Time{})
-	var (
-		seq     int64
-		dup     *Verification
-		seqs    []int64
-		written bool
-	)
-	err = s.eng.write(ctx, eventsMode(evs), func(ctx context.Context, tx conn) error {
-		written, dup = false, nil
-		state := ItemDone
-		if v == nil && result == nil {
-			state = ItemError
-		}
-		// Claim the item: only a pending one can be completed (in
-		// PostgreSQL, the row stays locked until commit). It is updated
-		// once, below: each update of a row writes all of it again, its
-		// request included.
-		var was string
-		err := tx.queryRow(ctx, `SELECT state FROM batch_items WHERE tenant = ? AND batch_id = ? AND idx = ?`+s.d.forUpdate,
-			tenant, batchID, index).Scan(&was)
-		if errors.Is(err, sql.ErrNoRows) {
-			return ErrNotFound
-		}
-		if err != nil || was != ItemPending {
-			return err
-		}
-		done, failed := 1, 0
-		set, args := `state = ?, error = ?`, []any{state, string(errJSON)}
+	ws := make([]itemWrite, len(cs))
+	var mode writeMode
+	for i, c := range cs {
+		w := &ws[i]
+		w.c = c
+		v := c.Verification
 		switch {
 		case v != nil:
-			seq, dup, err = s.insertVerification(ctx, tx, nv)
+		case len(c.Result) > 0:
+			w.result = c.Result
+		case len(c.Error) > 0:
+			w.errs = c.Error
+		default:
+			return fmt.Errorf("%s: item %d: neither a verification, a result nor an error", op, c.Index)
+		}
+		if v == nil {
+			continue
+		}
+		if v.Tenant != "" && v.Tenant != c.Tenant {
+			return fmt.Errorf("%s: verification of tenant %q in a batch of %q", op, v.Tenant, c.Tenant)
+		}
+		withTenant := *v
+		withTenant.Tenant = c.Tenant
+		var err error
+		if w.nv, err = s.prepareVerification(&withTenant); err != nil {
+			return fmt.Errorf("%s: %w", op, err)
+		}
+		if w.evs, err = s.prepareEvents(c.Events, c.Tenant, w.nv.Result); err != nil {
+			return fmt.Errorf("%s: %w", op, err)
+		}
+		w.issue = w.nv.Issue
+		mode |= eventsMode(w.evs)
+	}
+	now := s.stamp(time.Time{})
+	type batchKey struct{ tenant, id string }
+	var finish []batchKey // the batches written to, in order
+	err := s.eng.write(ctx, mode, func(ctx context.Context, tx conn) error {
+		finish = finish[:0]
+		counts := map[batchKey][2]int{} // done, failed
+		for i := range ws {
+			w := &ws[i]
+			err := s.completeItem(ctx, tx, w)
+			if errors.Is(err, errItemGone) {
+				if many {
+					continue
+				}
+				return ErrNotFound
+			}
 			if err != nil {
 				return err
 			}
-			id, attempt := nv.ID, nv.Attempt
-			if dup != nil {
-				id, attempt = dup.ID, dup.Attempt
+			if !w.written {
+				continue
 			}
-			// The request is stored once: a verification written with it
-			// holds it from now on, and the item keeps a reference.
-			set, args = `state = ?, verification_id = ?, attempt = ?`, []any{state, id, attempt}
-			if dup == nil && nv.Request != nil {
-				set += `, request = NULL`
+			k := batchKey{w.c.Tenant, w.c.BatchID}
+			n, seen := counts[k]
+			if !seen {
+				finish = append(finish, k)
 			}
-		case result != nil:
-			set, args = `state = ?, result = ?`, []any{state, string(result)}
-		default:
-			done, failed = 0, 1
+			if w.nv == nil && w.result == nil {
+				n[1]++
+			} else {
+				n[0]++
+			}
+			counts[k] = n
 		}
-		if _, err := tx.exec(ctx, `UPDATE batch_items SET `+set+` WHERE tenant = ? AND batch_id = ? AND idx = ?`,
-			append(args, tenant, batchID, index)...); err != nil {
-			return err
-		}
-		// The batch's counts, in one of its shards (migration 0012): every
-		// completion of the batch writes one, and holds it to the commit.
-		if _, err := tx.exec(ctx, `INSERT INTO batch_counts (tenant, batch_id, shard, done, failed) VALUES (?, ?, ?, ?, ?)
-			ON CONFLICT (tenant, batch_id, shard) DO UPDATE
-			SET done = batch_counts.done + excluded.done, failed = batch_counts.failed + excluded.failed`,
-			tenant, batchID, shard(tx, s.d.countShards), done, failed); err != nil {
-			return err
-		}
-		if v != nil && dup == nil {
-			if seqs, err = s.insertEvents(ctx, tx, evs, seq); err != nil {
+		// Each batch's counts, in one of its shards (migration 0012):
+		// every completion of the batch writes one, and holds it to the
+		// commit.
+		for _, k := range finish {
+			n := counts[k]
+			if _, err := tx.exec(ctx, `INSERT INTO batch_counts (tenant, batch_id, shard, done, failed) VALUES (?, ?, ?, ?, ?)
+				ON CONFLICT (tenant, batch_id, shard) DO UPDATE
+				SET done = batch_counts.done + excluded.done, failed = batch_counts.failed + excluded.failed`,
+				k.tenant, k.id, shard(tx, s.d.countShards), n[0], n[1]); err != nil {
 				return err
 			}
 		}
-		written = true
+		if then != nil {
+			return then(ctx, tx)
+		}
 		return nil
 	})
 	if err != nil {
 		return s.fail(op, err)
 	}
-	if written && v != nil && dup == nil {
-		v.Seq, v.Tenant, v.IdempotencyKey, v.CreatedAt, v.Issue = seq, nv.Tenant, nv.IdempotencyKey, nv.CreatedAt, nv.Issue
-		applyEvents(events, evs, seqs)
-	}
-	if written {
-		// The item is complete whatever comes of this: a batch left
-		// running by a failure here is finished when it is next read or
-		// scanned for pending items.
-		if err := s.finishBatch(context.WithoutCancel(ctx), tenant, batchID, now); err != nil {
-			s.log.Warn("store: finishing a batch", "tenant", tenant, "batch", batchID, "err", err)
+	for i := range ws {
+		w := &ws[i]
+		if v := w.c.Verification; w.written && v != nil && w.dup == nil {
+			v.Seq, v.Tenant, v.IdempotencyKey, v.CreatedAt, v.Issue = w.seq, w.nv.Tenant, w.nv.IdempotencyKey, w.nv.CreatedAt, w.nv.Issue
+			applyEvents(w.c.Events, w.evs, w.seqs)
 		}
 	}
+	// The items are complete whatever comes of this: a batch left
+	// running by a failure here is finished when it is next read or
+	// scanned for pending items.
+	for _, k := range finish {
+		if err := s.finishBatch(context.WithoutCancel(ctx), k.tenant, k.id, now); err != nil {
+			s.log.Warn("store: finishing a batch", "tenant", k.tenant, "batch", k.id, "err", err)
+		}
+	}
+	return nil
+}
+
+// completeItem completes w's item in tx, if it is pending: its
+// verification and events written, or its result or error, and the item
+// updated. It answers errItemGone when the store holds no such item.
+func (s *sqlStore) completeItem(ctx context.Context, tx conn, w *itemWrite) error {
+	w.written, w.seq, w.dup, w.seqs = false, 0, nil, nil
+	if w.nv != nil {
+		w.nv.Issue = w.issue
+	}
+	c := w.c
+	// Claim the item: only a pending one can be completed (in
+	// PostgreSQL, the row stays locked until commit). It is updated
+	// once, below: each update of a row writes all of it again, its
+	// request included.
+	var was string
+	err := tx.queryRow(ctx, `SELECT state FROM batch_items WHERE tenant = ? AND batch_id = ? AND idx = ?`+s.d.forUpdate,
+		c.Tenant, c.BatchID, c.Index).Scan(&was)
+	if errors.Is(err, sql.ErrNoRows) {
+		return errItemGone
+	}
+	if err != nil || was != ItemPending {
+		return err
+	}
+	state := ItemDone
+	if w.nv == nil && w.result == nil {
+		state = ItemError
+	}
+	set, args := `state = ?, error = ?`, []any{state, string(w.errs)}
+	switch {
+	case w.nv != nil:
+		w.seq, w.dup, err = s.insertVerification(ctx, tx, w.nv)
+		if err != nil {
+			return err
+		}
+		id, attempt := w.nv.ID, w.nv.Attempt
+		if w.dup != nil {
+			id, attempt = w.dup.ID, w.dup.Attempt
+		}
+		// The request is stored once: a verification written with it
+		// holds it from now on, and the item keeps a reference.
+		set, args = `state = ?, verification_id = ?, attempt = ?`, []any{state, id, attempt}
+		if w.dup == nil && w.nv.Request != nil {
+			set += `, request = NULL`
+		}
+	case w.result != nil:
+		set, args = `state = ?, result = ?`, []any{state, string(w.result)}
+	}
+	if _, err := tx.exec(ctx, `UPDATE batch_items SET `+set+` WHERE tenant = ? AND batch_id = ? AND idx = ?`,
+		append(args, c.Tenant, c.BatchID, c.Index)...); err != nil {
+		return err
+	}
+	if w.nv != nil && w.dup == nil {
+		if w.seqs, err = s.insertEvents(ctx, tx, w.evs, w.seq); err != nil {
+			return err
+		}
+	}
+	w.written = true
 	return nil
 }
 
