@@ -110,3 +110,120 @@ func TestCommitBatchTx(t *testing.T) {
 		t.Errorf("CommitBatchTx again: %v, want ErrNotFound", err)
 	}
 }
+
+// TestCompleteItemsTx: PendingRange reads a run of a batch's pending
+// items; CompleteItemsTx completes many in one transaction, passing by an
+// item done already and one the store does not hold, writes each
+// verification once, counts each batch once, finishes a batch whose
+// items are all counted, and runs the queue's function in the
+// transaction: an error from it undoes every completion.
+func TestCompleteItemsTx(t *testing.T) {
+	dsn := storetest.PostgresSchema(t, storetest.PostgresServer(t))
+	st, err := store.Open(t.Context(), dsn, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	q := st.(store.Queue)
+	ctx := t.Context()
+	const tenant, id = "acme", "runs"
+	items := make([]store.BatchItem, 6)
+	for i := range items {
+		items[i].Request = fmt.Appendf(nil, `{"n":%d}`, i)
+	}
+	items[5].Error = []byte(`{"error":"bad line"}`) // born failed
+	if err := q.CreateBatch(ctx, &store.Batch{Tenant: tenant, ID: id}, items); err != nil {
+		t.Fatal(err)
+	}
+	indexes := func(its []store.BatchItem) []int {
+		var out []int
+		for _, it := range its {
+			out = append(out, it.Index)
+			if want := fmt.Sprintf(`{"n":%d}`, it.Index); string(it.Request) != want || it.State != store.ItemPending {
+				t.Errorf("item %d: %s %q, want pending %s", it.Index, it.State, it.Request, want)
+			}
+		}
+		return out
+	}
+	if got, err := q.PendingRange(ctx, tenant, id, 0, 10); err != nil || !slices.Equal(indexes(got), []int{0, 1, 2, 3, 4}) {
+		t.Errorf("PendingRange [0, 10) = %v, %v; want 0-4 (5 failed)", indexes(got), err)
+	}
+	if got, err := q.PendingRange(ctx, tenant, id, 2, 4); err != nil || !slices.Equal(indexes(got), []int{2, 3}) {
+		t.Errorf("PendingRange [2, 4) = %v, %v", indexes(got), err)
+	}
+	if err := q.BeginBatch(ctx, &store.Batch{Tenant: tenant, ID: "loading"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := q.AppendItems(ctx, tenant, "loading", items[:2]); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := q.PendingRange(ctx, tenant, "loading", 0, 10); err != nil || len(got) != 0 {
+		t.Errorf("PendingRange of a loading batch = %v, %v; want none", indexes(got), err)
+	}
+
+	if err := q.CompleteItem(ctx, store.Completion{Tenant: tenant, BatchID: id, Index: 1, Error: []byte(`{"error":"first"}`)}); err != nil {
+		t.Fatal(err)
+	}
+	verification := func(vid string) *store.Verification {
+		return &store.Verification{ID: vid, Attempt: 1, Verdict: "pass", Result: []byte(`{"id":"` + vid + `"}`)}
+	}
+	v0 := verification("v0")
+	marked := 0
+	mark := func(ctx context.Context, tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, `SELECT 1`)
+		marked++
+		return err
+	}
+	err = q.CompleteItemsTx(ctx, []store.Completion{
+		{Tenant: tenant, BatchID: id, Index: 0, Verification: v0, Events: []store.Event{{Type: "verification.completed", Data: []byte(`{}`)}}},
+		{Tenant: tenant, BatchID: id, Index: 1, Error: []byte(`{"error":"second"}`)}, // done already
+		{Tenant: tenant, BatchID: id, Index: 2, Error: []byte(`{"error":"crashed"}`)},
+		{Tenant: tenant, BatchID: id, Index: 99, Error: []byte(`{"error":"none"}`)}, // no such item
+	}, mark)
+	if err != nil || marked != 1 {
+		t.Fatalf("CompleteItemsTx: %v (the function ran %d times)", err, marked)
+	}
+	if v0.Seq == 0 {
+		t.Error("the completed verification has no Seq")
+	}
+	b, err := q.Batch(ctx, tenant, id)
+	if err != nil || b.Done != 1 || b.Failed != 3 || b.State != store.BatchRunning {
+		t.Errorf("batch after the completions = %+v, %v; want running, 1 done, 3 failed", b, err)
+	}
+	if it, err := q.Item(ctx, tenant, id, 1); err != nil || string(it.Error) != `{"error":"first"}` {
+		t.Errorf("an item done already was completed again: %+v, %v", it, err)
+	}
+
+	// The queue's function fails: neither item is completed.
+	boom := errors.New("boom")
+	v3 := verification("v3")
+	err = q.CompleteItemsTx(ctx, []store.Completion{
+		{Tenant: tenant, BatchID: id, Index: 3, Verification: v3},
+		{Tenant: tenant, BatchID: id, Index: 4, Error: []byte(`{"error":"x"}`)},
+	}, func(context.Context, pgx.Tx) error { return boom })
+	if !errors.Is(err, boom) {
+		t.Fatalf("CompleteItemsTx with a failing function: %v", err)
+	}
+	if got, err := q.PendingRange(ctx, tenant, id, 0, 10); err != nil || !slices.Equal(indexes(got), []int{3, 4}) {
+		t.Errorf("pending after the undone completions = %v, %v; want 3, 4", indexes(got), err)
+	}
+	if _, err := q.Get(ctx, tenant, "v3", 1); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("the undone completion's verification: %v, want ErrNotFound", err)
+	}
+
+	// The last two: the batch is done, counted once each.
+	err = q.CompleteItemsTx(ctx, []store.Completion{
+		{Tenant: tenant, BatchID: id, Index: 3, Verification: verification("v3")},
+		{Tenant: tenant, BatchID: id, Index: 4, Verification: verification("v4")},
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err := q.Batch(ctx, tenant, id); err != nil || b.Done != 3 || b.Failed != 3 || b.State != store.BatchDone {
+		t.Errorf("batch after its last items = %+v, %v; want done, 3 done, 3 failed", b, err)
+	}
+	var rows int
+	if err := q.Pool().QueryRow(ctx, `SELECT count(*) FROM verification_logs`).Scan(&rows); err != nil || rows != 3 {
+		t.Errorf("%d verification rows (%v), want 3", rows, err)
+	}
+}
