@@ -109,3 +109,8 @@ func WriteFailing(ctx context.Context, s Store, tenant string, fail error) error
 // SetGroupLockTimeout sets how long a lock wait of a PostgreSQL store's
 // group transaction may last.
 func SetGroupLockTimeout(s Store, d time.Duration) { s.(*pgStore).pg.lockTimeout = d }
+
+// TrainLock takes the training lock of report dictionaries of a store.
+func TrainLock(ctx context.Context, s Store) (unlock func(), ok bool, err error) {
+	return s.(*pgStore).trainLock(ctx, blobReport)
+}

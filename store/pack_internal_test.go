@@ -18,10 +18,11 @@ type memDicts struct {
 	mu     sync.Mutex
 	dicts  map[uint32][]byte
 	newest map[blobKind][]byte
+	locked map[blobKind]bool // the training locks held
 }
 
 func newMemDicts() *memDicts {
-	return &memDicts{dicts: map[uint32][]byte{}, newest: map[blobKind][]byte{}}
+	return &memDicts{dicts: map[uint32][]byte{}, newest: map[blobKind][]byte{}, locked: map[blobKind]bool{}}
 }
 
 func (m *memDicts) saveDict(_ context.Context, id uint32, kind blobKind, d []byte) error {
@@ -46,6 +47,27 @@ func (m *memDicts) newestDicts(context.Context) (map[blobKind][]byte, error) {
 		out[k] = d
 	}
 	return out, nil
+}
+
+func (m *memDicts) newestDict(_ context.Context, kind blobKind) ([]byte, bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	d, ok := m.newest[kind]
+	return d, ok, nil
+}
+
+func (m *memDicts) trainLock(_ context.Context, kind blobKind) (func(), bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.locked[kind] {
+		return nil, false, nil
+	}
+	m.locked[kind] = true
+	return func() {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		m.locked[kind] = false
+	}, true, nil
 }
 
 // report makes the i-th of a set of alike reports.
@@ -326,5 +348,114 @@ func TestPackTrainsOnLargeBlobs(t *testing.T) {
 	}
 	if frameDict(t, p.pack(blobReport, large(n))) == 0 {
 		t.Error("no dictionary after training on large blobs")
+	}
+}
+
+// TestPackAdoptsAnotherProcessDictionary: a packer whose samples are
+// full uses the dictionary another process wrote meanwhile rather than
+// train one of its own; one that finds another process training looks
+// again packSamples blobs later, compressing without a dictionary till
+// then.
+func TestPackAdoptsAnotherProcessDictionary(t *testing.T) {
+	ctx := t.Context()
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	ds := newMemDicts()
+	trainedBy := func(p *packer) chan error {
+		c := make(chan error, 1)
+		p.trained = func(kind blobKind, id uint32, err error) {
+			if kind == blobReport {
+				c <- err
+			}
+		}
+		return c
+	}
+	first, err := newPacker(ctx, ds, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.close()
+	second, err := newPacker(ctx, ds, log) // opened before any dictionary
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer second.close()
+	firstDone, secondDone := trainedBy(first), trainedBy(second)
+	for i := range packSamples {
+		first.pack(blobReport, report(i))
+	}
+	if err := <-firstDone; err != nil {
+		t.Fatal(err)
+	}
+	id := frameDict(t, first.pack(blobReport, report(1)))
+	for i := range packSamples {
+		second.pack(blobReport, report(i))
+	}
+	if err := <-secondDone; err != nil {
+		t.Fatal(err)
+	}
+	if got := frameDict(t, second.pack(blobReport, report(1))); got != id || id == 0 {
+		t.Errorf("the second packer compresses with dictionary %d, want the first's, %d", got, id)
+	}
+	if len(ds.dicts) != 1 {
+		t.Errorf("the store holds %d dictionaries, want 1", len(ds.dicts))
+	}
+
+	// Another process holds the training lock of requests.
+	other := newMemDicts()
+	unlock, ok, _ := other.trainLock(ctx, blobRequest)
+	if !ok {
+		t.Fatal("the training lock of an empty store is taken")
+	}
+	p, err := newPacker(ctx, other, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.close()
+	done := make(chan error, 1)
+	p.trained = func(kind blobKind, id uint32, err error) {
+		if kind == blobRequest {
+			done <- err
+		}
+	}
+	for i := range packSamples {
+		p.pack(blobRequest, report(i))
+	}
+	if err := <-done; !errors.Is(err, errTrainingElsewhere) {
+		t.Fatalf("training while another process trains: %v, want errTrainingElsewhere", err)
+	}
+	if got := frameDict(t, p.pack(blobRequest, report(1))); got != 0 {
+		t.Errorf("compressing with dictionary %d while another process trains, want none", got)
+	}
+	if len(other.dicts) != 0 {
+		t.Errorf("%d dictionaries written while another process trains", len(other.dicts))
+	}
+	// The other process writes its dictionary: the next look finds it.
+	samples := make([][]byte, packSamples)
+	for i := range samples {
+		samples[i] = report(i)
+	}
+	d, err := buildDict(samples)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := dictID(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := other.saveDict(ctx, want, blobRequest, d); err != nil {
+		t.Fatal(err)
+	}
+	unlock()
+	for i := range packSamples {
+		p.pack(blobRequest, report(i))
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if got := frameDict(t, p.pack(blobRequest, report(1))); got != want {
+		t.Errorf("after the other process wrote its dictionary: dictionary %d, want %d", got, want)
+	}
+	if len(other.dicts) != 1 {
+		t.Errorf("the store holds %d dictionaries, want the other process's alone", len(other.dicts))
 	}
 }

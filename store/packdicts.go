@@ -31,16 +31,54 @@ func (s *sqlStore) loadDict(ctx context.Context, id uint32) ([]byte, bool, error
 func (s *sqlStore) newestDicts(ctx context.Context) (map[blobKind][]byte, error) {
 	out := map[blobKind][]byte{}
 	for kind := range blobKinds {
-		var d []byte
-		err := s.eng.reader().queryRow(ctx, `SELECT dict FROM pack_dicts WHERE kind = ? ORDER BY created_at DESC, id DESC LIMIT 1`,
-			kind.String()).Scan(&d)
-		if errors.Is(err, sql.ErrNoRows) {
-			continue
-		}
+		d, ok, err := s.newestDict(ctx, kind)
 		if err != nil {
 			return nil, err
 		}
-		out[kind] = d
+		if ok {
+			out[kind] = d
+		}
 	}
 	return out, nil
+}
+
+// newestDict implements dictStore.
+func (s *sqlStore) newestDict(ctx context.Context, kind blobKind) ([]byte, bool, error) {
+	var d []byte
+	err := s.eng.reader().queryRow(ctx, `SELECT dict FROM pack_dicts WHERE kind = ? ORDER BY created_at DESC, id DESC LIMIT 1`,
+		kind.String()).Scan(&d)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, false, nil
+	}
+	return d, err == nil, err
+}
+
+// trainLock implements dictStore: on PostgreSQL an advisory lock of the
+// schema and kind, held by a connection of its own while the dictionary
+// is trained and written (PostgreSQL releases it should the process
+// die); SQLite's processes each train their own, as one seldom shares a
+// store.
+func (s *sqlStore) trainLock(ctx context.Context, kind blobKind) (func(), bool, error) {
+	pg, ok := s.eng.(*pgEngine)
+	if !ok {
+		return func() {}, true, nil
+	}
+	c, err := pg.pool.Acquire(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	key := LockKey("vouch.store.packdict\x00" + pg.schema + "\x00" + kind.String())
+	var got bool
+	if err := c.QueryRow(ctx, `SELECT pg_try_advisory_lock($1)`, key).Scan(&got); err != nil || !got {
+		c.Release()
+		return nil, false, err
+	}
+	return func() {
+		ctx, cancel := context.WithTimeout(context.Background(), dictLookupWait)
+		defer cancel()
+		if _, err := c.Exec(ctx, `SELECT pg_advisory_unlock($1)`, key); err != nil {
+			c.Conn().Close(ctx) // the lock goes with the session
+		}
+		c.Release()
+	}, true, nil
 }

@@ -50,6 +50,8 @@ type pgEngine struct {
 	// transactions that write events to this schema, each holding it
 	// shared (see writeTx and groupTx).
 	eventWriters int64
+	// schema is the schema the store's tables are in.
+	schema string
 	// notes carries the notifications of events between processes.
 	notes *notifier
 	// writes groups the rerunnable writes (verifications) into shared
@@ -129,6 +131,7 @@ func openPostgres(ctx context.Context, dsn string, opt Options) (Store, error) {
 		pool.Close()
 		return nil, fmt.Errorf("store: postgres %s: %w", where, err)
 	}
+	e.schema = schema
 	e.eventWriters = LockKey("vouch.store.events\x00"+schema) & (1<<31 - 1)
 	// After a restore into another cluster, the next Seq may not be above
 	// the stored ones (see migration 0015).

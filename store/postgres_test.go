@@ -895,3 +895,40 @@ func TestPostgresEventSeqsAfterRestore(t *testing.T) {
 		t.Errorf("LastEventSeq = %d, %v; want %d", last, err, evs[0].Seq)
 	}
 }
+
+// TestPostgresTrainLock: one process at a time trains a kind's
+// compression dictionary on a schema: the lock is refused while another
+// store holds it, and taken once it is released; another schema's is
+// its own.
+func TestPostgresTrainLock(t *testing.T) {
+	server := storetest.PostgresServer(t)
+	dsn := storetest.PostgresSchema(t, server)
+	open := func(dsn string) store.Store {
+		st, err := store.Open(t.Context(), dsn, store.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		return st
+	}
+	a, b, elsewhere := open(dsn), open(dsn), open(storetest.PostgresSchema(t, server))
+	ctx := t.Context()
+	unlock, ok, err := store.TrainLock(ctx, a)
+	if err != nil || !ok {
+		t.Fatalf("the first lock: %v, %v", ok, err)
+	}
+	if _, ok, err := store.TrainLock(ctx, b); err != nil || ok {
+		t.Fatalf("a second process took the lock held by the first: %v, %v", ok, err)
+	}
+	unlockElsewhere, ok, err := store.TrainLock(ctx, elsewhere)
+	if err != nil || !ok {
+		t.Fatalf("another schema's lock: %v, %v", ok, err)
+	}
+	unlockElsewhere()
+	unlock()
+	unlock, ok, err = store.TrainLock(ctx, b)
+	if err != nil || !ok {
+		t.Fatalf("the lock after its release: %v, %v", ok, err)
+	}
+	unlock()
+}
