@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // saveDict implements dictStore.
@@ -54,31 +56,30 @@ func (s *sqlStore) newestDict(ctx context.Context, kind blobKind) ([]byte, bool,
 }
 
 // trainLock implements dictStore: on PostgreSQL an advisory lock of the
-// schema and kind, held by a connection of its own while the dictionary
-// is trained and written (PostgreSQL releases it should the process
-// die); SQLite's processes each train their own, as one seldom shares a
-// store.
+// schema and kind, held while the dictionary is trained and written by a
+// connection of its own, outside the pool (a worker's pool is a few
+// connections, which its jobs need; holding one of four for the seconds
+// of training halved a worker's throughput), and released with it should
+// the process die. SQLite's processes each train their own, as one
+// seldom shares a store.
 func (s *sqlStore) trainLock(ctx context.Context, kind blobKind) (func(), bool, error) {
 	pg, ok := s.eng.(*pgEngine)
 	if !ok {
 		return func() {}, true, nil
 	}
-	c, err := pg.pool.Acquire(ctx)
+	c, err := pgx.ConnectConfig(ctx, pg.pool.Config().ConnConfig.Copy())
 	if err != nil {
 		return nil, false, err
 	}
 	key := LockKey("vouch.store.packdict\x00" + pg.schema + "\x00" + kind.String())
 	var got bool
 	if err := c.QueryRow(ctx, `SELECT pg_try_advisory_lock($1)`, key).Scan(&got); err != nil || !got {
-		c.Release()
+		c.Close(context.WithoutCancel(ctx))
 		return nil, false, err
 	}
 	return func() {
 		ctx, cancel := context.WithTimeout(context.Background(), dictLookupWait)
 		defer cancel()
-		if _, err := c.Exec(ctx, `SELECT pg_advisory_unlock($1)`, key); err != nil {
-			c.Conn().Close(ctx) // the lock goes with the session
-		}
-		c.Release()
+		c.Close(ctx) // the lock goes with the session
 	}, true, nil
 }

@@ -1432,18 +1432,117 @@ type itemWrite struct {
 	nv     *pending
 	evs    []Event
 	issue  string // nv's Issue as prepared (a write may fill it in)
-	// Set by the write: whether it completed the item (it was pending),
-	// the row's Seq or the stored verification it duplicates, and the
-	// events' Seqs.
-	written bool
-	seq     int64
-	dup     *Verification
-	seqs    []int64
+	// Set by the write: whether the store holds no such item (gone), or
+	// the item was pending and is claimed; whether its verification was
+	// inserted (with the others', see insertClaimed), and whether the
+	// item was completed (written); the row's Seq or the stored
+	// verification it duplicates, and the events' Seqs.
+	gone, claimed, inserted, written bool
+
+	seq  int64
+	dup  *Verification
+	seqs []int64
 }
 
-// errItemGone is completeItem's answer for an item the store does not
-// hold.
-var errItemGone = errors.New("no such batch item")
+// reset readies w for a run of its write.
+func (w *itemWrite) reset() {
+	w.gone, w.claimed, w.inserted, w.written = false, false, false, false
+	w.seq, w.dup, w.seqs = 0, nil, nil
+	if w.nv != nil {
+		w.nv.Issue = w.issue
+	}
+}
+
+// claimItems claims the pending items of ws in tx, with a read of each
+// batch's run of them that holds them (on PostgreSQL, locked until the
+// commit): each is then claimed, or gone when the store holds no such
+// item. Only a pending item can be completed: a claim read first and
+// updated once (see completeItem), as each update of a row writes all of
+// it again, its request included.
+func (s *sqlStore) claimItems(ctx context.Context, tx conn, ws []itemWrite) error {
+	type run struct {
+		tenant, batch string
+		from, to      int
+	}
+	var runs []run
+	at := map[run]int{} // a batch's place in runs (from and to zero)
+	for i := range ws {
+		w := &ws[i]
+		w.reset()
+		k := run{tenant: w.c.Tenant, batch: w.c.BatchID}
+		j, ok := at[k]
+		if !ok {
+			j = len(runs)
+			at[k] = j
+			runs = append(runs, run{k.tenant, k.batch, w.c.Index, w.c.Index + 1})
+		}
+		runs[j].from, runs[j].to = min(runs[j].from, w.c.Index), max(runs[j].to, w.c.Index+1)
+	}
+	for _, r := range runs {
+		rs, err := tx.query(ctx, `SELECT idx, state FROM batch_items WHERE tenant = ? AND batch_id = ? AND idx >= ? AND idx < ?`+s.d.forUpdate,
+			r.tenant, r.batch, r.from, r.to)
+		if err != nil {
+			return err
+		}
+		states := map[int]string{}
+		for rs.Next() {
+			var idx int
+			var state string
+			if err := rs.Scan(&idx, &state); err != nil {
+				rs.Close()
+				return err
+			}
+			states[idx] = state
+		}
+		rs.Close()
+		if err := rs.Err(); err != nil {
+			return err
+		}
+		for i := range ws {
+			w := &ws[i]
+			if w.c.Tenant != r.tenant || w.c.BatchID != r.batch {
+				continue
+			}
+			state, ok := states[w.c.Index]
+			w.gone, w.claimed = !ok, state == ItemPending
+			states[w.c.Index] = "" // an item named twice is completed once
+		}
+	}
+	return nil
+}
+
+// insertClaimed writes the verifications of the claimed items of ws, with
+// their events, with a statement for all (see insertMany) where the
+// engine has one and they are independent of each other; completeItem
+// writes the others one by one.
+func (s *sqlStore) insertClaimed(ctx context.Context, tx conn, ws []itemWrite) error {
+	mw, ok := s.eng.(manyWriter)
+	if !ok {
+		return nil
+	}
+	var (
+		ins  []*insertion
+		from []*itemWrite
+	)
+	for i := range ws {
+		if w := &ws[i]; w.claimed && w.nv != nil {
+			ins = append(ins, &insertion{p: w.nv, evs: w.evs, issue: w.issue})
+			from = append(from, w)
+		}
+	}
+	if len(ins) < 2 {
+		return nil
+	}
+	written, err := s.insertMany(ctx, tx, mw, ins)
+	if err != nil || !written {
+		return err
+	}
+	for k, in := range ins {
+		w := from[k]
+		w.inserted, w.seq, w.dup, w.seqs = true, in.seq, in.dup, in.seqs
+	}
+	return nil
+}
 
 // completeItems completes the items cs name in one transaction, in
 // order, as CompleteItem says, and runs then (when not nil) in it after
@@ -1495,20 +1594,25 @@ func (s *sqlStore) completeItems(ctx context.Context, op string, cs []Completion
 	err := s.eng.write(ctx, mode, func(ctx context.Context, tx conn) error {
 		finish = finish[:0]
 		counts := map[batchKey][2]int{} // done, failed
+		if err := s.claimItems(ctx, tx, ws); err != nil {
+			return err
+		}
+		if err := s.insertClaimed(ctx, tx, ws); err != nil {
+			return err
+		}
 		for i := range ws {
 			w := &ws[i]
-			err := s.completeItem(ctx, tx, w)
-			if errors.Is(err, errItemGone) {
+			if w.gone {
 				if many {
 					continue
 				}
 				return ErrNotFound
 			}
-			if err != nil {
-				return err
-			}
-			if !w.written {
+			if !w.claimed {
 				continue
+			}
+			if err := s.completeItem(ctx, tx, w); err != nil {
+				return err
 			}
 			k := batchKey{w.c.Tenant, w.c.BatchID}
 			n, seen := counts[k]
@@ -1560,28 +1664,12 @@ func (s *sqlStore) completeItems(ctx context.Context, op string, cs []Completion
 	return nil
 }
 
-// completeItem completes w's item in tx, if it is pending: its
-// verification and events written, or its result or error, and the item
-// updated. It answers errItemGone when the store holds no such item.
+// completeItem completes w's item, claimed, in tx: its verification and
+// events written (unless insertClaimed wrote them), or its result or
+// error, and the item updated.
 func (s *sqlStore) completeItem(ctx context.Context, tx conn, w *itemWrite) error {
-	w.written, w.seq, w.dup, w.seqs = false, 0, nil, nil
-	if w.nv != nil {
-		w.nv.Issue = w.issue
-	}
 	c := w.c
-	// Claim the item: only a pending one can be completed (in
-	// PostgreSQL, the row stays locked until commit). It is updated
-	// once, below: each update of a row writes all of it again, its
-	// request included.
-	var was string
-	err := tx.queryRow(ctx, `SELECT state FROM batch_items WHERE tenant = ? AND batch_id = ? AND idx = ?`+s.d.forUpdate,
-		c.Tenant, c.BatchID, c.Index).Scan(&was)
-	if errors.Is(err, sql.ErrNoRows) {
-		return errItemGone
-	}
-	if err != nil || was != ItemPending {
-		return err
-	}
+	var err error
 	state := ItemDone
 	if w.nv == nil && w.result == nil {
 		state = ItemError
@@ -1589,9 +1677,10 @@ func (s *sqlStore) completeItem(ctx context.Context, tx conn, w *itemWrite) erro
 	set, args := `state = ?, error = ?`, []any{state, string(w.errs)}
 	switch {
 	case w.nv != nil:
-		w.seq, w.dup, err = s.insertVerification(ctx, tx, w.nv)
-		if err != nil {
-			return err
+		if !w.inserted {
+			if w.seq, w.dup, err = s.insertVerification(ctx, tx, w.nv); err != nil {
+				return err
+			}
 		}
 		id, attempt := w.nv.ID, w.nv.Attempt
 		if w.dup != nil {
@@ -1610,7 +1699,7 @@ func (s *sqlStore) completeItem(ctx context.Context, tx conn, w *itemWrite) erro
 		append(args, c.Tenant, c.BatchID, c.Index)...); err != nil {
 		return err
 	}
-	if w.nv != nil && w.dup == nil {
+	if w.nv != nil && w.dup == nil && !w.inserted {
 		if w.seqs, err = s.insertEvents(ctx, tx, w.evs, w.seq); err != nil {
 			return err
 		}
