@@ -146,18 +146,13 @@ type jobQueue struct {
 }
 
 func newJobQueue(s *Server, st store.Queue, worker bool) (*jobQueue, error) {
-	q := &jobQueue{s: s, st: st, driver: riverpgxv5.New(st.Pool()), worker: worker, workers: s.cfg.BatchWorkers,
+	q := &jobQueue{s: s, st: st, driver: riverpgxv5.New(st.Pool()), worker: worker, workers: JobWorkers(s.cfg),
 		runItems: runItems, slice: runSlice, stopped: make(chan struct{})}
 	if f := s.cfg.Queue.runItems; f != nil {
 		q.runItems = f
 	}
 	if d := s.cfg.Queue.runSlice; d != 0 {
 		q.slice = d
-	}
-	if q.workers <= 0 {
-		// A job waits on the database (its item, its report's commit)
-		// as long as it verifies, so more jobs than CPUs keep them busy.
-		q.workers = 4 * runtime.GOMAXPROCS(0)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), queueMigrateTimeout)
 	defer cancel()
@@ -169,6 +164,17 @@ func newJobQueue(s *Server, st store.Queue, worker bool) (*jobQueue, error) {
 		return nil, fmt.Errorf("server: job queue: %w", err)
 	}
 	return q, nil
+}
+
+// JobWorkers is how many jobs a process works at once on a PostgreSQL
+// store configured with cfg: its BatchWorkers, else four per CPU, as a
+// job waits on the database (its items, their reports' commit) as long
+// as it verifies, and more jobs than CPUs keep them busy.
+func JobWorkers(cfg Config) int {
+	if cfg.BatchWorkers > 0 {
+		return cfg.BatchWorkers
+	}
+	return 4 * runtime.GOMAXPROCS(0)
 }
 
 // queueMigrateTimeout bounds migrating the job queue's tables when a

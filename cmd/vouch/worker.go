@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -39,7 +40,10 @@ queue.attempts times (default 5), then ends as its item's error.
 Settings are those of 'vouch serve' (--config FILE, VOUCH_STORE, --store,
 --policy): a worker verifies as the servers do, with the same policies,
 workspaces and judge, so give it the same configuration. --workers (else
-batchWorkers, else the number of CPUs) is how many jobs it works at once.
+batchWorkers, else four times the number of CPUs) is how many jobs it works at
+once, a job being one batch item, or in a large batch a run of up to 32; its
+pool has a connection for each, and four more, unless the store's DSN sets
+pool_max_conns.
 SIGINT or SIGTERM stops taking jobs and lets the ones under way finish (within
 timeouts.shutdown); the rest are tried again by another worker.`,
 		Args: cobra.NoArgs,
@@ -49,10 +53,14 @@ timeouts.shutdown); the rest are tried again by another worker.`,
 	fl.StringVar(&f.store, "store", "", "the store's `DSN`: postgres://... (else the config's, else VOUCH_STORE)")
 	fl.StringVar(&f.config, "config", "", "read settings from `FILE` (YAML; default: VOUCH_CONFIG), as vouch serve does")
 	fl.StringArrayVar(&f.policies, "policy", nil, "a policy `FILE` layered after the config's policies (repeatable)")
-	fl.IntVar(&f.workers, "workers", 0, "work `N` jobs at once (default: batchWorkers, else the number of CPUs)")
+	fl.IntVar(&f.workers, "workers", 0, "work `N` jobs at once (default: batchWorkers, else four times the number of CPUs)")
 	fl.BoolVar(&f.noCache, "no-cache", false, "neither read nor write the judge's answer cache")
 	return cmd
 }
+
+// workerSpareConns are the connections of a worker's pool beyond one
+// per job.
+const workerSpareConns = 4
 
 func runWorker(cmd *cobra.Command, st Streams, f *workerFlags) error {
 	ctx := cmd.Context()
@@ -78,7 +86,15 @@ func runWorker(cmd *cobra.Command, st Streams, f *workerFlags) error {
 		return err
 	}
 	defer eng.close()
-	s, err := store.Open(ctx, cfg.Store, store.Options{Logger: eng.log})
+	// A connection for each job at once, and a few for the queue's own
+	// (the worker's announcement holds one, River's listener another),
+	// unless the DSN sizes the pool (pool_max_conns): pgx's default, four
+	// on up to four CPUs, kept jobs waiting for one.
+	opt := store.Options{Logger: eng.log}
+	if !strings.Contains(cfg.Store, "pool_max_conns") {
+		opt.MaxConns = server.JobWorkers(cfg) + workerSpareConns
+	}
+	s, err := store.Open(ctx, cfg.Store, opt)
 	if err != nil {
 		return &exitError{code: exitNotOK, err: err}
 	}
