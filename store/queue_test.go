@@ -226,4 +226,27 @@ func TestCompleteItemsTx(t *testing.T) {
 	if err := q.Pool().QueryRow(ctx, `SELECT count(*) FROM verification_logs`).Scan(&rows); err != nil || rows != 3 {
 		t.Errorf("%d verification rows (%v), want 3", rows, err)
 	}
+
+	// A run whose verification is stored already (a request verified
+	// before, in another batch): its item points at the stored one, and
+	// the other's is written, with one statement for both.
+	if err := q.CreateBatch(ctx, &store.Batch{Tenant: tenant, ID: "again"}, items[:2]); err != nil {
+		t.Fatal(err)
+	}
+	again, v5 := verification("v0"), verification("v5")
+	if err := q.CompleteItemsTx(ctx, []store.Completion{
+		{Tenant: tenant, BatchID: "again", Index: 0, Verification: again},
+		{Tenant: tenant, BatchID: "again", Index: 1, Verification: v5},
+	}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if again.Seq != 0 || v5.Seq == 0 {
+		t.Errorf("Seqs: the duplicate's %d (want 0: not written), the new one's %d", again.Seq, v5.Seq)
+	}
+	if it, err := q.Item(ctx, tenant, "again", 0); err != nil || it.State != store.ItemDone || it.VerificationID != "v0" || it.Attempt != 1 {
+		t.Errorf("the duplicate's item = %+v, %v; want done, pointing at v0/1", it, err)
+	}
+	if err := q.Pool().QueryRow(ctx, `SELECT count(*) FROM verification_logs`).Scan(&rows); err != nil || rows != 4 {
+		t.Errorf("%d verification rows (%v), want 4", rows, err)
+	}
 }
