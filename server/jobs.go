@@ -104,8 +104,11 @@ const (
 	// transaction, and the work done again when its job is.
 	maxRunItems = 32
 	// minBatchJobs is the fewest jobs a batch is cut into while they
-	// hold more than one item each.
-	minBatchJobs = 64
+	// hold more than one item each: the jobs a batch's items can be
+	// verified by at once. A run's items are verified one after another,
+	// so a batch of slow verifications (a judge's answers) cut in fewer
+	// runs than there are places to work jobs would leave places idle.
+	minBatchJobs = 256
 	// runSlice is how long a run's job takes new items.
 	runSlice = time.Second
 )
