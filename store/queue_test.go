@@ -13,19 +13,25 @@ import (
 	"github.com/vouchgate/vouch/store/storetest"
 )
 
+// openQueue opens a PostgreSQL store on a schema of its own, closed at
+// the test's end.
+func openQueue(t *testing.T) store.Queue {
+	t.Helper()
+	st, err := store.Open(t.Context(), storetest.PostgresSchema(t, storetest.PostgresServer(t)), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st.(store.Queue)
+}
+
 // TestCommitBatchTx: the commit of a loading batch hands the indexes of
 // its pending items, in order and in chunks, to the queue's function in
 // the commit's transaction; an error from it undoes the commit and what
 // the function wrote, and the batch stays loading and hidden. Item does
 // not find the items of a loading batch.
 func TestCommitBatchTx(t *testing.T) {
-	dsn := storetest.PostgresSchema(t, storetest.PostgresServer(t))
-	st, err := store.Open(t.Context(), dsn, store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	q := st.(store.Queue)
+	q := openQueue(t)
 	ctx := t.Context()
 	if _, err := q.Pool().Exec(ctx, `CREATE TABLE marks (idx INTEGER NOT NULL)`); err != nil {
 		t.Fatal(err)
@@ -65,7 +71,7 @@ func TestCommitBatchTx(t *testing.T) {
 	// The function fails on its second chunk: nothing is committed.
 	boom := errors.New("boom")
 	calls := 0
-	_, err = q.CommitBatchTx(ctx, tenant, id, func(ctx context.Context, tx pgx.Tx, indexes []int) error {
+	_, err := q.CommitBatchTx(ctx, tenant, id, func(ctx context.Context, tx pgx.Tx, indexes []int) error {
 		calls++
 		if calls == 2 {
 			return boom
@@ -118,13 +124,7 @@ func TestCommitBatchTx(t *testing.T) {
 // items are all counted, and runs the queue's function in the
 // transaction: an error from it undoes every completion.
 func TestCompleteItemsTx(t *testing.T) {
-	dsn := storetest.PostgresSchema(t, storetest.PostgresServer(t))
-	st, err := store.Open(t.Context(), dsn, store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	q := st.(store.Queue)
+	q := openQueue(t)
 	ctx := t.Context()
 	const tenant, id = "acme", "runs"
 	items := make([]store.BatchItem, 6)
@@ -174,7 +174,7 @@ func TestCompleteItemsTx(t *testing.T) {
 		marked++
 		return err
 	}
-	err = q.CompleteItemsTx(ctx, []store.Completion{
+	err := q.CompleteItemsTx(ctx, []store.Completion{
 		{Tenant: tenant, BatchID: id, Index: 0, Verification: v0, Events: []store.Event{{Type: "verification.completed", Data: []byte(`{}`)}}},
 		{Tenant: tenant, BatchID: id, Index: 1, Error: []byte(`{"error":"second"}`)}, // done already
 		{Tenant: tenant, BatchID: id, Index: 2, Error: []byte(`{"error":"crashed"}`)},
