@@ -117,8 +117,9 @@ type QueueConfig struct {
 	// RescueAfter is how long a job may run before it is taken for the
 	// job of a process that died, and tried again elsewhere (default:
 	// the verification timeout plus 71s; at least the verification
-	// timeout plus 12s, the longest a job is let run). A live job taken
-	// for dead costs a second verification, never a second report.
+	// timeout plus 42s, the longest a job is let run and its last store
+	// write). A live job taken for dead costs a second verification,
+	// never a second report.
 	RescueAfter vouch.Duration `json:"rescueAfter"`
 
 	// runItems and runSlice, when set (by tests), replace the server's

@@ -33,10 +33,10 @@ import (
 // transaction: a job per item cost PostgreSQL about 13 statements and 6
 // transactions an item, a run's job a few statements an item and its
 // transactions shared by the run. A run's job stops taking items after
-// runSlice and leaves the rest to a job of their own, inserted with its
-// completions, so that a job lasts no longer than runSlice and one
-// verification's deadline (the bound of the rescue of a job whose worker
-// died). A run's job tried again (its process died under it, or its
+// runSlice, or when its process stops, and leaves the rest to a run's job
+// of their own, inserted with its completions, so that a job lasts no
+// longer than runSlice and one verification's deadline (the bound of the
+// rescue of a job whose worker died). A run's job tried again (its process died under it, or its
 // store write failed) leaves each of its pending items to a job of its
 // own, so that a request that ends the process it is verified in fails
 // alone, its item's error after its attempts, and not its run's; so does
@@ -258,10 +258,11 @@ func (q *jobQueue) jobTimeout() time.Duration {
 }
 
 // rescueAfter is how long a job may run before River's rescuer takes it
-// for dead and makes it available again.
+// for dead and makes it available again: at least the longest a job
+// runs, its timeout and the store write it lets finish past it.
 func (q *jobQueue) rescueAfter() time.Duration {
 	if d := time.Duration(q.s.cfg.Queue.RescueAfter); d > 0 {
-		return max(d, q.jobTimeout()+time.Second)
+		return max(d, q.jobTimeout()+storeTimeout+time.Second)
 	}
 	return q.jobTimeout() + time.Minute
 }
@@ -277,26 +278,35 @@ func (q *jobQueue) createBatch(ctx context.Context, b *store.Batch, items []stor
 			}
 			pending = append(pending, i)
 		}
-		return q.insertJobs(ctx, tx, b.Tenant, b.ID, pending)
+		return q.insertJobs(ctx, tx, b.Tenant, b.ID, pending, q.runItems(len(pending)))
 	})
 }
 
 // commitBatch ends the upload of a loading batch, inserting the jobs of
-// its pending items in the commit's transaction, a chunk at a time.
+// its pending items in the commit's transaction, a chunk at a time, in
+// runs sized by the batch's pending items (its total less those born
+// failed: none is done yet).
 func (q *jobQueue) commitBatch(ctx context.Context, tenant, id string) (*store.Batch, error) {
+	per := 0
 	return q.st.CommitBatchTx(ctx, tenant, id, func(ctx context.Context, tx pgx.Tx, indexes []int) error {
-		return q.insertJobs(ctx, tx, tenant, id, indexes)
+		if per == 0 {
+			var pending int
+			if err := tx.QueryRow(ctx, `SELECT total - failed FROM batches WHERE tenant = $1 AND id = $2`, tenant, id).Scan(&pending); err != nil {
+				return fmt.Errorf("the batch's pending items: %w", err)
+			}
+			per = q.runItems(pending)
+		}
+		return q.insertJobs(ctx, tx, tenant, id, indexes, per)
 	})
 }
 
 // insertJobs inserts in tx the jobs of a batch's pending items, named by
-// their indexes in increasing order: runs of them (see runItems), or a
-// job each.
-func (q *jobQueue) insertJobs(ctx context.Context, tx pgx.Tx, tenant, batch string, indexes []int) error {
+// their indexes in increasing order: runs of up to per of them, or a job
+// each when per is 1.
+func (q *jobQueue) insertJobs(ctx context.Context, tx pgx.Tx, tenant, batch string, indexes []int, per int) error {
 	if len(indexes) == 0 {
 		return nil
 	}
-	per := q.runItems(len(indexes))
 	if per <= 1 {
 		return q.insertItemJobs(ctx, tx, tenant, batch, indexes)
 	}
@@ -323,9 +333,15 @@ func (q *jobQueue) insertItemJobs(ctx context.Context, tx pgx.Tx, tenant, batch 
 	return err
 }
 
-// jobParams are the insert parameters of a verification job.
+// jobParams are the insert parameters of a verification job. A run's
+// job has two attempts at least: only its first verifies, and a second
+// hands its items on (see runWorker.Work).
 func (q *jobQueue) jobParams(args river.JobArgs) river.InsertManyParams {
-	return river.InsertManyParams{Args: args, InsertOpts: &river.InsertOpts{Queue: queueName, MaxAttempts: q.s.cfg.Queue.Attempts}}
+	attempts := q.s.cfg.Queue.Attempts
+	if _, run := args.(runArgs); run && attempts > 0 {
+		attempts = max(attempts, 2)
+	}
+	return river.InsertManyParams{Args: args, InsertOpts: &river.InsertOpts{Queue: queueName, MaxAttempts: attempts}}
 }
 
 // start runs the queue until ctx is done: a worker works jobs at once; a
@@ -548,8 +564,10 @@ func (q *jobQueue) hold(ctx context.Context) *pgxpool.Conn {
 const sweepPage = 100
 
 // sweep ends, as errors, the pending items whose job River discarded (an
-// item's, or a run's that never handed its items off): it failed on
-// every attempt without completing its items, for one because
+// item's, or a run's that never handed its items off), unless a job not
+// yet finished covers them (a run's job discarded while its last try,
+// taken for dead, still ran and handed them on): it failed on every
+// attempt without completing its items, for one because
 // the process working it died each time (a request that crashes the
 // process, or exhausts its memory), which River's rescuer counts as a
 // failed attempt. Without it such an item would leave its batch running
@@ -562,6 +580,11 @@ func (q *jobQueue) sweep(ctx context.Context) {
 			AND i.idx >= COALESCE((j.args->>'from')::int, (j.args->>'index')::int)
 			AND i.idx < COALESCE((j.args->>'to')::int, (j.args->>'index')::int + 1)
 		WHERE j.state = 'discarded' AND j.kind IN ($1, $2) AND i.state = 'pending'
+			AND NOT EXISTS (SELECT 1 FROM river_job k
+				WHERE k.state NOT IN ('completed', 'discarded', 'cancelled') AND k.kind IN ($1, $2)
+				AND k.args->>'tenant' = i.tenant AND k.args->>'batch' = i.batch_id
+				AND i.idx >= COALESCE((k.args->>'from')::int, (k.args->>'index')::int)
+				AND i.idx < COALESCE((k.args->>'to')::int, (k.args->>'index')::int + 1))
 		LIMIT $3`, itemArgs{}.Kind(), runArgs{}.Kind(), sweepPage)
 	if err != nil {
 		if ctx.Err() == nil {
@@ -644,13 +667,14 @@ type runWorker struct {
 
 // Work verifies the pending items of the job's run, one after another,
 // and completes them in one transaction; River completes the job once
-// Work returns. After runSlice it takes no new item, and leaves those
-// left to a job of their own. An item whose verification crashed is
-// left to a job of its own, tried again there while attempts remain. A
-// job tried again leaves each of its pending items to a job of its own
-// (see the package's comment on jobs). The hand-offs commit with the
-// items' completions and the job's, so that each item has one job
-// working it.
+// Work returns. After runSlice, or when cut short (a shutdown), it takes
+// no new item, and leaves those left to a run's job of their own. An
+// item whose verification crashed is left to a job of its own, tried
+// again there while attempts remain. A job tried again leaves each of
+// its pending items to a job of its own (see the package's comment on
+// jobs). The hand-offs commit with the items' completions and the job's,
+// so that each item has a job working it once the transaction commits,
+// and none if it does not (the job is then tried again).
 func (w *runWorker) Work(ctx context.Context, job *river.Job[runArgs]) error {
 	q, a := w.q, job.Args
 	items, err := q.st.PendingRange(ctx, a.Tenant, a.Batch, a.From, a.To)
@@ -673,7 +697,7 @@ func (w *runWorker) Work(ctx context.Context, job *river.Job[runArgs]) error {
 			out := q.s.verifyBatchItem(ctx, it)
 			if ctx.Err() != nil {
 				rest = it.Index
-				break // cut short: what was verified is stored, the rest tried again
+				break // cut short: what was verified is stored, the rest handed on
 			}
 			if out.panic != "" {
 				crashed = append(crashed, it.Index)
@@ -685,31 +709,35 @@ func (w *runWorker) Work(ctx context.Context, job *river.Job[runArgs]) error {
 	} else {
 		rest = items[0].Index
 	}
-	cut := ctx.Err()
 	handOff := crashed // the items left to a job each
 	if job.Attempt > 1 {
 		for _, it := range items {
 			handOff = append(handOff, it.Index)
 		}
 	}
-	if len(done) == 0 && len(handOff) == 0 && (rest >= a.To || cut != nil) {
-		return cut
+	// The items not reached (after the slice, or cut short by a
+	// shutdown) go to a run's job of their own.
+	restOn := rest < a.To && job.Attempt == 1
+	if len(done) == 0 && len(handOff) == 0 && !restOn {
+		return nil
 	}
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
 	defer cancel()
 	err = q.st.CompleteItemsTx(wctx, done, func(ctx context.Context, tx pgx.Tx) error {
-		if len(handOff) == 0 && (rest >= a.To || cut != nil) {
+		if len(handOff) == 0 && !restOn {
 			return nil
 		}
 		if err := q.insertItemJobs(ctx, tx, a.Tenant, a.Batch, handOff); err != nil {
 			return err
 		}
-		if rest < a.To && cut == nil && job.Attempt == 1 {
+		if restOn {
 			left := runArgs{Tenant: a.Tenant, Batch: a.Batch, From: rest, To: a.To}
 			if _, err := q.inserter.InsertManyFastTx(ctx, tx, []river.InsertManyParams{q.jobParams(left)}); err != nil {
 				return err
 			}
 		}
+		// Completed with its hand-offs: the job's items are all done or
+		// another job's.
 		_, err := river.JobCompleteTx[*riverpgxv5.Driver](ctx, tx, job)
 		return err
 	})
@@ -719,7 +747,7 @@ func (w *runWorker) Work(ctx context.Context, job *river.Job[runArgs]) error {
 	for _, out := range outs {
 		q.s.completed(a.Tenant, out)
 	}
-	return cut // cut short: tried again, for the items left
+	return nil
 }
 
 // backoff is the retry policy of verification jobs: base, doubled per

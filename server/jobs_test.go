@@ -21,11 +21,36 @@ func init() {
 	// A check that crashes: the poison of the job queue's tests.
 	check.Register(check.Type{Name: "test.crash", Strength: vouch.StrengthStrict, Doc: "panics",
 		New: func(vouch.CheckSpec, check.Env) (vouch.Checker, error) { return crashChecker{}, nil }})
+	check.Register(check.Type{Name: "test.block", Strength: vouch.StrengthStrict, Doc: "blocks its first run until cancelled",
+		New: func(vouch.CheckSpec, check.Env) (vouch.Checker, error) { return blockChecker{}, nil }})
 }
 
 type crashChecker struct{}
 
 func (crashChecker) Check(context.Context, *vouch.Subject) vouch.Outcome { panic("poison") }
+
+// blocking is the state of the test.block check: the first verification
+// that runs it signals entered and waits until its context is done; the
+// others pass at once.
+var blocking = struct {
+	once    atomic.Bool
+	entered chan struct{}
+}{entered: make(chan struct{})}
+
+type blockChecker struct{}
+
+func (blockChecker) Check(ctx context.Context, _ *vouch.Subject) vouch.Outcome {
+	if blocking.once.CompareAndSwap(false, true) {
+		close(blocking.entered)
+		<-ctx.Done()
+	}
+	return vouch.Pass("went on", nil)
+}
+
+// blockRequest is a request whose check blocks (see blocking).
+func blockRequest(id string) []byte {
+	return fmt.Appendf(nil, `{"id":%q,"task":{"goal":"g","criteria":[{"id":"c","check":{"type":"test.block"}}]},"output":{"summary":"DONE"}}`, id)
+}
 
 // crashRequest is a request one of whose checks crashes.
 func crashRequest(id string) []byte {
@@ -246,6 +271,82 @@ func TestQueueRunPoison(t *testing.T) {
 		t.Errorf("the poison's own job was tried %d times (%v), want 3", attempts, err)
 	}
 	checkReportsOnce(t, e.store, 2)
+}
+
+// TestQueueRunCutShort: a run's job cut short (its process stopping
+// hard) after one of its items crashed hands the crashed item to a job of
+// its own and the items it did not reach to a run's job: the batch ends
+// once the queue works again.
+func TestQueueRunCutShort(t *testing.T) {
+	blocking.once.Store(false)
+	blocking.entered = make(chan struct{})
+	e, _ := queueEnv(t, func(c *Config) {
+		c.Queue.runItems = func(int) int { return 4 }
+		c.Queue.Attempts = 2
+		c.Queue.RetryBackoff = vouch.Duration(time.Millisecond)
+	})
+	body := fmt.Appendf(nil, "%s\n%s\n%s\n%s\n", crashRequest("c0"), blockRequest("b1"), request("ok2", 1, "DONE"), request("ok3", 1, "DONE"))
+	res := e.do("POST", "/v1/batches", "", body)
+	if res.status != 202 {
+		t.Fatalf("%d %s", res.status, res.body)
+	}
+	id := decode[api.BatchStatus](t, res.body).ID
+	<-blocking.entered
+	e.srv.jobs.stopWorking(t.Context(), true) // cancels the job at b1
+	if err := e.srv.jobs.startWorking(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	st := e.waitBatch(DefaultTenant, "", id)
+	if st.Done != 3 || st.Failed != 1 {
+		t.Fatalf("batch: %+v", st)
+	}
+	e.srv.jobs.drain(t.Context())
+	// The first run's job, and the run's job of the items it did not
+	// reach (b1 on); c0's own job.
+	if got := jobStates(t, e.store, runArgs{}.Kind()); got["completed"] != 2 || len(got) != 1 {
+		t.Errorf("run jobs by state: %v, want 2 completed", got)
+	}
+	if got := jobStates(t, e.store, itemArgs{}.Kind()); got["completed"] != 1 || len(got) != 1 {
+		t.Errorf("item jobs by state: %v, want 1 completed", got)
+	}
+	checkReportsOnce(t, e.store, 3)
+}
+
+// TestQueueSweepRuns: the sweep ends as errors the pending items of a
+// run's job River discarded, but not one a job not yet finished covers.
+func TestQueueSweepRuns(t *testing.T) {
+	e, _ := queueEnv(t, nil)
+	ctx := t.Context()
+	items := make([]store.BatchItem, 3)
+	for i := range items {
+		items[i].Request = request(fmt.Sprintf("sw%d", i), 1, "DONE")
+	}
+	// Written by the store alone: no job of the queue's.
+	if err := e.store.CreateBatch(ctx, &store.Batch{Tenant: DefaultTenant, ID: "swept"}, items); err != nil {
+		t.Fatal(err)
+	}
+	pool := e.store.(store.Queue).Pool()
+	if _, err := pool.Exec(ctx, `INSERT INTO river_job (kind, args, queue, max_attempts, attempt, state, attempted_at, finalized_at, errors)
+		VALUES ($1, '{"tenant":"default","batch":"swept","from":0,"to":3}', $2, 2, 2, 'discarded', now(), now(), ARRAY['{"error":"the process died","attempt":2}'::jsonb])`,
+		runArgs{}.Kind(), queueName); err != nil {
+		t.Fatal(err)
+	}
+	// Item 2 is another job's, one that has not run yet.
+	if _, err := pool.Exec(ctx, `INSERT INTO river_job (kind, args, queue, max_attempts, state, scheduled_at)
+		VALUES ($1, '{"tenant":"default","batch":"swept","index":2}', $2, 2, 'scheduled', now() + interval '1 hour')`,
+		itemArgs{}.Kind(), queueName); err != nil {
+		t.Fatal(err)
+	}
+	e.srv.jobs.sweep(ctx)
+	for i, want := range []string{store.ItemError, store.ItemError, store.ItemPending} {
+		it, err := e.store.(store.Queue).Item(ctx, DefaultTenant, "swept", i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if it.State != want || want == store.ItemError && !strings.Contains(string(it.Error), "did not finish in 2 attempts") {
+			t.Errorf("item %d: %s %s, want %s", i, it.State, it.Error, want)
+		}
+	}
 }
 
 // failFirstCompletions is a store whose first n completions of runs

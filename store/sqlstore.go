@@ -1455,8 +1455,9 @@ func (w *itemWrite) reset() {
 
 // claimItems claims the pending items of ws in tx, with a read of each
 // batch's run of them that holds them (on PostgreSQL, locked until the
-// commit): each is then claimed, or gone when the store holds no such
-// item. Only a pending item can be completed: a claim read first and
+// commit): each is then claimed, or, when it is its batch's only one in
+// ws, gone when the store holds no such item (of many, an item gone is
+// one not claimed). Only a pending item can be completed: a claim read first and
 // updated once (see completeItem), as each update of a row writes all of
 // it again, its request included.
 func (s *sqlStore) claimItems(ctx context.Context, tx conn, ws []itemWrite) error {
@@ -1479,8 +1480,17 @@ func (s *sqlStore) claimItems(ctx context.Context, tx conn, ws []itemWrite) erro
 		runs[j].from, runs[j].to = min(runs[j].from, w.c.Index), max(runs[j].to, w.c.Index+1)
 	}
 	for _, r := range runs {
-		rs, err := tx.query(ctx, `SELECT idx, state FROM batch_items WHERE tenant = ? AND batch_id = ? AND idx >= ? AND idx < ?`+s.d.forUpdate,
-			r.tenant, r.batch, r.from, r.to)
+		// An item alone is read whatever its state, to tell one gone
+		// from one done; of a run, only the pending are read (and
+		// locked, in index order), as a run's span may hold many done or
+		// failed ones.
+		q, args := `SELECT idx, state FROM batch_items WHERE tenant = ? AND batch_id = ? AND idx >= ? AND idx < ?`, []any{r.tenant, r.batch, r.from, r.to}
+		lone := r.to-r.from == 1
+		if !lone {
+			q += ` AND state = ?`
+			args = append(args, ItemPending)
+		}
+		rs, err := tx.query(ctx, q+` ORDER BY idx`+s.d.forUpdate, args...)
 		if err != nil {
 			return err
 		}
@@ -1504,7 +1514,7 @@ func (s *sqlStore) claimItems(ctx context.Context, tx conn, ws []itemWrite) erro
 				continue
 			}
 			state, ok := states[w.c.Index]
-			w.gone, w.claimed = !ok, state == ItemPending
+			w.gone, w.claimed = lone && !ok, state == ItemPending
 			states[w.c.Index] = "" // an item named twice is completed once
 		}
 	}
