@@ -508,7 +508,14 @@ type itemOutcome struct {
 // verifyBatchItem verifies one batch item: the request it carries, or
 // in a re-verification batch the stored verification it names. A panic
 // is the outcome's, never the process's end.
-func (s *Server) verifyBatchItem(ctx context.Context, it store.BatchItem) (out itemOutcome) {
+func (s *Server) verifyBatchItem(ctx context.Context, it store.BatchItem) itemOutcome {
+	return s.verifyItemWith(ctx, it, nil)
+}
+
+// verifyItemWith is verifyBatchItem of an item whose request was decoded
+// and its key looked up already (pre), with others' (a run's); nil: not
+// yet.
+func (s *Server) verifyItemWith(ctx context.Context, it store.BatchItem, pre *itemRequest) (out itemOutcome) {
 	defer func() {
 		if r := recover(); r != nil {
 			s.log.Error("batch item panicked", "batch", it.BatchID, "index", it.Index, "panic", r)
@@ -518,30 +525,67 @@ func (s *Server) verifyBatchItem(ctx context.Context, it store.BatchItem) (out i
 	if it.RefID != "" {
 		return s.reverifyItem(ctx, it)
 	}
-	return s.verifyRequestItem(ctx, it)
+	if pre == nil {
+		d := s.decodeItem(it)
+		if d.out == nil {
+			d.stored, _ = s.st.ByKey(ctx, it.Tenant, d.key)
+		}
+		pre = &d
+	}
+	return s.verifyRequestItem(ctx, it, pre)
 }
 
-// verifyRequestItem verifies the request a batch item carries.
-func (s *Server) verifyRequestItem(ctx context.Context, it store.BatchItem) (out itemOutcome) {
+// itemRequest is the request of a batch item, decoded, with its
+// idempotency key and hash and the verification stored under its key
+// (nil: none, or the lookup failed: writing it then finds a duplicate);
+// or, for a request that does not decode, the item's outcome.
+type itemRequest struct {
+	req       *vouch.Request
+	key, hash string
+	stored    *store.Verification
+	out       *itemOutcome
+}
+
+// decodeItem decodes a batch item's request.
+func (s *Server) decodeItem(it store.BatchItem) itemRequest {
 	req, err := wire.DecodeRequest(it.Request, wire.Options{MaxBytes: s.cfg.MaxRequestBytes, Name: fmt.Sprintf("line %d", it.Index+1)})
 	if err != nil {
-		return itemOutcome{err: wire.ErrorLine(it.Index+1, err)}
+		return itemRequest{out: &itemOutcome{err: wire.ErrorLine(it.Index+1, err)}}
 	}
 	// As for POST /v1/verify, the request's id and attempt are its key:
 	// one already logged with this body under this policy is not verified
 	// again, and one logged with another body, or under another policy,
 	// is this item's error.
-	key, hash := idempotencyKey("", req), s.requestHash(it.Request)
-	if v, err := s.st.ByKey(ctx, it.Tenant, key); err == nil {
-		if _, err := replay(v, hash); err != nil {
+	return itemRequest{req: req, key: idempotencyKey("", req), hash: s.requestHash(it.Request)}
+}
+
+// decodeItemSafely is decodeItem, nil should the decoder crash.
+func (s *Server) decodeItemSafely(it store.BatchItem) (d *itemRequest) {
+	defer func() {
+		if recover() != nil {
+			d = nil
+		}
+	}()
+	r := s.decodeItem(it)
+	return &r
+}
+
+// verifyRequestItem verifies the request a batch item carries, decoded
+// and looked up.
+func (s *Server) verifyRequestItem(ctx context.Context, it store.BatchItem, d *itemRequest) (out itemOutcome) {
+	if d.out != nil {
+		return *d.out
+	}
+	if v := d.stored; v != nil {
+		if _, err := replay(v, d.hash); err != nil {
 			return itemOutcome{err: wire.ErrorLine(it.Index+1, &vouch.Error{Code: "idempotency_conflict", Message: err.Error()})}
 		}
 		return itemOutcome{row: v}
 	}
-	rep, err := s.verify(ctx, s.engineFor(req), req)
+	rep, err := s.verify(ctx, s.engineFor(d.req), d.req)
 	if err == nil {
 		out.report = rep
-		out.row, out.events, err = s.record(it.Tenant, key, hash, it.Request, req, rep)
+		out.row, out.events, err = s.record(it.Tenant, d.key, d.hash, it.Request, d.req, rep)
 	}
 	if err != nil {
 		return itemOutcome{err: wire.ErrorLine(it.Index+1, err)}

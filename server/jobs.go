@@ -688,13 +688,14 @@ func (w *runWorker) Work(ctx context.Context, job *river.Job[runArgs]) error {
 		rest    = a.To
 	)
 	if job.Attempt == 1 {
+		pre := q.lookup(ctx, a.Tenant, items)
 		stop := time.Now().Add(q.slice)
 		for k, it := range items {
 			if k > 0 && time.Now().After(stop) {
 				rest = it.Index
 				break
 			}
-			out := q.s.verifyBatchItem(ctx, it)
+			out := q.s.verifyItemWith(ctx, it, pre[k])
 			if ctx.Err() != nil {
 				rest = it.Index
 				break // cut short: what was verified is stored, the rest handed on
@@ -748,6 +749,35 @@ func (w *runWorker) Work(ctx context.Context, job *river.Job[runArgs]) error {
 		q.s.completed(a.Tenant, out)
 	}
 	return nil
+}
+
+// lookup decodes the requests of a run's items and reads the
+// verifications stored under their keys with one query, where a job of
+// one item reads its own. An entry is nil for an item verified otherwise
+// (a re-verification's), or whose request the decoder crashed on (its
+// verification meets the crash again, and recovers it), and all are when
+// the query fails (each item then reads its own).
+func (q *jobQueue) lookup(ctx context.Context, tenant string, items []store.BatchItem) []*itemRequest {
+	pre := make([]*itemRequest, len(items))
+	var keys []string
+	for k, it := range items {
+		if it.RefID == "" {
+			pre[k] = q.s.decodeItemSafely(it)
+		}
+		if p := pre[k]; p != nil && p.out == nil {
+			keys = append(keys, p.key)
+		}
+	}
+	stored, err := q.st.ByKeys(ctx, tenant, keys)
+	if err != nil {
+		return make([]*itemRequest, len(items))
+	}
+	for _, p := range pre {
+		if p != nil && p.out == nil {
+			p.stored = stored[p.key]
+		}
+	}
+	return pre
 }
 
 // backoff is the retry policy of verification jobs: base, doubled per

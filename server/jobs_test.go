@@ -226,6 +226,30 @@ func TestQueueRuns(t *testing.T) {
 	}
 }
 
+// TestQueueRunStored: a run's requests logged already are looked up
+// together: one with the same body is its stored verification, not
+// verified again; one with another body is its item's
+// idempotency_conflict.
+func TestQueueRunStored(t *testing.T) {
+	e, _ := queueEnv(t, func(c *Config) { c.Queue.runItems = func(n int) int { return max(1, n) } })
+	if st := postBatchOf(e, request("seen", 1, "DONE")); st.Done != 1 {
+		t.Fatalf("first batch: %+v", st)
+	}
+	st := postBatchOf(e, request("seen", 1, "DONE"), request("new", 1, "DONE"), request("seen", 1, "DONE, said otherwise"))
+	if st.Done != 2 || st.Failed != 1 {
+		t.Fatalf("batch: %+v", st)
+	}
+	lines := strings.Split(strings.TrimSpace(string(e.do("GET", "/v1/batches/"+st.ID+"/results", "", nil).body)), "\n")
+	if len(lines) != 3 || !strings.Contains(lines[0], `"seen"`) || !strings.Contains(lines[2], "idempotency_conflict") {
+		t.Errorf("results:\n%s", strings.Join(lines, "\n"))
+	}
+	e.srv.jobs.drain(t.Context())
+	if got := jobStates(t, e.store, runArgs{}.Kind()); got["completed"] != 1 {
+		t.Errorf("run jobs by state: %v, want the second batch's one", got)
+	}
+	checkReportsOnce(t, e.store, 2)
+}
+
 // TestQueueRunSlice: a run's job takes no new item after its slice, and
 // leaves the rest of its run to a job of their own.
 func TestQueueRunSlice(t *testing.T) {

@@ -45,6 +45,10 @@ type Queue interface {
 	// then (when not nil) in the transaction; an error from then undoes
 	// it all.
 	CompleteItemsTx(ctx context.Context, cs []Completion, then TxFunc) error
+	// ByKeys returns the tenant's stored verifications of the idempotency
+	// keys, each as [Log.ByKey] reads it, by key; a key with none has no
+	// entry.
+	ByKeys(ctx context.Context, tenant string, keys []string) (map[string]*Verification, error)
 }
 
 // TxFunc runs inside a write transaction of a PostgreSQL store.
@@ -155,4 +159,36 @@ func (s *pgStore) PendingRange(ctx context.Context, tenant, batchID string, from
 // CompleteItemsTx implements [Queue.CompleteItemsTx].
 func (s *pgStore) CompleteItemsTx(ctx context.Context, cs []Completion, then TxFunc) error {
 	return s.completeItems(ctx, "store: complete batch items", cs, true, pgThen(then))
+}
+
+// ByKeys implements [Queue.ByKeys], with one query.
+func (s *pgStore) ByKeys(ctx context.Context, tenant string, keys []string) (map[string]*Verification, error) {
+	const op = "store: verifications by key"
+	if err := s.check(); err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	out := map[string]*Verification{}
+	if len(keys) == 0 {
+		return out, nil
+	}
+	rs, err := s.eng.reader().query(ctx, `SELECT `+verificationCols+`, request FROM verification_logs
+		WHERE tenant = ? AND idempotency_key = ANY(?::text[])`, tenant, keys)
+	if err != nil {
+		return nil, s.fail(op, err)
+	}
+	defer rs.Close()
+	for rs.Next() {
+		v, err := scanVerification(rs, true)
+		if err != nil {
+			return nil, s.fail(op, err)
+		}
+		if err := s.unpackVerification(ctx, v); err != nil {
+			return nil, s.fail(op, err)
+		}
+		out[v.IdempotencyKey] = v
+	}
+	if err := rs.Err(); err != nil {
+		return nil, s.fail(op, err)
+	}
+	return out, nil
 }

@@ -250,3 +250,41 @@ func TestCompleteItemsTx(t *testing.T) {
 		t.Errorf("%d verification rows (%v), want 4", rows, err)
 	}
 }
+
+// TestByKeys: the verifications stored under a tenant's idempotency keys,
+// read with one query, as ByKey reads each.
+func TestByKeys(t *testing.T) {
+	q := openQueue(t)
+	ctx := t.Context()
+	for i, key := range []string{"k1", "k2"} {
+		v := &store.Verification{Tenant: "acme", ID: fmt.Sprintf("v%d", i), Attempt: 1, IdempotencyKey: key, Verdict: "pass",
+			Result: []byte(`{"id":"v` + fmt.Sprint(i) + `"}`), Request: []byte(`{"n":` + fmt.Sprint(i) + `}`)}
+		if _, err := q.Insert(ctx, v, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	other := &store.Verification{Tenant: "other", ID: "o", Attempt: 1, IdempotencyKey: "k1", Verdict: "pass", Result: []byte(`{}`)}
+	if _, err := q.Insert(ctx, other, nil); err != nil {
+		t.Fatal(err)
+	}
+	got, err := q.ByKeys(ctx, "acme", []string{"k1", "k2", "none"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 {
+		t.Fatalf("ByKeys = %d verifications, want 2", len(got))
+	}
+	for _, key := range []string{"k1", "k2"} {
+		one, err := q.ByKey(ctx, "acme", key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := got[key]
+		if v == nil || v.ID != one.ID || v.Tenant != "acme" || string(v.Result) != string(one.Result) || string(v.Request) != string(one.Request) {
+			t.Errorf("ByKeys[%s] = %+v, want as ByKey reads it: %+v", key, v, one)
+		}
+	}
+	if none, err := q.ByKeys(ctx, "acme", nil); err != nil || len(none) != 0 {
+		t.Errorf("ByKeys of no keys = %v, %v", none, err)
+	}
+}
