@@ -210,6 +210,14 @@ func TestQueueRuns(t *testing.T) {
 		t.Errorf("item jobs by state: %v, want none", got)
 	}
 	checkReportsOnce(t, e.store, 20)
+	// Each item done points at its verification, which holds its request
+	// from then on.
+	var kept, linked int
+	if err := e.store.(store.Queue).Pool().QueryRow(t.Context(), `SELECT count(*) FILTER (WHERE i.request IS NOT NULL), count(v.id)
+		FROM batch_items i LEFT JOIN verification_logs v ON v.tenant = i.tenant AND v.id = i.verification_id AND v.attempt = i.attempt
+		WHERE i.state = 'done'`).Scan(&kept, &linked); err != nil || kept != 0 || linked != 20 {
+		t.Errorf("of the items done, %d keep their request and %d point at their verification (%v); want 0 and 20", kept, linked, err)
+	}
 	// The metrics count each verification once.
 	var counted float64
 	for line := range strings.SplitSeq(string(e.do("GET", "/metrics", "", nil).body), "\n") {
