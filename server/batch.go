@@ -537,8 +537,9 @@ func (s *Server) verifyItemWith(ctx context.Context, it store.BatchItem, pre *it
 
 // itemRequest is the request of a batch item, decoded, with its
 // idempotency key and hash and the verification stored under its key
-// (nil: none, or the lookup failed: writing it then finds a duplicate);
-// or, for a request that does not decode, the item's outcome.
+// (nil: none, or the lookup failed; one stored after the lookup is found
+// by the write, and the item then points at it, whatever its body); or,
+// for a request that does not decode, the item's outcome.
 type itemRequest struct {
 	req       *vouch.Request
 	key, hash string

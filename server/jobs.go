@@ -667,10 +667,10 @@ type runWorker struct {
 
 // Work verifies the pending items of the job's run, one after another,
 // and completes them in one transaction; River completes the job once
-// Work returns. After runSlice, or when cut short (a shutdown), it takes
-// no new item, and leaves those left to a run's job of their own. An
-// item whose verification crashed is left to a job of its own, tried
-// again there while attempts remain. A job tried again leaves each of
+// Work returns. After runSlice, or when cut short (a shutdown, or its
+// timeout), it takes no new item, and leaves those left to a run's job
+// of their own. An item whose verification crashed, or was cut short, is
+// left to a job of its own, tried again there while attempts remain. A job tried again leaves each of
 // its pending items to a job of its own (see the package's comment on
 // jobs). The hand-offs commit with the items' completions and the job's,
 // so that each item has a job working it once the transaction commits,
@@ -684,7 +684,7 @@ func (w *runWorker) Work(ctx context.Context, job *river.Job[runArgs]) error {
 	var (
 		outs    []itemOutcome
 		done    []store.Completion
-		crashed []int // items whose verification crashed
+		crashed []int // items whose verification crashed, or was cut short
 		rest    = a.To
 	)
 	if job.Attempt == 1 {
@@ -697,8 +697,17 @@ func (w *runWorker) Work(ctx context.Context, job *river.Job[runArgs]) error {
 			}
 			out := q.s.verifyItemWith(ctx, it, pre[k])
 			if ctx.Err() != nil {
-				rest = it.Index
-				break // cut short: what was verified is stored, the rest handed on
+				// Cut short (a shutdown, or the job's timeout): what was
+				// verified is stored, the item under way goes to a job of
+				// its own, whose attempts are counted (one that outlives
+				// every job's timeout ends as its error), and the rest to
+				// a run's job.
+				crashed = append(crashed, it.Index)
+				rest = a.To
+				if k+1 < len(items) {
+					rest = items[k+1].Index
+				}
+				break
 			}
 			if out.panic != "" {
 				crashed = append(crashed, it.Index)

@@ -306,9 +306,9 @@ func TestQueueRunPoison(t *testing.T) {
 }
 
 // TestQueueRunCutShort: a run's job cut short (its process stopping
-// hard) after one of its items crashed hands the crashed item to a job of
-// its own and the items it did not reach to a run's job: the batch ends
-// once the queue works again.
+// hard) after one of its items crashed hands the crashed item and the
+// one under way to jobs of their own, and the items it did not reach to
+// a run's job: the batch ends once the queue works again.
 func TestQueueRunCutShort(t *testing.T) {
 	blocking.once.Store(false)
 	blocking.entered = make(chan struct{})
@@ -334,12 +334,12 @@ func TestQueueRunCutShort(t *testing.T) {
 	}
 	e.srv.jobs.drain(t.Context())
 	// The first run's job, and the run's job of the items it did not
-	// reach (b1 on); c0's own job.
+	// reach (ok2 on); c0's and b1's own jobs.
 	if got := jobStates(t, e.store, runArgs{}.Kind()); got["completed"] != 2 || len(got) != 1 {
 		t.Errorf("run jobs by state: %v, want 2 completed", got)
 	}
-	if got := jobStates(t, e.store, itemArgs{}.Kind()); got["completed"] != 1 || len(got) != 1 {
-		t.Errorf("item jobs by state: %v, want 1 completed", got)
+	if got := jobStates(t, e.store, itemArgs{}.Kind()); got["completed"] != 2 || len(got) != 1 {
+		t.Errorf("item jobs by state: %v, want 2 completed", got)
 	}
 	checkReportsOnce(t, e.store, 3)
 }
@@ -357,16 +357,25 @@ func TestQueueSweepRuns(t *testing.T) {
 	if err := e.store.CreateBatch(ctx, &store.Batch{Tenant: DefaultTenant, ID: "swept"}, items); err != nil {
 		t.Fatal(err)
 	}
-	pool := e.store.(store.Queue).Pool()
-	if _, err := pool.Exec(ctx, `INSERT INTO river_job (kind, args, queue, max_attempts, attempt, state, attempted_at, finalized_at, errors)
+	// Both jobs in one transaction, so that the server's own sweep (every
+	// two seconds) sees both or neither.
+	tx, err := e.store.(store.Queue).Pool().Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, `INSERT INTO river_job (kind, args, queue, max_attempts, attempt, state, attempted_at, finalized_at, errors)
 		VALUES ($1, '{"tenant":"default","batch":"swept","from":0,"to":3}', $2, 2, 2, 'discarded', now(), now(), ARRAY['{"error":"the process died","attempt":2}'::jsonb])`,
 		runArgs{}.Kind(), queueName); err != nil {
 		t.Fatal(err)
 	}
 	// Item 2 is another job's, one that has not run yet.
-	if _, err := pool.Exec(ctx, `INSERT INTO river_job (kind, args, queue, max_attempts, state, scheduled_at)
+	if _, err := tx.Exec(ctx, `INSERT INTO river_job (kind, args, queue, max_attempts, state, scheduled_at)
 		VALUES ($1, '{"tenant":"default","batch":"swept","index":2}', $2, 2, 'scheduled', now() + interval '1 hour')`,
 		itemArgs{}.Kind(), queueName); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(ctx); err != nil {
 		t.Fatal(err)
 	}
 	e.srv.jobs.sweep(ctx)

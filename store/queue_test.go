@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -257,8 +258,11 @@ func TestByKeys(t *testing.T) {
 	q := openQueue(t)
 	ctx := t.Context()
 	for i, key := range []string{"k1", "k2"} {
+		// Long enough to be stored compressed, and read back whole.
+		pad := strings.Repeat("all four methods are documented; ", 20)
 		v := &store.Verification{Tenant: "acme", ID: fmt.Sprintf("v%d", i), Attempt: 1, IdempotencyKey: key, Verdict: "pass",
-			Result: []byte(`{"id":"v` + fmt.Sprint(i) + `"}`), Request: []byte(`{"n":` + fmt.Sprint(i) + `}`)}
+			Result:  []byte(`{"id":"v` + fmt.Sprint(i) + `","feedback":"` + pad + `"}`),
+			Request: []byte(`{"n":` + fmt.Sprint(i) + `,"summary":"` + pad + `"}`)}
 		if _, err := q.Insert(ctx, v, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -280,6 +284,9 @@ func TestByKeys(t *testing.T) {
 			t.Fatal(err)
 		}
 		v := got[key]
+		if v != nil && !strings.Contains(string(v.Result), "methods are documented") {
+			t.Errorf("ByKeys[%s] reads its report as %.40q", key, v.Result)
+		}
 		if v == nil || v.ID != one.ID || v.Tenant != "acme" || string(v.Result) != string(one.Result) || string(v.Request) != string(one.Request) {
 			t.Errorf("ByKeys[%s] = %+v, want as ByKey reads it: %+v", key, v, one)
 		}

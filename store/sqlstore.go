@@ -1455,9 +1455,9 @@ func (w *itemWrite) reset() {
 
 // claimItems claims the pending items of ws in tx, with a read of each
 // batch's run of them that holds them (on PostgreSQL, locked until the
-// commit): each is then claimed, or, when it is its batch's only one in
-// ws, gone when the store holds no such item (of many, an item gone is
-// one not claimed). Only a pending item can be completed: a claim read first and
+// commit): each is then claimed, or, when its batch's items in ws name
+// one index only, gone when the store holds no such item (of a run, an
+// item gone is one not claimed). Only a pending item can be completed: a claim read first and
 // updated once (see completeItem), as each update of a row writes all of
 // it again, its request included.
 func (s *sqlStore) claimItems(ctx context.Context, tx conn, ws []itemWrite) error {
