@@ -725,8 +725,8 @@ func (w *runWorker) Work(ctx context.Context, job *river.Job[runArgs]) error {
 			handOff = append(handOff, it.Index)
 		}
 	}
-	// The items not reached (after the slice, or cut short by a
-	// shutdown) go to a run's job of their own.
+	// The items not reached (after the slice, or cut short) go to a run's
+	// job of their own.
 	restOn := rest < a.To && job.Attempt == 1
 	if len(done) == 0 && len(handOff) == 0 && !restOn {
 		return nil
