@@ -156,6 +156,26 @@ func TestQueuePoison(t *testing.T) {
 	}
 }
 
+// checkJobs stops the server's job queue (see settledJobStates) and
+// checks that runs jobs of runs of items and items jobs of one item were
+// inserted, and all completed.
+func checkJobs(t *testing.T, e *testEnv, runs, items int) {
+	t.Helper()
+	e.srv.jobs.drain(t.Context())
+	for _, c := range []struct {
+		kind string
+		want int
+	}{{runArgs{}.Kind(), runs}, {itemArgs{}.Kind(), items}} {
+		got := jobStates(t, e.store, c.kind)
+		if c.want == 0 && len(got) == 0 {
+			continue
+		}
+		if got["completed"] != c.want || len(got) != 1 {
+			t.Errorf("%s jobs by state: %v, want %d completed", c.kind, got, c.want)
+		}
+	}
+}
+
 // postBatchOf posts the requests as a batch and waits until it is done.
 func postBatchOf(e *testEnv, reqs ...[]byte) api.BatchStatus {
 	e.t.Helper()
@@ -201,14 +221,8 @@ func TestQueueRuns(t *testing.T) {
 	if st.Done != 20 || st.Failed != 1 {
 		t.Fatalf("batch: %+v", st)
 	}
-	e.srv.jobs.drain(t.Context())
 	// The pending items are 0-18 and 20: five runs, the last [16, 21).
-	if got := jobStates(t, e.store, runArgs{}.Kind()); got["completed"] != 5 || len(got) != 1 {
-		t.Errorf("run jobs by state: %v, want 5 completed", got)
-	}
-	if got := jobStates(t, e.store, itemArgs{}.Kind()); len(got) != 0 {
-		t.Errorf("item jobs by state: %v, want none", got)
-	}
+	checkJobs(t, e, 5, 0)
 	checkReportsOnce(t, e.store, 20)
 	// Each item done points at its verification, which holds its request
 	// from then on.
@@ -251,10 +265,8 @@ func TestQueueRunStored(t *testing.T) {
 	if len(lines) != 3 || !strings.Contains(lines[0], `"seen"`) || !strings.Contains(lines[2], "idempotency_conflict") {
 		t.Errorf("results:\n%s", strings.Join(lines, "\n"))
 	}
-	e.srv.jobs.drain(t.Context())
-	if got := jobStates(t, e.store, runArgs{}.Kind()); got["completed"] != 1 {
-		t.Errorf("run jobs by state: %v, want the second batch's one", got)
-	}
+	// The first batch's item, the second batch's run.
+	checkJobs(t, e, 1, 1)
 	checkReportsOnce(t, e.store, 2)
 }
 
@@ -268,11 +280,8 @@ func TestQueueRunSlice(t *testing.T) {
 	if st := postBatchOf(e, requests("s", 10)...); st.Done != 10 || st.Failed != 0 {
 		t.Fatalf("batch: %+v", st)
 	}
-	e.srv.jobs.drain(t.Context())
 	// Two runs of five, each verified a job an item: ten jobs.
-	if got := jobStates(t, e.store, runArgs{}.Kind()); got["completed"] != 10 || len(got) != 1 {
-		t.Errorf("run jobs by state: %v, want 10 completed", got)
-	}
+	checkJobs(t, e, 10, 0)
 	checkReportsOnce(t, e.store, 10)
 }
 
@@ -293,10 +302,7 @@ func TestQueueRunPoison(t *testing.T) {
 	if len(lines) != 3 || !strings.Contains(lines[1], `"line":2`) || !strings.Contains(lines[1], "crashed on each of 3 attempts") {
 		t.Errorf("results:\n%s", strings.Join(lines, "\n"))
 	}
-	e.srv.jobs.drain(t.Context())
-	if got := jobStates(t, e.store, runArgs{}.Kind()); got["completed"] != 1 || len(got) != 1 {
-		t.Errorf("run jobs by state: %v, want 1 completed", got)
-	}
+	checkJobs(t, e, 1, 1)
 	var attempts int
 	if err := e.store.(store.Queue).Pool().QueryRow(t.Context(), `SELECT attempt FROM river_job WHERE kind = $1 AND args->>'index' = '1'`,
 		itemArgs{}.Kind()).Scan(&attempts); err != nil || attempts != 3 {
@@ -332,15 +338,9 @@ func TestQueueRunCutShort(t *testing.T) {
 	if st.Done != 3 || st.Failed != 1 {
 		t.Fatalf("batch: %+v", st)
 	}
-	e.srv.jobs.drain(t.Context())
 	// The first run's job, and the run's job of the items it did not
 	// reach (ok2 on); c0's and b1's own jobs.
-	if got := jobStates(t, e.store, runArgs{}.Kind()); got["completed"] != 2 || len(got) != 1 {
-		t.Errorf("run jobs by state: %v, want 2 completed", got)
-	}
-	if got := jobStates(t, e.store, itemArgs{}.Kind()); got["completed"] != 2 || len(got) != 1 {
-		t.Errorf("item jobs by state: %v, want 2 completed", got)
-	}
+	checkJobs(t, e, 2, 2)
 	checkReportsOnce(t, e.store, 3)
 }
 
@@ -426,14 +426,8 @@ func TestQueueRunRetried(t *testing.T) {
 	if st := postBatchOf(e, requests("t", 8)...); st.Done != 8 || st.Failed != 0 {
 		t.Fatalf("batch: %+v", st)
 	}
-	e.srv.jobs.drain(t.Context())
-	if got := jobStates(t, e.store, runArgs{}.Kind()); got["completed"] != 2 || len(got) != 1 {
-		t.Errorf("run jobs by state: %v, want 2 completed", got)
-	}
 	// The run whose completion failed: its four items, a job each.
-	if got := jobStates(t, e.store, itemArgs{}.Kind()); got["completed"] != 4 || len(got) != 1 {
-		t.Errorf("item jobs by state: %v, want 4 completed", got)
-	}
+	checkJobs(t, e, 2, 4)
 	checkReportsOnce(t, e.store, 8)
 }
 
