@@ -324,8 +324,9 @@ func (s *Server) handleBatchResults(w http.ResponseWriter, r *http.Request) {
 type batchPool struct {
 	s       *Server
 	workers int
-	jobs    chan store.BatchItem
-	wakeC   chan struct{}
+	// jobs carries runs of pending items to the workers (see poolRun).
+	jobs  chan []store.BatchItem
+	wakeC chan struct{}
 
 	mu       sync.Mutex
 	inFlight map[itemKey]bool
@@ -362,7 +363,7 @@ func newBatchPool(s *Server, workers int) *batchPool {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	return &batchPool{s: s, workers: workers, jobs: make(chan store.BatchItem), wakeC: make(chan struct{}, 1),
+	return &batchPool{s: s, workers: workers, jobs: make(chan []store.BatchItem), wakeC: make(chan struct{}, 1),
 		inFlight: map[itemKey]bool{}, stopC: make(chan struct{})}
 }
 
@@ -440,50 +441,66 @@ func (p *batchPool) dispatch(ctx context.Context) {
 				}
 				break
 			}
-			sent := 0
+			var fresh []store.BatchItem
+			p.mu.Lock()
 			for _, it := range items {
-				k := itemKey{it.Tenant, it.BatchID, it.Index}
-				p.mu.Lock()
-				busy := p.inFlight[k]
-				if !busy {
+				if k := (itemKey{it.Tenant, it.BatchID, it.Index}); !p.inFlight[k] {
 					p.inFlight[k] = true
-				}
-				p.mu.Unlock()
-				if busy {
-					continue
-				}
-				p.busy.Add(1)
-				select {
-				case p.jobs <- it:
-					sent++
-				case <-ctx.Done():
-					p.busy.Done()
-					return
-				case <-p.stopC:
-					p.done(k)
-					p.busy.Done()
-					return
+					fresh = append(fresh, it)
 				}
 			}
-			if sent == 0 {
+			p.mu.Unlock()
+			if len(fresh) == 0 {
 				break // all pending items are being verified; a completion wakes us
+			}
+			per := poolRun(len(fresh), p.workers)
+			for len(fresh) > 0 {
+				run := fresh[:min(per, len(fresh))]
+				fresh = fresh[len(run):]
+				p.busy.Add(len(run))
+				select {
+				case p.jobs <- run:
+					continue
+				case <-ctx.Done():
+				case <-p.stopC:
+				}
+				p.release(run)
+				p.release(fresh)
+				for range run {
+					p.busy.Done()
+				}
+				return
 			}
 		}
 	}
 }
 
-func (p *batchPool) done(k itemKey) {
+// poolRun is how many items one of a pool's workers verifies and
+// completes together, of n fresh ones: up to maxRunItems, so that their
+// completions share a transaction (on SQLite a sync of its log, where
+// each item's own had capped a batch at about 1,100 items a second), and
+// few enough that every worker has runs to verify.
+func poolRun(n, workers int) int { return max(1, min(maxRunItems, n/(4*max(workers, 1)))) }
+
+// release gives back items handed to the workers and not verified: no
+// longer in flight, and found pending again by the dispatcher's next
+// look.
+func (p *batchPool) release(items []store.BatchItem) {
 	p.mu.Lock()
-	delete(p.inFlight, k)
+	for _, it := range items {
+		delete(p.inFlight, itemKey{it.Tenant, it.BatchID, it.Index})
+	}
 	p.mu.Unlock()
 }
 
 func (p *batchPool) work(ctx context.Context) {
 	defer p.wg.Done()
-	for it := range p.jobs {
-		ok := p.verifyItem(ctx, it)
-		p.done(itemKey{it.Tenant, it.BatchID, it.Index})
-		p.busy.Done()
+	for run := range p.jobs {
+		ok := p.verifyRun(ctx, run)
+		p.release(run)
+		for range run {
+			p.busy.Done()
+		}
 		if ok {
 			p.wake()
 		}
@@ -620,32 +637,47 @@ func (out *itemOutcome) crashed(index, attempts int) {
 	*out = itemOutcome{panic: out.panic, err: wire.ErrorLine(index+1, &vouch.Error{Code: vouch.ErrInternal, Message: msg})}
 }
 
-// verifyItem verifies one batch item and completes it in the store,
-// reporting whether it did. The pool tries an item once: one that
-// crashed is its error.
-func (p *batchPool) verifyItem(ctx context.Context, it store.BatchItem) bool {
+// verifyRun verifies a run of batch items, one after another, and
+// completes those it verified in the store in one transaction, reporting
+// whether it did. After runSlice it takes no new item: those left stay
+// pending, for the dispatcher's next look. The pool tries an item once:
+// one that crashed is its error.
+func (p *batchPool) verifyRun(ctx context.Context, run []store.BatchItem) bool {
 	s := p.s
-	out := s.verifyBatchItem(ctx, it)
-	if out.panic != "" {
-		out.crashed(it.Index, 1)
+	var (
+		outs []itemOutcome
+		cs   []store.Completion
+		of   []store.BatchItem
+	)
+	stop := time.Now().Add(runSlice)
+	for k, it := range run {
+		if k > 0 && time.Now().After(stop) {
+			break
+		}
+		out := s.verifyBatchItem(ctx, it)
+		if out.panic != "" {
+			out.crashed(it.Index, 1)
+		}
+		if ctx.Err() != nil {
+			break // cut short by shutdown: the item stays pending
+		}
+		outs, of = append(outs, out), append(of, it)
+		cs = append(cs, out.completion(it.Tenant, it.BatchID, it.Index))
 	}
-	if ctx.Err() != nil {
-		return false // cut short by shutdown: the item stays pending
+	if len(cs) == 0 {
+		return false
 	}
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
 	defer cancel()
-	if err := out.complete(wctx, s.st, it); err != nil {
-		s.log.Error("store: completing a batch item", "batch", it.BatchID, "index", it.Index, "err", err)
-		return false // stays pending; the dispatcher's next rescan retries it
+	if err := s.st.CompleteItems(wctx, cs); err != nil {
+		s.log.Error("store: completing batch items", "batch", of[0].BatchID, "first", of[0].Index, "items", len(cs), "err", err)
+		return false // they stay pending; the dispatcher's next rescan retries them
 	}
-	p.dequeued()
-	s.completed(it.Tenant, out)
+	for k, out := range outs {
+		p.dequeued()
+		s.completed(of[k].Tenant, out)
+	}
 	return true
-}
-
-// complete writes the outcome of an item.
-func (out *itemOutcome) complete(ctx context.Context, st store.Batches, it store.BatchItem) error {
-	return st.CompleteItem(ctx, out.completion(it.Tenant, it.BatchID, it.Index))
 }
 
 // completion is the store's completion of an item with this outcome: a

@@ -498,3 +498,42 @@ func TestBatchPostgres(t *testing.T) {
 	t.Run("Aborts", func(t *testing.T) { testBatchAborts(t, pgEnv) })
 	t.Run("Leftovers", func(t *testing.T) { testBatchLeftovers(t, storetest.PostgresSchema(t, server)) })
 }
+
+// TestBatchPoolRuns: on SQLite the pool verifies a batch's items in runs
+// and completes each run in one transaction: far fewer commits than
+// items, each item's report written once.
+func TestBatchPoolRuns(t *testing.T) {
+	e := newEnv(t, func(c *Config) { c.BatchWorkers = 1 })
+	commits := func() float64 {
+		t.Helper()
+		n, ok := metricValue(t, e.do("GET", "/metrics", "", nil).body, "vouch_store_commits_total")
+		if !ok {
+			t.Fatal("no vouch_store_commits_total")
+		}
+		return n
+	}
+	const n = 64 // runs of 16 (see poolRun)
+	var body []byte
+	for i := range n {
+		body = append(append(body, request(fmt.Sprintf("p%d", i), 1, "DONE")...), '\n')
+	}
+	before := commits()
+	res := e.do("POST", "/v1/batches", "", body)
+	if res.status != 202 {
+		t.Fatalf("%d %s", res.status, res.body)
+	}
+	if st := e.waitBatch(DefaultTenant, "", decode[api.BatchStatus](t, res.body).ID); st.Done != n || st.Failed != 0 {
+		t.Fatalf("batch: %+v", st)
+	}
+	// The batch's creation, a commit per run, and the batch's end.
+	if got := commits() - before; got > n/4 {
+		t.Errorf("%v commits for a batch of %d, want at most %d", got, n, n/4)
+	}
+	page, err := e.store.List(t.Context(), DefaultTenant, store.Filter{Limit: 2 * n})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Items) != n {
+		t.Errorf("%d reports stored, want %d", len(page.Items), n)
+	}
+}

@@ -165,6 +165,13 @@ func (s *instrumented) CompleteItem(ctx context.Context, c store.Completion) err
 	return err
 }
 
+func (s *instrumented) CompleteItems(ctx context.Context, cs []store.Completion) error {
+	start := time.Now()
+	err := s.Store.CompleteItems(ctx, cs)
+	s.observe("complete_items", start, err)
+	return err
+}
+
 func (s *instrumented) CreateBatch(ctx context.Context, b *store.Batch, items []store.BatchItem) error {
 	start := time.Now()
 	err := s.Store.CreateBatch(ctx, b, items)

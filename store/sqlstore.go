@@ -1422,6 +1422,11 @@ func (s *sqlStore) CompleteItem(ctx context.Context, c Completion) error {
 	return s.completeItems(ctx, "store: complete batch item", []Completion{c}, false, nil)
 }
 
+// CompleteItems implements [Batches.CompleteItems].
+func (s *sqlStore) CompleteItems(ctx context.Context, cs []Completion) error {
+	return s.completeItems(ctx, "store: complete batch items", cs, true, nil)
+}
+
 // itemWrite is one completion of completeItems, prepared, and what its
 // write found. Its write is rerunnable: each run starts again from what
 // was prepared.

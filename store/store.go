@@ -205,6 +205,10 @@ type Batches interface {
 	// it was the last item. Completing an item that is not pending does
 	// nothing and returns nil, so a retried job cannot count twice.
 	CompleteItem(ctx context.Context, c Completion) error
+	// CompleteItems completes many items in one transaction, in order,
+	// each as CompleteItem does, except that an item the store no longer
+	// holds (its batch deleted) is passed by, as one no longer pending is.
+	CompleteItems(ctx context.Context, cs []Completion) error
 	// PendingItems returns up to limit pending items across tenants
 	// (Request filled in), oldest batch first, for resuming batches after
 	// a restart.
