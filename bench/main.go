@@ -95,6 +95,7 @@ func main() {
 	storeDSN := flag.String("store", "", "with -serve, the store DSN (default: a fresh SQLite file; postgres://... for PostgreSQL)")
 	clients := flag.Int("c", 32, "with -serve, requests in flight at once")
 	passes := flag.Int("passes", 5, "with -serve, timed passes over the batch")
+	serveBatch := flag.Bool("serve-batch", false, "post the text batch (-n requests) to vouch serve as one batch (POST /v1/batches) and time it until done, on a fresh SQLite file or -store postgres://... (the server working the jobs)")
 	serverProcs := flag.Int("server-procs", 0, "with -serve, the server's GOMAXPROCS (0: the machine's cores)")
 	serverProfile := flag.String("server-profile", "", "with -serve, write the server's CPU profile of the timed passes and its mutex and block profiles into `DIR`")
 	mcpMode := flag.Bool("mcp", false, "time verify_output of the JSDoc example over MCP (stdio and HTTP) beside vouch verify; -n round trips (default 2000: give -n 200)")
@@ -118,6 +119,8 @@ func main() {
 	var err error
 	if *mcpMode {
 		err = mcpBench(*n)
+	} else if *serveBatch {
+		err = serveBatchBench(*n, *storeDSN)
 	} else if *serve {
 		err = serveBench(*n, *clients, *passes, *storeDSN, *serverProcs, *serverProfile)
 	} else if *attack {
