@@ -32,15 +32,11 @@ import (
 // Every loop is bounded: the attacks stop when the normal traffic is
 // done, and the normal traffic by its count.
 func attackBench(n, conc, batches, batchMiB int) error {
-	dir, bin, cleanup, err := buildInTemp("vouch-bench-attack-")
+	dir, bin, lines, cleanup, err := buildWithBatch("vouch-bench-attack-", n)
 	if err != nil {
 		return err
 	}
 	defer cleanup()
-	lines, err := textBatch(dir, n)
-	if err != nil {
-		return err
-	}
 	db := filepath.Join(dir, "vouch.db")
 	victim, err := createKey(bin, db, "victim")
 	if err != nil {

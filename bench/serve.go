@@ -39,15 +39,11 @@ import (
 // its profiles on a loopback debug address, and the CPU profile of the
 // timed passes, then the mutex and block profiles, are written there.
 func serveBench(n, conc, rounds int, dsn string, procs int, profileDir string) error {
-	dir, bin, cleanup, err := buildInTemp("vouch-bench-serve-")
+	dir, bin, lines, cleanup, err := buildWithBatch("vouch-bench-serve-", n)
 	if err != nil {
 		return err
 	}
 	defer cleanup()
-	lines, err := textBatch(dir, n)
-	if err != nil {
-		return err
-	}
 	store := dsn
 	// size is what the store holds after the run, in bytes; used is what
 	// its tables and indexes hold while it runs, to measure what the
@@ -362,6 +358,20 @@ func debugAddrOf(pid int) string {
 
 // textBatch writes the deterministic text batch of n requests into dir
 // and returns its lines.
+// buildWithBatch builds vouch into a temporary directory named from
+// prefix (see buildInTemp) and writes the text batch of n requests
+// there, returning its lines.
+func buildWithBatch(prefix string, n int) (dir, bin string, lines [][]byte, cleanup func(), err error) {
+	if dir, bin, cleanup, err = buildInTemp(prefix); err != nil {
+		return "", "", nil, nil, err
+	}
+	if lines, err = textBatch(dir, n); err != nil {
+		cleanup()
+		return "", "", nil, nil, err
+	}
+	return dir, bin, lines, cleanup, nil
+}
+
 func textBatch(dir string, n int) ([][]byte, error) {
 	in := filepath.Join(dir, "in.jsonl")
 	if err := writeBatch(in, n); err != nil {

@@ -23,15 +23,11 @@ import (
 // server then works itself, no worker running), and times it from the
 // POST until the batch is done: the background path of a single server.
 func serveBatchBench(n int, dsn string) error {
-	dir, bin, cleanup, err := buildInTemp("vouch-bench-serve-batch-")
+	dir, bin, lines, cleanup, err := buildWithBatch("vouch-bench-serve-batch-", n)
 	if err != nil {
 		return err
 	}
 	defer cleanup()
-	lines, err := textBatch(dir, n)
-	if err != nil {
-		return err
-	}
 	store, kind := filepath.Join(dir, "vouch.db"), "a fresh SQLite file (synchronous=FULL)"
 	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
 		schemaDSN, drop, err := pgschema.Create(context.Background(), dsn, "vouch_bench_batch")
