@@ -17,8 +17,9 @@
 //
 // For each count of workers it prints:
 //   - wall: from the POST of the batch to its last item done (polled every
-//     100 ms), and how long the POST took (the batch, its items and one
-//     job per item inserted in one transaction);
+//     100 ms), and how long the POST took (the batch, its items and its
+//     jobs, a job per run of up to 32 requests, inserted in one
+//     transaction);
 //   - throughput: requests per second of wall time;
 //   - job latency, p50 and p99, from River's river_job rows: finalized_at -
 //     created_at (from the job's insert, in the POST's transaction, to its
@@ -34,6 +35,8 @@
 //     printed when it is over a tenth of a core: run nothing else
 //     meanwhile. Without a local PostgreSQL (another machine), its CPU is
 //     not measured;
+//   - the machine: its cores busy over the run (/proc/stat), and those
+//     idle: more workers can make a batch faster only while some are;
 //   - the jobs tried more than once, and the transactions committed in
 //     the database (pg_stat_database) per request: River's fetches and
 //     completions, the items', the server's polls;
@@ -444,6 +447,10 @@ func printResult(r result, n int) {
 	} else {
 		fmt.Printf("  CPU: vouch %s (%.2f cores); PostgreSQL not measured (no local postgres process)\n", r.vouchCPU.Round(10*time.Millisecond), vouchCores)
 	}
+	if r.busy > 0 {
+		fmt.Printf("  the machine: %.2f of its %d cores busy over the run, %.2f idle\n",
+			r.busy.Seconds()/r.wall.Seconds(), runtime.NumCPU(), idleCores(r))
+	}
 	if other := r.busy - r.pgCPU - r.vouchCPU; r.busy > 0 && other.Seconds()/r.wall.Seconds() > 0.1 {
 		fmt.Printf("  the machine's other processes used %.2f cores meanwhile (of %.2f busy): the figures are not those of a quiet machine\n",
 			other.Seconds()/r.wall.Seconds(), r.busy.Seconds()/r.wall.Seconds())
@@ -455,16 +462,25 @@ func printResult(r result, n int) {
 	}
 }
 
+// idleCores is how many of the machine's cores were idle, on average,
+// over a run: more workers can only be faster while some are.
+func idleCores(r result) float64 {
+	return max(0, float64(runtime.NumCPU())-r.busy.Seconds()/r.wall.Seconds())
+}
+
 func printSummary(rs []result, n int) {
-	fmt.Printf("\n%-8s %10s %10s %12s %12s %11s %11s %8s %10s\n", "workers", "wall", "req/s", "latency p50", "latency p99", "work p50", "work p99", "PG share", "PG cores")
+	fmt.Printf("\n%-8s %10s %10s %12s %12s %11s %11s %8s %10s %10s\n", "workers", "wall", "req/s", "latency p50", "latency p99", "work p50", "work p99", "PG share", "PG cores", "idle cores")
 	for _, r := range rs {
-		share, cores := "-", "-"
+		share, cores, idle := "-", "-", "-"
 		if r.pgMeasured {
 			share = fmt.Sprintf("%.0f%%", 100*r.pgCPU.Seconds()/(r.pgCPU+r.vouchCPU).Seconds())
 			cores = fmt.Sprintf("%.2f", r.pgCPU.Seconds()/r.wall.Seconds())
 		}
-		fmt.Printf("%-8d %10s %10.0f %12s %12s %11s %11s %8s %10s\n", r.workers, r.wall.Round(10*time.Millisecond), float64(n)/r.wall.Seconds(),
-			round(r.latency[0]), round(r.latency[1]), round(r.work[0]), round(r.work[1]), share, cores)
+		if r.busy > 0 {
+			idle = fmt.Sprintf("%.2f", idleCores(r))
+		}
+		fmt.Printf("%-8d %10s %10.0f %12s %12s %11s %11s %8s %10s %10s\n", r.workers, r.wall.Round(10*time.Millisecond), float64(n)/r.wall.Seconds(),
+			round(r.latency[0]), round(r.latency[1]), round(r.work[0]), round(r.work[1]), share, cores, idle)
 	}
 }
 
