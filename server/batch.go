@@ -116,7 +116,7 @@ func (s *Server) handleCreateBatch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if s.batches != nil {
-		s.batches.added(up.pending)
+		s.batches.added(up.pending, saved.Tenant, saved.ID)
 	}
 	w.Header().Set("Location", "/v1/batches/"+saved.ID)
 	writeJSON(w, http.StatusAccepted, batchStatus(saved))
@@ -330,8 +330,11 @@ type batchPool struct {
 
 	mu       sync.Mutex
 	inFlight map[itemKey]bool
-	stopC    chan struct{}
-	wg       sync.WaitGroup
+	// own holds the batches this process made and that have pending
+	// items: only theirs are verified in runs (see dispatch).
+	own   map[batchKey]bool
+	stopC chan struct{}
+	wg    sync.WaitGroup
 	// busy counts the items handed to workers and not yet finished.
 	busy sync.WaitGroup
 	// queued counts the items made pending by this process and not yet
@@ -359,18 +362,35 @@ type itemKey struct {
 	index         int
 }
 
+// batchKey names a batch.
+type batchKey struct{ tenant, id string }
+
 func newBatchPool(s *Server, workers int) *batchPool {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	return &batchPool{s: s, workers: workers, jobs: make(chan []store.BatchItem), wakeC: make(chan struct{}, 1),
-		inFlight: map[itemKey]bool{}, stopC: make(chan struct{})}
+		inFlight: map[itemKey]bool{}, own: map[batchKey]bool{}, stopC: make(chan struct{})}
 }
 
-// added notes new pending items and wakes the dispatcher.
-func (p *batchPool) added(n int) {
+// added notes the new pending items of a batch this process made, and
+// wakes the dispatcher.
+func (p *batchPool) added(n int, tenant, id string) {
+	p.mu.Lock()
+	p.own[batchKey{tenant, id}] = true
+	p.mu.Unlock()
 	p.s.metrics.queueDepth.Set(float64(p.queued.Add(int64(n))))
 	p.wake()
+}
+
+// stopping reports whether drain has begun.
+func (p *batchPool) stopping() bool {
+	select {
+	case <-p.stopC:
+		return true
+	default:
+		return false
+	}
 }
 
 func (p *batchPool) wake() {
@@ -441,31 +461,58 @@ func (p *batchPool) dispatch(ctx context.Context) {
 				}
 				break
 			}
-			var fresh []store.BatchItem
+			// The items of batches this process made go in runs; those
+			// left pending by an earlier process go one at a time, each
+			// completed on its own: one of them may be a request that
+			// ends the process, and a run's items are completed together
+			// at its end, so its run would be lost, and run again, on
+			// every restart, and the batch make no progress.
+			var fresh, alone []store.BatchItem
 			p.mu.Lock()
+			pending := map[batchKey]bool{}
 			for _, it := range items {
+				b := batchKey{it.Tenant, it.BatchID}
+				pending[b] = true
 				if k := (itemKey{it.Tenant, it.BatchID, it.Index}); !p.inFlight[k] {
 					p.inFlight[k] = true
-					fresh = append(fresh, it)
+					if p.own[b] {
+						fresh = append(fresh, it)
+					} else {
+						alone = append(alone, it)
+					}
+				}
+			}
+			if len(items) < dispatchPage { // every pending item: forget the batches done
+				for b := range p.own {
+					if !pending[b] {
+						delete(p.own, b)
+					}
 				}
 			}
 			p.mu.Unlock()
-			if len(fresh) == 0 {
+			if len(fresh) == 0 && len(alone) == 0 {
 				break // all pending items are being verified; a completion wakes us
 			}
-			per := poolRun(len(fresh), p.workers)
-			for len(fresh) > 0 {
-				run := fresh[:min(per, len(fresh))]
-				fresh = fresh[len(run):]
+			var runs [][]store.BatchItem
+			for _, it := range alone {
+				runs = append(runs, []store.BatchItem{it})
+			}
+			for per := poolRun(len(fresh), p.workers); len(fresh) > 0; fresh = fresh[min(per, len(fresh)):] {
+				runs = append(runs, fresh[:min(per, len(fresh))])
+			}
+			for k, run := range runs {
 				p.busy.Add(len(run))
-				select {
-				case p.jobs <- run:
-					continue
-				case <-ctx.Done():
-				case <-p.stopC:
+				if !p.stopping() {
+					select {
+					case p.jobs <- run:
+						continue
+					case <-ctx.Done():
+					case <-p.stopC:
+					}
 				}
-				p.release(run)
-				p.release(fresh)
+				for _, left := range runs[k:] {
+					p.release(left)
+				}
 				for range run {
 					p.busy.Done()
 				}
@@ -638,8 +685,10 @@ func (out *itemOutcome) crashed(index, attempts int) {
 }
 
 // verifyRun verifies a run of batch items, one after another, and
-// completes those it verified in the store in one transaction, reporting
-// whether it did. After runSlice it takes no new item: those left stay
+// completes those it verified in the store in one transaction (each on
+// its own should that fail), reporting whether it completed any. After
+// runSlice, or once the pool is draining, it takes no new item, nor one
+// whose idempotency key an earlier item of the run holds: those left stay
 // pending, for the dispatcher's next look. The pool tries an item once:
 // one that crashed is its error.
 func (p *batchPool) verifyRun(ctx context.Context, run []store.BatchItem) bool {
@@ -650,11 +699,27 @@ func (p *batchPool) verifyRun(ctx context.Context, run []store.BatchItem) bool {
 		of   []store.BatchItem
 	)
 	stop := time.Now().Add(runSlice)
+	seen := map[batchKey]bool{} // the idempotency keys of the run, by tenant
 	for k, it := range run {
-		if k > 0 && time.Now().After(stop) {
+		if k > 0 && (time.Now().After(stop) || p.stopping()) {
 			break
 		}
-		out := s.verifyBatchItem(ctx, it)
+		// A request whose key an earlier one of the run is to store waits
+		// for a later run, which finds the earlier one stored: a replay,
+		// or its idempotency_conflict.
+		var pre *itemRequest
+		if it.RefID == "" {
+			if pre = s.decodeItemSafely(it); pre != nil && pre.out == nil {
+				key := batchKey{it.Tenant, pre.key}
+				if seen[key] {
+					break
+				}
+				if pre.stored, _ = s.st.ByKey(ctx, it.Tenant, pre.key); pre.stored == nil {
+					seen[key] = true // this run stores it
+				}
+			}
+		}
+		out := s.verifyItemWith(ctx, it, pre)
 		if out.panic != "" {
 			out.crashed(it.Index, 1)
 		}
@@ -669,15 +734,36 @@ func (p *batchPool) verifyRun(ctx context.Context, run []store.BatchItem) bool {
 	}
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
 	defer cancel()
-	if err := s.st.CompleteItems(wctx, cs); err != nil {
+	done := make([]bool, len(cs))
+	if err := s.st.CompleteItems(wctx, cs); err == nil {
+		for k := range done {
+			done[k] = true
+		}
+	} else {
 		s.log.Error("store: completing batch items", "batch", of[0].BatchID, "first", of[0].Index, "items", len(cs), "err", err)
-		return false // they stay pending; the dispatcher's next rescan retries them
+		// One item the store refuses must not hold back the rest: each
+		// on its own, then. Those that fail stay pending; the
+		// dispatcher's next rescan retries them.
+		for k := range cs {
+			if len(cs) == 1 {
+				break
+			}
+			if err := s.st.CompleteItems(wctx, cs[k:k+1]); err != nil {
+				s.log.Error("store: completing a batch item", "batch", of[k].BatchID, "index", of[k].Index, "err", err)
+				continue
+			}
+			done[k] = true
+		}
 	}
+	wrote := false
 	for k, out := range outs {
-		p.dequeued()
-		s.completed(of[k].Tenant, out)
+		if done[k] {
+			p.dequeued()
+			s.completed(of[k].Tenant, out)
+			wrote = true
+		}
 	}
-	return true
+	return wrote
 }
 
 // completion is the store's completion of an item with this outcome: a

@@ -537,3 +537,51 @@ func TestBatchPoolRuns(t *testing.T) {
 		t.Errorf("%d reports stored, want %d", len(page.Items), n)
 	}
 }
+
+// TestBatchPoolRunTwins: two requests of one run with one id and
+// attempt but different bodies: the second waits for a later run, and is
+// its item's idempotency_conflict.
+func TestBatchPoolRunTwins(t *testing.T) {
+	e := newEnv(t, func(c *Config) { c.BatchWorkers = 1 })
+	body := fmt.Appendf(nil, "%s\n%s\n", request("twin", 1, "DONE"), request("twin", 1, "DONE, said otherwise"))
+	for i := range 30 {
+		body = append(append(body, request(fmt.Sprintf("t%d", i), 1, "DONE")...), '\n')
+	}
+	res := e.do("POST", "/v1/batches", "", body)
+	if res.status != 202 {
+		t.Fatalf("%d %s", res.status, res.body)
+	}
+	id := decode[api.BatchStatus](t, res.body).ID
+	if st := e.waitBatch(DefaultTenant, "", id); st.Done != 31 || st.Failed != 1 {
+		t.Fatalf("batch: %+v", st)
+	}
+	lines := strings.Split(strings.TrimSpace(string(e.do("GET", "/v1/batches/"+id+"/results", "", nil).body)), "\n")
+	if len(lines) != 32 || !strings.Contains(lines[1], "idempotency_conflict") {
+		t.Errorf("the twin's line: %.200s", lines[1])
+	}
+}
+
+// TestBatchPoolResumesAlone: the items of a batch this process did not
+// make (left pending by an earlier one) are verified and completed one at
+// a time, so that a request that ends the process takes no run of others
+// with it on every restart.
+func TestBatchPoolResumesAlone(t *testing.T) {
+	e := newEnv(t, func(c *Config) { c.BatchWorkers = 1 })
+	const n = 20
+	items := make([]store.BatchItem, n)
+	for i := range items {
+		items[i].Request = request(fmt.Sprintf("left%d", i), 1, "DONE")
+	}
+	before, _ := metricValue(t, e.do("GET", "/metrics", "", nil).body, "vouch_store_commits_total")
+	if err := e.store.CreateBatch(t.Context(), &store.Batch{Tenant: DefaultTenant, ID: "left"}, items); err != nil {
+		t.Fatal(err)
+	}
+	e.srv.batches.wake()
+	if st := e.waitBatch(DefaultTenant, "", "left"); st.Done != n {
+		t.Fatalf("batch: %+v", st)
+	}
+	after, _ := metricValue(t, e.do("GET", "/metrics", "", nil).body, "vouch_store_commits_total")
+	if got := after - before; got < n {
+		t.Errorf("%v commits for %d items left by an earlier process, want one an item at least", got, n)
+	}
+}

@@ -690,10 +690,21 @@ func (w *runWorker) Work(ctx context.Context, job *river.Job[runArgs]) error {
 	if job.Attempt == 1 {
 		pre := q.lookup(ctx, a.Tenant, items)
 		stop := time.Now().Add(q.slice)
+		seen := map[string]bool{} // the idempotency keys of the run
 		for k, it := range items {
 			if k > 0 && time.Now().After(stop) {
 				rest = it.Index
 				break
+			}
+			// A request whose key an earlier one of the run is to store
+			// goes, with the rest, to the next run's job, which finds the
+			// earlier one stored: a replay, or its idempotency_conflict.
+			if p := pre[k]; p != nil && p.out == nil && p.stored == nil {
+				if seen[p.key] {
+					rest = it.Index
+					break
+				}
+				seen[p.key] = true
 			}
 			out := q.s.verifyItemWith(ctx, it, pre[k])
 			if ctx.Err() != nil {

@@ -270,6 +270,24 @@ func TestQueueRunStored(t *testing.T) {
 	checkReportsOnce(t, e.store, 2)
 }
 
+// TestQueueRunTwins: two requests of one run with one id and attempt
+// but different bodies: the second waits for a later run, and is its
+// item's idempotency_conflict, not pointed at the first's report.
+func TestQueueRunTwins(t *testing.T) {
+	e, _ := queueEnv(t, func(c *Config) { c.Queue.runItems = func(n int) int { return max(1, n) } })
+	st := postBatchOf(e, request("twin", 1, "DONE"), request("twin", 1, "DONE, said otherwise"), request("other", 1, "DONE"))
+	if st.Done != 2 || st.Failed != 1 {
+		t.Fatalf("batch: %+v", st)
+	}
+	lines := strings.Split(strings.TrimSpace(string(e.do("GET", "/v1/batches/"+st.ID+"/results", "", nil).body)), "\n")
+	if len(lines) != 3 || !strings.Contains(lines[1], "idempotency_conflict") {
+		t.Errorf("results:\n%s", strings.Join(lines, "\n"))
+	}
+	// The run's job, and the next run's of the twin on.
+	checkJobs(t, e, 2, 0)
+	checkReportsOnce(t, e.store, 2)
+}
+
 // TestQueueRunSlice: a run's job takes no new item after its slice, and
 // leaves the rest of its run to a job of their own.
 func TestQueueRunSlice(t *testing.T) {

@@ -119,7 +119,7 @@ func (s *Server) Reverify(ctx context.Context, opt ReverifyOptions) (*store.Batc
 		return nil, fmt.Errorf("reverify: %w", err)
 	}
 	if s.batches != nil {
-		s.batches.added(len(items))
+		s.batches.added(len(items), b.Tenant, b.ID)
 	}
 	return b, nil
 }
