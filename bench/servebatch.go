@@ -46,7 +46,7 @@ func serveBatchBench(n int, dsn string) error {
 	defer stop()
 	fmt.Printf("vouch serve with %s: one batch of %d requests x 5 text criteria, %d cores on the machine\n", kind, n, runtime.NumCPU())
 	body := append(bytes.Join(lines, []byte("\n")), '\n')
-	cpu0, _ := proccpu.Stat(pid)
+	cpu0, cpuOK := proccpu.Stat(pid)
 	start := time.Now()
 	res, err := http.Post(url+"/v1/batches", "application/x-ndjson", bytes.NewReader(body))
 	if err != nil {
@@ -80,7 +80,7 @@ func serveBatchBench(n int, dsn string) error {
 			wall := time.Since(start)
 			fmt.Printf("done in %v (the POST itself: %v): %.0f requests/s, %d verified, %d failed\n",
 				wall.Round(10*time.Millisecond), posted.Round(10*time.Millisecond), float64(n)/wall.Seconds(), st.Done, st.Failed)
-			if cpu1, ok := proccpu.Stat(pid); ok {
+			if cpu1, ok := proccpu.Stat(pid); ok && cpuOK {
 				used := cpu1.User + cpu1.System - cpu0.User - cpu0.System
 				fmt.Printf("server CPU: %v (%.2f cores), %.0f µs a request\n", used.Round(10*time.Millisecond),
 					used.Seconds()/wall.Seconds(), float64(used.Microseconds())/float64(n))

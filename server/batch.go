@@ -383,6 +383,21 @@ func (p *batchPool) added(n int, tenant, id string) {
 	p.wake()
 }
 
+// forgetDone drops from own the batches none of whose items is pending,
+// given every pending item (a page shorter than dispatchPage); p.mu is
+// held.
+func (p *batchPool) forgetDone(pending []store.BatchItem) {
+	left := map[batchKey]bool{}
+	for _, it := range pending {
+		left[batchKey{it.Tenant, it.BatchID}] = true
+	}
+	for b := range p.own {
+		if !left[b] {
+			delete(p.own, b)
+		}
+	}
+}
+
 // stopping reports whether drain has begun.
 func (p *batchPool) stopping() bool {
 	select {
@@ -469,25 +484,18 @@ func (p *batchPool) dispatch(ctx context.Context) {
 			// every restart, and the batch make no progress.
 			var fresh, alone []store.BatchItem
 			p.mu.Lock()
-			pending := map[batchKey]bool{}
 			for _, it := range items {
-				b := batchKey{it.Tenant, it.BatchID}
-				pending[b] = true
 				if k := (itemKey{it.Tenant, it.BatchID, it.Index}); !p.inFlight[k] {
 					p.inFlight[k] = true
-					if p.own[b] {
+					if p.own[batchKey{it.Tenant, it.BatchID}] {
 						fresh = append(fresh, it)
 					} else {
 						alone = append(alone, it)
 					}
 				}
 			}
-			if len(items) < dispatchPage { // every pending item: forget the batches done
-				for b := range p.own {
-					if !pending[b] {
-						delete(p.own, b)
-					}
-				}
+			if len(items) < dispatchPage {
+				p.forgetDone(items)
 			}
 			p.mu.Unlock()
 			if len(fresh) == 0 && len(alone) == 0 {
@@ -624,6 +632,28 @@ func (s *Server) decodeItem(it store.BatchItem) itemRequest {
 	return itemRequest{req: req, key: idempotencyKey("", req), hash: s.requestHash(it.Request)}
 }
 
+// runKeys are the idempotency keys, by tenant, that the earlier items of
+// a run are to store.
+type runKeys map[[2]string]bool
+
+// waits reports whether an item of tenant whose request is d must wait
+// for a later run: an earlier item of the run is to store its key, and
+// the write would point this one at that item's report whatever its
+// body, where a later run finds that report stored (a replay, or this
+// item's idempotency_conflict). Otherwise it notes the key when the item
+// is to store it.
+func (r runKeys) waits(tenant string, d *itemRequest) bool {
+	if d == nil || d.out != nil || d.stored != nil {
+		return false
+	}
+	k := [2]string{tenant, d.key}
+	if r[k] {
+		return true
+	}
+	r[k] = true
+	return false
+}
+
 // decodeItemSafely is decodeItem, nil should the decoder crash.
 func (s *Server) decodeItemSafely(it store.BatchItem) (d *itemRequest) {
 	defer func() {
@@ -699,25 +729,19 @@ func (p *batchPool) verifyRun(ctx context.Context, run []store.BatchItem) bool {
 		of   []store.BatchItem
 	)
 	stop := time.Now().Add(runSlice)
-	seen := map[batchKey]bool{} // the idempotency keys of the run, by tenant
+	keys := runKeys{}
 	for k, it := range run {
 		if k > 0 && (time.Now().After(stop) || p.stopping()) {
 			break
 		}
-		// A request whose key an earlier one of the run is to store waits
-		// for a later run, which finds the earlier one stored: a replay,
-		// or its idempotency_conflict.
 		var pre *itemRequest
 		if it.RefID == "" {
 			if pre = s.decodeItemSafely(it); pre != nil && pre.out == nil {
-				key := batchKey{it.Tenant, pre.key}
-				if seen[key] {
-					break
-				}
-				if pre.stored, _ = s.st.ByKey(ctx, it.Tenant, pre.key); pre.stored == nil {
-					seen[key] = true // this run stores it
-				}
+				pre.stored, _ = s.st.ByKey(ctx, it.Tenant, pre.key)
 			}
+		}
+		if keys.waits(it.Tenant, pre) {
+			break
 		}
 		out := s.verifyItemWith(ctx, it, pre)
 		if out.panic != "" {
@@ -745,14 +769,13 @@ func (p *batchPool) verifyRun(ctx context.Context, run []store.BatchItem) bool {
 		// on its own, then. Those that fail stay pending; the
 		// dispatcher's next rescan retries them.
 		for k := range cs {
-			if len(cs) == 1 {
-				break
+			if len(cs) > 1 {
+				if err := s.st.CompleteItems(wctx, cs[k:k+1]); err != nil {
+					s.log.Error("store: completing a batch item", "batch", of[k].BatchID, "index", of[k].Index, "err", err)
+				} else {
+					done[k] = true
+				}
 			}
-			if err := s.st.CompleteItems(wctx, cs[k:k+1]); err != nil {
-				s.log.Error("store: completing a batch item", "batch", of[k].BatchID, "index", of[k].Index, "err", err)
-				continue
-			}
-			done[k] = true
 		}
 	}
 	wrote := false

@@ -33,14 +33,15 @@ import (
 // transaction: a job per item cost PostgreSQL about 13 statements and 6
 // transactions an item, a run's job a few statements an item and its
 // transactions shared by the run. A run's job stops taking items after
-// runSlice, or when its process stops, and leaves the rest to a run's job
+// runSlice, or when cut short, and leaves the rest to a run's job
 // of their own, inserted with its completions, so that a job lasts no
 // longer than runSlice and one verification's deadline (the bound of the
-// rescue of a job whose worker died). A run's job tried again (its process died under it, or its
-// store write failed) leaves each of its pending items to a job of its
-// own, so that a request that ends the process it is verified in fails
-// alone, its item's error after its attempts, and not its run's; so does
-// an item whose verification crashed.
+// rescue of a job whose worker died). A run's job tried again (its
+// process died under it, or its store write failed) leaves each of its
+// pending items to a job of its own, so that a request that ends the
+// process it is verified in fails alone, its item's error after its
+// attempts, and not its run's; so does an item whose verification
+// crashed, or was cut short.
 //
 // The transaction that writes an item's report claims the item (only a
 // pending one can be completed), so a report row exists exactly once per
@@ -690,21 +691,13 @@ func (w *runWorker) Work(ctx context.Context, job *river.Job[runArgs]) error {
 	if job.Attempt == 1 {
 		pre := q.lookup(ctx, a.Tenant, items)
 		stop := time.Now().Add(q.slice)
-		seen := map[string]bool{} // the idempotency keys of the run
+		keys := runKeys{}
 		for k, it := range items {
-			if k > 0 && time.Now().After(stop) {
+			// After the slice, or at a request that must wait for a later
+			// run, the rest go to the next run's job.
+			if (k > 0 && time.Now().After(stop)) || keys.waits(a.Tenant, pre[k]) {
 				rest = it.Index
 				break
-			}
-			// A request whose key an earlier one of the run is to store
-			// goes, with the rest, to the next run's job, which finds the
-			// earlier one stored: a replay, or its idempotency_conflict.
-			if p := pre[k]; p != nil && p.out == nil && p.stored == nil {
-				if seen[p.key] {
-					rest = it.Index
-					break
-				}
-				seen[p.key] = true
 			}
 			out := q.s.verifyItemWith(ctx, it, pre[k])
 			if ctx.Err() != nil {

@@ -94,7 +94,7 @@ func registerWriteStats(reg prometheus.Registerer, wc store.WriteCounter) {
 			Help: "Write transactions the store committed: on SQLite with synchronous=FULL, each a sync of its write-ahead log; on PostgreSQL, each a flush of its WAL."},
 			func() float64 { return float64(wc.WriteStats().Commits) }),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "vouch_store_writes_total",
-			Help: "Writes (an insert, an import, a batch item's completion, ...) in the store's committed transactions: over vouch_store_commits_total, the writes a commit carries."},
+			Help: "Writes (an insert, an import, the completion of a batch item or of a run of them, ...) in the store's committed transactions: over vouch_store_commits_total, the writes a commit carries."},
 			func() float64 { return float64(wc.WriteStats().Writes) }))
 }
 

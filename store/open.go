@@ -22,7 +22,7 @@ type Options struct {
 	// MaxConns caps the connections: SQLite's read pool (default the
 	// larger of 4 and GOMAXPROCS; writes have their one connection
 	// besides) or PostgreSQL's pool (default pgxpool's: the larger of 4
-	// and the number of CPUs).
+	// and the number of CPUs), unless the DSN sets pool_max_conns.
 	MaxConns int
 	// Now is the clock of the times the store fills in (a zero CreatedAt,
 	// a batch's FinishedAt); nil means time.Now.

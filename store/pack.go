@@ -37,9 +37,9 @@ import (
 // store holds one dictionary of each kind, seldom a few (processes that
 // looked before another's was written). Training one costs a second or
 // two of CPU: four workers on an empty store each training their own
-// spent a fifth of their CPU on it over 20,000 requests. A zstd frame names its
-// dictionary, and a dictionary is never deleted, so every blob can be
-// read back: the newest are loaded when the store opens, any other when
+// spent a fifth of their CPU on it over 20,000 requests. A zstd frame
+// names its dictionary, and a dictionary is never deleted, so every blob
+// can be read back: the newest are loaded when the store opens, any other when
 // a blob first names it, and a decoder, once made, is kept.
 //
 // A row written before compression holds its JSON as it is; the two are

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"hash/fnv"
 	"log/slog"
+	"net/url"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -96,13 +98,27 @@ func LockKey(name string) int64 {
 	return int64(h.Sum64())
 }
 
+// dsnSets reports whether a PostgreSQL DSN, a URL or key=value pairs,
+// sets the parameter name.
+func dsnSets(dsn, name string) bool {
+	if u, err := url.Parse(dsn); err == nil && (u.Scheme == "postgres" || u.Scheme == "postgresql") {
+		return u.Query().Has(name)
+	}
+	for _, f := range strings.Fields(dsn) {
+		if k, _, ok := strings.Cut(f, "="); ok && k == name {
+			return true
+		}
+	}
+	return false
+}
+
 // openPostgres opens and migrates a PostgreSQL store.
 func openPostgres(ctx context.Context, dsn string, opt Options) (Store, error) {
 	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("store: postgres: %w", err)
 	}
-	if opt.MaxConns > 0 {
+	if opt.MaxConns > 0 && !dsnSets(dsn, "pool_max_conns") {
 		cfg.MaxConns = int32(opt.MaxConns)
 	}
 	if cfg.ConnConfig.ConnectTimeout == 0 {

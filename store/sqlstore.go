@@ -1434,53 +1434,53 @@ type itemWrite struct {
 	c      Completion
 	result []byte // a re-verification's result
 	errs   []byte // the item's error
-	nv     *pending
-	evs    []Event
-	issue  string // nv's Issue as prepared (a write may fill it in)
+	// in is the verification to write with its events, as Insert writes
+	// one; nil for a result or an error.
+	in *insertion
 	// Set by the write: whether the store holds no such item (gone), or
 	// the item was pending and is claimed; whether its verification was
 	// inserted (with the others', see insertClaimed), and whether the
-	// item was completed (written); the row's Seq or the stored
-	// verification it duplicates, and the events' Seqs.
+	// item was completed (written).
 	gone, claimed, inserted, written bool
-
-	seq  int64
-	dup  *Verification
-	seqs []int64
 }
 
 // reset readies w for a run of its write.
 func (w *itemWrite) reset() {
 	w.gone, w.claimed, w.inserted, w.written = false, false, false, false
-	w.seq, w.dup, w.seqs = 0, nil, nil
-	if w.nv != nil {
-		w.nv.Issue = w.issue
+	if w.in != nil {
+		w.in.reset()
 	}
 }
+
+// failed reports whether w ends its item as an error.
+func (w *itemWrite) failed() bool { return w.in == nil && w.result == nil }
+
+// batchKey names a batch.
+type batchKey struct{ tenant, id string }
 
 // claimItems claims the pending items of ws in tx, with a read of each
 // batch's run of them that holds them (on PostgreSQL, locked until the
 // commit): each is then claimed, or, when its batch's items in ws name
 // one index only, gone when the store holds no such item (of a run, an
-// item gone is one not claimed). Only a pending item can be completed: a claim read first and
-// updated once (see completeItem), as each update of a row writes all of
-// it again, its request included.
+// item gone is one not claimed). Only a pending item can be completed:
+// a claim is read first and the item updated once (see completeItem),
+// as each update of a row writes all of it again, its request included.
 func (s *sqlStore) claimItems(ctx context.Context, tx conn, ws []itemWrite) error {
 	type run struct {
-		tenant, batch string
-		from, to      int
+		batchKey
+		from, to int
 	}
 	var runs []run
-	at := map[run]int{} // a batch's place in runs (from and to zero)
+	at := map[batchKey]int{} // a batch's place in runs
 	for i := range ws {
 		w := &ws[i]
 		w.reset()
-		k := run{tenant: w.c.Tenant, batch: w.c.BatchID}
+		k := batchKey{w.c.Tenant, w.c.BatchID}
 		j, ok := at[k]
 		if !ok {
 			j = len(runs)
 			at[k] = j
-			runs = append(runs, run{k.tenant, k.batch, w.c.Index, w.c.Index + 1})
+			runs = append(runs, run{k, w.c.Index, w.c.Index + 1})
 		}
 		runs[j].from, runs[j].to = min(runs[j].from, w.c.Index), max(runs[j].to, w.c.Index+1)
 	}
@@ -1489,7 +1489,7 @@ func (s *sqlStore) claimItems(ctx context.Context, tx conn, ws []itemWrite) erro
 		// from one done; of a run, only the pending are read (and
 		// locked, in index order), as a run's span may hold many done or
 		// failed ones.
-		q, args := `SELECT idx, state FROM batch_items WHERE tenant = ? AND batch_id = ? AND idx >= ? AND idx < ?`, []any{r.tenant, r.batch, r.from, r.to}
+		q, args := `SELECT idx, state FROM batch_items WHERE tenant = ? AND batch_id = ? AND idx >= ? AND idx < ?`, []any{r.tenant, r.id, r.from, r.to}
 		lone := r.to-r.from == 1
 		if !lone {
 			q += ` AND state = ?`
@@ -1515,7 +1515,7 @@ func (s *sqlStore) claimItems(ctx context.Context, tx conn, ws []itemWrite) erro
 		}
 		for i := range ws {
 			w := &ws[i]
-			if w.c.Tenant != r.tenant || w.c.BatchID != r.batch {
+			if (batchKey{w.c.Tenant, w.c.BatchID}) != r.batchKey {
 				continue
 			}
 			state, ok := states[w.c.Index]
@@ -1540,9 +1540,8 @@ func (s *sqlStore) insertClaimed(ctx context.Context, tx conn, ws []itemWrite) e
 		from []*itemWrite
 	)
 	for i := range ws {
-		if w := &ws[i]; w.claimed && w.nv != nil {
-			ins = append(ins, &insertion{p: w.nv, evs: w.evs, issue: w.issue})
-			from = append(from, w)
+		if w := &ws[i]; w.claimed && w.in != nil {
+			ins, from = append(ins, w.in), append(from, w)
 		}
 	}
 	if len(ins) < 2 {
@@ -1552,9 +1551,8 @@ func (s *sqlStore) insertClaimed(ctx context.Context, tx conn, ws []itemWrite) e
 	if err != nil || !written {
 		return err
 	}
-	for k, in := range ins {
-		w := from[k]
-		w.inserted, w.seq, w.dup, w.seqs = true, in.seq, in.dup, in.seqs
+	for _, w := range from {
+		w.inserted = true
 	}
 	return nil
 }
@@ -1593,18 +1591,18 @@ func (s *sqlStore) completeItems(ctx context.Context, op string, cs []Completion
 		}
 		withTenant := *v
 		withTenant.Tenant = c.Tenant
-		var err error
-		if w.nv, err = s.prepareVerification(&withTenant); err != nil {
+		nv, err := s.prepareVerification(&withTenant)
+		if err != nil {
 			return fmt.Errorf("%s: %w", op, err)
 		}
-		if w.evs, err = s.prepareEvents(c.Events, c.Tenant, w.nv.Result); err != nil {
+		evs, err := s.prepareEvents(c.Events, c.Tenant, nv.Result)
+		if err != nil {
 			return fmt.Errorf("%s: %w", op, err)
 		}
-		w.issue = w.nv.Issue
-		mode |= eventsMode(w.evs)
+		w.in = &insertion{p: nv, evs: evs, issue: nv.Issue}
+		mode |= eventsMode(evs)
 	}
 	now := s.stamp(time.Time{})
-	type batchKey struct{ tenant, id string }
 	var finish []batchKey // the batches written to, in order
 	err := s.eng.write(ctx, mode, func(ctx context.Context, tx conn) error {
 		finish = finish[:0]
@@ -1634,7 +1632,7 @@ func (s *sqlStore) completeItems(ctx context.Context, op string, cs []Completion
 			if !seen {
 				finish = append(finish, k)
 			}
-			if w.nv == nil && w.result == nil {
+			if w.failed() {
 				n[1]++
 			} else {
 				n[0]++
@@ -1663,9 +1661,9 @@ func (s *sqlStore) completeItems(ctx context.Context, op string, cs []Completion
 	}
 	for i := range ws {
 		w := &ws[i]
-		if v := w.c.Verification; w.written && v != nil && w.dup == nil {
-			v.Seq, v.Tenant, v.IdempotencyKey, v.CreatedAt, v.Issue = w.seq, w.nv.Tenant, w.nv.IdempotencyKey, w.nv.CreatedAt, w.nv.Issue
-			applyEvents(w.c.Events, w.evs, w.seqs)
+		if in, v := w.in, w.c.Verification; w.written && in != nil && in.dup == nil {
+			v.Seq, v.Tenant, v.IdempotencyKey, v.CreatedAt, v.Issue = in.seq, in.p.Tenant, in.p.IdempotencyKey, in.p.CreatedAt, in.p.Issue
+			applyEvents(w.c.Events, in.evs, in.seqs)
 		}
 	}
 	// The items are complete whatever comes of this: a batch left
@@ -1684,27 +1682,26 @@ func (s *sqlStore) completeItems(ctx context.Context, op string, cs []Completion
 // error, and the item updated.
 func (s *sqlStore) completeItem(ctx context.Context, tx conn, w *itemWrite) error {
 	c := w.c
-	var err error
 	state := ItemDone
-	if w.nv == nil && w.result == nil {
+	if w.failed() {
 		state = ItemError
 	}
 	set, args := `state = ?, error = ?`, []any{state, string(w.errs)}
-	switch {
-	case w.nv != nil:
+	switch in := w.in; {
+	case in != nil:
 		if !w.inserted {
-			if w.seq, w.dup, err = s.insertVerification(ctx, tx, w.nv); err != nil {
+			if err := s.insertOne(ctx, tx, in); err != nil {
 				return err
 			}
 		}
-		id, attempt := w.nv.ID, w.nv.Attempt
-		if w.dup != nil {
-			id, attempt = w.dup.ID, w.dup.Attempt
+		id, attempt := in.p.ID, in.p.Attempt
+		if in.dup != nil {
+			id, attempt = in.dup.ID, in.dup.Attempt
 		}
 		// The request is stored once: a verification written with it
 		// holds it from now on, and the item keeps a reference.
 		set, args = `state = ?, verification_id = ?, attempt = ?`, []any{state, id, attempt}
-		if w.dup == nil && w.nv.Request != nil {
+		if in.dup == nil && in.p.Request != nil {
 			set += `, request = NULL`
 		}
 	case w.result != nil:
@@ -1713,11 +1710,6 @@ func (s *sqlStore) completeItem(ctx context.Context, tx conn, w *itemWrite) erro
 	if _, err := tx.exec(ctx, `UPDATE batch_items SET `+set+` WHERE tenant = ? AND batch_id = ? AND idx = ?`,
 		append(args, c.Tenant, c.BatchID, c.Index)...); err != nil {
 		return err
-	}
-	if w.nv != nil && w.dup == nil && !w.inserted {
-		if w.seqs, err = s.insertEvents(ctx, tx, w.evs, w.seq); err != nil {
-			return err
-		}
 	}
 	w.written = true
 	return nil

@@ -14,8 +14,8 @@ type WriteStats struct {
 	// migrations).
 	Commits int64
 	// Writes is the writes they held: each a call that writes (an
-	// Insert, an Import of many rows, a batch item's completion, a label,
-	// ...), also one that found nothing to change (a duplicate); a write
+	// Insert, an Import of many rows, a batch item's completion or a
+	// run's, a label, ...), also one that found nothing to change (a duplicate); a write
 	// that failed is not counted, nor a transaction whose every write
 	// failed.
 	Writes int64

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -90,11 +89,7 @@ func runWorker(cmd *cobra.Command, st Streams, f *workerFlags) error {
 	// (the worker's announcement holds one, River's listener another),
 	// unless the DSN sizes the pool (pool_max_conns): pgx's default, four
 	// on up to four CPUs, kept jobs waiting for one.
-	opt := store.Options{Logger: eng.log}
-	if !strings.Contains(cfg.Store, "pool_max_conns") {
-		opt.MaxConns = server.JobWorkers(cfg) + workerSpareConns
-	}
-	s, err := store.Open(ctx, cfg.Store, opt)
+	s, err := store.Open(ctx, cfg.Store, store.Options{Logger: eng.log, MaxConns: server.JobWorkers(cfg) + workerSpareConns})
 	if err != nil {
 		return &exitError{code: exitNotOK, err: err}
 	}
