@@ -141,6 +141,10 @@ func TestDerived(t *testing.T) {
 		{"Internal DNS was down from 10:05 to 10:47.", "DNS was down for 42 minutes.", true},
 		{"Internal DNS was down from 10:05 to 10:47.", "DNS was down for 45 minutes.", false},
 		{"The job ran at 10:05. It failed at 10:47.", "The job ran for 42 minutes.", false}, // other sentences
+		// A clock time or a spelled number is derived after the values
+		// written in digits: an hour written last is not paired with it.
+		{"At 9 pm the copy had run for 3 h.", "The copy ran for 3 hours.", true},
+		{"The copy ran for two hours five minutes.", "The copy ran for 125 minutes.", true},
 	}
 	for _, c := range cases {
 		claims := NewIndex([]Source{{ID: "s", Text: c.source}}).Claims(mention.Parse(c.claim))

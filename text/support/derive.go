@@ -1,6 +1,8 @@
 package support
 
 import (
+	"cmp"
+	"slices"
 	"strings"
 
 	"github.com/vouchgate/vouch/text/lex"
@@ -29,14 +31,19 @@ import (
 func derive(text string, sentences []mention.Span, vals []value) []value {
 	vals = clocks(text, vals)
 	vals = spelled(text, vals)
-	n := len(vals)
-	for i := 0; i+1 < n; i++ {
-		a, b := &vals[i], &vals[i+1]
-		if a.kind != kindNumber || b.kind != kindNumber {
-			continue
+	// The numbers in the order they are written: clocks and spelled
+	// numbers were appended after those in digits.
+	var order []int32
+	for i := range vals {
+		if vals[i].kind == kindNumber && vals[i].unit != clockUnit {
+			order = append(order, int32(i))
 		}
+	}
+	slices.SortStableFunc(order, func(x, y int32) int { return cmp.Compare(vals[x].start, vals[y].start) })
+	for k := 0; k+1 < len(order); k++ {
+		a, b := vals[order[k]], vals[order[k+1]]
 		hours, ok := wordAt(text, int(a.end), hourWords)
-		if !ok || strings.TrimSpace(text[hours:b.start]) != "" {
+		if !ok || hours > int(b.start) || strings.TrimSpace(text[hours:b.start]) != "" {
 			continue
 		}
 		end, ok := wordAt(text, int(b.end), minuteWords)

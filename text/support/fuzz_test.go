@@ -41,6 +41,7 @@ func FuzzConflicts(f *testing.F) {
 	f.Add("parseConfig is thread-safe.", "parseConfig isn't thread-safe; the flag is OFF.", "Whether parseConfig is thread-safe is unclear.")
 	f.Add("Created db/1.sql at 10:05.", "Deleted db/1.sql by 10:47 (2 h 5 min).", "db/1.sql was deleted.")
 	f.Add(`{"api":"search","p99_ms":340,"window":"15m"}`, `[{"api":"search","p99_ms":120}]`, "Before the fix, 3–9 June: 100k-entry.")
+	f.Add("At 9 pm the copy had run for 3 h.", `{"t":"two hours 5 min"}`, "It ran 3 h 5 min.")
 	f.Fuzz(func(t *testing.T, a, b, answer string) {
 		ix := NewIndex([]Source{{ID: "a", Text: a}, FromJSON("b", []byte(b)), {ID: "g", Text: answer, Aside: true}})
 		doc := mention.Parse(answer)
