@@ -398,6 +398,19 @@ func (p *batchPool) forgetDone(pending []store.BatchItem) {
 	}
 }
 
+// hold counts n items handed to the workers as busy, unless drain has
+// begun: drain closes stopC under mu, so no count is added once it may be
+// waiting for busy to reach zero.
+func (p *batchPool) hold(n int) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.stopping() {
+		return false
+	}
+	p.busy.Add(n)
+	return true
+}
+
 // stopping reports whether drain has begun.
 func (p *batchPool) stopping() bool {
 	select {
@@ -433,7 +446,10 @@ func (p *batchPool) start(ctx context.Context) {
 // drain stops dispatching, and waits until the items being verified are
 // done or ctx is done.
 func (p *batchPool) drain(ctx context.Context) {
+	// Under mu, so that no hold counts an item once busy may be waited on.
+	p.mu.Lock()
 	close(p.stopC)
+	p.mu.Unlock()
 	idle := make(chan struct{})
 	go func() {
 		p.busy.Wait()
@@ -509,8 +525,8 @@ func (p *batchPool) dispatch(ctx context.Context) {
 				runs = append(runs, fresh[:min(per, len(fresh))])
 			}
 			for k, run := range runs {
-				p.busy.Add(len(run))
-				if !p.stopping() {
+				held := p.hold(len(run))
+				if held {
 					select {
 					case p.jobs <- run:
 						continue
@@ -521,8 +537,10 @@ func (p *batchPool) dispatch(ctx context.Context) {
 				for _, left := range runs[k:] {
 					p.release(left)
 				}
-				for range run {
-					p.busy.Done()
+				if held {
+					for range run {
+						p.busy.Done()
+					}
 				}
 				return
 			}

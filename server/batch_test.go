@@ -585,3 +585,41 @@ func TestBatchPoolResumesAlone(t *testing.T) {
 		t.Errorf("%v commits for %d items left by an earlier process, want one an item at least", got, n)
 	}
 }
+
+// TestBatchPoolDrainWhileDispatching: drain begun while the dispatcher
+// hands out runs returns once the runs handed out are done, hands out
+// none after, and leaves every item either done or pending. (The race
+// that hold closes, a count of busy items added from zero as drain waits,
+// needs an interleaving this test does not force.)
+func TestBatchPoolDrainWhileDispatching(t *testing.T) {
+	e := newEnv(t, func(c *Config) { c.BatchWorkers = 1 })
+	const n = 300
+	var body []byte
+	for i := range n {
+		body = append(append(body, request(fmt.Sprintf("d%d", i), 1, "DONE")...), '\n')
+	}
+	res := e.do("POST", "/v1/batches", "", body)
+	if res.status != 202 {
+		t.Fatalf("%d %s", res.status, res.body)
+	}
+	id := decode[api.BatchStatus](t, res.body).ID
+	p := e.srv.batches
+	p.drain(t.Context())
+	p.mu.Lock()
+	left := len(p.inFlight)
+	p.mu.Unlock()
+	if left != 0 {
+		t.Errorf("%d items still in flight after drain", left)
+	}
+	b, err := e.store.Batch(t.Context(), DefaultTenant, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pending, err := e.store.PendingItems(t.Context(), 2*n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Done+len(pending) != n {
+		t.Errorf("after drain: %d done and %d pending of %d", b.Done, len(pending), n)
+	}
+}
