@@ -246,6 +246,13 @@ func TestQueueRuns(t *testing.T) {
 	if counted != 20 {
 		t.Errorf("vouch_verifications_total sums to %v, want 20", counted)
 	}
+	// Each run's reads and completion are timed as store operations.
+	metrics := e.do("GET", "/metrics", "", nil).body
+	for _, op := range []string{"pending_range", "by_keys", "complete_items"} {
+		if n, _ := metricValue(t, metrics, `vouch_store_duration_seconds_count{op="`+op+`"}`); n < 5 {
+			t.Errorf("%v %s operations timed, want one a run at least (5)", n, op)
+		}
+	}
 }
 
 // TestQueueRunStored: a run's requests logged already are looked up

@@ -123,11 +123,57 @@ type instrumented struct {
 
 func instrument(st store.Store, m *metrics) store.Store { return &instrumented{Store: st, m: m} }
 
-func (s *instrumented) observe(op string, start time.Time, err error) {
-	s.m.storeLatency.WithLabelValues(op).Observe(time.Since(start).Seconds())
+func (s *instrumented) observe(op string, start time.Time, err error) { s.m.storeOp(op, start, err) }
+
+// storeOp records a store operation's time, and its failure (not a row
+// not found, nor a duplicate, which are answers).
+func (m *metrics) storeOp(op string, start time.Time, err error) {
+	m.storeLatency.WithLabelValues(op).Observe(time.Since(start).Seconds())
 	if err != nil && err != store.ErrNotFound && err != store.ErrDuplicate {
-		s.m.storeErrors.WithLabelValues(op).Inc()
+		m.storeErrors.WithLabelValues(op).Inc()
 	}
+}
+
+// instrumentedQueue times the operations the PostgreSQL job queue makes
+// on the store itself, beside the server's (see [instrumented]).
+type instrumentedQueue struct {
+	store.Queue
+	m *metrics
+}
+
+func (q *instrumentedQueue) Item(ctx context.Context, tenant, batchID string, index int) (*store.BatchItem, error) {
+	start := time.Now()
+	got, err := q.Queue.Item(ctx, tenant, batchID, index)
+	q.m.storeOp("item", start, err)
+	return got, err
+}
+
+func (q *instrumentedQueue) PendingRange(ctx context.Context, tenant, batchID string, from, to int) ([]store.BatchItem, error) {
+	start := time.Now()
+	got, err := q.Queue.PendingRange(ctx, tenant, batchID, from, to)
+	q.m.storeOp("pending_range", start, err)
+	return got, err
+}
+
+func (q *instrumentedQueue) ByKeys(ctx context.Context, tenant string, keys []string) (map[string]*store.Verification, error) {
+	start := time.Now()
+	got, err := q.Queue.ByKeys(ctx, tenant, keys)
+	q.m.storeOp("by_keys", start, err)
+	return got, err
+}
+
+func (q *instrumentedQueue) CompleteItem(ctx context.Context, c store.Completion) error {
+	start := time.Now()
+	err := q.Queue.CompleteItem(ctx, c)
+	q.m.storeOp("complete_item", start, err)
+	return err
+}
+
+func (q *instrumentedQueue) CompleteItemsTx(ctx context.Context, cs []store.Completion, then store.TxFunc) error {
+	start := time.Now()
+	err := q.Queue.CompleteItemsTx(ctx, cs, then)
+	q.m.storeOp("complete_items", start, err)
+	return err
 }
 
 func (s *instrumented) Insert(ctx context.Context, v *store.Verification, evs []store.Event) (*store.Verification, error) {

@@ -162,7 +162,7 @@ func New(opt Options) (*Server, error) {
 		return nil, err
 	}
 	if q, ok := opt.Store.(store.Queue); ok {
-		if s.jobs, err = newJobQueue(s, q, opt.Worker); err != nil {
+		if s.jobs, err = newJobQueue(s, &instrumentedQueue{Queue: q, m: s.metrics}, opt.Worker); err != nil {
 			return nil, err
 		}
 	} else if opt.Worker {
