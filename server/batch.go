@@ -650,28 +650,6 @@ func (s *Server) decodeItem(it store.BatchItem) itemRequest {
 	return itemRequest{req: req, key: idempotencyKey("", req), hash: s.requestHash(it.Request)}
 }
 
-// runKeys are the idempotency keys, by tenant, that the earlier items of
-// a run are to store.
-type runKeys map[[2]string]bool
-
-// waits reports whether an item of tenant whose request is d must wait
-// for a later run: an earlier item of the run is to store its key, and
-// the write would point this one at that item's report whatever its
-// body, where a later run finds that report stored (a replay, or this
-// item's idempotency_conflict). Otherwise it notes the key when the item
-// is to store it.
-func (r runKeys) waits(tenant string, d *itemRequest) bool {
-	if d == nil || d.out != nil || d.stored != nil {
-		return false
-	}
-	k := [2]string{tenant, d.key}
-	if r[k] {
-		return true
-	}
-	r[k] = true
-	return false
-}
-
 // decodeItemSafely is decodeItem, nil should the decoder crash.
 func (s *Server) decodeItemSafely(it store.BatchItem) (d *itemRequest) {
 	defer func() {
@@ -690,8 +668,8 @@ func (s *Server) verifyRequestItem(ctx context.Context, it store.BatchItem, d *i
 		return *d.out
 	}
 	if v := d.stored; v != nil {
-		if _, err := replay(v, d.hash); err != nil {
-			return itemOutcome{err: wire.ErrorLine(it.Index+1, &vouch.Error{Code: "idempotency_conflict", Message: err.Error()})}
+		if line := conflictLine(it.Index, v, d.hash); line != nil {
+			return itemOutcome{err: line}
 		}
 		return itemOutcome{row: v}
 	}
@@ -707,6 +685,16 @@ func (s *Server) verifyRequestItem(ctx context.Context, it store.BatchItem, d *i
 		out.panic = msg
 	}
 	return out
+}
+
+// conflictLine is the error line of the batch item at index when v,
+// stored under its key, is another request's than the one hashed hash
+// (its idempotency_conflict); nil when v is its replay.
+func conflictLine(index int, v *store.Verification, hash string) []byte {
+	if _, err := replay(v, hash); err != nil {
+		return wire.ErrorLine(index+1, &vouch.Error{Code: "idempotency_conflict", Message: err.Error()})
+	}
+	return nil
 }
 
 // crashedCheck returns the message of a check of rep that crashed
@@ -735,10 +723,11 @@ func (out *itemOutcome) crashed(index, attempts int) {
 // verifyRun verifies a run of batch items, one after another, and
 // completes those it verified in the store in one transaction (each on
 // its own should that fail), reporting whether it completed any. After
-// runSlice, or once the pool is draining, it takes no new item, nor one
-// whose idempotency key an earlier item of the run holds: those left stay
-// pending, for the dispatcher's next look. The pool tries an item once:
-// one that crashed is its error.
+// runSlice, or once the pool is draining, it takes no new item: those
+// left stay pending, for the dispatcher's next look. The pool tries an
+// item once: one that crashed is its error. Two items of a run with one
+// key are written in turn, and the second is the first's replay or its
+// idempotency_conflict (see completion).
 func (p *batchPool) verifyRun(ctx context.Context, run []store.BatchItem) bool {
 	s := p.s
 	var (
@@ -747,7 +736,6 @@ func (p *batchPool) verifyRun(ctx context.Context, run []store.BatchItem) bool {
 		of   []store.BatchItem
 	)
 	stop := time.Now().Add(runSlice)
-	keys := runKeys{}
 	for k, it := range run {
 		if k > 0 && (time.Now().After(stop) || p.stopping()) {
 			break
@@ -757,9 +745,6 @@ func (p *batchPool) verifyRun(ctx context.Context, run []store.BatchItem) bool {
 			if pre = s.decodeItemSafely(it); pre != nil && pre.out == nil {
 				pre.stored, _ = s.st.ByKey(ctx, it.Tenant, pre.key)
 			}
-		}
-		if keys.waits(it.Tenant, pre) {
-			break
 		}
 		out := s.verifyItemWith(ctx, it, pre)
 		if out.panic != "" {
@@ -815,6 +800,13 @@ func (out *itemOutcome) completion(tenant, batchID string, index int) store.Comp
 		c.Result = out.result
 	} else {
 		c.Verification, c.Events, c.Error = out.row, out.events, out.err
+	}
+	if out.report != nil && out.row != nil {
+		// A new verification whose key the write finds stored (a copy
+		// of the request verified at the same time): another request's
+		// is this item's idempotency_conflict, as for POST /v1/verify.
+		hash := out.row.RequestHash
+		c.Conflict = func(stored *store.Verification) []byte { return conflictLine(index, stored, hash) }
 	}
 	return c
 }

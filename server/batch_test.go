@@ -539,7 +539,7 @@ func TestBatchPoolRuns(t *testing.T) {
 }
 
 // TestBatchPoolRunTwins: two requests of one run with one id and
-// attempt but different bodies: the second waits for a later run, and is
+// attempt but different bodies: the second, written after the first, is
 // its item's idempotency_conflict.
 func TestBatchPoolRunTwins(t *testing.T) {
 	e := newEnv(t, func(c *Config) { c.BatchWorkers = 1 })

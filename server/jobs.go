@@ -691,11 +691,9 @@ func (w *runWorker) Work(ctx context.Context, job *river.Job[runArgs]) error {
 	if job.Attempt == 1 {
 		pre := q.lookup(ctx, a.Tenant, items)
 		stop := time.Now().Add(q.slice)
-		keys := runKeys{}
 		for k, it := range items {
-			// After the slice, or at a request that must wait for a later
-			// run, the rest go to the next run's job.
-			if (k > 0 && time.Now().After(stop)) || keys.waits(a.Tenant, pre[k]) {
+			// After the slice, the rest go to the next run's job.
+			if k > 0 && time.Now().After(stop) {
 				rest = it.Index
 				break
 			}

@@ -1442,18 +1442,23 @@ type itemWrite struct {
 	// inserted (with the others', see insertClaimed), and whether the
 	// item was completed (written).
 	gone, claimed, inserted, written bool
+	// conflict, set by the write, is the item's error when the
+	// verification stored under its key is another request's (see
+	// Completion.Conflict).
+	conflict []byte
 }
 
 // reset readies w for a run of its write.
 func (w *itemWrite) reset() {
 	w.gone, w.claimed, w.inserted, w.written = false, false, false, false
+	w.conflict = nil
 	if w.in != nil {
 		w.in.reset()
 	}
 }
 
 // failed reports whether w ends its item as an error.
-func (w *itemWrite) failed() bool { return w.in == nil && w.result == nil }
+func (w *itemWrite) failed() bool { return w.in == nil && w.result == nil || w.conflict != nil }
 
 // batchKey names a batch.
 type batchKey struct{ tenant, id string }
@@ -1692,6 +1697,12 @@ func (s *sqlStore) completeItem(ctx context.Context, tx conn, w *itemWrite) erro
 		if !w.inserted {
 			if err := s.insertOne(ctx, tx, in); err != nil {
 				return err
+			}
+		}
+		if in.dup != nil && c.Conflict != nil {
+			if w.conflict = c.Conflict(in.dup); w.conflict != nil {
+				args = []any{ItemError, string(w.conflict)}
+				break
 			}
 		}
 		id, attempt := in.p.ID, in.p.Attempt

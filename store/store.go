@@ -512,6 +512,12 @@ type Completion struct {
 	// points at the stored one).
 	Verification *Verification
 	Events       []Event
+	// Conflict, when not nil, is asked about the verification stored
+	// already under Verification's key (a copy of the request verified
+	// at the same time, by another item or another process): it returns
+	// the item's error when the stored one is another request's, and the
+	// item fails with it; nil, and the item points at the stored one.
+	Conflict func(stored *Verification) []byte
 	// Result is the result of an item of a re-verification batch.
 	Result []byte
 	// Error is why the item failed.

@@ -59,6 +59,7 @@ func Run(t *testing.T, newDB NewDB) {
 		{"EventReports", testEventReports},
 		{"Batches", testBatches},
 		{"BatchBornDone", testBatchBornDone},
+		{"BatchItemConflict", testBatchItemConflict},
 		{"ReverifyBatch", testReverifyBatch},
 		{"LargeBatch", testLargeBatch},
 		{"LoadingBatch", testLoadingBatch},
@@ -1184,6 +1185,51 @@ func (h *harness) results(tenant, id string) (items []store.BatchItem, results [
 		h.t.Fatalf("BatchResults: %v", err)
 	}
 	return items, results
+}
+
+// testBatchItemConflict: an item whose verification's key is found
+// stored at its completion is asked about the stored one: another
+// request's is its error, and a copy of its own its report.
+func testBatchItemConflict(t *testing.T, h *harness) {
+	ctx := t.Context()
+	items := []store.BatchItem{{Request: []byte(`{"n":0}`)}, {Request: []byte(`{"n":1}`)}, {Request: []byte(`{"n":2}`)}}
+	if err := h.s.CreateBatch(ctx, &store.Batch{Tenant: tenant, ID: "twins", CreatedAt: at(0)}, items); err != nil {
+		t.Fatalf("CreateBatch: %v", err)
+	}
+	first := sample(tenant, "twin", 1, at(1))
+	if _, err := h.s.Insert(ctx, first, nil); err != nil {
+		t.Fatalf("Insert: %v", err)
+	}
+	conflictErr := []byte(`{"error":{"code":"idempotency_conflict"}}`)
+	var asked []string
+	conflict := func(own *store.Verification) func(*store.Verification) []byte {
+		return func(stored *store.Verification) []byte {
+			asked = append(asked, stored.ID)
+			if stored.RequestHash != own.RequestHash {
+				return conflictErr
+			}
+			return nil
+		}
+	}
+	other := sample(tenant, "twin", 1, at(2))
+	other.RequestHash = strings.Repeat("0", 64)
+	same := sample(tenant, "twin", 1, at(3))
+	fresh := sample(tenant, "fresh", 1, at(4))
+	for i, v := range []*store.Verification{other, same, fresh} {
+		if err := h.s.CompleteItem(ctx, store.Completion{Tenant: tenant, BatchID: "twins", Index: i, Verification: v, Conflict: conflict(v)}); err != nil {
+			t.Fatalf("CompleteItem(%d): %v", i, err)
+		}
+		if (v.Seq != 0) != (v == fresh) {
+			t.Errorf("item %d: Seq %d; only the fresh verification is written", i, v.Seq)
+		}
+	}
+	diff(t, "the stored verifications asked about", []string{"twin", "twin"}, asked)
+	got, err := h.s.Batch(ctx, tenant, "twins")
+	if err != nil || got.State != store.BatchDone || got.Done != 2 || got.Failed != 1 {
+		t.Errorf("batch = %+v, %v; want done, 2 done and 1 failed", got, err)
+	}
+	_, res := h.results(tenant, "twins")
+	diff(t, "BatchResults", []string{string(conflictErr), string(first.Result), string(fresh.Result)}, res)
 }
 
 func testBatches(t *testing.T, h *harness) {
