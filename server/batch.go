@@ -628,8 +628,9 @@ func (s *Server) verifyItemWith(ctx context.Context, it store.BatchItem, pre *it
 // itemRequest is the request of a batch item, decoded, with its
 // idempotency key and hash and the verification stored under its key
 // (nil: none, or the lookup failed; one stored after the lookup is found
-// by the write, and the item then points at it, whatever its body); or,
-// for a request that does not decode, the item's outcome.
+// by the write, which makes it the item's report, or its
+// idempotency_conflict when it is another request's: see completion);
+// or, for a request that does not decode, the item's outcome.
 type itemRequest struct {
 	req       *vouch.Request
 	key, hash string

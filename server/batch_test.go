@@ -536,6 +536,11 @@ func TestBatchPoolRuns(t *testing.T) {
 	if len(page.Items) != n {
 		t.Errorf("%d reports stored, want %d", len(page.Items), n)
 	}
+	// Each item's key was looked up and not found: an answer, not a
+	// failure of the store.
+	if n, ok := metricValue(t, e.do("GET", "/metrics", "", nil).body, `vouch_store_errors_total{op="by_key"}`); ok && n != 0 {
+		t.Errorf("%v by_key lookups counted as store errors, want none", n)
+	}
 }
 
 // TestBatchPoolRunTwins: two requests of one run with one id and

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"time"
 
@@ -129,7 +130,7 @@ func (s *instrumented) observe(op string, start time.Time, err error) { s.m.stor
 // not found, nor a duplicate, which are answers).
 func (m *metrics) storeOp(op string, start time.Time, err error) {
 	m.storeLatency.WithLabelValues(op).Observe(time.Since(start).Seconds())
-	if err != nil && err != store.ErrNotFound && err != store.ErrDuplicate {
+	if err != nil && !errors.Is(err, store.ErrNotFound) && !errors.Is(err, store.ErrDuplicate) {
 		m.storeErrors.WithLabelValues(op).Inc()
 	}
 }

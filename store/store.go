@@ -200,9 +200,9 @@ type Batches interface {
 	// CompleteItem ends a pending item in one transaction, as c says:
 	// with its verification (and the events it raised) written as Insert
 	// would (a duplicate is not an error: the item then points at the
-	// stored verification), with a re-verification's result, or with an
-	// error. It updates the batch's counts, and finishes the batch when
-	// it was the last item. Completing an item that is not pending does
+	// stored verification, unless c.Conflict makes it the item's error),
+	// with a re-verification's result, or with an error. It updates the
+	// batch's counts, and finishes the batch when it was the last item. Completing an item that is not pending does
 	// nothing and returns nil, so a retried job cannot count twice.
 	CompleteItem(ctx context.Context, c Completion) error
 	// CompleteItems completes many items in one transaction, in order,
