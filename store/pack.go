@@ -61,6 +61,10 @@ const (
 	// packSampleBytes the most bytes of samples of one kind.
 	packSampleMax   = 64 << 10
 	packSampleBytes = 16 << 20
+	// packLook is how often, in blobs of a kind, a packer gathering
+	// samples looks for a dictionary of the kind another process wrote
+	// (see look).
+	packLook = 100
 	// packRetry is how many blobs of a kind are compressed after a
 	// failed training before the next is tried.
 	packRetry = 100_000
@@ -137,6 +141,9 @@ type packer struct {
 	sampleBytes [blobKinds]int
 	since       [blobKinds]int
 	training    [blobKinds]bool
+	// looking is set while look reads the store's newest dictionary of
+	// the kind.
+	looking [blobKinds]bool
 	// failed is set when the kind's last training failed: the next waits
 	// for packRetry blobs.
 	failed [blobKinds]bool
@@ -275,6 +282,11 @@ func (p *packer) sample(kind blobKind, b []byte) {
 		p.sampleBytes[kind] += len(b)
 	}
 	if !full && len(p.samples[kind]) < packSamples {
+		if p.since[kind]%packLook == 0 && !p.looking[kind] {
+			p.looking[kind] = true
+			p.trainers.Add(1)
+			go p.look(kind)
+		}
 		return
 	}
 	samples := p.samples[kind]
@@ -315,6 +327,32 @@ func (p *packer) train(kind blobKind, samples [][]byte) {
 	}
 	if p.trained != nil {
 		p.trained(kind, id, err)
+	}
+}
+
+// look compresses kind with the store's newest dictionary of it when
+// another process has written one, while this one gathers samples: a
+// process that starts beside another on a store with no dictionary
+// takes the first one written within packLook blobs, rather than
+// compressing packSamples blobs without one (and as many again each time
+// it finds another process training).
+func (p *packer) look(kind blobKind) {
+	defer p.trainers.Done()
+	id, ok, err := p.adopt(kind)
+	p.mu.Lock()
+	p.looking[kind] = false
+	if ok && !p.training[kind] {
+		p.samples[kind], p.sampleBytes[kind] = nil, 0
+	}
+	p.mu.Unlock()
+	switch {
+	case err != nil:
+		p.log.Debug("store: looking for a compression dictionary", "kind", kind.String(), "err", err)
+	case ok:
+		p.log.Info("store: compressing with a dictionary another process trained", "kind", kind.String(), "id", id)
+		if p.trained != nil {
+			p.trained(kind, id, nil)
+		}
 	}
 }
 

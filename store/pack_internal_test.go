@@ -459,3 +459,56 @@ func TestPackAdoptsAnotherProcessDictionary(t *testing.T) {
 		t.Errorf("the store holds %d dictionaries, want the other process's alone", len(other.dicts))
 	}
 }
+
+// TestPackLooksForAnotherProcessDictionary checks that a packer
+// gathering samples takes a dictionary another process wrote within
+// packLook blobs, not after packSamples.
+func TestPackLooksForAnotherProcessDictionary(t *testing.T) {
+	ctx := t.Context()
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	ds := newMemDicts()
+	first, err := newPacker(ctx, ds, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.close()
+	second, err := newPacker(ctx, ds, log) // opened before any dictionary
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer second.close()
+	firstDone := make(chan error, 1)
+	first.trained = func(kind blobKind, _ uint32, err error) {
+		if kind == blobReport {
+			firstDone <- err
+		}
+	}
+	adopted := make(chan uint32, 1)
+	second.trained = func(kind blobKind, id uint32, err error) {
+		if kind == blobReport && err == nil {
+			adopted <- id
+		}
+	}
+	for i := range packSamples {
+		first.pack(blobReport, report(i))
+	}
+	if err := <-firstDone; err != nil {
+		t.Fatal(err)
+	}
+	id := frameDict(t, first.pack(blobReport, report(1)))
+	for i := range packLook {
+		second.pack(blobReport, report(i))
+	}
+	second.trainers.Wait() // its look
+	select {
+	case got := <-adopted:
+		if got != id || id == 0 {
+			t.Errorf("the second packer took dictionary %d, want the first's, %d", got, id)
+		}
+	default:
+		t.Fatalf("after %d blobs the second packer has taken no dictionary", packLook)
+	}
+	if got := frameDict(t, second.pack(blobReport, report(1))); got != id {
+		t.Errorf("the second packer compresses with dictionary %d, want %d", got, id)
+	}
+}
