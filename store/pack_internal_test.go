@@ -353,13 +353,13 @@ func TestPackTrainsOnLargeBlobs(t *testing.T) {
 
 // TestPackAdoptsAnotherProcessDictionary: a packer whose samples are
 // full uses the dictionary another process wrote meanwhile rather than
-// train one of its own; one that finds another process training looks
-// again packSamples blobs later, compressing without a dictionary till
-// then.
+// train one of its own; one that finds another process training gathers
+// packSamples blobs again before it would train, compressing without a
+// dictionary till one is written (see also
+// TestPackLooksForAnotherProcessDictionary).
 func TestPackAdoptsAnotherProcessDictionary(t *testing.T) {
 	ctx := t.Context()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	ds := newMemDicts()
 	trainedBy := func(p *packer) chan error {
 		c := make(chan error, 1)
 		p.trained = func(kind blobKind, id uint32, err error) {
@@ -369,16 +369,7 @@ func TestPackAdoptsAnotherProcessDictionary(t *testing.T) {
 		}
 		return c
 	}
-	first, err := newPacker(ctx, ds, log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer first.close()
-	second, err := newPacker(ctx, ds, log) // opened before any dictionary
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer second.close()
+	ds, first, second := twoPackers(t)
 	firstDone, secondDone := trainedBy(first), trainedBy(second)
 	for i := range packSamples {
 		first.pack(blobReport, report(i))
@@ -464,19 +455,7 @@ func TestPackAdoptsAnotherProcessDictionary(t *testing.T) {
 // gathering samples takes a dictionary another process wrote within
 // packLook blobs, not after packSamples.
 func TestPackLooksForAnotherProcessDictionary(t *testing.T) {
-	ctx := t.Context()
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	ds := newMemDicts()
-	first, err := newPacker(ctx, ds, log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer first.close()
-	second, err := newPacker(ctx, ds, log) // opened before any dictionary
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer second.close()
+	_, first, second := twoPackers(t)
 	firstDone := make(chan error, 1)
 	first.trained = func(kind blobKind, _ uint32, err error) {
 		if kind == blobReport {
@@ -511,4 +490,22 @@ func TestPackLooksForAnotherProcessDictionary(t *testing.T) {
 	if got := frameDict(t, second.pack(blobReport, report(1))); got != id {
 		t.Errorf("the second packer compresses with dictionary %d, want %d", got, id)
 	}
+}
+
+// twoPackers opens two packers on one store with no dictionary, as two
+// processes would, both closed when the test ends.
+func twoPackers(t *testing.T) (ds *memDicts, first, second *packer) {
+	t.Helper()
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	ds = newMemDicts()
+	var err error
+	if first, err = newPacker(t.Context(), ds, log); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(first.close)
+	if second, err = newPacker(t.Context(), ds, log); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(second.close)
+	return ds, first, second
 }
