@@ -82,6 +82,10 @@ type itemArgs struct {
 	Tenant string `json:"tenant"`
 	Batch  string `json:"batch"`
 	Index  int    `json:"index"`
+	// Crashed counts the crashes of the item's verification in a run's
+	// job before this one: they are among its queue.attempts (see
+	// jobParams).
+	Crashed int `json:"crashed,omitempty"`
 }
 
 // Kind implements river.JobArgs.
@@ -309,7 +313,7 @@ func (q *jobQueue) insertJobs(ctx context.Context, tx pgx.Tx, tenant, batch stri
 		return nil
 	}
 	if per <= 1 {
-		return q.insertItemJobs(ctx, tx, tenant, batch, indexes)
+		return q.insertItemJobs(ctx, tx, tenant, batch, indexes, nil)
 	}
 	params := make([]river.InsertManyParams, 0, (len(indexes)+per-1)/per)
 	for k := 0; k < len(indexes); k += per {
@@ -321,14 +325,18 @@ func (q *jobQueue) insertJobs(ctx context.Context, tx pgx.Tx, tenant, batch stri
 }
 
 // insertItemJobs inserts in tx a job for each of a batch's items, by
-// index.
-func (q *jobQueue) insertItemJobs(ctx context.Context, tx pgx.Tx, tenant, batch string, indexes []int) error {
+// index; those in crashed crashed once in a run's job.
+func (q *jobQueue) insertItemJobs(ctx context.Context, tx pgx.Tx, tenant, batch string, indexes []int, crashed map[int]bool) error {
 	if len(indexes) == 0 {
 		return nil
 	}
 	params := make([]river.InsertManyParams, len(indexes))
 	for k, i := range indexes {
-		params[k] = q.jobParams(itemArgs{Tenant: tenant, Batch: batch, Index: i})
+		a := itemArgs{Tenant: tenant, Batch: batch, Index: i}
+		if crashed[i] {
+			a.Crashed = 1
+		}
+		params[k] = q.jobParams(a)
 	}
 	_, err := q.inserter.InsertManyFastTx(ctx, tx, params)
 	return err
@@ -336,11 +344,20 @@ func (q *jobQueue) insertItemJobs(ctx context.Context, tx pgx.Tx, tenant, batch 
 
 // jobParams are the insert parameters of a verification job. A run's
 // job has two attempts at least: only its first verifies, and a second
-// hands its items on (see runWorker.Work).
+// hands its items on (see runWorker.Work). An item's job after crashes
+// in a run's has as many fewer attempts (one at least), so that a
+// verification that crashes is tried queue.attempts times in all.
 func (q *jobQueue) jobParams(args river.JobArgs) river.InsertManyParams {
 	attempts := q.s.cfg.Queue.Attempts
-	if _, run := args.(runArgs); run && attempts > 0 {
-		attempts = max(attempts, 2)
+	switch a := args.(type) {
+	case runArgs:
+		if attempts > 0 {
+			attempts = max(attempts, 2)
+		}
+	case itemArgs:
+		if attempts > 0 && a.Crashed > 0 {
+			attempts = max(1, attempts-a.Crashed)
+		}
 	}
 	return river.InsertManyParams{Args: args, InsertOpts: &river.InsertOpts{Queue: queueName, MaxAttempts: attempts}}
 }
@@ -574,7 +591,7 @@ const sweepPage = 100
 // failed attempt. Without it such an item would leave its batch running
 // for ever.
 func (q *jobQueue) sweep(ctx context.Context) {
-	rows, err := q.st.Pool().Query(ctx, `SELECT j.args->>'tenant', j.args->>'batch', i.idx, j.attempt,
+	rows, err := q.st.Pool().Query(ctx, `SELECT j.args->>'tenant', j.args->>'batch', i.idx, j.attempt + COALESCE((j.args->>'crashed')::int, 0),
 			COALESCE(j.errors[array_length(j.errors, 1)]->>'error', '')
 		FROM river_job j JOIN batch_items i
 			ON i.tenant = j.args->>'tenant' AND i.batch_id = j.args->>'batch'
@@ -649,7 +666,7 @@ func (w *itemWorker) Work(ctx context.Context, job *river.Job[itemArgs]) error {
 		if job.Attempt < job.MaxAttempts {
 			return fmt.Errorf("the verification crashed: %s", out.panic)
 		}
-		out.crashed(a.Index, job.Attempt)
+		out.crashed(a.Index, job.Attempt+a.Crashed)
 	}
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
 	defer cancel()
@@ -685,7 +702,8 @@ func (w *runWorker) Work(ctx context.Context, job *river.Job[runArgs]) error {
 	var (
 		outs    []itemOutcome
 		done    []store.Completion
-		crashed []int // items whose verification crashed, or was cut short
+		handOff []int        // items left to a job each: crashed, or cut short
+		crashed map[int]bool // of those, the items whose verification crashed
 		rest    = a.To
 	)
 	if job.Attempt == 1 {
@@ -704,7 +722,7 @@ func (w *runWorker) Work(ctx context.Context, job *river.Job[runArgs]) error {
 				// its own, whose attempts are counted (one that outlives
 				// every job's timeout ends as its error), and the rest to
 				// a run's job.
-				crashed = append(crashed, it.Index)
+				handOff = append(handOff, it.Index)
 				rest = a.To
 				if k+1 < len(items) {
 					rest = items[k+1].Index
@@ -712,7 +730,11 @@ func (w *runWorker) Work(ctx context.Context, job *river.Job[runArgs]) error {
 				break
 			}
 			if out.panic != "" {
-				crashed = append(crashed, it.Index)
+				handOff = append(handOff, it.Index)
+				if crashed == nil {
+					crashed = map[int]bool{}
+				}
+				crashed[it.Index] = true
 				continue
 			}
 			outs = append(outs, out)
@@ -721,7 +743,6 @@ func (w *runWorker) Work(ctx context.Context, job *river.Job[runArgs]) error {
 	} else {
 		rest = items[0].Index
 	}
-	handOff := crashed // the items left to a job each
 	if job.Attempt > 1 {
 		for _, it := range items {
 			handOff = append(handOff, it.Index)
@@ -739,7 +760,7 @@ func (w *runWorker) Work(ctx context.Context, job *river.Job[runArgs]) error {
 		if len(handOff) == 0 && !restOn {
 			return nil
 		}
-		if err := q.insertItemJobs(ctx, tx, a.Tenant, a.Batch, handOff); err != nil {
+		if err := q.insertItemJobs(ctx, tx, a.Tenant, a.Batch, handOff, crashed); err != nil {
 			return err
 		}
 		if restOn {
