@@ -41,7 +41,7 @@ import (
 // pending items to a job of its own, so that a request that ends the
 // process it is verified in fails alone, its item's error after its
 // attempts, and not its run's; so does an item whose verification
-// crashed, or was cut short.
+// crashed (the crash counted among its attempts), or was cut short.
 //
 // The transaction that writes an item's report claims the item (only a
 // pending one can be completed), so a report row exists exactly once per
