@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -43,8 +44,19 @@ func (s *sqlStore) insertMany(ctx context.Context, tx conn, w manyWriter, ins []
 	if !independent(ins) {
 		return false, nil
 	}
+	// The rows go in the order of their unique keys, not of ins: each
+	// insert locks its key until the commit, so two transactions that
+	// insert the same keys (twin requests of two batches, or of two
+	// processes) in opposite orders would each wait on the other, a
+	// deadlock PostgreSQL ends by failing one of them. In one order, the
+	// later waits for the earlier's commit, then finds its rows stored.
+	byKey := slices.Clone(ins)
+	slices.SortFunc(byKey, func(a, b *insertion) int {
+		va, vb := a.p.Verification, b.p.Verification
+		return cmp.Or(strings.Compare(va.Tenant, vb.Tenant), strings.Compare(va.IdempotencyKey, vb.IdempotencyKey))
+	})
 	rows := make([][]any, 0, len(ins))
-	for _, in := range ins {
+	for _, in := range byKey {
 		in.reset()
 		a, err := s.rowArgs(ctx, tx, in.p)
 		if err != nil {

@@ -67,6 +67,7 @@ func Run(t *testing.T, newDB NewDB) {
 		{"AbortBatch", testAbortBatch},
 		{"PruneLoading", testPruneLoading},
 		{"ConcurrentCompleteItems", testConcurrentComplete},
+		{"CrossedTwins", testCrossedTwins},
 		{"PendingItemsOrder", testPendingOrder},
 		{"Keys", testKeys},
 		{"Prune", testPrune},
@@ -1497,6 +1498,57 @@ func testLargeBatch(t *testing.T, h *harness) {
 	got, _ := h.s.Batch(ctx, tenant, "large")
 	if got.Done != 3 || got.Total != n || got.State != store.BatchRunning {
 		t.Errorf("Batch = %+v", got)
+	}
+}
+
+// testCrossedTwins: two batches whose items are the same requests, in
+// opposite orders, completed at once, each batch's items in one
+// transaction. Neither fails: where a store writes a transaction's rows
+// in the order given, the two wait on each other's keys (a deadlock,
+// which PostgreSQL breaks by failing one).
+func testCrossedTwins(t *testing.T, h *harness) {
+	ctx := t.Context()
+	const n, rounds = 40, 6
+	for r := range rounds {
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		errs := make([]error, 2)
+		for side := range 2 {
+			id := fmt.Sprintf("crossed-%d-%d", r, side)
+			items := make([]store.BatchItem, n)
+			for i := range items {
+				items[i].Request = []byte(fmt.Sprintf(`{"n":%d}`, i))
+			}
+			if err := h.s.CreateBatch(ctx, &store.Batch{Tenant: tenant, ID: id, CreatedAt: at(r)}, items); err != nil {
+				t.Fatalf("CreateBatch: %v", err)
+			}
+			cs := make([]store.Completion, n)
+			for i := range cs {
+				k := i // item i of side 0 is the twin of item n-1-i of side 1
+				if side == 1 {
+					k = n - 1 - i
+				}
+				v := sample(tenant, fmt.Sprintf("crossed-%d-%d", r, k), 1, at(r))
+				cs[i] = store.Completion{Tenant: tenant, BatchID: id, Index: i, Verification: v}
+			}
+			wg.Go(func() {
+				<-start
+				errs[side] = h.s.CompleteItems(ctx, cs)
+			})
+		}
+		close(start)
+		wg.Wait()
+		for side, err := range errs {
+			if err != nil {
+				t.Fatalf("round %d: CompleteItems of side %d: %v", r, side, err)
+			}
+		}
+		for side := range 2 {
+			b, err := h.s.Batch(ctx, tenant, fmt.Sprintf("crossed-%d-%d", r, side))
+			if err != nil || b.State != store.BatchDone || b.Done != n {
+				t.Fatalf("round %d: batch %d = %+v, %v; want done, all %d items", r, side, b, err, n)
+			}
+		}
 	}
 }
 
