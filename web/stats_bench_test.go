@@ -71,14 +71,14 @@ func BenchmarkStatsPages(b *testing.B) {
 		}
 		b.Run(name, func(b *testing.B) {
 			check := httptest.NewRecorder()
-			h.ServeHTTP(check, httptest.NewRequest(http.MethodGet, path, nil))
+			h.ServeHTTP(check, httptest.NewRequest(http.MethodGet, "http://localhost"+path, nil))
 			if check.Code != http.StatusOK {
 				b.Fatalf("%s: %d\n%s", path, check.Code, check.Body)
 			}
 			b.ReportAllocs()
 			for b.Loop() {
 				w := httptest.NewRecorder()
-				h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, path, nil))
+				h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "http://localhost"+path, nil))
 				if w.Code != http.StatusOK {
 					b.Fatal(w.Code)
 				}

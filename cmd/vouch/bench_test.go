@@ -32,7 +32,9 @@ func BenchmarkBatch(b *testing.B) {
 	args := []string{"verify", "--batch", in, "--out", filepath.Join(dir, "out.jsonl")}
 	b.ReportAllocs()
 	for b.Loop() {
-		if code := Main(context.Background(), args, Streams{Out: io.Discard, Err: io.Discard}); code != 0 {
+		// The summaries make claims no rule can check: the batch exits
+		// 3 (unverified). Any code but a verdict's is a failure.
+		if code := Main(context.Background(), args, Streams{Out: io.Discard, Err: io.Discard}); code != 0 && code != 1 && code != 3 {
 			b.Fatalf("exit %d", code)
 		}
 	}
