@@ -286,6 +286,9 @@ func buildVouch(dir string) (string, error) {
 	if err := build.Run(); err != nil {
 		return "", fmt.Errorf("build: %w", err)
 	}
+	if err := evictPages(bin); err != nil {
+		return "", fmt.Errorf("evict the binary from the page cache: %w", err)
+	}
 	return bin, nil
 }
 
