@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -10,6 +11,7 @@ import (
 	"log/slog"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -1608,7 +1610,7 @@ func (s *sqlStore) completeItems(ctx context.Context, op string, cs []Completion
 		mode |= eventsMode(evs)
 	}
 	now := s.stamp(time.Time{})
-	var finish []batchKey // the batches written to, in order
+	var finish []batchKey // the batches written to
 	err := s.eng.write(ctx, mode, func(ctx context.Context, tx conn) error {
 		finish = finish[:0]
 		counts := map[batchKey][2]int{} // done, failed
@@ -1646,7 +1648,12 @@ func (s *sqlStore) completeItems(ctx context.Context, op string, cs []Completion
 		}
 		// Each batch's counts, in one of its shards (migration 0012):
 		// every completion of the batch writes one, and holds it to the
-		// commit.
+		// commit. The batches in the order of their keys, so that two
+		// transactions counting in the same two never lock them in
+		// opposite orders.
+		slices.SortFunc(finish, func(a, b batchKey) int {
+			return cmp.Or(strings.Compare(a.tenant, b.tenant), strings.Compare(a.id, b.id))
+		})
 		for _, k := range finish {
 			n := counts[k]
 			if _, err := tx.exec(ctx, `INSERT INTO batch_counts (tenant, batch_id, shard, done, failed) VALUES (?, ?, ?, ?, ?)
