@@ -61,3 +61,16 @@ func Size(ctx context.Context, dsn string) (int64, error) {
 		WHERE s.nspname = current_schema() AND c.relkind = 'r'`).Scan(&n)
 	return n, err
 }
+
+// DictKinds returns how many kinds of blob (reports, requests, events)
+// the store of the DSN's schema has a compression dictionary for.
+func DictKinds(ctx context.Context, dsn string) (int, error) {
+	c, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		return 0, err
+	}
+	defer c.Close(ctx)
+	var n int
+	err = c.QueryRow(ctx, `SELECT COUNT(DISTINCT kind) FROM pack_dicts`).Scan(&n)
+	return n, err
+}
