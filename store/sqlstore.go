@@ -1450,6 +1450,15 @@ type itemWrite struct {
 	conflict []byte
 }
 
+// key is the idempotency key of w's verification; "" for a result or an
+// error.
+func (w *itemWrite) key() string {
+	if w.in == nil {
+		return ""
+	}
+	return w.in.p.IdempotencyKey
+}
+
 // reset readies w for a run of its write.
 func (w *itemWrite) reset() {
 	w.gone, w.claimed, w.inserted, w.written = false, false, false, false
@@ -1609,6 +1618,17 @@ func (s *sqlStore) completeItems(ctx context.Context, op string, cs []Completion
 		w.in = &insertion{p: nv, evs: evs, issue: nv.Issue}
 		mode |= eventsMode(evs)
 	}
+	// The items are written in the order of their verifications' keys
+	// (the others' first), twins in the order given: as insertMany
+	// inserts rows, so that two transactions writing the same keys never
+	// wait on each other's.
+	order := make([]int, len(ws))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		return cmp.Or(strings.Compare(ws[a].c.Tenant, ws[b].c.Tenant), strings.Compare(ws[a].key(), ws[b].key()))
+	})
 	now := s.stamp(time.Time{})
 	var finish []batchKey // the batches written to
 	err := s.eng.write(ctx, mode, func(ctx context.Context, tx conn) error {
@@ -1620,7 +1640,7 @@ func (s *sqlStore) completeItems(ctx context.Context, op string, cs []Completion
 		if err := s.insertClaimed(ctx, tx, ws); err != nil {
 			return err
 		}
-		for i := range ws {
+		for _, i := range order {
 			w := &ws[i]
 			if w.gone {
 				if many {
