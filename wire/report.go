@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json"
@@ -40,8 +41,24 @@ func MarshalReport(r *vouch.Report) ([]byte, error) {
 	if r == nil {
 		return nil, errNilReport
 	}
-	return AppendReport(make([]byte, 0, 2048), r)
+	// Encoded into a buffer used again, then copied out at its size: a
+	// report of 10 KB, encoded into a buffer that grows from a small one,
+	// left 20 KB of garbage behind it.
+	buf := reportBufs.Get().(*[]byte)
+	b, err := AppendReport((*buf)[:0], r)
+	out := slices.Clone(b)
+	if cap(b) <= maxReportBuf {
+		*buf = b[:0]
+		reportBufs.Put(buf)
+	}
+	return out, err
 }
+
+// reportBufs are the buffers MarshalReport encodes into; one that grew past
+// maxReportBuf (a rare huge report) is left to the collector.
+var reportBufs = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
+
+const maxReportBuf = 256 << 10
 
 // EncodeReport writes r to w as JSON followed by a newline: on one line
 // (ready for JSONL) or, with indent, indented by two spaces. Lists that are
