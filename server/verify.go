@@ -307,13 +307,10 @@ func (s *Server) events(tenant string, now time.Time, req *vouch.Request, rep *v
 	if err != nil {
 		return nil, fmt.Errorf("encoding the self-assessment: %w", err)
 	}
-	complete := make([]byte, 0, len(result)+len(sa)+32)
-	complete = append(complete, `{"report":`...)
-	complete = append(complete, result...)
-	complete = append(complete, `,"selfAssessment":`...)
-	complete = append(complete, sa...)
-	complete = append(complete, '}')
-	list := []event.Event{withData(base, event.VerificationComplete, json.RawMessage(complete))}
+	// The complete event's data, {"report":...,"selfAssessment":...}, is
+	// written straight into the event (see encodeEvent).
+	complete := [][]byte{[]byte(`{"report":`), result, []byte(`,"selfAssessment":`), sa, []byte(`}`)}
+	list := []event.Event{withData(base, event.VerificationComplete, rawParts(complete))}
 	switch rep.Action {
 	case vouch.ActionRetry, vouch.ActionReformulate:
 		list = append(list, withData(base, event.VerificationRetry, &event.Retry{Feedback: rep.Feedback, Action: rep.Action}))
@@ -340,28 +337,46 @@ func (s *Server) events(tenant string, now time.Time, req *vouch.Request, rep *v
 	return out, nil
 }
 
+// rawParts is an event's data that is already JSON, in parts written one
+// after the other (see encodeEvent).
+type rawParts [][]byte
+
 // encodeEvent encodes an event as package event does, writing data that
-// is already JSON (a json.RawMessage) as it is: data is the event's last
-// member, so the envelope is encoded with null data and the data put in
-// its place, sparing encoding/json's validation of a report it just
-// received from the report encoder. at is the data's offset in the
-// encoding (0 when it was encoded whole).
+// is already JSON (a json.RawMessage, or rawParts) as it is: data is the
+// event's last member, so the envelope is encoded with null data and the
+// data put in its place, in a buffer of the event's size, sparing
+// encoding/json's validation of a report it just received from the report
+// encoder. at is the data's offset in the encoding (0 when it was encoded
+// whole).
 func encodeEvent(ev event.Event) (b []byte, at int, err error) {
-	raw, ok := ev.Data.(json.RawMessage)
-	if !ok {
+	var parts rawParts
+	switch d := ev.Data.(type) {
+	case json.RawMessage:
+		parts = rawParts{d}
+	case rawParts:
+		parts = d
+	default:
 		b, err = json.Marshal(&ev)
 		return b, 0, err
 	}
 	ev.Data = nil
-	if b, err = json.Marshal(&ev); err != nil {
+	env, err := json.Marshal(&ev)
+	if err != nil {
 		return nil, 0, err
 	}
 	const tail = `"data":null}`
-	if !bytes.HasSuffix(b, []byte(tail)) {
+	if !bytes.HasSuffix(env, []byte(tail)) {
 		return nil, 0, fmt.Errorf("event envelope does not end with its data")
 	}
-	at = len(b) - len("null}")
-	b = append(b[:at], raw...)
+	at = len(env) - len("null}")
+	size := at + 1
+	for _, p := range parts {
+		size += len(p)
+	}
+	b = append(make([]byte, 0, size), env[:at]...)
+	for _, p := range parts {
+		b = append(b, p...)
+	}
 	return append(b, '}'), at, nil
 }
 
