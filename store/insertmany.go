@@ -51,10 +51,7 @@ func (s *sqlStore) insertMany(ctx context.Context, tx conn, w manyWriter, ins []
 	// deadlock PostgreSQL ends by failing one of them. In one order, the
 	// later waits for the earlier's commit, then finds its rows stored.
 	byKey := slices.Clone(ins)
-	slices.SortFunc(byKey, func(a, b *insertion) int {
-		va, vb := a.p.Verification, b.p.Verification
-		return cmp.Or(strings.Compare(va.Tenant, vb.Tenant), strings.Compare(va.IdempotencyKey, vb.IdempotencyKey))
-	})
+	slices.SortFunc(byKey, compareKeys)
 	rows := make([][]any, 0, len(ins))
 	for _, in := range byKey {
 		in.reset()
@@ -103,6 +100,12 @@ func (s *sqlStore) insertMany(ctx context.Context, tx conn, w manyWriter, ins []
 		in.seqs, evSeqs = evSeqs[:len(in.evs):len(in.evs)], evSeqs[len(in.evs):]
 	}
 	return true, nil
+}
+
+// compareKeys orders insertions by their verifications' unique keys.
+func compareKeys(a, b *insertion) int {
+	va, vb := a.p.Verification, b.p.Verification
+	return cmp.Or(strings.Compare(va.Tenant, vb.Tenant), strings.Compare(va.IdempotencyKey, vb.IdempotencyKey))
 }
 
 // uniqueKey is a verification's key among its tenant's: its idempotency

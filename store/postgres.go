@@ -7,6 +7,7 @@ import (
 	"hash/fnv"
 	"log/slog"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -259,6 +260,12 @@ func (e *pgEngine) commitGroup(group []*writeReq) {
 	// wait: its writes are then written one by one for the rest of the
 	// group's rounds, as each round of both would wait the timeout again.
 	waited := false
+	// Insertions run in the order of their keys, whether in a statement
+	// for all (see insertMany) or one by one, twins in the order they
+	// came: two groups writing the same keys never wait on each other.
+	if allInsertions(group) {
+		slices.SortStableFunc(group, func(a, b *writeReq) int { return compareKeys(a.ins, b.ins) })
+	}
 	many := e.insertMany != nil && allInsertions(group)
 	for round := 0; ; round++ {
 		group = dropGivenUp(group)
