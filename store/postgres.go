@@ -262,7 +262,8 @@ func (e *pgEngine) commitGroup(group []*writeReq) {
 	waited := false
 	// Insertions run in the order of their keys, whether in a statement
 	// for all (see insertMany) or one by one, twins in the order they
-	// came: two groups writing the same keys never wait on each other.
+	// came: of two groups writing the same keys, one waits for the other,
+	// never each for the other.
 	if allInsertions(group) {
 		slices.SortStableFunc(group, func(a, b *writeReq) int { return compareKeys(a.ins, b.ins) })
 	}

@@ -1620,8 +1620,8 @@ func (s *sqlStore) completeItems(ctx context.Context, op string, cs []Completion
 	}
 	// The items are written in the order of their verifications' keys
 	// (the others' first), twins in the order given: as insertMany
-	// inserts rows, so that two transactions writing the same keys never
-	// wait on each other's.
+	// inserts rows, so that of two transactions writing the same keys
+	// one waits for the other, never each for the other.
 	order := make([]int, len(ws))
 	for i := range order {
 		order[i] = i
