@@ -40,6 +40,10 @@ func TestSplitHash(t *testing.T) {
 	if _, err := joinHash("", make([]byte, 33)); err == nil {
 		t.Error("joinHash accepted a digest of 33 bytes")
 	}
+	// Each row's hash is split: the digest is its one allocation.
+	if n := testing.AllocsPerRun(100, func() { splitHash(body + "/ef92ff2fb3a78a3e") }); n > 1 {
+		t.Errorf("splitHash allocates %v times, want 1 (the digest)", n)
+	}
 }
 
 // TestRequestDigestColumn: a hash of the server's form is kept as its
