@@ -20,7 +20,7 @@ import (
 // calibration reads every verification of the window (as GET
 // /v1/calibration does), and the patch the same.
 func BenchmarkStatsPages(b *testing.B) {
-	const total, batch = 100_000, 2000
+	total, batch := benchSize(100_000), 2000
 	st, err := store.Open(b.Context(), filepath.Join(b.TempDir(), "vouch.db"), store.Options{})
 	if err != nil {
 		b.Fatal(err)
@@ -28,7 +28,7 @@ func BenchmarkStatsPages(b *testing.B) {
 	defer st.Close()
 	now := epoch
 	since := now.Add(-30 * 24 * time.Hour)
-	step := now.Sub(since) / total
+	step := now.Sub(since) / time.Duration(total)
 	var shapes []*store.Verification
 	codes := [][]string{{"COUNT_MISMATCH"}, {"UNVERIFIED_FILE", "TOO_MANY_UNVERIFIED"}, nil}
 	for i, v := range []vouch.Verdict{vouch.VerdictRetry, vouch.VerdictFail, vouch.VerdictPass} {
