@@ -34,29 +34,10 @@ type job struct {
 // the summary.
 type result struct {
 	seq     int
-	out     []byte // from outBufs when not bad
+	out     []byte
 	verdict vouch.Verdict
 	bad     bool
 	ms      float64
-}
-
-// outBufs holds the buffers reports are encoded into: a report's line is
-// copied out to the writer in its turn, and its buffer used again. Encoded
-// afresh, the reports were half the bytes a batch allocated (each buffer
-// grown two or three times), so the collector ran twice as often.
-var outBufs = sync.Pool{New: func() any { b := make([]byte, 0, 8<<10); return &b }}
-
-// maxPooledOut bounds the buffers kept in outBufs: the rare huge report's
-// is left to the collector.
-const maxPooledOut = 64 << 10
-
-// release gives a written result's buffer back to outBufs.
-func (r result) release() {
-	if r.bad || cap(r.out) > maxPooledOut {
-		return
-	}
-	b := r.out[:0]
-	outBufs.Put(&b)
 }
 
 // batchStats summarises a batch.
@@ -68,11 +49,11 @@ type batchStats struct {
 
 // batchMemoryLimit is the Go runtime's soft memory limit during a batch
 // (unless GOMEMLIMIT is set): its heap, stacks and runtime structures.
-// The live heap of a batch of ordinary requests is about 5 MB. With the
-// reports' buffers used again (outBufs), the batch allocates half what it
-// did, and 20 MiB collects no more often than 24 MiB did before (go run
-// ./bench: the same wall and CPU time), with 4 MB less resident; at 18
-// MiB the batch slows.
+// The live heap of a batch of ordinary requests is about 5 MB. With each
+// report encoded into a buffer used again (see wire.MarshalReport), the
+// batch allocates two thirds of what it did, and 20 MiB collects no more
+// often than 24 MiB did before (go run ./bench: the same wall and CPU
+// time), with 4 MB less resident; at 18 MiB the batch slows.
 const batchMemoryLimit = 20 << 20
 
 // runBatch verifies every line of f.batch concurrently and writes the
@@ -202,7 +183,6 @@ func processBatch(ctx context.Context, eng *engine.Engine, f *verifyFlags, in io
 					cancel()
 				}
 			}
-			r.release() // w copied the line
 			stats.total++
 			if r.bad {
 				stats.bad++
@@ -339,10 +319,8 @@ func verifyLine(ctx context.Context, eng *engine.Engine, f *verifyFlags, j job) 
 		}
 		return result{seq: j.seq, bad: true, out: append(wire.ErrorLine(j.line, err), '\n')}
 	}
-	buf := outBufs.Get().(*[]byte)
-	out, merr := wire.AppendReport((*buf)[:0], rep)
+	out, merr := wire.MarshalReport(rep)
 	if merr != nil {
-		outBufs.Put(buf)
 		return result{seq: j.seq, bad: true, out: append(wire.ErrorLine(j.line, merr), '\n')}
 	}
 	return result{seq: j.seq, out: append(out, '\n'), verdict: rep.Verdict, ms: rep.DurationMs}
