@@ -103,14 +103,22 @@ func (s *sqlStore) insertMany(ctx context.Context, tx conn, w manyWriter, ins []
 }
 
 // compareKeys orders insertions by their verifications' unique keys.
-func compareKeys(a, b *insertion) int {
-	va, vb := a.p.Verification, b.p.Verification
-	return cmp.Or(strings.Compare(va.Tenant, vb.Tenant), strings.Compare(va.IdempotencyKey, vb.IdempotencyKey))
+func compareKeys(a, b *insertion) int { return a.key().compare(b.key()) }
+
+// key is the unique key of in's verification.
+func (in *insertion) key() uniqueKey {
+	return uniqueKey{in.p.Tenant, in.p.IdempotencyKey}
 }
 
 // uniqueKey is a verification's key among its tenant's: its idempotency
 // key.
 type uniqueKey struct{ tenant, key string }
+
+// compare orders keys by tenant, then key: the order in which a
+// transaction writes the rows of many keys (see insertMany).
+func (k uniqueKey) compare(o uniqueKey) int {
+	return cmp.Or(strings.Compare(k.tenant, o.tenant), strings.Compare(k.key, o.key))
+}
 
 // independent reports whether the insertions of ins can be written in
 // one statement: no two share a unique key (a tenant's idempotency key,

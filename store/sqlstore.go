@@ -1450,13 +1450,13 @@ type itemWrite struct {
 	conflict []byte
 }
 
-// key is the idempotency key of w's verification; "" for a result or an
-// error.
-func (w *itemWrite) key() string {
+// key is the unique key of w's verification; for a result or an error,
+// its tenant's with no key.
+func (w *itemWrite) key() uniqueKey {
 	if w.in == nil {
-		return ""
+		return uniqueKey{tenant: w.c.Tenant}
 	}
-	return w.in.p.IdempotencyKey
+	return w.in.key()
 }
 
 // reset readies w for a run of its write.
@@ -1473,6 +1473,11 @@ func (w *itemWrite) failed() bool { return w.in == nil && w.result == nil || w.c
 
 // batchKey names a batch.
 type batchKey struct{ tenant, id string }
+
+// compare orders batch keys by tenant, then id.
+func (k batchKey) compare(o batchKey) int {
+	return cmp.Or(strings.Compare(k.tenant, o.tenant), strings.Compare(k.id, o.id))
+}
 
 // claimItems claims the pending items of ws in tx, with a read of each
 // batch's run of them that holds them (on PostgreSQL, locked until the
@@ -1626,9 +1631,7 @@ func (s *sqlStore) completeItems(ctx context.Context, op string, cs []Completion
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		return cmp.Or(strings.Compare(ws[a].c.Tenant, ws[b].c.Tenant), strings.Compare(ws[a].key(), ws[b].key()))
-	})
+	slices.SortStableFunc(order, func(a, b int) int { return ws[a].key().compare(ws[b].key()) })
 	now := s.stamp(time.Time{})
 	var finish []batchKey // the batches written to
 	err := s.eng.write(ctx, mode, func(ctx context.Context, tx conn) error {
@@ -1671,9 +1674,7 @@ func (s *sqlStore) completeItems(ctx context.Context, op string, cs []Completion
 		// commit. The batches in the order of their keys, so that two
 		// transactions counting in the same two never lock them in
 		// opposite orders.
-		slices.SortFunc(finish, func(a, b batchKey) int {
-			return cmp.Or(strings.Compare(a.tenant, b.tenant), strings.Compare(a.id, b.id))
-		})
+		slices.SortFunc(finish, batchKey.compare)
 		for _, k := range finish {
 			n := counts[k]
 			if _, err := tx.exec(ctx, `INSERT INTO batch_counts (tenant, batch_id, shard, done, failed) VALUES (?, ?, ?, ?, ?)

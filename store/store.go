@@ -202,8 +202,9 @@ type Batches interface {
 	// would (a duplicate is not an error: the item then points at the
 	// stored verification, unless c.Conflict makes it the item's error),
 	// with a re-verification's result, or with an error. It updates the
-	// batch's counts, and finishes the batch when it was the last item. Completing an item that is not pending does
-	// nothing and returns nil, so a retried job cannot count twice.
+	// batch's counts, and finishes the batch when it was the last item.
+	// Completing an item that is not pending does nothing and returns
+	// nil, so a retried job cannot count twice.
 	CompleteItem(ctx context.Context, c Completion) error
 	// CompleteItems completes many items in one transaction, in order,
 	// each as CompleteItem does, except that an item the store no longer
