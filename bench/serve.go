@@ -261,9 +261,6 @@ func serveBench(n, conc, rounds int, dsn string, procs int, profileDir string) e
 	return nil
 }
 
-// sqliteUsed returns the bytes of an SQLite database's pages in use, as a
-// reader sees it (its write-ahead log included), through a read-only
-// connection of its own.
 // dictKinds is how many kinds of blob a store compresses with a
 // dictionary of its own (reports, requests and events), and dictWait how
 // long the bench waits for a fresh store to train them.
@@ -296,28 +293,32 @@ func awaitDicts(count func() (int, error), kinds int, wait time.Duration) error 
 // sqliteDictKinds counts the kinds of blob the SQLite store at path has
 // a dictionary for.
 func sqliteDictKinds(path string) (int, error) {
-	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
-	if err != nil {
-		return 0, err
-	}
-	defer db.Close()
 	var n int
-	err = db.QueryRow(`SELECT COUNT(DISTINCT kind) FROM pack_dicts`).Scan(&n)
+	err := sqliteRow(path, `SELECT COUNT(DISTINCT kind) FROM pack_dicts`, &n)
 	return n, err
 }
 
+// sqliteUsed returns the bytes of an SQLite database's pages in use, as a
+// reader sees it (its write-ahead log included), through a read-only
+// connection of its own.
 func sqliteUsed(path string) (int64, error) {
-	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
-	if err != nil {
-		return 0, err
-	}
-	defer db.Close()
 	var pages, free, size int64
-	if err := db.QueryRow(`SELECT p.page_count, f.freelist_count, s.page_size
-		FROM pragma_page_count() p, pragma_freelist_count() f, pragma_page_size() s`).Scan(&pages, &free, &size); err != nil {
+	if err := sqliteRow(path, `SELECT p.page_count, f.freelist_count, s.page_size
+		FROM pragma_page_count() p, pragma_freelist_count() f, pragma_page_size() s`, &pages, &free, &size); err != nil {
 		return 0, err
 	}
 	return (pages - free) * size, nil
+}
+
+// sqliteRow reads the one row query gives from the SQLite database at
+// path into dest, through a read-only connection of its own.
+func sqliteRow(path, query string, dest ...any) error {
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	return db.QueryRow(query).Scan(dest...)
 }
 
 // fileSizes adds up the sizes of the files that exist of those named.

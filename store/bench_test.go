@@ -68,15 +68,6 @@ func benchVerification(tenant string, i int, created time.Time) *store.Verificat
 	}
 }
 
-// benchSize is n, or a fiftieth of it with -short: CI runs every
-// benchmark once, to see that it runs, not to measure it.
-func benchSize(n int) int {
-	if testing.Short() {
-		return n / 50
-	}
-	return n
-}
-
 // benchStores are the stores to benchmark: SQLite in both durability
 // settings, and PostgreSQL when VOUCH_TEST_PG_DSN is set.
 func benchStores(b *testing.B) map[string]func(b *testing.B) store.Store {
@@ -159,7 +150,7 @@ func BenchmarkInsertParallel(b *testing.B) {
 // BenchmarkList100 lists pages of 100 with filters over 100,000 rows of
 // one tenant (and 10,000 of another).
 func BenchmarkList100(b *testing.B) {
-	rows := benchSize(100_000)
+	rows := storetest.BenchSize(100_000)
 	review := true
 	onStores(b, func(b *testing.B, name string, s store.Store) {
 		created := time.Date(2026, 11, 3, 9, 0, 0, 0, time.UTC)
@@ -245,7 +236,7 @@ func onStores(b *testing.B, bench func(b *testing.B, name string, s store.Store)
 // BenchmarkCreateBatch writes a batch of 100,000 items (requests of about
 // 200 bytes) in one transaction.
 func BenchmarkCreateBatch(b *testing.B) {
-	n := benchSize(100_000)
+	n := storetest.BenchSize(100_000)
 	items := make([]store.BatchItem, n)
 	for i := range items {
 		items[i].Request = []byte(fmt.Sprintf(`{"id":"item-%06d","task":{"goal":"Add a CHANGELOG entry for 1.2.0","criteria":["CHANGELOG.md has a 1.2.0 section"]},"output":{"text":"done: created CHANGELOG.md"}}`, i))

@@ -13,6 +13,7 @@ import (
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/store"
+	"github.com/vouchgate/vouch/store/storetest"
 )
 
 // openKeys is the KeySource of a server in open mode whose cache holds
@@ -22,22 +23,13 @@ type openKeys struct{}
 func (openKeys) Key(context.Context, string) (*store.Key, error) { return nil, store.ErrNotFound }
 func (openKeys) OpenMode(context.Context) (bool, error)          { return true, nil }
 
-// benchSize is n, or a fiftieth of it with -short: CI runs every
-// benchmark once, to see that it runs, not to measure it.
-func benchSize(n int) int {
-	if testing.Short() {
-		return n / 50
-	}
-	return n
-}
-
 // BenchmarkListPage draws pages of the list (100 rows) over a SQLite
 // store of 100,000 verifications with realistic reports (about 2.4 KB
 // each): the first page, filtered ones, one deep in the log by its
 // cursor, the review queue (50 items), and a model filter that matches
 // nothing. The goal is at most 20 ms a page.
 func BenchmarkListPage(b *testing.B) {
-	total, batch := benchSize(100_000), 2000
+	total, batch := storetest.BenchSize(100_000), 2000
 	st, err := store.Open(b.Context(), filepath.Join(b.TempDir(), "vouch.db"), store.Options{})
 	if err != nil {
 		b.Fatal(err)

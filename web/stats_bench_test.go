@@ -11,6 +11,7 @@ import (
 
 	"github.com/vouchgate/vouch"
 	"github.com/vouchgate/vouch/store"
+	"github.com/vouchgate/vouch/store/storetest"
 )
 
 // BenchmarkStatsPages draws the overview, quality and calibration pages
@@ -20,7 +21,7 @@ import (
 // calibration reads every verification of the window (as GET
 // /v1/calibration does), and the patch the same.
 func BenchmarkStatsPages(b *testing.B) {
-	total, batch := benchSize(100_000), 2000
+	total, batch := storetest.BenchSize(100_000), 2000
 	st, err := store.Open(b.Context(), filepath.Join(b.TempDir(), "vouch.db"), store.Options{})
 	if err != nil {
 		b.Fatal(err)

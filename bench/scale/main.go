@@ -376,13 +376,8 @@ func waitBatch(ctx context.Context, line *status, url, id string, n, k int, star
 // commits is the count of transactions committed in dsn's database so
 // far (pg_stat_database), by every client: the run's, and any other.
 func commits(ctx context.Context, dsn string) (int64, error) {
-	c, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		return 0, err
-	}
-	defer c.Close(ctx)
 	var n int64
-	err = c.QueryRow(ctx, `SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()`).Scan(&n)
+	err := pgschema.Row(ctx, dsn, `SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()`, &n)
 	return n, err
 }
 

@@ -50,27 +50,28 @@ func Create(ctx context.Context, dsn, prefix string) (string, func(), error) {
 // Size returns the bytes the tables of the DSN's schema (its search_path)
 // take on disk, with their indexes and TOAST.
 func Size(ctx context.Context, dsn string) (int64, error) {
-	c, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		return 0, err
-	}
-	defer c.Close(ctx)
 	var n int64
-	err = c.QueryRow(ctx, `SELECT COALESCE(SUM(pg_total_relation_size(c.oid)), 0)::bigint
+	err := Row(ctx, dsn, `SELECT COALESCE(SUM(pg_total_relation_size(c.oid)), 0)::bigint
 		FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace
-		WHERE s.nspname = current_schema() AND c.relkind = 'r'`).Scan(&n)
+		WHERE s.nspname = current_schema() AND c.relkind = 'r'`, &n)
 	return n, err
 }
 
 // DictKinds returns how many kinds of blob (reports, requests, events)
 // the store of the DSN's schema has a compression dictionary for.
 func DictKinds(ctx context.Context, dsn string) (int, error) {
+	var n int
+	err := Row(ctx, dsn, `SELECT COUNT(DISTINCT kind) FROM pack_dicts`, &n)
+	return n, err
+}
+
+// Row reads the one row query gives into dest, on a connection of its own
+// to the DSN.
+func Row(ctx context.Context, dsn, query string, dest ...any) error {
 	c, err := pgx.Connect(ctx, dsn)
 	if err != nil {
-		return 0, err
+		return err
 	}
 	defer c.Close(ctx)
-	var n int
-	err = c.QueryRow(ctx, `SELECT COUNT(DISTINCT kind) FROM pack_dicts`).Scan(&n)
-	return n, err
+	return c.QueryRow(ctx, query).Scan(dest...)
 }
