@@ -2,12 +2,10 @@ package server
 
 import (
 	"bytes"
-	"context"
 	"database/sql"
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
@@ -79,9 +77,7 @@ func trainedStore(b *testing.B, n int) string {
 		st.Close()
 		b.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	srv.background(ctx)
-	hs := httptest.NewServer(srv.Handler())
+	hs, stop := startHTTPTest(srv)
 	var (
 		wg   sync.WaitGroup
 		next atomic.Int64
@@ -101,10 +97,7 @@ func trainedStore(b *testing.B, n int) string {
 		})
 	}
 	wg.Wait()
-	hs.Close()
-	srv.stop()
-	cancel()
-	srv.runner().wait()
+	stop()
 	if err := st.Close(); err != nil { // it waits for the training
 		b.Fatal(err)
 	}

@@ -88,16 +88,23 @@ func newEnvFull(t testing.TB, dsn string, pol *vouch.Policy, mut func(*Config)) 
 // newHTTPTest serves srv on a loopback test server with its background
 // work running, both stopped when the test ends.
 func newHTTPTest(t testing.TB, srv *Server) *httptest.Server {
+	hs, stop := startHTTPTest(srv)
+	t.Cleanup(stop)
+	return hs
+}
+
+// startHTTPTest serves srv on a loopback test server with its background
+// work running, until stop.
+func startHTTPTest(srv *Server) (hs *httptest.Server, stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	srv.background(ctx)
-	hs := httptest.NewServer(srv.Handler())
-	t.Cleanup(func() {
+	hs = httptest.NewServer(srv.Handler())
+	return hs, func() {
 		hs.Close()
 		srv.stop()
 		cancel()
 		srv.runner().wait()
-	})
-	return hs
+	}
 }
 
 // request is a small subtask request: its must-pass criterion is met when

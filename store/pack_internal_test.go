@@ -360,15 +360,6 @@ func TestPackTrainsOnLargeBlobs(t *testing.T) {
 func TestPackAdoptsAnotherProcessDictionary(t *testing.T) {
 	ctx := t.Context()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	trainedBy := func(p *packer) chan error {
-		c := make(chan error, 1)
-		p.trained = func(kind blobKind, id uint32, err error) {
-			if kind == blobReport {
-				c <- err
-			}
-		}
-		return c
-	}
 	ds, first, second := twoPackers(t)
 	firstDone, secondDone := trainedBy(first), trainedBy(second)
 	for i := range packSamples {
@@ -456,12 +447,7 @@ func TestPackAdoptsAnotherProcessDictionary(t *testing.T) {
 // packLook blobs, not after packSamples.
 func TestPackLooksForAnotherProcessDictionary(t *testing.T) {
 	_, first, second := twoPackers(t)
-	firstDone := make(chan error, 1)
-	first.trained = func(kind blobKind, _ uint32, err error) {
-		if kind == blobReport {
-			firstDone <- err
-		}
-	}
+	firstDone := trainedBy(first)
 	adopted := make(chan uint32, 1)
 	second.trained = func(kind blobKind, id uint32, err error) {
 		if kind == blobReport && err == nil {
@@ -490,6 +476,18 @@ func TestPackLooksForAnotherProcessDictionary(t *testing.T) {
 	if got := frameDict(t, second.pack(blobReport, report(1))); got != id {
 		t.Errorf("the second packer compresses with dictionary %d, want %d", got, id)
 	}
+}
+
+// trainedBy returns a channel that gets what came of p's dictionary of
+// reports (its training or adoption): nil or the error.
+func trainedBy(p *packer) chan error {
+	c := make(chan error, 1)
+	p.trained = func(kind blobKind, _ uint32, err error) {
+		if kind == blobReport {
+			c <- err
+		}
+	}
+	return c
 }
 
 // twoPackers opens two packers on one store with no dictionary, as two
