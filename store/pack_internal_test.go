@@ -362,13 +362,7 @@ func TestPackAdoptsAnotherProcessDictionary(t *testing.T) {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	ds, first, second := twoPackers(t)
 	firstDone, secondDone := trainedBy(first), trainedBy(second)
-	for i := range packSamples {
-		first.pack(blobReport, report(i))
-	}
-	if err := <-firstDone; err != nil {
-		t.Fatal(err)
-	}
-	id := frameDict(t, first.pack(blobReport, report(1)))
+	id := trainReports(t, first, firstDone)
 	for i := range packSamples {
 		second.pack(blobReport, report(i))
 	}
@@ -454,13 +448,7 @@ func TestPackLooksForAnotherProcessDictionary(t *testing.T) {
 			adopted <- id
 		}
 	}
-	for i := range packSamples {
-		first.pack(blobReport, report(i))
-	}
-	if err := <-firstDone; err != nil {
-		t.Fatal(err)
-	}
-	id := frameDict(t, first.pack(blobReport, report(1)))
+	id := trainReports(t, first, firstDone)
 	for i := range packLook {
 		second.pack(blobReport, report(i))
 	}
@@ -488,6 +476,19 @@ func trainedBy(p *packer) chan error {
 		}
 	}
 	return c
+}
+
+// trainReports packs reports with p until it has trained a dictionary of
+// them (done is trainedBy's channel), and returns the dictionary's id.
+func trainReports(t *testing.T, p *packer, done chan error) uint32 {
+	t.Helper()
+	for i := range packSamples {
+		p.pack(blobReport, report(i))
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	return frameDict(t, p.pack(blobReport, report(1)))
 }
 
 // twoPackers opens two packers on one store with no dictionary, as two
