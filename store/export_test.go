@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -113,4 +114,40 @@ func SetGroupLockTimeout(s Store, d time.Duration) { s.(*pgStore).pg.lockTimeout
 // TrainLock takes the training lock of report dictionaries of a store.
 func TrainLock(ctx context.Context, s Store) (unlock func(), ok bool, err error) {
 	return s.(*pgStore).trainLock(ctx, blobReport)
+}
+
+// ReadyInserts readies vs with their events (events[i] are vs[i]'s) for
+// the writer of a SQLite store, as Insert does before it queues them:
+// validated, their reports, requests and events encoded and compressed.
+// The commit it returns hands those in [lo, hi) to the writer's commit
+// as one group, in its caller's goroutine, and returns their errors: the
+// writer's work alone, with nothing queued and no goroutine woken.
+func ReadyInserts(s Store, vs []*Verification, events [][]Event) (commit func(lo, hi int) error, err error) {
+	ss := s.(*sqlStore)
+	e := ss.eng.(*sqliteEngine)
+	reqs := make([]*writeReq, len(vs))
+	for i, v := range vs {
+		p, err := ss.prepareVerification(v)
+		if err != nil {
+			return nil, err
+		}
+		evs, err := ss.prepareEvents(events[i], p.Tenant, p.Result)
+		if err != nil {
+			return nil, err
+		}
+		in := &insertion{p: p, evs: evs, issue: p.Issue}
+		r := &writeReq{ctx: context.Background(), mode: eventsMode(evs) | rerunnable, ins: in, done: make(chan error, 1),
+			fn: func(ctx context.Context, tx conn) error { return ss.insertOne(ctx, tx, in) }}
+		r.state.Store(reqTaken)
+		reqs[i] = r
+	}
+	return func(lo, hi int) error {
+		group := reqs[lo:hi]
+		e.commit(group)
+		var errs []error
+		for _, r := range group {
+			errs = append(errs, <-r.done)
+		}
+		return errors.Join(errs...)
+	}, nil
 }
