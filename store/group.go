@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"runtime"
 	"sync"
 	"sync/atomic"
 )
@@ -34,7 +35,7 @@ type writerHooks struct {
 	queued func()
 	// taken is called by a committer after it took the first write of a
 	// group, before it gathers the rest, and by a write that commits
-	// itself (see groupWriter.inline).
+	// itself (see inlining).
 	taken func()
 	// closing is called by close once no write can be queued any more,
 	// before it waits for the committers to drain the queue.
@@ -47,14 +48,11 @@ type writerHooks struct {
 // in one transaction and answers each. Under load, many writes share a
 // transaction and its commit; alone, a write commits at once.
 //
-// With inline set, a write that finds the queue empty and a committer's
-// place free commits itself, in its caller's goroutine: handing it to a
-// committer and its answer back cost PostgreSQL's lone writes 170 µs of
-// waking goroutines on 2 cores.
+// How a group is gathered is its writerStyle.
 type groupWriter struct {
 	commit func(group []*writeReq)
 	hooks  writerHooks
-	inline bool
+	style  writerStyle
 	// places holds a token per group being committed: at most one per
 	// committer, whoever commits it.
 	places chan struct{}
@@ -66,10 +64,34 @@ type groupWriter struct {
 	closed bool
 }
 
-// newGroupWriter starts n committers that hand their groups to commit;
-// inline lets a write commit itself when nothing waits (see groupWriter).
-func newGroupWriter(n int, inline bool, hooks writerHooks, commit func(group []*writeReq)) *groupWriter {
-	g := &groupWriter{commit: commit, hooks: hooks, inline: inline, places: make(chan struct{}, n),
+// writerStyle is how a groupWriter gathers its groups.
+type writerStyle int
+
+const (
+	// yielding: every write is queued for a committer, and a committer
+	// that takes a write with none queued behind it yields its processor
+	// once before it gathers the rest, so that the goroutines ready to
+	// run first queue the writes they are about to make. For SQLite's
+	// writer, whose commit holds its thread in system calls (the writes
+	// and sync of the log): with GOMAXPROCS=1, the committer, woken by
+	// each write, ran before anything else and committed its writes one
+	// at a time (1.1 a commit in `go run ./bench -serve -server-procs 1`,
+	// 1,500 verifications/s and 550 µs of CPU each); yielding, 15.7 a
+	// commit, 3,700-3,850/s and 250 µs. With 2 it changes nothing.
+	yielding writerStyle = iota
+	// inlining: a write that finds the queue empty and a committer's
+	// place free commits itself, in its caller's goroutine: handing it to
+	// a committer and its answer back cost PostgreSQL's lone writes 170 µs
+	// of waking goroutines on 2 cores. A PostgreSQL commit waits on the
+	// network, which frees its processor: yielding there made `bench
+	// -serve` 3-8 % slower.
+	inlining
+)
+
+// newGroupWriter starts n committers that hand their groups to commit,
+// gathered in style.
+func newGroupWriter(n int, style writerStyle, hooks writerHooks, commit func(group []*writeReq)) *groupWriter {
+	g := &groupWriter{commit: commit, hooks: hooks, style: style, places: make(chan struct{}, n),
 		queue: make(chan *writeReq, queueDepth), done: make(chan struct{})}
 	var running sync.WaitGroup
 	for range n {
@@ -112,7 +134,7 @@ func (g *groupWriter) write(ctx context.Context, mode writeMode, in *insertion, 
 	}
 }
 
-// enqueue queues r, or commits it at once when the writer is inline and
+// enqueue queues r, or commits it at once when the writer is inlining and
 // nothing waits, under the read lock that close takes to stop the writes
 // (so close waits for an inline commit, as for the queue's).
 func (g *groupWriter) enqueue(ctx context.Context, r *writeReq) (inlined bool, err error) {
@@ -121,7 +143,7 @@ func (g *groupWriter) enqueue(ctx context.Context, r *writeReq) (inlined bool, e
 	if g.closed {
 		return false, ErrClosed
 	}
-	if g.inline && len(g.queue) == 0 && g.commitInline(r) {
+	if g.style == inlining && len(g.queue) == 0 && g.commitInline(r) {
 		return true, nil
 	}
 	select {
@@ -159,6 +181,9 @@ func (g *groupWriter) run() {
 		group := take(nil, first)
 		if g.hooks.taken != nil {
 			g.hooks.taken()
+		}
+		if g.style == yielding && len(g.queue) == 0 {
+			runtime.Gosched()
 		}
 		open := true
 	gather:

@@ -163,7 +163,7 @@ func openPostgres(ctx context.Context, dsn string, opt Options) (Store, error) {
 	e.notes = newNotifier(pool, log)
 	st := &sqlStore{eng: e, d: postgresDialect, now: opt.clock(), log: log, eventWait: eventWait}
 	e.log, e.addTallies, e.insertMany, e.lockTimeout = log, st.addTalliesOf, st.insertMany, groupLockTimeout
-	e.writes = newGroupWriter(max(1, int(cfg.MaxConns)/2), true, opt.hooks, e.commitGroup)
+	e.writes = newGroupWriter(max(1, int(cfg.MaxConns)/2), inlining, opt.hooks, e.commitGroup)
 	if st.packs, err = newPacker(ctx, st, log); err != nil {
 		st.Close()
 		return nil, fmt.Errorf("store: postgres %s: %w", where, err)

@@ -22,7 +22,8 @@ import (
 // writes and a pool of read-only connections that read beside it.
 //
 // Every write goes through one goroutine. It takes the first write
-// queued, gathers every write queued meanwhile (up to maxGroup), runs
+// queued, lets the goroutines ready to run go first (see yielding),
+// gathers every write queued meanwhile (up to maxGroup), runs
 // them in one transaction, each in its own savepoint (so that a write
 // that fails undoes only itself), commits once, then answers each
 // caller. Under load, many writes share one commit and its fsync; alone,
@@ -161,7 +162,7 @@ func openSQLite(ctx context.Context, cfg sqliteConfig, opt Options, hooks writer
 	e.reads = newStmtCache(rdb)
 	st := &sqlStore{eng: e, d: sqliteDialect, now: opt.clock(), log: log}
 	e.addTallies = st.addTalliesOf
-	e.writes = newGroupWriter(1, false, hooks, e.commit)
+	e.writes = newGroupWriter(1, yielding, hooks, e.commit)
 	if st.packs, err = newPacker(ctx, st, log); err != nil {
 		st.Close()
 		return fail(err)
