@@ -165,7 +165,7 @@ func BenchmarkWriter(b *testing.B) {
 					prefix := `{"type":"verification:complete","data":`
 					return v, []store.Event{{Type: "verification:complete", Data: []byte(prefix + string(v.Result) + `}`), ReportAt: len(prefix)}}
 				}
-				const warm = 1100
+				warm := storetest.BenchSize(1100) // under -short, too few to train
 				s, err := store.Open(b.Context(), path, store.Options{})
 				if err != nil {
 					b.Fatal(err)

@@ -77,7 +77,7 @@ const (
 	// each write, ran before anything else and committed its writes one
 	// at a time (1.1 a commit in `go run ./bench -serve -server-procs 1`,
 	// 1,500 verifications/s and 550 µs of CPU each); yielding, 15.7 a
-	// commit, 3,700-3,850/s and 250 µs. With 2 it changes nothing.
+	// commit, 3,600-3,900/s and 250 µs. With 2 it changes nothing.
 	yielding writerStyle = iota
 	// inlining: a write that finds the queue empty and a committer's
 	// place free commits itself, in its caller's goroutine: handing it to
