@@ -127,16 +127,11 @@ func ReadyInserts(s Store, vs []*Verification, events [][]Event) (commit func(lo
 	e := ss.eng.(*sqliteEngine)
 	reqs := make([]*writeReq, len(vs))
 	for i, v := range vs {
-		p, err := ss.prepareVerification(v)
+		in, err := ss.prepareInsertion(v, events[i])
 		if err != nil {
 			return nil, err
 		}
-		evs, err := ss.prepareEvents(events[i], p.Tenant, p.Result)
-		if err != nil {
-			return nil, err
-		}
-		in := &insertion{p: p, evs: evs, issue: p.Issue}
-		r := &writeReq{ctx: context.Background(), mode: eventsMode(evs) | rerunnable, ins: in, done: make(chan error, 1),
+		r := &writeReq{ctx: context.Background(), mode: eventsMode(in.evs) | rerunnable, ins: in, done: make(chan error, 1),
 			fn: func(ctx context.Context, tx conn) error { return ss.insertOne(ctx, tx, in) }}
 		r.state.Store(reqTaken)
 		reqs[i] = r

@@ -469,24 +469,33 @@ func (s *sqlStore) Insert(ctx context.Context, v *Verification, events []Event) 
 	if err := s.check(); err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)
 	}
-	nv, err := s.prepareVerification(v)
+	in, err := s.prepareInsertion(v, events)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)
 	}
-	evs, err := s.prepareEvents(events, nv.Tenant, nv.Result)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", op, err)
-	}
-	in := &insertion{p: nv, evs: evs, issue: nv.Issue}
 	if err := s.eng.insert(ctx, in, func(ctx context.Context, tx conn) error { return s.insertOne(ctx, tx, in) }); err != nil {
 		return nil, s.fail(op, err)
 	}
 	if in.dup != nil {
 		return in.dup, ErrDuplicate
 	}
-	v.Seq, v.IdempotencyKey, v.CreatedAt, v.Issue = in.seq, nv.IdempotencyKey, nv.CreatedAt, nv.Issue
-	applyEvents(events, evs, in.seqs)
+	v.Seq, v.IdempotencyKey, v.CreatedAt, v.Issue = in.seq, in.p.IdempotencyKey, in.p.CreatedAt, in.p.Issue
+	applyEvents(events, in.evs, in.seqs)
 	return v, nil
+}
+
+// prepareInsertion readies v and its events for their write, before the
+// writer's turn: validated, encoded and compressed.
+func (s *sqlStore) prepareInsertion(v *Verification, events []Event) (*insertion, error) {
+	nv, err := s.prepareVerification(v)
+	if err != nil {
+		return nil, err
+	}
+	evs, err := s.prepareEvents(events, nv.Tenant, nv.Result)
+	if err != nil {
+		return nil, err
+	}
+	return &insertion{p: nv, evs: evs, issue: nv.Issue}, nil
 }
 
 // insertion is a verification Insert writes with its events, and what
@@ -1612,16 +1621,12 @@ func (s *sqlStore) completeItems(ctx context.Context, op string, cs []Completion
 		}
 		withTenant := *v
 		withTenant.Tenant = c.Tenant
-		nv, err := s.prepareVerification(&withTenant)
+		in, err := s.prepareInsertion(&withTenant, c.Events)
 		if err != nil {
 			return fmt.Errorf("%s: %w", op, err)
 		}
-		evs, err := s.prepareEvents(c.Events, c.Tenant, nv.Result)
-		if err != nil {
-			return fmt.Errorf("%s: %w", op, err)
-		}
-		w.in = &insertion{p: nv, evs: evs, issue: nv.Issue}
-		mode |= eventsMode(evs)
+		w.in = in
+		mode |= eventsMode(in.evs)
 	}
 	// The items are written in the order of their verifications' keys
 	// (the others' first), twins in the order given: as insertMany
