@@ -68,6 +68,13 @@ func benchVerification(tenant string, i int, created time.Time) *store.Verificat
 	}
 }
 
+// completeEvent is v's complete event as the server writes it: its data
+// carries v's report, at ReportAt.
+func completeEvent(v *store.Verification) store.Event {
+	prefix := `{"type":"verification:complete","data":`
+	return store.Event{Type: "verification:complete", Data: []byte(prefix + string(v.Result) + `}`), ReportAt: len(prefix)}
+}
+
 // benchStores are the stores to benchmark: SQLite in both durability
 // settings, and PostgreSQL when VOUCH_TEST_PG_DSN is set.
 func benchStores(b *testing.B) map[string]func(b *testing.B) store.Store {
@@ -162,8 +169,7 @@ func BenchmarkWriter(b *testing.B) {
 				row := func(i int) (*store.Verification, []store.Event) {
 					v := benchVerification("acme", i, created.Add(time.Duration(i)*time.Millisecond))
 					v.Result = benchReport(v.ID, 1)
-					prefix := `{"type":"verification:complete","data":`
-					return v, []store.Event{{Type: "verification:complete", Data: []byte(prefix + string(v.Result) + `}`), ReportAt: len(prefix)}}
+					return v, []store.Event{completeEvent(v)}
 				}
 				warm := storetest.BenchSize(1100) // under -short, too few to train
 				s, err := store.Open(b.Context(), path, store.Options{})
@@ -327,9 +333,7 @@ func BenchmarkReadReports(b *testing.B) {
 			v.Result = benchReport(v.ID, 1)
 			v.Request = fmt.Appendf(nil, `{"task":{"goal":"Add a CHANGELOG entry for release %d","criteria":[{"id":"c1","text":"CHANGELOG.md has a section for the release"}]},"output":{"text":"%s"}}`,
 				i, strings.Repeat(fmt.Sprintf("created CHANGELOG.md with a section for release %d and moved docs/release.md; ", i), 16))
-			prefix := `{"type":"verification:complete","data":`
-			ev := store.Event{Type: "verification:complete", Data: []byte(prefix + string(v.Result) + `}`), ReportAt: len(prefix)}
-			evs := []store.Event{ev}
+			evs := []store.Event{completeEvent(v)}
 			if _, err := s.Insert(b.Context(), v, evs); err != nil {
 				b.Fatal(err)
 			}

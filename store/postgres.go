@@ -264,10 +264,11 @@ func (e *pgEngine) commitGroup(group []*writeReq) {
 	// for all (see insertMany) or one by one, twins in the order they
 	// came: of two groups writing the same keys, one waits for the other,
 	// never each for the other.
-	if allInsertions(group) {
+	all := allInsertions(group)
+	if all {
 		slices.SortStableFunc(group, func(a, b *writeReq) int { return compareKeys(a.ins, b.ins) })
 	}
-	many := e.insertMany != nil && allInsertions(group)
+	many := e.insertMany != nil && all
 	for round := 0; ; round++ {
 		group = dropGivenUp(group)
 		switch len(group) {

@@ -46,7 +46,10 @@ func MarshalReport(r *vouch.Report) ([]byte, error) {
 	// left 20 KB of garbage behind it.
 	buf := reportBufs.Get().(*[]byte)
 	b, err := AppendReport((*buf)[:0], r)
-	out := slices.Clone(b)
+	var out []byte
+	if err == nil {
+		out = slices.Clone(b)
+	}
 	if cap(b) <= maxReportBuf {
 		*buf = b[:0]
 		reportBufs.Put(buf)
