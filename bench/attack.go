@@ -47,7 +47,7 @@ func attackBench(n, conc, batches, batchMiB int) error {
 		return err
 	}
 	const slots = 64
-	url, pid, stop, err := startServe(bin, io.Discard, []string{"--store", db}, "VOUCH_LOG_LEVEL=warn", fmt.Sprintf("VOUCH_MAX_IN_FLIGHT=%d", slots))
+	url, pid, stop, err := startServe(bin, io.Discard, nil, []string{"--store", db}, "VOUCH_LOG_LEVEL=warn", fmt.Sprintf("VOUCH_MAX_IN_FLIGHT=%d", slots))
 	if err != nil {
 		return err
 	}

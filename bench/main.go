@@ -97,6 +97,7 @@ func main() {
 	passes := flag.Int("passes", 5, "with -serve, timed passes over the batch")
 	serveBatch := flag.Bool("serve-batch", false, "post the text batch (-n requests) to vouch serve as one batch (POST /v1/batches) and time it until done, on a fresh SQLite file or -store postgres://... (the server working the jobs)")
 	serverProcs := flag.Int("server-procs", 0, "with -serve, the server's GOMAXPROCS (0: the machine's cores)")
+	serverCPUs := flag.String("server-cpus", "", "with -serve, bind the server to these CPUs (a list such as 0-7 or 0,2,4) and the load generator to the others; the server's GOMAXPROCS is then their count unless -server-procs says otherwise")
 	serverProfile := flag.String("server-profile", "", "with -serve, write the server's CPU profile of the timed passes and its mutex and block profiles into `DIR`")
 	mcpMode := flag.Bool("mcp", false, "time verify_output of the JSDoc example over MCP (stdio and HTTP) beside vouch verify; -n round trips (default 2000: give -n 200)")
 	loopMode := flag.Bool("loop", false, "run the loop's scripted corpus: retry success, attempts and cost per accepted task, loop overhead")
@@ -122,7 +123,7 @@ func main() {
 	} else if *serveBatch {
 		err = serveBatchBench(*n, *storeDSN)
 	} else if *serve {
-		err = serveBench(*n, *clients, *passes, *storeDSN, *serverProcs, *serverProfile)
+		err = serveBench(serveOptions{n: *n, conc: *clients, rounds: *passes, dsn: *storeDSN, procs: *serverProcs, cpus: *serverCPUs, profileDir: *serverProfile})
 	} else if *attack {
 		err = attackBench(*n, *clients, *attackBatches, *attackBatchMiB)
 	} else if *loopMode {

@@ -96,7 +96,7 @@ func mcpBench(n int) error {
 	if err := os.WriteFile(cfg, fmt.Appendf(nil, "store: %s\nworkspaces:\n  jsdoc: %s\ndashboard: false\n", filepath.Join(dir, "vouch.db"), ex.Dir), 0o644); err != nil {
 		return err
 	}
-	url, _, stop, err := startServe(bin, io.Discard, []string{"--config", cfg}, "VOUCH_LOG_LEVEL=warn", "VOUCH_JUDGE=")
+	url, _, stop, err := startServe(bin, io.Discard, nil, []string{"--config", cfg}, "VOUCH_LOG_LEVEL=warn", "VOUCH_JUDGE=")
 	if err != nil {
 		return err
 	}

@@ -38,7 +38,34 @@ import (
 // generator keeps the machine's). With profileDir set, the server serves
 // its profiles on a loopback debug address, and the CPU profile of the
 // timed passes, then the mutex and block profiles, are written there.
-func serveBench(n, conc, rounds int, dsn string, procs int, profileDir string) error {
+// serveOptions are the settings of serveBench.
+type serveOptions struct {
+	// n is the requests of the text batch, conc the clients, rounds the
+	// timed passes.
+	n, conc, rounds int
+	// dsn is the store ("": a fresh SQLite file).
+	dsn string
+	// procs is the server's GOMAXPROCS (0: the runtime's default).
+	procs int
+	// cpus is a list of CPUs (such as "0-7") the server is bound to, the
+	// load generator taking the others ("": neither is bound).
+	cpus string
+	// profileDir receives the server's profiles ("": none are taken).
+	profileDir string
+}
+
+func serveBench(o serveOptions) error {
+	n, conc, rounds, dsn, procs, profileDir := o.n, o.conc, o.rounds, o.dsn, o.procs, o.profileDir
+	var serverCPUs, loadCPUs []int
+	if o.cpus != "" {
+		var err error
+		if serverCPUs, err = parseCPUs(o.cpus); err != nil {
+			return err
+		}
+		if loadCPUs, err = splitCPUs(serverCPUs); err != nil {
+			return err
+		}
+	}
 	dir, bin, lines, cleanup, err := buildWithBatch("vouch-bench-serve-", n)
 	if err != nil {
 		return err
@@ -79,11 +106,18 @@ func serveBench(n, conc, rounds int, dsn string, procs int, profileDir string) e
 	if profileDir != "" {
 		args = append(args, "--debug-addr", "127.0.0.1:0")
 	}
-	url, pid, stop, err := startServe(bin, os.Stderr, args, env...)
+	url, pid, stop, err := startServe(bin, os.Stderr, serverCPUs, args, env...)
 	if err != nil {
 		return err
 	}
 	defer stop()
+	if len(loadCPUs) > 0 {
+		// The load generator, and the server's store on PostgreSQL if it
+		// runs here, share the CPUs the server is not bound to.
+		if err := pinSelf(loadCPUs); err != nil {
+			return err
+		}
+	}
 	debugURL := ""
 	if profileDir != "" {
 		if debugURL = debugAddrOf(pid); debugURL == "" {
@@ -100,9 +134,20 @@ func serveBench(n, conc, rounds int, dsn string, procs int, profileDir string) e
 	case dsn != "":
 		kind = "SQLite " + dsn
 	}
-	serverProcs := "all the machine's cores"
+	var placed []string
+	if len(serverCPUs) > 0 {
+		load := "the load generator shares them: no CPU is left for it alone"
+		if len(loadCPUs) > 0 {
+			load = "the load generator to " + formatCPUs(loadCPUs)
+		}
+		placed = append(placed, fmt.Sprintf("bound to CPUs %s (%s)", formatCPUs(serverCPUs), load))
+	}
 	if procs > 0 {
-		serverProcs = fmt.Sprintf("GOMAXPROCS=%d", procs)
+		placed = append(placed, fmt.Sprintf("GOMAXPROCS=%d", procs))
+	}
+	serverProcs := "all the machine's cores"
+	if len(placed) > 0 {
+		serverProcs = strings.Join(placed, ", ")
 	}
 	fmt.Printf("vouch serve with %s: %d requests x 5 text criteria, %d passes, %d clients; server %s, %d cores on the machine\n",
 		kind, n, rounds, conc, serverProcs, runtime.NumCPU())
@@ -188,6 +233,7 @@ func serveBench(n, conc, rounds int, dsn string, procs int, profileDir string) e
 	if !ok {
 		return fmt.Errorf("the server's CPU time: /proc/%d/stat cannot be read", pid)
 	}
+	_, gen0, genOK := proccpu.Of(os.Getpid())
 	pg0, pgLocal := proccpu.Postgres()
 	for p := 1; p <= rounds; p++ {
 		lat, w, err := run(p)
@@ -201,6 +247,7 @@ func serveBench(n, conc, rounds int, dsn string, procs int, profileDir string) e
 	if !ok {
 		return fmt.Errorf("the server's CPU time: /proc/%d/stat cannot be read", pid)
 	}
+	_, gen1, genOK1 := proccpu.Of(os.Getpid())
 	pg1, _ := proccpu.Postgres()
 	w1, err := storeWrites(url)
 	if err != nil {
@@ -215,6 +262,14 @@ func serveBench(n, conc, rounds int, dsn string, procs int, profileDir string) e
 	}
 	perV := func(d time.Duration) float64 { return float64(d.Microseconds()) / float64(len(all)) }
 	fmt.Printf("server CPU per verification: %.0f µs (user + system over the timed passes)\n", perV(cpu1-cpu0))
+	if genOK && genOK1 {
+		// What the clients cost tells whether they, not the server, held
+		// the rate back: past about 80 % of the CPUs they run on, they did.
+		gen := gen1 - gen0
+		genCPUs := runtime.GOMAXPROCS(0)
+		fmt.Printf("load generator CPU per request: %.0f µs (this process over the timed passes, %.0f %% of its %d CPUs)\n",
+			perV(gen), 100*gen.Seconds()/wall.Seconds()/float64(genCPUs), genCPUs)
+	}
 	if pgStore && pgLocal {
 		fmt.Printf("PostgreSQL CPU per verification: %.0f µs (every postgres process of this machine over the timed passes)\n", perV(pg1-pg0))
 	}
@@ -476,14 +531,18 @@ func serverCPU(pid int) string {
 // env added, and returns its URL (from the line it logs when listening)
 // and process id, and a function that stops it. Its log after that line
 // goes to logs.
-func startServe(bin string, logs io.Writer, args []string, env ...string) (url string, pid int, stop func(), err error) {
+func startServe(bin string, logs io.Writer, cpus []int, args []string, env ...string) (url string, pid int, stop func(), err error) {
 	cmd := exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
 	cmd.Env = append(os.Environ(), env...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		return "", 0, nil, err
 	}
-	if err := cmd.Start(); err != nil {
+	start := cmd.Start
+	if len(cpus) > 0 {
+		start = func() error { return startPinned(cmd, cpus) }
+	}
+	if err := start(); err != nil {
 		return "", 0, nil, err
 	}
 	var once sync.Once

@@ -39,7 +39,7 @@ func serveBatchBench(n int, dsn string) error {
 	} else if dsn != "" {
 		return fmt.Errorf("-serve-batch: -store must be a postgres:// DSN, or empty for a fresh SQLite file")
 	}
-	url, pid, stop, err := startServe(bin, os.Stderr, []string{"--store", store}, "VOUCH_LOG_LEVEL=warn")
+	url, pid, stop, err := startServe(bin, os.Stderr, nil, []string{"--store", store}, "VOUCH_LOG_LEVEL=warn")
 	if err != nil {
 		return err
 	}
