@@ -232,9 +232,11 @@ func (e *sqliteEngine) write(ctx context.Context, mode writeMode, fn func(ctx co
 }
 
 // insert implements engine: one is a write like any other (the writer
-// prepares its statements once, and runs each in-process).
+// prepares its statements once, and runs each in-process), but the
+// writer is told it is one verification's insertion, for which its
+// committer may linger (see yielding).
 func (e *sqliteEngine) insert(ctx context.Context, in *insertion, one func(ctx context.Context, tx conn) error) error {
-	return e.write(ctx, eventsMode(in.evs)|rerunnable, one)
+	return e.writes.write(ctx, eventsMode(in.evs)|rerunnable, in, one)
 }
 
 // commit runs a group of writes in one transaction and answers each.
