@@ -86,22 +86,21 @@ const (
 	// 1,500 verifications/s and 550 µs of CPU each); yielding, 15.7 a
 	// commit, 3,600-3,900/s and 250 µs. With 2 it changes nothing.
 	//
-	// Then, when the write is an insertion (one verification's) and more
-	// goroutines of the process wait for a processor than it has, the
-	// committer lingers (see groupWriter.linger), up to maxLinger:
-	// when the CPU is the bound, a commit and its sync, paid once for
-	// every write of its group, are cheaper the more writes they carry,
-	// and the waiting costs no processor. With 2 processors and 32
-	// clients the committer had written 5-6 writes a commit, as many as
-	// arrived during one; lingering, it writes 13-14, and `bench -serve`
-	// gave 4,616-4,929 verifications/s, p99 13-15 ms, 298-318 µs of CPU
-	// each, against 3,888-4,626/s, p99 14-18 ms, 320-378 µs. With 1, 4
-	// and 8 clients, where the CPU is not the bound, throughput is
-	// unchanged within spread (and CPU a verification lower with 4 and
-	// 8): a committer that always waited 1 ms made 2 and 8 clients 37 %
-	// and 20 % slower. A batch's write completes up to 32 verifications
-	// in one, its commit already shared: lingering for it made `bench
-	// -serve-batch` 3 % slower.
+	// Then, when the write is an insertion (one verification's) and the
+	// process has more work than its processors can run (see saturated),
+	// the committer lingers (see groupWriter.linger), up to maxLinger: a
+	// commit and its sync, paid once for every write of its group, cost
+	// less the more writes they carry, and when the CPU is the bound the
+	// wait costs no processor. With 2 processors and 32 clients of `bench
+	// -serve` the committer had written 5-6 writes a commit, as many as
+	// arrived during one; lingering, 13-14, and it gave 4,860-5,240
+	// verifications/s, p99 12.5-14 ms, 280-306 µs of CPU each, against
+	// 4,220-4,610/s, p99 14-16 ms, 322-349 µs; with 8 clients 3,290-3,650
+	// against 2,790-3,280/s; with 2, and with one processor, unchanged
+	// within spread. A committer that always waited 1 ms made 2 and 8
+	// clients 37 % and 20 % slower. A batch's write completes up to 32
+	// verifications at once, its commit already shared: lingering for it
+	// made `bench -serve-batch` 3 % slower, so it does not.
 	yielding writerStyle = iota
 	// inlining: a write that finds the queue empty and a committer's
 	// place free commits itself, in its caller's goroutine: handing it to
@@ -276,11 +275,10 @@ func (g *groupWriter) linger(sched []metrics.Sample) {
 // saturated reports whether at least twice as many goroutines wait for
 // a processor as there are processors, from the runtime's approximate
 // counts (sched holds the samples of the runnable goroutines and of
-// GOMAXPROCS). A lower bar lingered on loads the CPU still had room for:
-// with 8 clients of `bench -serve` on 2 processors, one waiting goroutine
-// was common, and the commits that waited for it cost time and saved
-// little; with 32, at twice the processors, the groups grew as much as
-// at one (13-14 writes a commit).
+// GOMAXPROCS). With a bar of one waiting goroutine, which was common
+// with 8 clients of `bench -serve` on 2 processors, they were 5 % slower
+// in one of two rounds, and faster in the other; at twice the processors
+// they were faster in both, and with 32 clients the groups grew as much.
 func saturated(sched []metrics.Sample) bool {
 	metrics.Read(sched)
 	if sched[0].Value.Kind() != metrics.KindUint64 || sched[1].Value.Kind() != metrics.KindUint64 {
