@@ -25,19 +25,6 @@ import (
 	"github.com/vouchgate/vouch/bench/internal/proccpu"
 )
 
-// serveBench measures `vouch serve`: it starts the server (a separate
-// process, built from ./cmd/vouch) on loopback with the given store (a
-// fresh SQLite file when dsn is ""), drives POST /v1/verify with the
-// deterministic text batch at the given concurrency for rounds passes
-// (each pass with fresh ids, so every request is verified and logged, none
-// replayed), and prints throughput, latency percentiles, and the server's
-// peak RSS and CPU time. The load generator runs on the same machine and
-// takes its share of the cores.
-//
-// With procs > 0 the server runs with GOMAXPROCS=procs (the load
-// generator keeps the machine's). With profileDir set, the server serves
-// its profiles on a loopback debug address, and the CPU profile of the
-// timed passes, then the mutex and block profiles, are written there.
 // serveOptions are the settings of serveBench.
 type serveOptions struct {
 	// n is the requests of the text batch, conc the clients, rounds the
@@ -54,6 +41,21 @@ type serveOptions struct {
 	profileDir string
 }
 
+// serveBench measures `vouch serve`: it starts the server (a separate
+// process, built from ./cmd/vouch) on loopback with the given store (a
+// fresh SQLite file when dsn is ""), drives POST /v1/verify with the
+// deterministic text batch at the given concurrency for rounds passes
+// (each pass with fresh ids, so every request is verified and logged, none
+// replayed), and prints throughput, latency percentiles, and the server's
+// peak RSS and CPU time. The load generator runs on the same machine and
+// takes its share of the cores.
+//
+// With procs > 0 the server runs with GOMAXPROCS=procs (the load
+// generator keeps the machine's). With cpus set, the server is bound to
+// those CPUs and the load generator to the others. With profileDir set,
+// the server serves its profiles on a loopback debug address, and the
+// CPU profile of the timed passes, then the mutex and block profiles, are
+// written there.
 func serveBench(o serveOptions) error {
 	n, conc, rounds, dsn, procs, profileDir := o.n, o.conc, o.rounds, o.dsn, o.procs, o.profileDir
 	var serverCPUs, loadCPUs []int
@@ -112,8 +114,8 @@ func serveBench(o serveOptions) error {
 	}
 	defer stop()
 	if len(loadCPUs) > 0 {
-		// The load generator, and the server's store on PostgreSQL if it
-		// runs here, share the CPUs the server is not bound to.
+		// The load generator runs on the CPUs the server is not bound to
+		// (a PostgreSQL on this machine is left unbound).
 		if err := pinSelf(loadCPUs); err != nil {
 			return err
 		}
