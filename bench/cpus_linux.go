@@ -10,6 +10,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// maxCPUs is how many CPUs a unix.CPUSet can name (0 to 1023).
+const maxCPUs = 1024
+
 // splitCPUs checks that the CPUs a server is to run on are among those
 // this process may run on, and returns the others, where the load
 // generator runs (none when the server takes them all).
@@ -19,7 +22,7 @@ func splitCPUs(server []int) (rest []int, err error) {
 		return nil, fmt.Errorf("this process's CPUs: %w", err)
 	}
 	for _, c := range server {
-		if c >= len(allowed)*64 || !allowed.IsSet(c) {
+		if c >= maxCPUs || !allowed.IsSet(c) {
 			return nil, fmt.Errorf("CPU %d is not one this process may run on (%s)", c, formatCPUs(setCPUs(&allowed)))
 		}
 	}
@@ -38,7 +41,7 @@ func splitCPUs(server []int) (rest []int, err error) {
 // setCPUs lists the CPUs of a set, sorted.
 func setCPUs(s *unix.CPUSet) []int {
 	var cpus []int
-	for c := range len(s) * 64 {
+	for c := range maxCPUs {
 		if s.IsSet(c) {
 			cpus = append(cpus, c)
 		}
