@@ -135,35 +135,31 @@ func TestLingerGathersWhileBusy(t *testing.T) {
 	}
 }
 
-// TestLingerNotWhenIdle: with no goroutine waiting for a processor, the
-// committer commits at once.
-func TestLingerNotWhenIdle(t *testing.T) {
-	var pauses atomic.Int32
-	g, _, groups := lingerWriter(t, func() bool { return false }, func() { pauses.Add(1) })
-	if err := <-goWrite(g); err != nil {
-		t.Fatal(err)
-	}
-	if n := pauses.Load(); n != 0 {
-		t.Errorf("the committer paused %d times with nothing waiting for a processor", n)
-	}
-	if got := groups(); len(got) != 1 || got[0] != 1 {
-		t.Errorf("groups %v, want one of 1", got)
-	}
-}
-
-// TestLingerNotForOtherWrites: a write that is not one verification's
-// insertion (a batch's, which completes many) is not held back.
-func TestLingerNotForOtherWrites(t *testing.T) {
-	var pauses atomic.Int32
-	g, _, groups := lingerWriter(t, func() bool { return true }, func() { pauses.Add(1) })
-	if err := g.write(t.Context(), 0, nil, nil); err != nil {
-		t.Fatal(err)
-	}
-	if n := pauses.Load(); n != 0 {
-		t.Errorf("the committer paused %d times for a write that is not an insertion", n)
-	}
-	if got := groups(); len(got) != 1 || got[0] != 1 {
-		t.Errorf("groups %v, want one of 1", got)
+// TestLingerNot: the committer commits at once with no goroutine waiting
+// for a processor, and for a write that is not one verification's
+// insertion (a batch's, which completes many), however busy the process.
+func TestLingerNot(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		busy bool
+		in   *insertion
+	}{
+		{"idle", false, &insertion{}},
+		{"not an insertion", true, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var pauses atomic.Int32
+			g, _, groups := lingerWriter(t, func() bool { return c.busy }, func() { pauses.Add(1) })
+			if err := g.write(t.Context(), 0, c.in, nil); err != nil {
+				t.Fatal(err)
+			}
+			if n := pauses.Load(); n != 0 {
+				t.Errorf("the committer paused %d times", n)
+			}
+			if got := groups(); len(got) != 1 || got[0] != 1 {
+				t.Errorf("groups %v, want one of 1", got)
+			}
+		})
 	}
 }
 
