@@ -7,6 +7,10 @@ import (
 	"strings"
 )
 
+// maxCPUs bounds the CPU numbers a list may name (0 to 1023), as the
+// kernel's CPU sets that bind processes do.
+const maxCPUs = 1024
+
 // parseCPUs reads a list of CPU numbers in the form taskset -c and
 // /proc/*/status use: numbers and ranges joined by commas ("0-7",
 // "0,2,4-6"). The CPUs come back sorted, each once.
@@ -24,6 +28,9 @@ func parseCPUs(s string) ([]int, error) {
 			if last, err = strconv.Atoi(hi); err != nil || last < first {
 				return nil, fmt.Errorf("CPU list %q: %q is not a range from a lower CPU number to a higher one", s, part)
 			}
+		}
+		if last >= maxCPUs {
+			return nil, fmt.Errorf("CPU list %q: %q names a CPU past %d", s, part, maxCPUs-1)
 		}
 		for c := first; c <= last; c++ {
 			cpus = append(cpus, c)

@@ -10,9 +10,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// maxCPUs is how many CPUs a unix.CPUSet can name (0 to 1023).
-const maxCPUs = 1024
-
 // splitCPUs checks that the CPUs a server is to run on are among those
 // this process may run on, and returns the others, where the load
 // generator runs (none when the server takes them all).
@@ -22,14 +19,11 @@ func splitCPUs(server []int) (rest []int, err error) {
 		return nil, fmt.Errorf("this process's CPUs: %w", err)
 	}
 	for _, c := range server {
-		if c >= maxCPUs || !allowed.IsSet(c) {
+		if !allowed.IsSet(c) {
 			return nil, fmt.Errorf("CPU %d is not one this process may run on (%s)", c, formatCPUs(setCPUs(&allowed)))
 		}
 	}
-	var own unix.CPUSet
-	for _, c := range server {
-		own.Set(c)
-	}
+	own := cpuSet(server)
 	for _, c := range setCPUs(&allowed) {
 		if !own.IsSet(c) {
 			rest = append(rest, c)

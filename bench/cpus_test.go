@@ -26,7 +26,7 @@ func TestParseCPUs(t *testing.T) {
 			t.Errorf("formatCPUs(%v) = %q, want %q", got, s, c.text)
 		}
 	}
-	for _, bad := range []string{"", "a", "3-1", "-1", "1-", "1,,2", "0-x"} {
+	for _, bad := range []string{"", "a", "3-1", "-1", "1-", "1,,2", "0-x", "1024", "0-100000000"} {
 		if got, err := parseCPUs(bad); err == nil {
 			t.Errorf("parseCPUs(%q) = %v, want an error", bad, got)
 		}

@@ -205,7 +205,7 @@ const (
 
 // run is a committer goroutine.
 func (g *groupWriter) run() {
-	sched := []metrics.Sample{{Name: "/sched/goroutines/runnable:goroutines"}, {Name: "/sched/gomaxprocs:threads"}}
+	busy, pause := g.lingerProbes()
 	for {
 		first, ok := <-g.queue
 		if !ok {
@@ -220,7 +220,7 @@ func (g *groupWriter) run() {
 				runtime.Gosched()
 			}
 			if first.ins != nil {
-				g.linger(sched)
+				g.linger(busy, pause)
 			}
 		}
 		open := true
@@ -248,21 +248,30 @@ func (g *groupWriter) run() {
 	}
 }
 
-// linger holds back a committer that has taken the first write of a
-// group, in steps of lingerStep, while the process has more work than
-// its processors can run (see saturated), until maxLinger has passed or
-// a group's worth of writes is queued. The writes queued meanwhile stay
-// in the queue for the gathering that follows: the committer is not woken
-// by each. Otherwise the CPU has room for the commit and the writes still
-// to come, and the committer does not wait.
-func (g *groupWriter) linger(sched []metrics.Sample) {
-	busy, pause := g.hooks.busy, g.hooks.pause
+// lingerProbes returns how a committer tells that the process has more
+// work than its processors can run (see saturated), and how it waits a
+// step of lingerStep: the runtime's, unless the hooks replace them.
+func (g *groupWriter) lingerProbes() (busy func() bool, pause func()) {
+	busy, pause = g.hooks.busy, g.hooks.pause
 	if busy == nil {
+		sched := []metrics.Sample{{Name: "/sched/goroutines/runnable:goroutines"}, {Name: "/sched/gomaxprocs:threads"}}
 		busy = func() bool { return saturated(sched) }
 	}
 	if pause == nil {
 		pause = func() { time.Sleep(lingerStep) }
 	}
+	return busy, pause
+}
+
+// linger holds back a committer that has taken the first write of a
+// group, a step (pause) at a time, while the process is busy, until
+// maxLinger has passed or a group's worth of writes is queued. The writes
+// queued meanwhile stay in the queue for the gathering that follows: the
+// committer is not woken by each. Otherwise the CPU has room for the
+// commit and the writes still to come, and the committer does not wait.
+// The steps are counted as well as timed: a sleep may overshoot its step
+// on a busy machine, and a test's pause takes no time.
+func (g *groupWriter) linger(busy func() bool, pause func()) {
 	deadline := time.Now().Add(maxLinger)
 	for step := time.Duration(0); step < maxLinger; step += lingerStep {
 		if len(g.queue) >= maxGroup-1 || !busy() || !time.Now().Before(deadline) {
